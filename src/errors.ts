@@ -1,0 +1,60 @@
+/** Options every interloper error accepts: the wrapped error, when there is one. */
+export interface InterloperErrorOptions {
+  readonly cause?: unknown;
+}
+
+/** Root of every error interloper raises; `code` is stable across versions, messages are not. */
+export class InterloperError extends Error {
+  readonly code: string = "INTERLOPER_ERROR";
+
+  constructor(message: string, options?: InterloperErrorOptions) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+  }
+}
+
+/** A definition, config file or option is invalid. */
+export class ConfigError extends InterloperError {
+  override readonly code: string = "CONFIG_ERROR";
+}
+
+/** A partition key, window or partitioning does not fit what was expected. */
+export class PartitionError extends InterloperError {
+  override readonly code: string = "PARTITION_ERROR";
+}
+
+/** A destination holds no data where some was asked for. */
+export class DataNotFoundError extends InterloperError {
+  override readonly code: string = "DATA_NOT_FOUND";
+}
+
+/** Data does not match its schema, or no schema could be resolved. */
+export class SchemaError extends InterloperError {
+  override readonly code: string = "SCHEMA_ERROR";
+}
+
+/** The graph of assets is invalid. */
+export class DAGError extends InterloperError {
+  override readonly code: string = "DAG_ERROR";
+}
+
+/** Assets depend on each other in a cycle; `cycle` lists the keys in order. */
+export class CircularDependencyError extends DAGError {
+  override readonly code: string = "CIRCULAR_DEPENDENCY";
+  readonly cycle: readonly string[];
+
+  constructor(cycle: readonly string[], options?: InterloperErrorOptions) {
+    super(`circular dependency: ${cycle.join(" -> ")}`, options);
+    this.cycle = cycle;
+  }
+}
+
+/** An asset requires a key that no asset in the graph has. */
+export class DependencyNotFoundError extends DAGError {
+  override readonly code: string = "DEPENDENCY_NOT_FOUND";
+}
+
+/** An asset failed while producing or storing its data. */
+export class AssetError extends InterloperError {
+  override readonly code: string = "ASSET_ERROR";
+}

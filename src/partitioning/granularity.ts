@@ -1,0 +1,215 @@
+import { PartitionError } from "../errors.js";
+import { describe } from "./base.js";
+import { daysInMonth, toDate, utc } from "./dates.js";
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+const WEEK_MS = 7 * DAY_MS;
+
+export type GranularityName = "hour" | "day" | "week" | "month" | "quarter" | "year";
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
+/** Monday of ISO week 1 of an ISO week-year: the week holding January 4th. */
+function isoWeekOneMonday(weekYear: number): Date {
+  const jan4 = utc(weekYear, 0, 4);
+  return utc(weekYear, 0, 4 - ((jan4.getUTCDay() + 6) % 7));
+}
+
+/** The ISO week-year of a Monday: the year its Thursday falls in. */
+function isoWeekYear(monday: Date): number {
+  return new Date(monday.getTime() + 3 * DAY_MS).getUTCFullYear();
+}
+
+/** How a granularity's periods start, step and are named. */
+interface Calendar {
+  readonly shape: RegExp;
+  readonly example: string;
+  truncate(d: Date): Date;
+  /** Start of the period `n` after the one starting at `start`. */
+  step(start: Date, n: number): Date;
+  /** Whole periods from one period start to another. */
+  between(a: Date, b: Date): number;
+  format(start: Date): string;
+  /** The period start a key's matched groups name, or null when they name no real period. */
+  read(groups: readonly number[]): Date | null;
+}
+
+const monthIndex = (d: Date) => d.getUTCFullYear() * 12 + d.getUTCMonth();
+
+const calendars: Record<GranularityName, Calendar> = {
+  hour: {
+    shape: /^(\d{4})-(\d{2})-(\d{2})T(\d{2})$/,
+    example: "2026-05-20T13",
+    truncate: (d) => new Date(Math.floor(d.getTime() / HOUR_MS) * HOUR_MS),
+    step: (s, n) => new Date(s.getTime() + n * HOUR_MS),
+    between: (a, b) => Math.round((b.getTime() - a.getTime()) / HOUR_MS),
+    format: (s) => `${calendars.day.format(s)}T${pad(s.getUTCHours())}`,
+    read: ([y, m, d, h]) => (validDay(y, m, d) && h <= 23 ? utc(y, m - 1, d, h) : null),
+  },
+  day: {
+    shape: /^(\d{4})-(\d{2})-(\d{2})$/,
+    example: "2026-05-20",
+    truncate: (d) => utc(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()),
+    step: (s, n) => utc(s.getUTCFullYear(), s.getUTCMonth(), s.getUTCDate() + n),
+    between: (a, b) => Math.round((b.getTime() - a.getTime()) / DAY_MS),
+    format: (s) => `${pad(s.getUTCFullYear(), 4)}-${pad(s.getUTCMonth() + 1)}-${pad(s.getUTCDate())}`,
+    read: ([y, m, d]) => (validDay(y, m, d) ? utc(y, m - 1, d) : null),
+  },
+  week: {
+    shape: /^(\d{4})-W(\d{2})$/,
+    example: "2026-W21",
+    truncate: (d) => utc(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - ((d.getUTCDay() + 6) % 7)),
+    step: (s, n) => utc(s.getUTCFullYear(), s.getUTCMonth(), s.getUTCDate() + 7 * n),
+    between: (a, b) => Math.round((b.getTime() - a.getTime()) / WEEK_MS),
+    format: (s) => {
+      const year = isoWeekYear(s);
+      const week = Math.round((s.getTime() - isoWeekOneMonday(year).getTime()) / WEEK_MS) + 1;
+      return `${pad(year, 4)}-W${pad(week)}`;
+    },
+    read: ([y, w]) => {
+      const monday = isoWeekOneMonday(y);
+      const weeksInYear = Math.round((isoWeekOneMonday(y + 1).getTime() - monday.getTime()) / WEEK_MS);
+      return w >= 1 && w <= weeksInYear ? new Date(monday.getTime() + (w - 1) * WEEK_MS) : null;
+    },
+  },
+  month: {
+    shape: /^(\d{4})-(\d{2})$/,
+    example: "2026-05",
+    truncate: (d) => utc(d.getUTCFullYear(), d.getUTCMonth(), 1),
+    step: (s, n) => utc(s.getUTCFullYear(), s.getUTCMonth() + n, 1),
+    between: (a, b) => monthIndex(b) - monthIndex(a),
+    format: (s) => `${pad(s.getUTCFullYear(), 4)}-${pad(s.getUTCMonth() + 1)}`,
+    read: ([y, m]) => (m >= 1 && m <= 12 ? utc(y, m - 1, 1) : null),
+  },
+  quarter: {
+    shape: /^(\d{4})-Q(\d)$/,
+    example: "2026-Q2",
+    truncate: (d) => utc(d.getUTCFullYear(), d.getUTCMonth() - (d.getUTCMonth() % 3), 1),
+    step: (s, n) => utc(s.getUTCFullYear(), s.getUTCMonth() + 3 * n, 1),
+    between: (a, b) => (monthIndex(b) - monthIndex(a)) / 3,
+    format: (s) => `${pad(s.getUTCFullYear(), 4)}-Q${Math.floor(s.getUTCMonth() / 3) + 1}`,
+    read: ([y, q]) => (q >= 1 && q <= 4 ? utc(y, (q - 1) * 3, 1) : null),
+  },
+  year: {
+    shape: /^(\d{4})$/,
+    example: "2026",
+    truncate: (d) => utc(d.getUTCFullYear(), 0, 1),
+    step: (s, n) => utc(s.getUTCFullYear() + n, 0, 1),
+    between: (a, b) => b.getUTCFullYear() - a.getUTCFullYear(),
+    format: (s) => pad(s.getUTCFullYear(), 4),
+    read: ([y]) => utc(y, 0, 1),
+  },
+};
+
+function validDay(y: number, m: number, d: number): boolean {
+  return m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m - 1);
+}
+
+/** A length of time partition: owns every piece of period arithmetic. Instances are singletons. */
+export class TimeGranularity {
+  static readonly HOUR = new TimeGranularity("hour");
+  static readonly DAY = new TimeGranularity("day");
+  static readonly WEEK = new TimeGranularity("week");
+  static readonly MONTH = new TimeGranularity("month");
+  static readonly QUARTER = new TimeGranularity("quarter");
+  static readonly YEAR = new TimeGranularity("year");
+  /** Every granularity, shortest first. */
+  static readonly all: readonly TimeGranularity[] = [this.HOUR, this.DAY, this.WEEK, this.MONTH, this.QUARTER, this.YEAR];
+
+  private readonly calendar: Calendar;
+
+  private constructor(readonly name: GranularityName) {
+    this.calendar = calendars[name];
+    Object.freeze(this);
+  }
+
+  /** The granularity by name ("day", "month", ...), or PartitionError. */
+  static named(name: string): TimeGranularity {
+    const found = TimeGranularity.all.find((g) => g.name === name);
+    if (!found) {
+      throw new PartitionError(`unknown granularity ${describe(name)}: expected one of ${TimeGranularity.all.map((g) => g.name).join(", ")}`);
+    }
+    return found;
+  }
+
+  /** The granularity a key's shape names ("2026-08" is monthly), or PartitionError. */
+  static fromKey(key: string): TimeGranularity {
+    if (typeof key !== "string") throw new TypeError(`expected a partition key string, got ${describe(key)}`);
+    const found = TimeGranularity.all.find((g) => g.calendar.shape.test(key));
+    if (!found) {
+      const shapes = TimeGranularity.all.map((g) => `${g.calendar.example} (${g.name})`).join(", ");
+      throw new PartitionError(`${describe(key)} is not a time partition key: expected one of ${shapes}`);
+    }
+    return found;
+  }
+
+  /** Start of the period holding `value`. */
+  truncate(value: Date | string): Date {
+    return this.calendar.truncate(this.read(value));
+  }
+
+  /** Start of the period `periods` after the one holding `value` (negative goes back). */
+  advance(value: Date | string, periods: number): Date {
+    if (!Number.isInteger(periods)) throw new TypeError(`periods: expected an integer, got ${describe(periods)}`);
+    return this.calendar.step(this.truncate(value), periods);
+  }
+
+  /** The half-open bounds [start, end) of the period holding `value`. */
+  bounds(value: Date | string): [Date, Date] {
+    const start = this.truncate(value);
+    return [start, this.calendar.step(start, 1)];
+  }
+
+  /** Whole periods from the one holding `a` to the one holding `b` (negative when b is earlier). */
+  periodsBetween(a: Date | string, b: Date | string): number {
+    return this.calendar.between(this.truncate(a), this.truncate(b));
+  }
+
+  /** The key of the period holding `value`. */
+  format(value: Date | string): string {
+    return this.calendar.format(this.truncate(value));
+  }
+
+  /** The start of the period a key of this granularity names, or PartitionError. */
+  parse(key: string): Date {
+    if (typeof key !== "string") throw new TypeError(`expected a ${this.name} key string, got ${describe(key)}`);
+    const match = this.calendar.shape.exec(key);
+    const start = match ? this.calendar.read(match.slice(1).map(Number)) : null;
+    if (!start) {
+      const why = match ? `has the shape of ${this.calendar.example} but names no real ${this.name}` : `expected the shape ${this.calendar.example}`;
+      throw new PartitionError(`${describe(key)} is not a valid ${this.name} key: ${why}`);
+    }
+    return start;
+  }
+
+  /** Starts of the periods holding `start` through `end`, both inclusive. */
+  *periodRange(start: Date | string, end: Date | string): Generator<Date> {
+    const first = this.truncate(start);
+    const count = this.calendar.between(first, this.truncate(end));
+    for (let i = 0; i <= count; i++) yield this.calendar.step(first, i);
+  }
+
+  toString(): string {
+    return this.name;
+  }
+
+  toJSON(): string {
+    return this.name;
+  }
+
+  /** Reads a date parameter; a key of any granularity stands for its period's start. */
+  private read(value: Date | string): Date {
+    return toDate(value, `${this.name} value`, keyStart);
+  }
+}
+
+function keyStart(key: string): Date | null {
+  const g = TimeGranularity.all.find((candidate) => calendars[candidate.name].shape.test(key));
+  if (!g) return null;
+  try {
+    return g.parse(key);
+  } catch {
+    return null;
+  }
+}

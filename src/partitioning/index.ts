@@ -1,0 +1,6 @@
+export { describe, Partition, PartitionConfig, PartitionWindow, type PartitionDefinition } from "./base.js";
+export type { PartitionFilter } from "./filter.js";
+export { TimeGranularity, type GranularityName } from "./granularity.js";
+export { TimePartition, TimePartitionConfig, TimePartitionWindow, type LookbackOptions, type TimePartitionOptions } from "./time.js";
+export { ListPartition, ListPartitionConfig, ListPartitionWindow, type ListPartitionOptions } from "./list.js";
+export { date } from "./date.js";

@@ -1,0 +1,163 @@
+import { ConfigError, PartitionError } from "../errors.js";
+import { describe, Partition, PartitionConfig, PartitionWindow, type PartitionDefinition } from "./base.js";
+import type { PartitionFilter } from "./filter.js";
+
+// The reference implementation of a partitioning kind: a new kind copies this file's shape
+// (a Partition, a PartitionWindow, a PartitionConfig, and a registration at the bottom).
+
+/** Why a list value cannot be a key, or null when it can: keys become path segments and SQL literals. */
+function unsafeReason(value: unknown): string | null {
+  if (typeof value !== "string") return `must be a string, got ${describe(value)}`;
+  if (value.length === 0) return "must not be empty";
+  if (value === "." || value === "..") return `must not be "${value}"`;
+  const bad = ["/", "\\", "\0", "="].find((ch) => value.includes(ch));
+  return bad === undefined ? null : `must not contain ${JSON.stringify(bad)}`;
+}
+
+/** One declared value of a list partitioning; its key is the value itself. */
+export class ListPartition extends Partition {
+  readonly value: string;
+  readonly key: string;
+  /** The partitioning it belongs to, when known: gives `window` its declared order. */
+  readonly config: ListPartitionConfig | null;
+
+  constructor(value: string, config: ListPartitionConfig | null = null) {
+    super();
+    const reason = unsafeReason(value);
+    if (reason) throw new PartitionError(`list partition value ${describe(value)} ${reason}`);
+    this.value = value;
+    this.key = value;
+    this.config = config;
+  }
+
+  get window(): ListPartitionWindow {
+    const config = this.config ?? new ListPartitionConfig({ column: "value", values: [this.value] });
+    return new ListPartitionWindow(config, this.value, this.value);
+  }
+
+  contains(value: unknown): boolean {
+    return value === this.value;
+  }
+
+  filter(column: string): PartitionFilter {
+    return { column, value: this.value };
+  }
+}
+
+/** A contiguous range of a list partitioning's declared values. */
+export class ListPartitionWindow extends PartitionWindow {
+  readonly config: ListPartitionConfig;
+  readonly partitions: readonly ListPartition[];
+  readonly length: number;
+  private readonly members: ReadonlySet<string>;
+
+  constructor(config: ListPartitionConfig, startKey: string, endKey: string) {
+    super();
+    const first = config.indexOf(startKey);
+    const last = config.indexOf(endKey);
+    if (last < first) {
+      throw new PartitionError(`list window ${startKey}..${endKey} ends before it starts in the declared order ${config.values.join(", ")}`);
+    }
+    this.config = config;
+    this.partitions = Object.freeze(config.values.slice(first, last + 1).map((v) => new ListPartition(v, config)));
+    this.length = this.partitions.length;
+    this.members = new Set(this.partitions.map((p) => p.key));
+  }
+
+  /** The declared values the window covers, in order. */
+  get values(): readonly string[] {
+    return this.partitions.map((p) => p.value);
+  }
+
+  keyOf(value: unknown): string | null {
+    return typeof value === "string" && this.members.has(value) ? value : null;
+  }
+
+  filter(column: string): PartitionFilter {
+    return this.length === 1 ? { column, value: this.partitions[0]!.value } : { column, values: this.values };
+  }
+
+  toString(): string {
+    const first = this.partitions[0]!.key;
+    return this.length === 1 ? first : `${first}..${this.partitions[this.length - 1]!.key}`;
+  }
+}
+
+/** Options of a list partitioning. */
+export interface ListPartitionOptions {
+  readonly column: string;
+  /** The partition keys, in the order windows follow. */
+  readonly values: readonly string[];
+  readonly allowWindow?: boolean;
+}
+
+/** An asset partitioned by a declared list of values, such as regions or markets. */
+export class ListPartitionConfig extends PartitionConfig {
+  readonly kind = "list";
+  readonly values: readonly string[];
+  private readonly positions: ReadonlyMap<string, number>;
+
+  constructor(options: ListPartitionOptions) {
+    super(options?.column, options?.allowWindow ?? false);
+    if (!Array.isArray(options.values) || options.values.length === 0) {
+      throw new ConfigError(`list partitioning on "${this.column}": values must be a non-empty array of strings, got ${describe(options.values)}`);
+    }
+    const positions = new Map<string, number>();
+    options.values.forEach((value, index) => {
+      const reason = unsafeReason(value);
+      if (reason) throw new ConfigError(`list partitioning on "${this.column}": value ${describe(value)} ${reason} (values are used as path segments and SQL literals)`);
+      if (positions.has(value)) throw new ConfigError(`list partitioning on "${this.column}": value ${describe(value)} is declared twice`);
+      positions.set(value, index);
+    });
+    this.values = Object.freeze([...options.values]);
+    this.positions = positions;
+  }
+
+  /** The position of a declared value, or PartitionError naming the declared ones. */
+  indexOf(key: string): number {
+    const index = this.positions.get(key);
+    if (index === undefined) {
+      throw new PartitionError(`${describe(key)} is not a declared value of "${this.column}": expected one of ${this.values.join(", ")}`);
+    }
+    return index;
+  }
+
+  partition(key: string): ListPartition {
+    this.indexOf(key);
+    return new ListPartition(key, this);
+  }
+
+  window(startKey: string, endKey: string): ListPartitionWindow {
+    return new ListPartitionWindow(this, startKey, endKey);
+  }
+
+  /** Every declared value, as one window. */
+  all(): ListPartitionWindow {
+    return this.window(this.values[0]!, this.values[this.values.length - 1]!);
+  }
+
+  compatible(other: PartitionConfig): boolean {
+    return other instanceof ListPartitionConfig && other.values.length === this.values.length && other.values.every((v, i) => v === this.values[i]);
+  }
+
+  toDefinition(): PartitionDefinition {
+    return { kind: this.kind, column: this.column, values: [...this.values], allowWindow: this.allowWindow };
+  }
+
+  protected checkKind(window: PartitionWindow, assetKey: string): void {
+    if (!(window instanceof ListPartitionWindow)) {
+      throw new PartitionError(`asset "${assetKey}" is partitioned by the list ${this.values.join(", ")} but was given the window ${describe(String(window))} of another kind`);
+    }
+    for (const p of window.partitions) {
+      if (!this.positions.has(p.key)) {
+        throw new PartitionError(`asset "${assetKey}": ${describe(p.key)} is not a declared value: expected one of ${this.values.join(", ")}`);
+      }
+    }
+  }
+}
+
+PartitionConfig.register("list", (definition) => {
+  const values = definition["values"];
+  if (!Array.isArray(values)) throw new PartitionError(`list partitioning definition: expected "values" to be an array, got ${describe(values)}`);
+  return new ListPartitionConfig({ column: definition.column, values: values as string[], allowWindow: definition.allowWindow });
+});

@@ -1,0 +1,230 @@
+import { PartitionError } from "../errors.js";
+import { describe, Partition, PartitionConfig, PartitionWindow, type PartitionDefinition } from "./base.js";
+import { calendarDateIn, instantOf, toDate } from "./dates.js";
+import type { PartitionFilter } from "./filter.js";
+import { TimeGranularity } from "./granularity.js";
+
+function granularityOf(value: unknown): TimeGranularity {
+  if (value instanceof TimeGranularity) return value;
+  if (typeof value === "string") return TimeGranularity.named(value);
+  throw new TypeError(`granularity: expected a TimeGranularity, got ${describe(value)}`);
+}
+
+/** One period of time, identified by its start. */
+export class TimePartition extends Partition {
+  /** The period start. */
+  readonly value: Date;
+  readonly granularity: TimeGranularity;
+  readonly key: string;
+  /** Half-open [start, end). */
+  readonly bounds: readonly [Date, Date];
+  private readonly startMs: number;
+  private readonly endMs: number;
+
+  constructor(value: Date | string, granularity: TimeGranularity = TimeGranularity.DAY) {
+    super();
+    this.granularity = granularityOf(granularity);
+    const [start, end] = this.granularity.bounds(value);
+    this.value = start;
+    this.bounds = Object.freeze([start, end] as const);
+    this.key = this.granularity.format(start);
+    this.startMs = start.getTime();
+    this.endMs = end.getTime();
+  }
+
+  /** The partition a key names; its shape gives the granularity ("2026-08" is monthly). */
+  static fromKey(key: string): TimePartition {
+    const granularity = TimeGranularity.fromKey(key);
+    return new TimePartition(granularity.parse(key), granularity);
+  }
+
+  get window(): TimePartitionWindow {
+    return new TimePartitionWindow(this.value, this.value, this.granularity);
+  }
+
+  contains(value: unknown): boolean {
+    const t = instantOf(value);
+    return t >= this.startMs && t < this.endMs;
+  }
+
+  filter(column: string): PartitionFilter {
+    return { column, start: this.bounds[0], end: this.bounds[1] };
+  }
+}
+
+/** Options of `TimePartitionWindow.lookback`. */
+export interface LookbackOptions {
+  /** The instant to look back from; defaults to the current time. */
+  readonly now?: Date | string;
+  /** How many partitions long the window is (at least 1). */
+  readonly lookback: number;
+  /** How many partitions back from the current one the window ends; 0 ends at the current one. */
+  readonly offset?: number;
+  readonly granularity?: TimeGranularity;
+  /** The earliest period the window may reach; it is clamped there. */
+  readonly start?: Date | string | null;
+  /** IANA zone whose calendar day, week, month, quarter and year windows follow; hours stay UTC. */
+  readonly timeZone?: string;
+}
+
+/** A contiguous run of periods, both ends inclusive. */
+export class TimePartitionWindow extends PartitionWindow {
+  readonly start: Date;
+  readonly end: Date;
+  readonly granularity: TimeGranularity;
+  readonly length: number;
+  private cached: readonly TimePartition[] | undefined;
+
+  constructor(start: Date | string, end: Date | string, granularity: TimeGranularity = TimeGranularity.DAY) {
+    super();
+    this.granularity = granularityOf(granularity);
+    this.start = this.granularity.truncate(start);
+    this.end = this.granularity.truncate(end);
+    const between = this.granularity.periodsBetween(this.start, this.end);
+    if (between < 0) {
+      const [a, b] = [this.granularity.format(this.start), this.granularity.format(this.end)];
+      throw new PartitionError(`window ${a}..${b} ends before it starts: expected start <= end`);
+    }
+    this.length = between + 1;
+  }
+
+  /** Parses "start..end" (or a single key, the window of one); the keys' shape gives the granularity. */
+  static parse(text: string): TimePartitionWindow {
+    if (typeof text !== "string") throw new TypeError(`expected a window string "start..end", got ${describe(text)}`);
+    const parts = text.split("..");
+    if (parts.length > 2 || parts.some((p) => p.trim() === "")) {
+      throw new PartitionError(`${describe(text)} is not a window: expected "start..end" (e.g. "2026-01-01..2026-01-07") or a single key`);
+    }
+    const [first, last = first] = parts.map((p) => p.trim()) as [string, string?];
+    const granularity = TimeGranularity.fromKey(first);
+    const lastGranularity = TimeGranularity.fromKey(last);
+    if (lastGranularity !== granularity) {
+      throw new PartitionError(`window ${describe(text)} mixes a ${granularity.name} key with a ${lastGranularity.name} key: expected both ends of one granularity`);
+    }
+    return new TimePartitionWindow(granularity.parse(first), granularity.parse(last), granularity);
+  }
+
+  /** The trailing window a schedule should cover, or null when clamping to `start` leaves nothing. */
+  static lookback(options: LookbackOptions): TimePartitionWindow | null {
+    const { lookback, offset = 0, granularity = TimeGranularity.DAY, timeZone = "UTC" } = options;
+    if (!Number.isInteger(lookback) || lookback < 1) throw new PartitionError(`lookback: expected an integer of at least 1, got ${describe(lookback)}`);
+    if (!Number.isInteger(offset) || offset < 0) throw new PartitionError(`offset: expected an integer of at least 0, got ${describe(offset)}`);
+    const g = granularityOf(granularity);
+    const now = options.now === undefined ? new Date() : toDate(options.now, "now");
+    // Hour keys are UTC labels; every longer period follows the wall calendar of the zone.
+    const local = calendarDateIn(now, timeZone);
+    const current = g === TimeGranularity.HOUR ? g.truncate(now) : g.truncate(local);
+    const end = g.advance(current, -offset);
+    let start = g.advance(end, -(lookback - 1));
+    if (options.start !== undefined && options.start !== null) {
+      const floor = g.truncate(toDate(options.start, "start"));
+      if (floor > end) return null;
+      if (floor > start) start = floor;
+    }
+    return new TimePartitionWindow(start, end, g);
+  }
+
+  get bounds(): [Date, Date] {
+    return [this.start, this.granularity.advance(this.end, 1)];
+  }
+
+  get partitions(): readonly TimePartition[] {
+    if (!this.cached) {
+      const list: TimePartition[] = [];
+      for (const start of this.granularity.periodRange(this.start, this.end)) list.push(new TimePartition(start, this.granularity));
+      this.cached = Object.freeze(list);
+    }
+    return this.cached;
+  }
+
+  keyOf(value: unknown): string | null {
+    const t = instantOf(value);
+    const [start, end] = this.bounds;
+    if (!(t >= start.getTime() && t < end.getTime())) return null;
+    // A daily row's ISO date string is its own key: skip the Date round trip on this hot path.
+    if (this.granularity === TimeGranularity.DAY && typeof value === "string" && value.length === 10) return value;
+    return this.granularity.format(new Date(t));
+  }
+
+  filter(column: string): PartitionFilter {
+    const [start, end] = this.bounds;
+    return { column, start, end };
+  }
+
+  toString(): string {
+    const first = this.granularity.format(this.start);
+    return this.length === 1 ? first : `${first}..${this.granularity.format(this.end)}`;
+  }
+}
+
+/** Options of a time partitioning. */
+export interface TimePartitionOptions {
+  readonly column: string;
+  readonly granularity?: TimeGranularity;
+  readonly allowWindow?: boolean;
+  /** The first period that exists; windows may not reach before it. */
+  readonly start?: Date | string | null;
+}
+
+/** An asset partitioned by periods of time. */
+export class TimePartitionConfig extends PartitionConfig {
+  readonly kind = "time";
+  readonly granularity: TimeGranularity;
+  /** The start of the first period, or null when unbounded. */
+  readonly start: Date | null;
+
+  constructor(options: TimePartitionOptions) {
+    super(options?.column, options?.allowWindow ?? false);
+    this.granularity = granularityOf(options.granularity ?? TimeGranularity.DAY);
+    this.start = options.start === undefined || options.start === null ? null : this.granularity.truncate(options.start);
+  }
+
+  partition(key: string): TimePartition {
+    return new TimePartition(this.granularity.parse(key), this.granularity);
+  }
+
+  window(startKey: string, endKey: string): TimePartitionWindow {
+    return new TimePartitionWindow(this.granularity.parse(startKey), this.granularity.parse(endKey), this.granularity);
+  }
+
+  compatible(other: PartitionConfig): boolean {
+    return other instanceof TimePartitionConfig && other.granularity === this.granularity;
+  }
+
+  toDefinition(): PartitionDefinition {
+    return {
+      kind: this.kind,
+      column: this.column,
+      granularity: this.granularity.name,
+      allowWindow: this.allowWindow,
+      start: this.start ? this.granularity.format(this.start) : null,
+    };
+  }
+
+  protected checkKind(window: PartitionWindow, assetKey: string): void {
+    if (!(window instanceof TimePartitionWindow)) {
+      throw new PartitionError(`asset "${assetKey}" is partitioned by ${this.granularity.name} but was given the window ${describe(String(window))} of another kind`);
+    }
+    if (window.granularity !== this.granularity) {
+      throw new PartitionError(
+        `asset "${assetKey}" is partitioned by ${this.granularity.name} but was given the ${window.granularity.name} window ${String(window)}`,
+      );
+    }
+    if (this.start && window.start < this.start) {
+      throw new PartitionError(
+        `asset "${assetKey}" starts at ${this.granularity.format(this.start)} but the window ${String(window)} reaches before it`,
+      );
+    }
+  }
+}
+
+PartitionConfig.register("time", (definition) => {
+  const granularity = TimeGranularity.named(String(definition["granularity"] ?? "day"));
+  const start = definition["start"];
+  return new TimePartitionConfig({
+    column: definition.column,
+    granularity,
+    allowWindow: definition.allowWindow,
+    start: typeof start === "string" ? granularity.parse(start) : null,
+  });
+});
