@@ -1,4 +1,5 @@
-import { defineConfig } from "vitest/config";
+import ts from "typescript";
+import { defineConfig, type Plugin } from "vitest/config";
 
 // Everything that does date arithmetic runs once per process time zone: a bug that only
 // shows west of UTC or at a half-hour offset must fail here, not in a user's backfill.
@@ -6,7 +7,23 @@ const zones = ["UTC", "America/Los_Angeles", "Asia/Kolkata"];
 const zoned = ["test/**/*.test.ts", "test/**/*.test.tsx"];
 const once = ["test/e2e/**", "test/reliability/**", "test/services/**"];
 
+// Vite's transformer leaves standard (TC39) class decorators as they are, and Node 20 cannot
+// parse them; files that use one go through TypeScript's own transpiler first, as `tsc` does.
+const standardDecorators: Plugin = {
+  name: "interloper:standard-decorators",
+  enforce: "pre",
+  transform(code, id) {
+    if (!/\.tsx?$/.test(id) || !/^\s*@[A-Za-z_$][\w$.]*\(/m.test(code)) return null;
+    const out = ts.transpileModule(code, {
+      fileName: id,
+      compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, sourceMap: true, jsx: ts.JsxEmit.ReactJSX, verbatimModuleSyntax: false },
+    });
+    return { code: out.outputText, map: out.sourceMapText ?? null };
+  },
+};
+
 export default defineConfig({
+  plugins: [standardDecorators],
   test: {
     reporters: ["default", "./test/support/summary-reporter.ts"],
     testTimeout: 20_000,

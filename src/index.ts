@@ -19,3 +19,41 @@ export {
   type PartitionFilter,
   type TimePartitionOptions,
 } from "./partitioning/index.js";
+export {
+  registerRepresentation,
+  TableData,
+  type Columns,
+  type Representation,
+  type Row,
+} from "./representation/index.js";
+export {
+  conform,
+  fieldSpecs,
+  inferFieldSpecs,
+  reconcileRows,
+  type ConformStrategy,
+  type FieldSpec,
+  type FieldType,
+} from "./schema/index.js";
+export {
+  CSVDestination,
+  Destination,
+  destination,
+  FileDestination,
+  IOContext,
+  MemoryDestination,
+  type AssetRef,
+  type CSVDestinationOptions,
+  type DestinationOptions,
+  type FileDestinationOptions,
+  type RunMetadata,
+} from "./destination/index.js";
+export { asset, type AssetDefinition, type AssetOptions, type Dependencies, type DependencyData } from "./asset/definition.js";
+export { Asset, type AssetOverrides } from "./asset/asset.js";
+export { ExecutionContext, type Logger } from "./asset/execution-context.js";
+export { source, Source, type SourceDefinition, type SourceOptions } from "./source/source.js";
+export { DAG, type DAGMember, type Dependency } from "./dag/dag.js";
+export { RunResult, type AssetExecution, type ExecutionStatus } from "./runner/run-result.js";
+export { backfill, BackfillResult, type BackfillOptions, type PartitionOutcome } from "./runner/backfill.js";
+export type { RunOptions } from "./runner/run.js";
+export { subscribe, type InterloperEvent, type EventHandler } from "./runner/events.js";

@@ -88,15 +88,16 @@ export abstract class PartitionConfig {
 
   /**
    * Validates a run's window (a bare partition stands for its window of one) and returns it as
-   * a window: of this kind, within its bounds, and of one partition unless `allowWindow`.
+   * a window: of this kind, within its bounds, and of one partition unless `allowWindow`
+   * (reads pass `true`: any window can be read back, whatever one run may cover).
    */
-  check(windowOrPartition: PartitionWindow | Partition, assetKey: string): PartitionWindow {
+  check(windowOrPartition: PartitionWindow | Partition, assetKey: string, allowWindow: boolean = this.allowWindow): PartitionWindow {
     const window = windowOrPartition instanceof Partition ? windowOrPartition.window : windowOrPartition;
     if (!(window instanceof PartitionWindow)) {
       throw new TypeError(`asset "${assetKey}": expected a partition or a window, got ${describe(window)}`);
     }
     this.checkKind(window, assetKey);
-    if (window.length > 1 && !this.allowWindow) {
+    if (window.length > 1 && !allowWindow) {
       throw new PartitionError(
         `asset "${assetKey}" does not allow windows (allowWindow is false) but was given ${window.length} partitions (${String(window)}); run it one partition at a time or as a backfill`,
       );

@@ -74,6 +74,8 @@ export class TimePartitionWindow extends PartitionWindow {
   readonly granularity: TimeGranularity;
   readonly length: number;
   private cached: readonly TimePartition[] | undefined;
+  private readonly startMs: number;
+  private readonly endMs: number;
 
   constructor(start: Date | string, end: Date | string, granularity: TimeGranularity = TimeGranularity.DAY) {
     super();
@@ -86,6 +88,8 @@ export class TimePartitionWindow extends PartitionWindow {
       throw new PartitionError(`window ${a}..${b} ends before it starts: expected start <= end`);
     }
     this.length = between + 1;
+    this.startMs = this.start.getTime();
+    this.endMs = this.granularity.advance(this.end, 1).getTime();
   }
 
   /** Parses "start..end" (or a single key, the window of one); the keys' shape gives the granularity. */
@@ -139,8 +143,7 @@ export class TimePartitionWindow extends PartitionWindow {
 
   keyOf(value: unknown): string | null {
     const t = instantOf(value);
-    const [start, end] = this.bounds;
-    if (!(t >= start.getTime() && t < end.getTime())) return null;
+    if (!(t >= this.startMs && t < this.endMs)) return null;
     // A daily row's ISO date string is its own key: skip the Date round trip on this hot path.
     if (this.granularity === TimeGranularity.DAY && typeof value === "string" && value.length === 10) return value;
     return this.granularity.format(new Date(t));

@@ -89,6 +89,11 @@ describe("TimePartitionConfig.check", () => {
     expectPartitionError(() => daily.check(new TimePartitionWindow("2026-05-14", "2026-05-20"), asset), asset);
   });
 
+  it("names what was given and what was expected", () => {
+    expectPartitionError(() => daily.check(new TimePartition("2026-05", MONTH), asset), asset, "day", "month");
+    expectPartitionError(() => daily.check(new TimePartition("2025-12-31"), asset), asset, "2026-01-01", "2025-12-31");
+  });
+
   it("refuses a window of another granularity, naming the asset", () => {
     expectPartitionError(() => daily.check(new TimePartition("2026-05", MONTH), asset), asset);
     expectPartitionError(() => daily.check(new TimePartitionWindow("2026-05-20T00", "2026-05-20T00", HOUR), asset), asset);
@@ -105,6 +110,12 @@ describe("TimePartitionConfig.check", () => {
   it("refuses a window reaching before start, naming the asset", () => {
     expectPartitionError(() => daily.check(new TimePartition("2025-12-31"), asset), asset);
     expectPartitionError(() => windowed.check(new TimePartitionWindow("2025-12-31", "2026-01-02"), asset), asset);
+  });
+
+  it("refuses an hour before an hourly start", () => {
+    const hourly = new TimePartitionConfig({ column: "ts", granularity: HOUR, start: "2026-01-01T06:00:00Z" });
+    expect(hourly.check(new TimePartition("2026-01-01T06", HOUR), asset).length).toBe(1);
+    expectPartitionError(() => hourly.check(new TimePartition("2026-01-01T05", HOUR), asset), asset);
   });
 
   it("checks every kind of failure on a config without start", () => {

@@ -363,6 +363,11 @@ describe("TimeGranularity.format and parse", () => {
     expect(QUARTER.format("2026-12-31T23:59:59Z")).toBe("2026-Q4");
   });
 
+  it("names the expected granularity when refusing a key", () => {
+    expectPartitionError(() => DAY.parse("2026-05"), "2026-05", "day");
+    expectPartitionError(() => WEEK.parse("2026-05"), "2026-05", "week");
+  });
+
   it("refuses a key of another granularity's shape", () => {
     expectPartitionError(() => DAY.parse("2026-05"), "2026-05");
     expectPartitionError(() => MONTH.parse("2026-05-20"), "2026-05-20");
@@ -384,6 +389,7 @@ describe("TimeGranularity: ISO weeks", () => {
 
   it("2020-W53 exists, 2021-W53 does not", () => {
     expect(WEEK.parse("2020-W53")).toEqual(D("2020-12-28"));
+    expect(WEEK.format("2021-01-01")).toBe("2020-W53");
     expect(WEEK.format("2021-01-03")).toBe("2020-W53");
     expect(WEEK.format("2021-01-04")).toBe("2021-W01");
     expectPartitionError(() => WEEK.parse("2021-W53"), "2021-W53");

@@ -186,6 +186,10 @@ describe("ListPartitionConfig.check", () => {
     expect(cfg.check(new ListPartition("apac"), asset).length).toBe(1);
   });
 
+  it("accepts a window built by an equal config", () => {
+    expect(regions().check(regions().window("us", "us"), asset).length).toBe(1);
+  });
+
   it("refuses several partitions without allowWindow, naming the asset", () => {
     expectPartitionError(() => regions().check(regions().window("eu", "us"), asset), asset);
     const windowed = new ListPartitionConfig({ column: "region", values: ["eu", "us", "apac"], allowWindow: true });

@@ -69,6 +69,13 @@ describe("TimePartitionWindow.lookback: shape of the window", () => {
     expect(lookback({ now: "2026-05-20T13:45:00Z", lookback: 1, granularity: DAY })).toBe("2026-05-20");
   });
 
+  it("defaults now to the current time", () => {
+    const before = DAY.format(new Date());
+    const key = lookback({ lookback: 1, granularity: DAY });
+    const after = DAY.format(new Date());
+    expect([before, after]).toContain(key);
+  });
+
   it("does not mutate now", () => {
     const n = D("2026-05-20T13:45:00Z");
     TimePartitionWindow.lookback({ now: n, lookback: 3, offset: 2, granularity: MONTH, timeZone: "Asia/Tokyo" });

@@ -164,6 +164,20 @@ describe("TimePartition.slice", () => {
     ]);
   });
 
+  it("reads the hour key as a row value", () => {
+    const rows = [{ ts: "2026-05-20T12" }, { ts: "2026-05-20T13" }, { ts: "2026-05-20T14" }];
+    expect(new TimePartition("2026-05-20T13", HOUR).slice(rows, "ts")).toEqual([{ ts: "2026-05-20T13" }]);
+    expect(new TimePartition("2026-05-20").slice(rows, "ts")).toEqual(rows);
+  });
+
+  it("answers contains by the same half-open bounds", () => {
+    const p = new TimePartition("2026-05-20", MONTH);
+    expect(p.contains("2026-05-01")).toBe(true);
+    expect(p.contains(D("2026-05-31T23:59:59.999Z"))).toBe(true);
+    expect(p.contains("2026-06-01")).toBe(false);
+    expect(p.contains("2026-04-30T23:59:59Z")).toBe(false);
+  });
+
   it("returns an empty slice when no row is inside", () => {
     expect(new TimePartition("2026-05-20").slice([{ date: "2026-01-01" }], "date")).toEqual([]);
     expect(new TimePartition("2026-05-20").slice([], "date")).toEqual([]);

@@ -1,0 +1,53 @@
+import type { Asset } from "../asset/asset.js";
+import { loadConfig } from "../config/load-config.js";
+import type { InterloperConfig } from "../config/define-config.js";
+import { DAG } from "../dag/dag.js";
+import { ConfigError, DAGError } from "../errors.js";
+import { closest } from "./suggest.js";
+
+/** A loaded config and its DAG: what every command works on. */
+export interface Project {
+  readonly config: InterloperConfig;
+  /** The config file, or null for a project built in code. */
+  readonly filepath: string | null;
+  readonly dag: DAG;
+}
+
+/** Loads the config (found from `cwd` upward, or `configPath`) and builds its DAG. */
+export async function loadProject(options: { cwd?: string; configPath?: string } = {}): Promise<Project> {
+  const { config, filepath } = await loadConfig(options);
+  return projectOf(config, filepath);
+}
+
+/** A project from a config object, for programs that define assets in code. */
+export function projectOf(config: InterloperConfig, filepath: string | null = null): Project {
+  const dag = new DAG(...(config.sources ?? []), ...(config.assets ?? []));
+  return Object.freeze({ config, filepath, dag });
+}
+
+/**
+ * The assets named by keys (`orders`, or `shop.orders` when ambiguous); none means every
+ * materializable asset. An unknown key is a ConfigError suggesting the closest one.
+ */
+export function selectAssets(project: Project, keys: readonly string[] = []): Asset[] {
+  if (keys.length === 0) return project.dag.assets.filter((a) => a.materializable);
+  const chosen = new Set<Asset>();
+  for (const key of keys) chosen.add(findAsset(project, key));
+  return project.dag.assets.filter((a) => chosen.has(a));
+}
+
+/** The asset a key names, or ConfigError with the closest key. */
+export function findAsset(project: Project, key: string): Asset {
+  let found: Asset | undefined;
+  try {
+    found = project.dag.find(key);
+  } catch (error) {
+    if (error instanceof DAGError) throw new ConfigError(error.message, { cause: error });
+    throw error;
+  }
+  if (found) return found;
+  const candidates = project.dag.assets.flatMap((a) => [a.qualifiedKey, a.key]);
+  const suggestion = closest(key, candidates);
+  const known = project.dag.assets.map((a) => a.qualifiedKey).join(", ") || "none";
+  throw new ConfigError(`unknown asset "${key}"${suggestion ? `: did you mean "${suggestion}"?` : ""} (assets: ${known})`);
+}

@@ -1,0 +1,62 @@
+import type { Asset } from "../asset/asset.js";
+import { ConfigError, PartitionError } from "../errors.js";
+import { calendarDateIn } from "../partitioning/dates.js";
+import { ListPartitionConfig, TimePartitionConfig, TimePartitionWindow, type PartitionWindow } from "../partitioning/index.js";
+
+/** How a command names the partitions it works on. */
+export interface ScopeOptions {
+  /** One partition key (any time key shape, or a list value). */
+  readonly partition?: string;
+  /** `start..end`, both inclusive; a single key is a window of one. */
+  readonly window?: string;
+  /** The trailing window of this many partitions. */
+  readonly lookback?: number;
+  readonly offset?: number;
+  /** IANA zone for lookback's calendar. */
+  readonly tz?: string;
+  /** The instant lookback counts back from (default: now). */
+  readonly now?: Date;
+}
+
+/**
+ * The window the options name for the selected assets, or null when they name none. Keys are
+ * read by the partitioning of the selected partitioned assets.
+ */
+export function resolveScope(assets: readonly Asset[], options: ScopeOptions): PartitionWindow | null {
+  const given = (["partition", "window", "lookback"] as const).filter((name) => options[name] !== undefined);
+  if (given.length > 1) throw new ConfigError(`--${given[0]} and --${given[1]} cannot be used together: name the partitions one way`);
+  if (options.tz !== undefined) calendarDateIn(new Date(0), options.tz);
+  if ((options.offset !== undefined || options.tz !== undefined) && options.lookback === undefined) {
+    throw new ConfigError(`--${options.offset !== undefined ? "offset" : "tz"} only applies with --lookback`);
+  }
+  if (given.length === 0) return null;
+  const partitioned = assets.filter((a) => a.partitioning);
+  if (partitioned.length === 0) {
+    const names = assets.map((a) => a.qualifiedKey).join(", ");
+    throw new ConfigError(`--${given[0]} was given, but ${names || "the selection"} ${assets.length === 1 ? "is" : "are"} not partitioned`);
+  }
+  const config = partitioned[0]!.partitioning!;
+  if (options.lookback !== undefined) return lookbackWindow(partitioned[0]!, options);
+  const text = (options.partition ?? options.window)!.trim();
+  if (options.partition !== undefined && text.includes("..")) throw new ConfigError(`--partition takes one key, got "${text}"; use --window for a range`);
+  if (config instanceof ListPartitionConfig) {
+    const [first, last = first] = text.split("..") as [string, string?];
+    return config.window(first, last);
+  }
+  return TimePartitionWindow.parse(text);
+}
+
+function lookbackWindow(asset: Asset, options: ScopeOptions): PartitionWindow {
+  const config = asset.partitioning;
+  if (!(config instanceof TimePartitionConfig)) throw new ConfigError(`--lookback needs a time-partitioned asset; "${asset.qualifiedKey}" is partitioned by a list`);
+  const window = TimePartitionWindow.lookback({
+    now: options.now ?? new Date(),
+    lookback: options.lookback!,
+    offset: options.offset ?? 0,
+    granularity: config.granularity,
+    start: config.start,
+    timeZone: options.tz ?? "UTC",
+  });
+  if (!window) throw new PartitionError(`--lookback ${options.lookback} leaves no partition on or after the start of "${asset.qualifiedKey}"`);
+  return window;
+}

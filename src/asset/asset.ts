@@ -1,0 +1,167 @@
+import { ConfigError, PartitionError } from "../errors.js";
+import { Destination, IOContext, type AssetRef } from "../destination/index.js";
+import type { Partition, PartitionConfig, PartitionWindow } from "../partitioning/index.js";
+import { fieldSpecs, type ConformStrategy, type FieldSpec } from "../schema/index.js";
+import type { AssetDefinition, DestinationClass, DestinationsInput, ObjectSchema, Relations } from "./definition.js";
+import { executeAsset, type ExecuteOptions } from "./execute.js";
+
+/** What an owning source passes down to the assets that do not set their own. */
+export interface SourceSettings {
+  readonly key: string;
+  readonly dataset: string | null;
+  readonly destinations: DestinationsInput | undefined;
+  readonly defaultDestinationKey: string | undefined;
+  readonly strategy: ConformStrategy | undefined;
+  readonly relations: Relations | undefined;
+  readonly materializable: boolean;
+  readonly table: (asset: AssetDefinition) => string;
+  /** The runtime assets of the source, for dependencies named by bare key. */
+  readonly assets: () => Readonly<Record<string, Asset>>;
+}
+
+/** What `asset.with({...})` may change. */
+export interface AssetOverrides {
+  readonly destinations?: DestinationsInput;
+  readonly defaultDestinationKey?: string;
+  readonly strategy?: ConformStrategy;
+  readonly dataset?: string;
+  readonly materializable?: boolean;
+}
+
+/** An asset bound to its source's settings: what runs, what is written, where. */
+export class Asset {
+  readonly definition: AssetDefinition;
+  readonly key: string;
+  /** `source.asset`, or the bare key for an asset without a source. */
+  readonly qualifiedKey: string;
+  readonly source: SourceSettings | null;
+  readonly table: string;
+  readonly dataset: string | null;
+  readonly partitioning: PartitionConfig | null;
+  readonly zodSchema: ObjectSchema | undefined;
+  /** The declared schema as field specs, or null when none is declared. */
+  readonly schema: readonly FieldSpec[] | null;
+  readonly strategy: ConformStrategy;
+  readonly destinations: readonly Destination[];
+  /** The name of each destination, in the same order (list positions are named by their class). */
+  readonly destinationKeys: readonly string[];
+  readonly defaultDestinationKey: string | null;
+  readonly materializable: boolean;
+  readonly description: string | null;
+  private readonly overrides: AssetOverrides;
+
+  constructor(definition: AssetDefinition, source: SourceSettings | null, overrides: AssetOverrides = {}) {
+    this.definition = definition;
+    this.source = source;
+    this.overrides = Object.freeze({ ...overrides });
+    this.key = definition.key;
+    this.qualifiedKey = source ? `${source.key}.${definition.key}` : definition.key;
+    this.table = source ? source.table(definition) : definition.key;
+    this.dataset = overrides.dataset ?? definition.dataset ?? source?.dataset ?? null;
+    this.partitioning = definition.partitioning;
+    this.zodSchema = definition.schema;
+    this.schema = definition.schema ? Object.freeze(fieldSpecs(definition.schema)) : null;
+    this.strategy = overrides.strategy ?? definition.strategy ?? source?.strategy ?? "auto";
+    this.materializable = overrides.materializable ?? definition.materializable ?? source?.materializable ?? true;
+    this.description = definition.description ?? null;
+    const named = namedDestinations(overrides.destinations ?? definition.destinations ?? source?.destinations, this.qualifiedKey);
+    this.destinations = Object.freeze(named.map(([, d]) => d));
+    this.destinationKeys = Object.freeze(named.map(([name]) => name));
+    for (const relations of [definition.relations, source?.relations]) checkRelations(relations, this.destinations, this.qualifiedKey);
+    const preferred = overrides.defaultDestinationKey ?? definition.defaultDestinationKey ?? source?.defaultDestinationKey;
+    if (preferred !== undefined && !this.destinationKeys.includes(preferred)) {
+      throw new ConfigError(`asset "${this.qualifiedKey}": defaultDestinationKey "${preferred}" names no destination (have: ${this.destinationKeys.join(", ") || "none"})`);
+    }
+    this.defaultDestinationKey = preferred ?? this.destinationKeys[0] ?? null;
+    Object.freeze(this);
+  }
+
+  /** A reconfigured copy; this asset is left untouched. */
+  with(overrides: AssetOverrides): Asset {
+    return new Asset(this.definition, this.source, { ...this.overrides, ...overrides });
+  }
+
+  /** The destination upstream reads use: the first one. */
+  get primaryDestination(): Destination | null {
+    return this.destinations[0] ?? null;
+  }
+
+  /** Names this asset's storage location for destinations. */
+  get ref(): AssetRef {
+    return { key: this.qualifiedKey, table: this.table, dataset: this.dataset, partitioning: this.partitioning, description: this.description };
+  }
+
+  /** The context of a destination call over a window (or the whole, for null). */
+  ioContext(window: PartitionWindow | Partition | null, schema: readonly FieldSpec[] | null = this.schema, metadata = { runId: "adhoc" }): IOContext {
+    return new IOContext({ asset: this.ref, window, schema, metadata });
+  }
+
+  /** Runs the asset and returns its conformed data; nothing is written. */
+  async run(partitionOrWindow?: PartitionWindow | Partition | null, options?: Partial<ExecuteOptions>): Promise<unknown> {
+    return (await executeAsset(this, partitionOrWindow ?? null, { ...options, write: false })).data;
+  }
+
+  /** Runs the asset and writes its data to every destination. */
+  async materialize(partitionOrWindow?: PartitionWindow | Partition | null, options?: Partial<ExecuteOptions>): Promise<void> {
+    await executeAsset(this, partitionOrWindow ?? null, { ...options, write: true });
+  }
+
+  /** Reads the asset back from its first destination. */
+  async read(partitionOrWindow?: PartitionWindow | Partition | null, schema: readonly FieldSpec[] | null = this.schema): Promise<unknown> {
+    const window = this.partitioning ? this.partitioning.check(requireWindow(this, partitionOrWindow), this.qualifiedKey, true) : null;
+    return this.requireDestination("read").read(this.ioContext(window, schema));
+  }
+
+  /** Rows per stored partition key, from the first destination. */
+  async partitionRowCounts(): Promise<Record<string, number>> {
+    if (!this.partitioning) throw new ConfigError(`asset "${this.qualifiedKey}" is not partitioned: it has no partition row counts`);
+    return this.requireDestination("count").partitionRowCounts(this.ioContext(null));
+  }
+
+  /** The first destination, or ConfigError naming the asset. */
+  requireDestination(purpose: string): Destination {
+    const first = this.primaryDestination;
+    if (!first) throw new ConfigError(`asset "${this.qualifiedKey}" has no destination to ${purpose}: set destinations on the asset or its source`);
+    return first;
+  }
+
+  toString(): string {
+    return this.qualifiedKey;
+  }
+}
+
+/** The window a partitioned asset needs, or PartitionError naming the asset. */
+export function requireWindow(asset: Asset, partitionOrWindow: PartitionWindow | Partition | null | undefined): PartitionWindow | Partition {
+  if (!partitionOrWindow) {
+    throw new PartitionError(`asset "${asset.qualifiedKey}" is partitioned by "${asset.partitioning?.column}": give a partition or a window`);
+  }
+  return partitionOrWindow;
+}
+
+function namedDestinations(input: DestinationsInput | undefined, owner: string): Array<[string, Destination]> {
+  if (input === undefined) return [];
+  const entries: Array<[string | null, unknown]> =
+    input instanceof Destination ? [[null, input]] : Array.isArray(input) ? input.map((d) => [null, d]) : Object.entries(input);
+  const used = new Set<string>();
+  return entries.map(([name, value], index) => {
+    if (!(value instanceof Destination)) {
+      throw new ConfigError(`asset "${owner}": destination ${name ?? index} is not a Destination (got ${value === null ? "null" : typeof value})`);
+    }
+    let key = name ?? value.constructor.name;
+    for (let n = 2; used.has(key); n++) key = `${name ?? value.constructor.name}_${n}`;
+    used.add(key);
+    return [key, value];
+  });
+}
+
+function checkRelations(relations: Relations | undefined, destinations: readonly Destination[], owner: string): void {
+  const allowed = relations?.destinations;
+  if (!allowed || allowed.length === 0) return;
+  for (const d of destinations) {
+    if (!allowed.some((cls: DestinationClass) => d instanceof cls)) {
+      throw new ConfigError(
+        `asset "${owner}" accepts destinations of class ${allowed.map((c) => c.name).join(" or ")}, not ${d.constructor.name}`,
+      );
+    }
+  }
+}

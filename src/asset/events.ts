@@ -1,0 +1,51 @@
+/** An error as events carry it: plain data that serialises to JSON. */
+export interface ErrorInfo {
+  readonly name: string;
+  readonly code?: string;
+  readonly message: string;
+}
+
+interface EventBase {
+  /** ISO timestamp of when the event happened. */
+  readonly time: string;
+  readonly runId: string;
+  readonly backfillId?: string;
+  /** The run's window or partition key, when partitioned. */
+  readonly partition?: string;
+}
+
+interface AssetEventBase extends EventBase {
+  /** The asset's qualified key (`source.asset`). */
+  readonly asset: string;
+}
+
+/** What happens to one asset during a run. */
+export type AssetEvent =
+  | (AssetEventBase & { readonly type: "asset:queued" })
+  | (AssetEventBase & { readonly type: "asset:started" })
+  | (AssetEventBase & { readonly type: "asset:completed"; readonly rows: number | null; readonly durationMs: number })
+  | (AssetEventBase & { readonly type: "asset:failed"; readonly error: ErrorInfo; readonly durationMs: number })
+  | (AssetEventBase & { readonly type: "asset:canceled"; readonly reason: string })
+  | (AssetEventBase & { readonly type: "destination:write:started" | "destination:read:started"; readonly destination: string })
+  | (AssetEventBase & {
+      readonly type: "destination:write:completed" | "destination:read:completed";
+      readonly destination: string;
+      readonly rows: number | null;
+      readonly durationMs: number;
+    })
+  | (AssetEventBase & { readonly type: "destination:write:failed" | "destination:read:failed"; readonly destination: string; readonly error: ErrorInfo })
+  | (EventBase & { readonly type: "log"; readonly asset?: string; readonly level: LogLevel; readonly message: string });
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+/** Receives events; must not throw (a throwing listener is reported, never breaks a run). */
+export type EventListener<E> = (event: E) => void;
+
+/** Plain data for an error, safe to print and serialise. */
+export function errorInfo(error: unknown): ErrorInfo {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return { name: error.name, message: error.message, ...(typeof code === "string" ? { code } : {}) };
+  }
+  return { name: "Error", message: String(error) };
+}

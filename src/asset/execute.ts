@@ -1,0 +1,163 @@
+import { randomUUID } from "node:crypto";
+import { AssetError, DependencyNotFoundError, InterloperError } from "../errors.js";
+import type { Partition, PartitionWindow } from "../partitioning/index.js";
+import type { FieldSpec } from "../schema/index.js";
+import { rowCountOf } from "../destination/row-count.js";
+import type { Asset } from "./asset.js";
+import { requireWindow } from "./asset.js";
+import { conformData } from "./conform-data.js";
+import { errorInfo, type AssetEvent, type LogLevel } from "./events.js";
+import { ExecutionContext } from "./execution-context.js";
+
+/** How one asset execution is wired into its run. */
+export interface ExecuteOptions {
+  readonly runId: string;
+  readonly backfillId?: string;
+  /** Whether to write the data to every destination (materialize) or only return it (run). */
+  readonly write: boolean;
+  readonly emit: (event: AssetEvent) => void;
+  /** The asset a dependency names, or undefined when it is not available. */
+  readonly resolve: (asset: Asset, name: string, optional: boolean) => Asset | undefined;
+  /** Schemas inferred earlier in the run, so upstream reads come back typed. */
+  readonly schemas: Map<string, readonly FieldSpec[] | null>;
+  readonly signal?: AbortSignal;
+}
+
+/** The fields every event of one execution shares. */
+interface EventScope {
+  readonly runId: string;
+  readonly backfillId?: string;
+  readonly partition?: string;
+  readonly asset: string;
+}
+
+/** What an execution produced. */
+export interface Execution {
+  readonly data: unknown;
+  readonly schema: readonly FieldSpec[] | null;
+  readonly rows: number | null;
+  /** Destination keys that now hold this run's data, and those whose write failed. */
+  readonly written: readonly string[];
+  readonly failedDestinations: readonly string[];
+}
+
+/** Runs one asset over a window: read dependencies, run, conform, write to every destination. */
+export async function executeAsset(asset: Asset, partitionOrWindow: PartitionWindow | Partition | null, partial: Partial<ExecuteOptions>): Promise<Execution> {
+  const options = withDefaults(partial);
+  const window = asset.partitioning ? asset.partitioning.check(requireWindow(asset, partitionOrWindow), asset.qualifiedKey) : null;
+  const base: EventScope = { runId: options.runId, ...(options.backfillId ? { backfillId: options.backfillId } : {}), ...(window ? { partition: String(window) } : {}), asset: asset.qualifiedKey };
+  const now = () => new Date().toISOString();
+  const log = (level: LogLevel, message: string) => options.emit({ ...base, type: "log", time: now(), level, message });
+
+  const dependencies = await readDependencies(asset, window, options, base);
+  const context = new ExecutionContext({ asset, window, runId: options.runId, backfillId: options.backfillId, log, ...(options.signal ? { signal: options.signal } : {}) });
+  let output: unknown;
+  try {
+    output = await asset.definition.run(context, dependencies);
+  } catch (error) {
+    if (error instanceof InterloperError) throw error;
+    throw new AssetError(`asset "${asset.qualifiedKey}" failed${window ? ` for ${String(window)}` : ""}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+  }
+  const conformed = conformData(asset, output);
+  for (const warning of conformed.warnings) log("warn", warning);
+  options.schemas.set(asset.qualifiedKey, conformed.schema);
+  if (!options.write) return { ...conformed, written: [], failedDestinations: [] };
+
+  if (asset.destinations.length === 0) {
+    throw new AssetError(`asset "${asset.qualifiedKey}" has no destination to write to: set destinations on the asset or its source`);
+  }
+  const io = asset.ioContext(window, conformed.schema, { runId: options.runId, ...(options.backfillId ? { backfillId: options.backfillId } : {}) });
+  if (window && conformed.rows !== null && conformed.rows > 0 && !hasColumn(conformed.data, io.partitionColumn())) {
+    log("warn", `asset "${asset.qualifiedKey}": the data has no "${io.partitionColumn()}" column; reads by partition will find nothing`);
+  }
+  const written: string[] = [];
+  const failed: Array<[string, unknown]> = [];
+  // Every destination gets the data even when an earlier one failed, so the result can say
+  // exactly which destinations hold the new data.
+  for (const [index, destination] of asset.destinations.entries()) {
+    const name = asset.destinationKeys[index]!;
+    const started = Date.now();
+    options.emit({ ...base, type: "destination:write:started", time: now(), destination: name });
+    try {
+      await destination.write(io, conformed.data);
+      written.push(name);
+      options.emit({ ...base, type: "destination:write:completed", time: now(), destination: name, rows: conformed.rows, durationMs: Date.now() - started });
+    } catch (error) {
+      failed.push([name, error]);
+      options.emit({ ...base, type: "destination:write:failed", time: now(), destination: name, error: errorInfo(error) });
+    }
+  }
+  if (failed.length > 0) {
+    const [name, first] = failed[0]!;
+    const held = written.length > 0 ? `; ${written.join(", ")} hold the new data` : "";
+    const error = new AssetError(`asset "${asset.qualifiedKey}": writing to ${failed.map(([n]) => n).join(", ")} failed (${name}: ${(first as Error)?.message ?? String(first)})${held}`, { cause: first });
+    Object.assign(error, { written, failedDestinations: failed.map(([n]) => n) });
+    throw error;
+  }
+  return { ...conformed, written, failedDestinations: [] };
+}
+
+async function readDependencies(asset: Asset, window: PartitionWindow | null, options: ExecuteOptions, base: EventScope): Promise<Record<string, unknown>> {
+  const values: Record<string, unknown> = {};
+  const declared: Array<[string, boolean]> = [
+    ...Object.keys(asset.definition.requires).map((name): [string, boolean] => [name, false]),
+    ...Object.keys(asset.definition.optionalRequires).map((name): [string, boolean] => [name, true]),
+  ];
+  for (const [name, optional] of declared) {
+    const upstream = options.resolve(asset, name, optional);
+    if (!upstream) {
+      if (optional) {
+        values[name] = undefined;
+        continue;
+      }
+      throw new DependencyNotFoundError(`asset "${asset.qualifiedKey}" requires "${name}", which is not available`);
+    }
+    const destination = upstream.requireDestination("read from");
+    const name0 = upstream.destinationKeys[0]!;
+    const scope = upstream.partitioning ? window : null;
+    const schema = upstream.schema ?? options.schemas.get(upstream.qualifiedKey) ?? null;
+    const started = Date.now();
+    const event = { ...base, asset: asset.qualifiedKey, destination: `${upstream.qualifiedKey}@${name0}` };
+    options.emit({ ...event, type: "destination:read:started", time: new Date().toISOString() });
+    try {
+      values[name] = await destination.read(upstream.ioContext(scope, schema, { runId: options.runId }));
+    } catch (error) {
+      options.emit({ ...event, type: "destination:read:failed", time: new Date().toISOString(), error: errorInfo(error) });
+      throw error;
+    }
+    options.emit({ ...event, type: "destination:read:completed", time: new Date().toISOString(), rows: rowCountOf(values[name]), durationMs: Date.now() - started });
+  }
+  return values;
+}
+
+function hasColumn(data: unknown, column: string): boolean {
+  if (Array.isArray(data)) return data.length === 0 || Object.hasOwn(data[0] as object, column);
+  return typeof data === "object" && data !== null && Object.hasOwn(data, column);
+}
+
+function withDefaults(partial: Partial<ExecuteOptions>): ExecuteOptions {
+  return {
+    runId: partial.runId ?? randomUUID(),
+    write: partial.write ?? false,
+    emit: partial.emit ?? (() => undefined),
+    resolve: partial.resolve ?? resolveWithinSource,
+    schemas: partial.schemas ?? new Map(),
+    ...(partial.backfillId ? { backfillId: partial.backfillId } : {}),
+    ...(partial.signal ? { signal: partial.signal } : {}),
+  };
+}
+
+/** Outside a DAG, a dependency resolves among the assets of the asset's own source. */
+export function resolveWithinSource(asset: Asset, name: string, optional: boolean): Asset | undefined {
+  const target = asset.definition.requires[name] ?? asset.definition.optionalRequires[name];
+  const siblings = asset.source?.assets() ?? {};
+  const found =
+    typeof target === "string"
+      ? (target.includes(".") ? (target.startsWith(`${asset.source?.key}.`) ? siblings[target.split(".")[1]!] : undefined) : siblings[target])
+      : Object.values(siblings).find((candidate) => candidate.definition === target);
+  if (!found && !optional) {
+    const label = typeof target === "string" ? target : target?.key;
+    throw new DependencyNotFoundError(`asset "${asset.qualifiedKey}" requires "${label}" (as ${name}), which is not in its source; run it in a DAG holding that asset`);
+  }
+  return found;
+}

@@ -1,0 +1,57 @@
+import { PartitionError } from "../errors.js";
+import { TimePartition, type Partition, type PartitionWindow } from "../partitioning/index.js";
+import type { Asset } from "./asset.js";
+import type { LogLevel } from "./events.js";
+
+/** Logs from inside an asset; each call becomes a `log` event of the run. */
+export interface Logger {
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** What an asset's `run` is told about its execution. */
+export class ExecutionContext {
+  readonly asset: Asset;
+  /** The run's window, or null for an unpartitioned asset. */
+  readonly window: PartitionWindow | null;
+  /** The partition when the window holds exactly one, else null. */
+  readonly partition: Partition | null;
+  readonly runId: string;
+  readonly backfillId: string | undefined;
+  readonly logger: Logger;
+  /** Aborted when the run is canceled (Ctrl-C): pass it to fetch and other long calls. */
+  readonly signal: AbortSignal;
+
+  constructor(options: {
+    asset: Asset;
+    window: PartitionWindow | null;
+    runId: string;
+    backfillId?: string | undefined;
+    log: (level: LogLevel, message: string) => void;
+    signal?: AbortSignal;
+  }) {
+    this.asset = options.asset;
+    this.window = options.window;
+    this.partition = options.window?.length === 1 ? options.window.partitions[0]! : null;
+    this.runId = options.runId;
+    this.backfillId = options.backfillId;
+    const log = options.log;
+    this.logger = Object.freeze({
+      debug: (m: string) => log("debug", m),
+      info: (m: string) => log("info", m),
+      warn: (m: string) => log("warn", m),
+      error: (m: string) => log("error", m),
+    });
+    this.signal = options.signal ?? new AbortController().signal;
+    Object.freeze(this);
+  }
+
+  /** The start of the run's time partition; PartitionError when the run is not one time partition. */
+  get partitionDate(): Date {
+    if (this.partition instanceof TimePartition) return new Date(this.partition.value.getTime());
+    const what = this.partition ? `the list partition "${this.partition.key}"` : this.window ? `the window ${String(this.window)}` : "no partition";
+    throw new PartitionError(`asset "${this.asset.key}": partitionDate needs a single time partition, but the run has ${what}; read context.window instead`);
+  }
+}

@@ -1,0 +1,97 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { cosmiconfig, type Loader } from "cosmiconfig";
+import { z } from "zod";
+import { Asset } from "../asset/asset.js";
+import { isAssetDefinition } from "../asset/definition.js";
+import { ConfigError } from "../errors.js";
+import { Source } from "../source/source.js";
+import type { InterloperConfig } from "./define-config.js";
+
+/** A loaded, validated, frozen config and where it came from. */
+export interface LoadedConfig {
+  readonly config: InterloperConfig;
+  readonly filepath: string;
+}
+
+const SEARCH_PLACES = [
+  "package.json",
+  "interloper.config.ts",
+  "interloper.config.mts",
+  "interloper.config.js",
+  "interloper.config.mjs",
+  "interloper.config.cjs",
+  "interloper.config.json",
+];
+
+// jiti compiles TypeScript configs, and unlike cosmiconfig's own loader it follows the
+// config's imports of local .ts modules. It is loaded only when a .ts config is.
+const loadTypeScript: Loader = async (filepath) => {
+  const { createJiti } = await import("jiti");
+  const jiti = createJiti(import.meta.url, { moduleCache: false });
+  return jiti.import(filepath, { default: true });
+};
+
+const isSource = (v: unknown) => v instanceof Source || (typeof v === "function" && (v as { kind?: unknown }).kind === "source-definition");
+const isAsset = (v: unknown) => v instanceof Asset || isAssetDefinition(v);
+
+const ConfigShape = z
+  .object({
+    sources: z.array(z.custom(isSource, { message: "expected a source made with il.source (called or not)" })).optional(),
+    assets: z.array(z.custom(isAsset, { message: "expected an asset made with il.asset" })).optional(),
+    concurrency: z.number().int().min(1).optional(),
+  })
+  .strict();
+
+/** Finds (from `cwd` upward) or opens the config, loads and validates it. */
+export async function loadConfig(options: { cwd?: string; configPath?: string } = {}): Promise<LoadedConfig> {
+  const cwd = options.cwd ?? process.cwd();
+  const explorer = cosmiconfig("interloper", {
+    searchPlaces: SEARCH_PLACES,
+    searchStrategy: "global",
+    loaders: { ".ts": loadTypeScript, ".mts": loadTypeScript, ".cts": loadTypeScript },
+    cache: false,
+  });
+  let found: { config: unknown; filepath: string; isEmpty?: boolean } | null;
+  const target = options.configPath ? resolve(cwd, options.configPath) : null;
+  if (target && !existsSync(target)) throw new ConfigError(`config file not found: ${target}`);
+  try {
+    found = target ? await explorer.load(target) : await explorer.search(cwd);
+  } catch (error) {
+    throw loadFailure(error, target ?? cwd);
+  }
+  if (!found) {
+    throw new ConfigError(`no interloper config found in ${cwd} or above: create interloper.config.ts or pass --config <path>`);
+  }
+  return { config: validate(found.config, found.filepath), filepath: found.filepath };
+}
+
+function validate(value: unknown, filepath: string): InterloperConfig {
+  const config = value && typeof value === "object" && "default" in value && Object.keys(value).length === 1 ? (value as { default: unknown }).default : value;
+  if (typeof config !== "object" || config === null || Array.isArray(config)) {
+    throw new ConfigError(`${filepath}: the config must export an object (export default defineConfig({ sources: [...] })), got ${Array.isArray(config) ? "an array" : typeof config}`);
+  }
+  const parsed = ConfigShape.safeParse(config);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.length > 0 ? issue.path.join(".") : "(root)";
+    const message = issue.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}: expected sources, assets, concurrency` : issue.message;
+    throw new ConfigError(`${filepath}: invalid config at "${field}": ${message}`);
+  }
+  return Object.freeze({ ...(config as InterloperConfig) });
+}
+
+/** One line saying why a config could not be loaded, with file:line when the loader gives it. */
+function loadFailure(error: unknown, where: string): ConfigError {
+  const err = error as Error & { loc?: { line: number; column: number }; filepath?: string };
+  const message = (err?.message ?? String(error)).split("\n")[0]!;
+  const location = locate(err, where);
+  const kind = err instanceof SyntaxError || /Transform|Unexpected|Expected/.test(err?.name + message) ? "failed to compile" : "threw while loading";
+  return new ConfigError(`config ${location} ${kind}: ${message}`, { cause: error });
+}
+
+function locate(error: Error & { loc?: { line: number; column: number } }, where: string): string {
+  if (error?.loc) return `${where}:${error.loc.line}:${error.loc.column}`;
+  const frame = /\(?((?:file:\/\/)?\/[^\s()]+?\.(?:[cm]?[jt]s|json)):(\d+):(\d+)\)?/.exec(error?.stack ?? "");
+  return frame ? `${frame[1]!.replace("file://", "")}:${frame[2]}` : where;
+}

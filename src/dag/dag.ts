@@ -1,0 +1,156 @@
+import { Asset } from "../asset/asset.js";
+import { isAssetDefinition, type AssetDefinition } from "../asset/definition.js";
+import { CircularDependencyError, DAGError, DependencyNotFoundError } from "../errors.js";
+import type { Partition, PartitionWindow } from "../partitioning/index.js";
+import type { RunResult } from "../runner/run-result.js";
+import { materializeDag, type RunOptions } from "../runner/run.js";
+import { Source, type SourceDefinition } from "../source/source.js";
+
+/** What a DAG is built from. */
+export type DAGMember = Source | SourceDefinition | Asset | AssetDefinition;
+
+/** One resolved dependency edge. */
+export interface Dependency {
+  /** The `run` argument name. */
+  readonly name: string;
+  readonly optional: boolean;
+  /** The upstream asset, or undefined for an optional dependency absent from the DAG. */
+  readonly asset: Asset | undefined;
+}
+
+/** A validated graph of assets, in dependency order. */
+export class DAG {
+  /** Every asset, upstream before downstream. */
+  readonly assets: readonly Asset[];
+  private readonly byKey: ReadonlyMap<string, Asset>;
+  private readonly edges: ReadonlyMap<string, readonly Dependency[]>;
+
+  constructor(...members: DAGMember[]) {
+    const byKey = new Map<string, Asset>();
+    for (const asset of members.flatMap(assetsOf)) {
+      if (byKey.has(asset.qualifiedKey)) throw new DAGError(`the DAG holds the asset "${asset.qualifiedKey}" twice`);
+      byKey.set(asset.qualifiedKey, asset);
+    }
+    this.byKey = byKey;
+    const edges = new Map<string, readonly Dependency[]>();
+    for (const asset of byKey.values()) edges.set(asset.qualifiedKey, this.resolveAll(asset));
+    this.edges = edges;
+    this.assets = Object.freeze(topologicalOrder([...byKey.values()], edges));
+    for (const asset of this.assets) checkEdges(asset, edges.get(asset.qualifiedKey)!);
+    Object.freeze(this);
+  }
+
+  /** The asset with a qualified key (`shop.orders`), or a bare key that only one asset has. */
+  find(key: string): Asset | undefined {
+    const exact = this.byKey.get(key);
+    if (exact) return exact;
+    const matches = this.assets.filter((a) => a.key === key);
+    if (matches.length > 1) {
+      throw new DAGError(`"${key}" is ambiguous: it names ${matches.map((a) => a.qualifiedKey).join(", ")}; use the qualified key`);
+    }
+    return matches[0];
+  }
+
+  /** Runs every materializable asset (or `options.assets`) over one window and writes the results. */
+  materialize(partitionOrWindow?: PartitionWindow | Partition | null, options: RunOptions = {}): Promise<RunResult> {
+    return materializeDag(this, partitionOrWindow, options);
+  }
+
+  /** The dependencies of an asset of this DAG. */
+  dependencies(asset: Asset): readonly Dependency[] {
+    return this.edges.get(asset.qualifiedKey) ?? [];
+  }
+
+  /** The upstream asset a dependency names (undefined when an optional one is absent). */
+  resolve(asset: Asset, name: string): Asset | undefined {
+    return this.dependencies(asset).find((d) => d.name === name)?.asset;
+  }
+
+  /** The assets that depend on an asset, directly or not. */
+  downstreamOf(asset: Asset): Asset[] {
+    const found = new Set<string>([asset.qualifiedKey]);
+    for (const candidate of this.assets) {
+      if (this.dependencies(candidate).some((d) => d.asset && found.has(d.asset.qualifiedKey))) found.add(candidate.qualifiedKey);
+    }
+    found.delete(asset.qualifiedKey);
+    return this.assets.filter((a) => found.has(a.qualifiedKey));
+  }
+
+  private resolveAll(asset: Asset): Dependency[] {
+    const declared: Array<[string, unknown, boolean]> = [
+      ...Object.entries(asset.definition.requires).map(([n, t]): [string, unknown, boolean] => [n, t, false]),
+      ...Object.entries(asset.definition.optionalRequires).map(([n, t]): [string, unknown, boolean] => [n, t, true]),
+    ];
+    return declared.map(([name, target, optional]) => {
+      const upstream = this.lookup(asset, target);
+      if (!upstream && !optional) {
+        const label = typeof target === "string" ? target : (target as AssetDefinition).key;
+        throw new DependencyNotFoundError(`asset "${asset.qualifiedKey}" requires "${label}" (as ${name}), which is not in the DAG`);
+      }
+      return Object.freeze({ name, optional, asset: upstream });
+    });
+  }
+
+  private lookup(asset: Asset, target: unknown): Asset | undefined {
+    if (typeof target === "string") {
+      if (target.includes(".")) return this.byKey.get(target);
+      return this.byKey.get(asset.source ? `${asset.source.key}.${target}` : target);
+    }
+    const sameSource = this.allAssets().filter((a) => a.definition === target);
+    const preferred = sameSource.find((a) => a.source?.key === asset.source?.key);
+    if (preferred) return preferred;
+    if (sameSource.length > 1) {
+      throw new DAGError(`asset "${asset.qualifiedKey}" depends on a definition held by ${sameSource.map((a) => a.qualifiedKey).join(", ")}; name one by key`);
+    }
+    return sameSource[0];
+  }
+
+  private allAssets(): Asset[] {
+    return [...this.byKey.values()];
+  }
+}
+
+function assetsOf(member: DAGMember): Asset[] {
+  if (member instanceof Source) return Object.values(member.assets);
+  if (member instanceof Asset) return [member];
+  if (typeof member === "function" && (member as SourceDefinition).kind === "source-definition") return Object.values(member().assets);
+  if (isAssetDefinition(member)) return [new Asset(member, null)];
+  throw new DAGError(`a DAG is built from sources and assets, got ${member === null ? "null" : typeof member}`);
+}
+
+/** Upstream first; a cycle is reported in order, starting and ending at the same asset. */
+function topologicalOrder(assets: Asset[], edges: ReadonlyMap<string, readonly Dependency[]>): Asset[] {
+  const order: Asset[] = [];
+  const state = new Map<string, "visiting" | "done">();
+  const path: string[] = [];
+  const visit = (asset: Asset) => {
+    const key = asset.qualifiedKey;
+    if (state.get(key) === "done") return;
+    if (state.get(key) === "visiting") throw new CircularDependencyError([...path.slice(path.indexOf(key)), key]);
+    state.set(key, "visiting");
+    path.push(key);
+    for (const dep of edges.get(key) ?? []) if (dep.asset) visit(dep.asset);
+    path.pop();
+    state.set(key, "done");
+    order.push(asset);
+  };
+  for (const asset of assets) visit(asset);
+  return order;
+}
+
+function checkEdges(asset: Asset, dependencies: readonly Dependency[]): void {
+  for (const { asset: upstream } of dependencies) {
+    if (!upstream?.partitioning) continue;
+    if (!asset.partitioning) {
+      throw new DAGError(`asset "${asset.qualifiedKey}" is not partitioned but depends on the partitioned asset "${upstream.qualifiedKey}"; partition it the same way or read the upstream whole elsewhere`);
+    }
+    if (!asset.partitioning.compatible(upstream.partitioning)) {
+      throw new DAGError(`assets "${upstream.qualifiedKey}" and "${asset.qualifiedKey}" are partitioned incompatibly (${describePartitioning(upstream)} vs ${describePartitioning(asset)}): both ends of a dependency must accept the same windows`);
+    }
+  }
+}
+
+function describePartitioning(asset: Asset): string {
+  const def = asset.partitioning!.toDefinition();
+  return def.kind === "time" ? `${String(def["granularity"])} time` : `list ${(def["values"] as string[]).join(",")}`;
+}

@@ -1,0 +1,118 @@
+import { ConfigError } from "../errors.js";
+import type { Partition } from "../partitioning/index.js";
+import { TableData } from "../representation/index.js";
+import type { IOContext } from "./io-context.js";
+
+type MaybePromise<T> = T | Promise<T>;
+const HOOKS = ["writePartition", "readPartition", "partitionRowCounts"] as const;
+const DECORATED = Symbol("interloper.decorated");
+
+/** Classes a destination relates to, such as its connection; declared with `@destination`. */
+export interface DestinationRelations {
+  readonly [name: string]: unknown;
+}
+
+/**
+ * Where and how an asset's data is stored. A destination implements three partition hooks; the
+ * base turns window writes into one write per partition and joins window reads.
+ */
+export abstract class Destination {
+  /** The display name, set by `@destination({ name })`; defaults to the class name. */
+  static destinationName?: string;
+  static relations?: DestinationRelations;
+
+  constructor(options?: object) {
+    const missing = HOOKS.find((hook) => typeof (this as unknown as Record<string, unknown>)[hook] !== "function");
+    if (missing) {
+      throw new ConfigError(`destination ${this.constructor.name} cannot be created: it does not implement ${missing}()`);
+    }
+    // A decorated class applies its options itself, strictly, once its fields exist.
+    if (options !== undefined && !Object.hasOwn(new.target, DECORATED)) applyOptions(this, options);
+  }
+
+  /** Stores one partition (null: the whole of an unpartitioned asset), replacing what it held. */
+  abstract writePartition(context: IOContext, partition: Partition | null, data: unknown): MaybePromise<void>;
+  /** Reads one partition back; DataNotFoundError when it was never written. */
+  abstract readPartition(context: IOContext, partition: Partition | null): MaybePromise<unknown>;
+  /** Rows per stored partition key, for coverage. */
+  abstract partitionRowCounts(context: IOContext): MaybePromise<Record<string, number>>;
+
+  /** The destination's name for messages and UIs. */
+  get displayName(): string {
+    const ctor = this.constructor as typeof Destination;
+    return ctor.destinationName ?? ctor.name;
+  }
+
+  /** Writes a window: one `writePartition` per partition, each given its slice of the data. */
+  async write(context: IOContext, data: unknown): Promise<void> {
+    for (const [partition, slice] of context.slices(data)) {
+      await this.writePartition(context, partition, slice);
+    }
+  }
+
+  /**
+   * Reads a window, oldest partition first, joined into one table; non-tabular partitions come
+   * back as an array of values (a window of one gives its value itself).
+   */
+  async read(context: IOContext): Promise<unknown> {
+    const values: unknown[] = [];
+    for (const partition of context.partitions) values.push(await this.readPartition(context, partition));
+    if (values.length === 1) return values[0];
+    const tables = values.map((value) => TableData.from(value));
+    if (tables.some((table) => table === null)) return values;
+    return TableData.join(tables as TableData[]).data;
+  }
+
+  toString(): string {
+    return this.displayName;
+  }
+}
+
+/**
+ * Sets a destination's fields from its options. Once the class's fields exist (`strict`), an
+ * option naming none of them is refused: a typo must not pass silently.
+ */
+function applyOptions(target: object, options: object, strict = false): void {
+  if (typeof options !== "object" || options === null) {
+    throw new ConfigError(`destination ${target.constructor.name}: expected an options object, got ${String(options)}`);
+  }
+  for (const [name, value] of Object.entries(options)) {
+    if (strict && !(name in target)) {
+      throw new ConfigError(`destination ${target.constructor.name} has no option "${name}"`);
+    }
+    (target as Record<string, unknown>)[name] = value;
+  }
+}
+
+/** Options of the `@destination` class decorator. */
+export interface DestinationOptions {
+  /** The display name (defaults to the class name). */
+  readonly name?: string;
+  readonly relations?: DestinationRelations;
+}
+
+type DestinationClass = abstract new (...args: never[]) => Destination;
+
+/**
+ * Declares a destination class: its display name and relations, and makes `new X({...})` set
+ * the class's own fields after their defaults are initialised (class fields would otherwise
+ * overwrite options applied by the base constructor).
+ */
+export function destination(options: DestinationOptions = {}) {
+  return function decorate<C extends DestinationClass>(target: C, _context?: ClassDecoratorContext<C>): C {
+    // Typed as a plain constructor: the decorated class is as abstract as the one it wraps.
+    const base = target as unknown as new (...args: unknown[]) => object;
+    const decorated = class extends base {
+      constructor(...args: unknown[]) {
+        super(...args);
+        if (args[0] !== undefined) applyOptions(this, args[0] as object, true);
+      }
+    };
+    Object.defineProperty(decorated, "name", { value: target.name });
+    Object.defineProperty(decorated, DECORATED, { value: true });
+    const statics = decorated as unknown as typeof Destination;
+    statics.destinationName = options.name ?? target.name;
+    if (options.relations) statics.relations = options.relations;
+    return decorated as unknown as C;
+  };
+}

@@ -1,0 +1,6 @@
+export { Destination, destination, type DestinationOptions, type DestinationRelations } from "./destination.js";
+export { IOContext, type AssetRef, type RunMetadata } from "./io-context.js";
+export { CSVDestination, type CSVDestinationOptions } from "./csv/csv-destination.js";
+export { FileDestination, type FileDestinationOptions } from "./file/file-destination.js";
+export { MemoryDestination } from "./memory/memory-destination.js";
+export type { PartitionFilter } from "../partitioning/index.js";

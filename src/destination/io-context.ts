@@ -1,0 +1,86 @@
+import { PartitionError } from "../errors.js";
+import type { Partition, PartitionConfig, PartitionWindow } from "../partitioning/index.js";
+import { TableData } from "../representation/index.js";
+import type { FieldSpec } from "../schema/index.js";
+
+/** The asset a destination call is about: everything that names its storage location. */
+export interface AssetRef {
+  readonly key: string;
+  readonly table: string;
+  readonly dataset: string | null;
+  readonly partitioning: PartitionConfig | null;
+  readonly description?: string | null;
+}
+
+/** Run metadata carried to destinations. */
+export interface RunMetadata {
+  readonly runId: string;
+  readonly backfillId?: string;
+}
+
+/** What a destination is told about a read or a write. Immutable. */
+export class IOContext {
+  readonly asset: AssetRef;
+  /** The call's window, or null for an unpartitioned asset. */
+  readonly window: PartitionWindow | null;
+  /** The window's partitions; `[null]` stands for the whole of an unpartitioned asset. */
+  readonly partitions: readonly (Partition | null)[];
+  /** The effective schema, or null when none could be resolved. */
+  readonly schema: readonly FieldSpec[] | null;
+  readonly metadata: RunMetadata;
+
+  constructor(options: {
+    asset: AssetRef;
+    window?: PartitionWindow | Partition | null;
+    schema?: readonly FieldSpec[] | null;
+    metadata?: RunMetadata;
+  }) {
+    const window = options.window ?? null;
+    this.asset = Object.freeze({ ...options.asset });
+    this.window = window === null ? null : "partitions" in window ? window : window.window;
+    this.partitions = Object.freeze(this.window ? [...this.window.partitions] : [null]);
+    this.schema = options.schema ? Object.freeze(options.schema.map((f) => Object.freeze({ ...f }))) : null;
+    this.metadata = Object.freeze({ ...(options.metadata ?? { runId: "adhoc" }) });
+    Object.freeze(this);
+  }
+
+  /** The same call narrowed to another window (a partition stands for its window of one). */
+  withWindow(window: PartitionWindow | Partition | null): IOContext {
+    return new IOContext({ asset: this.asset, window, schema: this.schema, metadata: this.metadata });
+  }
+
+  /** The same call with another effective schema. */
+  withSchema(schema: readonly FieldSpec[] | null): IOContext {
+    return new IOContext({ asset: this.asset, window: this.window, schema, metadata: this.metadata });
+  }
+
+  /**
+   * `[partition, slice]` per partition of the window, through the data's representation.
+   * Non-tabular data, which nothing can slice, is given whole to every partition.
+   */
+  slices(data: unknown): Array<[Partition | null, unknown]> {
+    if (!this.window) return [[null, data]];
+    const table = TableData.from(data);
+    if (!table) return this.window.partitions.map((p) => [p, data]);
+    const column = this.partitionColumn();
+    if (this.window.length === 1 && !table.columns().includes(column)) {
+      // One partition and no partition column: the whole table is that partition's.
+      return [[this.window.partitions[0]!, table.data]];
+    }
+    const split = table.split(this.window, column);
+    if (split.outside > 0) {
+      const sample = split.outsideSample.map((v) => (v instanceof Date ? v.toISOString() : JSON.stringify(v))).join(", ");
+      throw new PartitionError(
+        `asset "${this.asset.key}": ${split.outside} row(s) have a "${column}" value outside the window ${String(this.window)} (${sample}); rows must carry their partition's value`,
+      );
+    }
+    return split.slices.map(([p, slice]) => [p, slice.data]);
+  }
+
+  /** The column holding the partition value. */
+  partitionColumn(): string {
+    const column = this.asset.partitioning?.column;
+    if (!column) throw new PartitionError(`asset "${this.asset.key}" is not partitioned, but a window was given`);
+    return column;
+  }
+}

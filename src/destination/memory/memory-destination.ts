@@ -1,0 +1,59 @@
+import { DataNotFoundError } from "../../errors.js";
+import type { Partition } from "../../partitioning/index.js";
+import { Destination } from "../destination.js";
+import type { IOContext } from "../io-context.js";
+import { partitionSegment, safeSegment, tableSegments } from "../paths.js";
+import { rowCountOf } from "../row-count.js";
+
+interface StoredValue {
+  readonly data: unknown;
+  readonly rows: number;
+}
+
+// One store for the whole process, shared by every instance, as the spec says: a test writes
+// through one destination object and reads through another.
+const store = new Map<string, StoredValue>();
+
+/**
+ * An in-process store keyed `{dataset}/{table}/{column}={key}`, meant for tests. Values are
+ * copied in and out, so mutating what was written or read changes nothing stored.
+ */
+export class MemoryDestination extends Destination {
+  static override destinationName = "Memory";
+
+  constructor() {
+    super();
+  }
+
+  /** Forgets everything every MemoryDestination holds (between tests). */
+  static clear(): void {
+    store.clear();
+  }
+
+  /** The store key of a partition (null: the whole of an unpartitioned asset). */
+  keyOf(context: IOContext, partition: Partition | null): string {
+    const table = tableSegments(context, "MemoryDestination").join("/");
+    return partition ? `${table}/${partitionSegment(context, partition, "MemoryDestination")}` : table;
+  }
+
+  writePartition(context: IOContext, partition: Partition | null, data: unknown): void {
+    store.set(this.keyOf(context, partition), { data: structuredClone(data), rows: rowCountOf(data) });
+  }
+
+  readPartition(context: IOContext, partition: Partition | null): unknown {
+    const key = this.keyOf(context, partition);
+    const stored = store.get(key);
+    if (!stored) throw new DataNotFoundError(`no data for asset "${context.asset.key}" in memory: key "${key}" was never written`);
+    return structuredClone(stored.data);
+  }
+
+  partitionRowCounts(context: IOContext): Record<string, number> {
+    const column = safeSegment(context.partitionColumn(), "partition column", "MemoryDestination");
+    const prefix = `${tableSegments(context, "MemoryDestination").join("/")}/${column}=`;
+    const counts: Record<string, number> = {};
+    for (const [key, stored] of store) {
+      if (key.startsWith(prefix) && !key.slice(prefix.length).includes("/")) counts[key.slice(prefix.length)] = stored.rows;
+    }
+    return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+}

@@ -1,0 +1,126 @@
+import { randomUUID } from "node:crypto";
+import type { DAG } from "../dag/dag.js";
+import { PartitionError } from "../errors.js";
+import { Partition, type PartitionWindow } from "../partitioning/index.js";
+import type { FieldSpec } from "../schema/index.js";
+import { emitter } from "./events.js";
+import { Limiter } from "./limiter.js";
+import type { ExecutionStatus, RunResult } from "./run-result.js";
+import { checkRunWindow, materializeDag, selectAssets, type RunOptions } from "./run.js";
+
+/** Options of `il.backfill`. */
+export interface BackfillOptions extends Omit<RunOptions, "runId" | "backfillId"> {
+  /** Which end of the window runs first (default "newest": recent data lands first). */
+  readonly order?: "newest" | "oldest";
+  /** Only these partition keys of the window, e.g. those a previous backfill did not complete. */
+  readonly only?: Iterable<string>;
+  readonly backfillId?: string;
+}
+
+/** What happened to one partition of a backfill. */
+export interface PartitionOutcome {
+  readonly key: string;
+  readonly status: ExecutionStatus;
+  /** The partition's run; absent when it was never started. */
+  readonly result: RunResult | null;
+}
+
+/** The outcome of a backfill: one run per partition, plus one for the unpartitioned assets. */
+export class BackfillResult {
+  constructor(
+    readonly backfillId: string,
+    readonly status: ExecutionStatus,
+    readonly window: string,
+    readonly executionTime: number,
+    /** In dispatch order. */
+    readonly partitions: readonly PartitionOutcome[],
+    /** The run of the unpartitioned assets, which run once before the partitions. */
+    readonly unpartitioned: RunResult | null,
+  ) {
+    Object.freeze(this);
+  }
+
+  get completedPartitions(): string[] {
+    return this.partitions.filter((p) => p.status === "completed").map((p) => p.key);
+  }
+
+  get failedPartitions(): string[] {
+    return this.partitions.filter((p) => p.status === "failed").map((p) => p.key);
+  }
+
+  get canceledPartitions(): string[] {
+    return this.partitions.filter((p) => p.status === "canceled").map((p) => p.key);
+  }
+
+  /** The partitions to pass as `only` to re-run what did not complete. */
+  get incompletePartitions(): string[] {
+    return this.partitions.filter((p) => p.status !== "completed").map((p) => p.key);
+  }
+}
+
+/**
+ * Materializes a window one partition per run, newest first by default, with bounded
+ * concurrency; unpartitioned assets run once, first.
+ */
+export async function backfill(dag: DAG, partitionOrWindow: PartitionWindow | Partition, options: BackfillOptions = {}): Promise<BackfillResult> {
+  const window = partitionOrWindow instanceof Partition ? partitionOrWindow.window : partitionOrWindow;
+  if (!window || typeof (window as PartitionWindow).partitions !== "object") throw new PartitionError(`backfill needs a window or a partition, got ${String(partitionOrWindow)}`);
+  const selected = selectAssets(dag, options.assets);
+  const partitioned = selected.filter((a) => a.partitioning);
+  const unpartitioned = selected.filter((a) => !a.partitioning);
+  const only = options.only ? new Set(options.only) : null;
+  const ordered = [...window.partitions].filter((p) => !only || only.has(p.key));
+  if ((options.order ?? "newest") === "newest") ordered.reverse();
+  for (const partition of ordered) checkRunWindow(partitioned, partition);
+
+  const backfillId = options.backfillId ?? randomUUID();
+  const emit = emitter(options.onEvent);
+  const concurrency = options.concurrency ?? 4;
+  const limiter = new Limiter(concurrency);
+  const schemas = new Map<string, readonly FieldSpec[] | null>();
+  const failFast = options.failFast ?? true;
+  const base = { backfillId, runId: backfillId, window: String(window) };
+  const startedAt = Date.now();
+  emit({ ...base, type: "backfill:started", time: new Date().toISOString(), partitions: ordered.map((p) => p.key), order: options.order ?? "newest" });
+
+  // Runs deliver through the backfill's emitter, so subscribers see each event once.
+  const runOptions = { ...options, onEvent: undefined, emit, backfillId, limiter, schemas, failFast } as const;
+  let stopped = false;
+  let unpartitionedRun: RunResult | null = null;
+  if (unpartitioned.length > 0) {
+    unpartitionedRun = await materializeDag(dag, null, { ...runOptions, assets: unpartitioned });
+    if (unpartitionedRun.status !== "completed" && failFast) stopped = true;
+  }
+
+  const outcomes = new Map<string, PartitionOutcome>();
+  let next = 0;
+  const worker = async () => {
+    while (next < ordered.length) {
+      const partition = ordered[next++]!;
+      if (stopped || options.signal?.aborted) {
+        outcomes.set(partition.key, { key: partition.key, status: "canceled", result: null });
+        continue;
+      }
+      const result = partitioned.length === 0 ? null : await materializeDag(dag, partition, { ...runOptions, assets: partitioned });
+      const status = result?.status ?? "completed";
+      outcomes.set(partition.key, { key: partition.key, status, result });
+      if (status === "failed" && failFast) stopped = true;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, ordered.length)) }, worker));
+
+  const partitions = ordered.map((p) => outcomes.get(p.key)!);
+  const statuses = partitions.map((p) => p.status).concat(unpartitionedRun ? [unpartitionedRun.status] : []);
+  const status: ExecutionStatus = statuses.includes("failed") ? "failed" : statuses.includes("canceled") ? (options.signal?.aborted ? "canceled" : "failed") : "completed";
+  const result = new BackfillResult(backfillId, status, String(window), Date.now() - startedAt, partitions, unpartitionedRun);
+  emit({
+    ...base,
+    type: `backfill:${status}`,
+    time: new Date().toISOString(),
+    durationMs: result.executionTime,
+    completed: result.completedPartitions,
+    failed: result.failedPartitions,
+    canceled: result.canceledPartitions,
+  });
+  return result;
+}

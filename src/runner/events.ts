@@ -1,0 +1,76 @@
+import type { AssetEvent, ErrorInfo } from "../asset/events.js";
+
+export type { AssetEvent, ErrorInfo, LogLevel } from "../asset/events.js";
+
+interface RunEventBase {
+  readonly time: string;
+  readonly runId: string;
+  readonly backfillId?: string;
+  readonly partition?: string;
+}
+
+/** The start and end of a run (one window over a DAG). */
+export type RunEvent =
+  | (RunEventBase & { readonly type: "run:started"; readonly assets: readonly string[] })
+  | (RunEventBase & {
+      readonly type: "run:completed" | "run:failed" | "run:canceled";
+      readonly durationMs: number;
+      readonly completed: readonly string[];
+      readonly failed: readonly string[];
+      readonly canceled: readonly string[];
+    });
+
+interface BackfillEventBase {
+  readonly time: string;
+  readonly backfillId: string;
+  /** The backfill's runId is its backfillId, so every event carries a runId. */
+  readonly runId: string;
+  readonly window: string;
+}
+
+/** The start and end of a backfill (one run per partition). */
+export type BackfillEvent =
+  | (BackfillEventBase & { readonly type: "backfill:started"; readonly partitions: readonly string[]; readonly order: "newest" | "oldest" })
+  | (BackfillEventBase & {
+      readonly type: "backfill:completed" | "backfill:failed" | "backfill:canceled";
+      readonly durationMs: number;
+      readonly completed: readonly string[];
+      readonly failed: readonly string[];
+      readonly canceled: readonly string[];
+      readonly error?: ErrorInfo;
+    });
+
+/** Every event a run or backfill emits; each serialises to one JSON line. */
+export type InterloperEvent = AssetEvent | RunEvent | BackfillEvent;
+
+/** A listener of events. */
+export type EventHandler = (event: InterloperEvent) => void;
+
+const subscribers = new Set<EventHandler>();
+
+/** Receives every event of every run in this process; returns the unsubscribe function. */
+export function subscribe(handler: EventHandler): () => void {
+  subscribers.add(handler);
+  return () => subscribers.delete(handler);
+}
+
+/**
+ * Delivers an event to the run's own handler and to the subscribers. A throwing listener is
+ * reported on stderr and never breaks the run that emitted the event.
+ */
+export function emitter(onEvent?: EventHandler): EventHandler {
+  return (event) => {
+    for (const handler of onEvent ? [onEvent, ...subscribers] : subscribers) {
+      try {
+        handler(event);
+      } catch (error) {
+        process.emitWarning(`an interloper event listener threw on ${event.type}: ${(error as Error)?.message ?? String(error)}`);
+      }
+    }
+  };
+}
+
+/** One JSON line for an event. */
+export function eventToJson(event: InterloperEvent): string {
+  return JSON.stringify(event);
+}

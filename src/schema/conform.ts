@@ -1,0 +1,133 @@
+import { ConfigError, SchemaError } from "../errors.js";
+import { INVALID } from "./converters.js";
+import { assetPrefix, describeValue, FieldProblems } from "./describe.js";
+import { type FieldSpec, valueCheck } from "./field-spec.js";
+import { inferFieldSpecs } from "./infer.js";
+import { copyFields, mismatch, prepareFields } from "./reconcile.js";
+import { compileShaper, ExtraKeys, fieldReader, readField } from "./row-shaper.js";
+
+/** How an asset's rows meet its schema: see {@link conform}. */
+export type ConformStrategy = "auto" | "strict" | "reconcile";
+
+/** Options of {@link conform}. */
+export interface ConformOptions {
+  readonly strategy: ConformStrategy;
+  /** The declared schema, or null when the asset declares none. */
+  readonly schema: readonly FieldSpec[] | null;
+  /** Named in every message. */
+  readonly assetKey?: string;
+}
+
+/** Conformed rows, the effective schema, and what was changed on the way (dropped fields). */
+export interface ConformResult {
+  readonly rows: Record<string, unknown>[];
+  readonly schema: FieldSpec[];
+  readonly warnings: string[];
+}
+
+/**
+ * Puts an asset's rows in the shape its destinations get.
+ * - auto: with a schema, coerce to it, keeping extra fields; without one, infer it and pass
+ *   the rows through.
+ * - strict: the rows must already match the schema exactly; one SchemaError lists every field
+ *   that does not (wrong type, missing, null where not nullable, not in the schema).
+ * - reconcile: align to the schema: drop extra fields (a warning each), add missing nullable
+ *   ones as null, coerce values.
+ * A null in a non-nullable field, or a value that cannot be coerced, is a SchemaError.
+ */
+export function conform(rows: readonly Record<string, unknown>[], options: ConformOptions): ConformResult {
+  const { strategy, schema, assetKey } = options;
+  if (strategy === "auto" && schema === null) {
+    return { rows: rows.slice(), schema: inferFieldSpecs(rows), warnings: [] };
+  }
+  if (strategy !== "auto" && strategy !== "strict" && strategy !== "reconcile") {
+    throw new ConfigError(
+      `${assetPrefix(assetKey)}unknown schema strategy ${describeValue(strategy)}: expected "auto", "strict" or "reconcile"`,
+    );
+  }
+  if (schema === null) {
+    throw new SchemaError(`${assetPrefix(assetKey)}strategy "${strategy}" needs a declared schema, and none was given`);
+  }
+  if (strategy === "strict") return checkStrict(rows, schema, assetKey);
+  return coerce(rows, schema, strategy === "auto", assetKey);
+}
+
+/** Why a value is refused from a non-nullable field, told apart so the fix is obvious. */
+function absence(row: Readonly<Record<string, unknown>>, name: string, value: unknown): string {
+  return value === undefined && !Object.hasOwn(row, name) ? "is missing" : `is ${describeValue(value)}`;
+}
+
+function coerce(
+  rows: readonly Record<string, unknown>[],
+  schema: readonly FieldSpec[],
+  keepExtras: boolean,
+  assetKey: string | undefined,
+): ConformResult {
+  const fields = prepareFields(schema, "output");
+  const problems = new FieldProblems();
+  const shape = compileShaper(
+    fields,
+    (j, row, index) => {
+      const { spec, convert } = fields[j]!;
+      const name = spec.name;
+      if (problems.has(name)) return;
+      const value = readField(row, name);
+      const text = convert(value) === INVALID ? mismatch(spec, value) : `is not nullable but ${absence(row, name, value)}`;
+      problems.add(name, j, `"${name}" ${text} (row ${index})`);
+    },
+    true,
+  );
+  const extras = new ExtraKeys(new Set(schema.map((spec) => spec.name)));
+  const dropped = new Map<string, number>();
+  const out = new Array<Record<string, unknown>>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    const next = shape(row, i);
+    const extra = extras.of(row);
+    if (keepExtras) {
+      copyFields(row, extra, next);
+    } else {
+      for (const key of extra) if (!dropped.has(key)) dropped.set(key, i);
+    }
+    out[i] = next;
+  }
+  if (problems.size > 0) {
+    const summary = problems.summary("cannot be conformed to the schema", "cannot be conformed to the schema");
+    throw new SchemaError(`${assetPrefix(assetKey)}${summary}`);
+  }
+  const warnings = [...dropped].map(
+    ([name, row]) => `${assetPrefix(assetKey)}dropped field "${name}", which is not in the schema (first in row ${row})`,
+  );
+  return { rows: out, schema: [...schema], warnings };
+}
+
+function checkStrict(
+  rows: readonly Record<string, unknown>[],
+  schema: readonly FieldSpec[],
+  assetKey: string | undefined,
+): ConformResult {
+  const checks = schema.map(valueCheck);
+  const reads = schema.map(({ name }) => fieldReader(name));
+  const extras = new ExtraKeys(new Set(schema.map((spec) => spec.name)));
+  const problems = new FieldProblems();
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    for (let j = 0; j < schema.length; j++) {
+      const spec = schema[j]!;
+      const value = reads[j]!(row);
+      if (value === null || value === undefined ? spec.nullable : checks[j]!(value)) continue;
+      if (problems.has(spec.name)) continue;
+      const text =
+        value === null || value === undefined ? `is not nullable but ${absence(row, spec.name, value)}` : mismatch(spec, value);
+      problems.add(spec.name, j, `"${spec.name}" ${text} (row ${i})`);
+    }
+    // Extras rank after every declared field; the stable sort keeps them in order of discovery.
+    for (const key of extras.of(row)) {
+      if (!problems.has(key)) problems.add(key, schema.length, `"${key}" is not in the schema (row ${i})`);
+    }
+  }
+  if (problems.size > 0) {
+    throw new SchemaError(`${assetPrefix(assetKey)}${problems.summary("does not match the schema", "do not match the schema")}`);
+  }
+  return { rows: rows.slice(), schema: [...schema], warnings: [] };
+}

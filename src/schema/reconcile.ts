@@ -1,0 +1,71 @@
+import { SchemaError } from "../errors.js";
+import { type ConvertMode, converterFor } from "./converters.js";
+import { assetPrefix, describeValue } from "./describe.js";
+import { describeFieldType, type FieldSpec } from "./field-spec.js";
+import { compileShaper, ExtraKeys, type PreparedField, readField } from "./row-shaper.js";
+
+/** Options of {@link reconcileRows}. */
+export interface ReconcileOptions {
+  /** Named in error messages. */
+  readonly assetKey?: string;
+}
+
+/** Converters for every field, in schema order. */
+export function prepareFields(schema: readonly FieldSpec[], mode: ConvertMode): PreparedField[] {
+  return schema.map((spec) => ({ spec, convert: converterFor(spec, mode) }));
+}
+
+/** `expected integer, got string "abc"`: the shared core of every conversion message. */
+export function mismatch(spec: FieldSpec, value: unknown): string {
+  return `expected ${describeFieldType(spec)}, got ${describeValue(value)}`;
+}
+
+/**
+ * Restores each declared type from its stored form: CSV text ("" is null), JSON-ish values
+ * (numbers for integers, ISO strings for dates, JSON text for json fields, ...). Output rows
+ * hold the schema's fields in schema order, then the row's other fields unchanged. Nullability
+ * is not enforced here (conform does that); a value that cannot be restored is a SchemaError
+ * naming the field, the row, the value and the expected type. Input rows are never mutated.
+ */
+export function reconcileRows(
+  rows: readonly Readonly<Record<string, unknown>>[],
+  schema: readonly FieldSpec[],
+  options: ReconcileOptions = {},
+): Record<string, unknown>[] {
+  const fields = prepareFields(schema, "stored");
+  const shape = compileShaper(
+    fields,
+    (j, row, index) => {
+      const { spec } = fields[j]!;
+      const value = readField(row, spec.name);
+      throw new SchemaError(
+        `${assetPrefix(options.assetKey)}cannot restore field "${spec.name}" at row ${index}: ${mismatch(spec, value)}`,
+      );
+    },
+    false,
+  );
+  const extras = new ExtraKeys(new Set(schema.map((spec) => spec.name)));
+  const out = new Array<Record<string, unknown>>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    const next = shape(row, i);
+    copyFields(row, extras.of(row), next);
+    out[i] = next;
+  }
+  return out;
+}
+
+/** Copies the named fields of a row, as own fields even for a key like "__proto__". */
+export function copyFields(
+  row: Readonly<Record<string, unknown>>,
+  keys: readonly string[],
+  into: Record<string, unknown>,
+): void {
+  for (const key of keys) {
+    if (key === "__proto__") {
+      Object.defineProperty(into, key, { value: row[key], enumerable: true, writable: true, configurable: true });
+    } else {
+      into[key] = row[key];
+    }
+  }
+}
