@@ -57,3 +57,11 @@ export { RunResult, type AssetExecution, type ExecutionStatus } from "./runner/r
 export { backfill, BackfillResult, type BackfillOptions, type PartitionOutcome } from "./runner/backfill.js";
 export type { RunOptions } from "./runner/run.js";
 export { subscribe, type InterloperEvent, type EventHandler } from "./runner/events.js";
+export { defineConfig, type InterloperConfig } from "./config/define-config.js";
+export { loadConfig, type LoadedConfig } from "./config/load-config.js";
+export { findAsset, loadProject, projectOf, selectAssets, type Project } from "./api/project.js";
+export { planMaterialize, type Plan, type PlanOptions, type PlannedRun } from "./api/plan.js";
+export { materialize, type MaterializeOptions, type MaterializeOutcome } from "./api/materialize.js";
+export { readAsset, type ReadResult } from "./api/read.js";
+export { describeAssets, type AssetDescription } from "./api/describe.js";
+export { resolveScope, type ScopeOptions } from "./api/scope.js";

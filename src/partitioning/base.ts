@@ -127,6 +127,9 @@ export function describe(value: unknown): string {
   if (value === undefined) return "undefined";
   if (typeof value === "string") return JSON.stringify(value);
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? "an invalid Date" : `Date ${value.toISOString()}`;
-  if (typeof value === "object") return `a ${value.constructor?.name ?? "object"}`;
+  if (typeof value === "object") {
+    const name = value.constructor?.name ?? "object";
+    return `${/^[AEIOU]/i.test(name) ? "an" : "a"} ${name}`;
+  }
   return `${typeof value} ${String(value)}`;
 }

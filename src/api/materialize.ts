@@ -1,0 +1,55 @@
+import { backfill, type BackfillResult } from "../runner/backfill.js";
+import type { EventHandler } from "../runner/events.js";
+import type { RunResult } from "../runner/run-result.js";
+import type { ExecutionStatus } from "../runner/run-result.js";
+import { planMaterialize, type Plan, type PlanOptions } from "./plan.js";
+import type { Project } from "./project.js";
+
+/** Options of `materialize`: what to run (as `plan`) and how. */
+export interface MaterializeOptions extends PlanOptions {
+  /** Assets (or backfill partitions) at once; the config's `concurrency`, else 4. */
+  readonly concurrency?: number;
+  readonly failFast?: boolean;
+  readonly onEvent?: EventHandler;
+  readonly signal?: AbortSignal;
+}
+
+/** What a materialize did. */
+export interface MaterializeOutcome {
+  readonly plan: Plan;
+  readonly status: ExecutionStatus;
+  readonly result: RunResult | BackfillResult;
+  /** Partitions (or the run's window) that did not complete, in dispatch order. */
+  readonly incomplete: readonly string[];
+}
+
+/** Plans, then runs: one execution when the window can run whole, a backfill otherwise. */
+export async function materialize(project: Project, options: MaterializeOptions = {}): Promise<MaterializeOutcome> {
+  const plan = planMaterialize(project, options);
+  const concurrency = options.concurrency ?? project.config.concurrency ?? 4;
+  const common = {
+    concurrency,
+    failFast: options.failFast ?? true,
+    assets: plan.assets,
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  if (plan.mode === "backfill" && plan.window) {
+    const result = await backfill(project.dag, plan.window, { ...common, order: plan.order });
+    return { plan, status: result.status, result, incomplete: result.incompletePartitions };
+  }
+  const result = await project.dag.materialize(plan.window, common);
+  return { plan, status: result.status, result, incomplete: result.status === "completed" ? [] : [result.partitionOrWindow ?? "(unpartitioned)"] };
+}
+
+/** For a dry run: the current row counts of the partitions a plan would replace, per asset. */
+export async function currentRowCounts(plan: Plan): Promise<Record<string, Record<string, number>>> {
+  const keys = new Set(plan.window ? plan.window.partitions.map((p) => p.key) : []);
+  const counts: Record<string, Record<string, number>> = {};
+  for (const asset of plan.assets) {
+    if (!asset.partitioning || !asset.primaryDestination) continue;
+    const stored = await asset.partitionRowCounts();
+    counts[asset.qualifiedKey] = Object.fromEntries(Object.entries(stored).filter(([key]) => keys.has(key)));
+  }
+  return counts;
+}

@@ -1,0 +1,31 @@
+import { describeAssets, type AssetDescription } from "../../api/describe.js";
+import { loadProject } from "../../api/project.js";
+import type { GlobalOptions } from "../main.js";
+
+/** `interloper list`: every asset and how it is set up; returns the exit code. */
+export async function listCommand(flags: GlobalOptions & { json?: boolean }): Promise<number> {
+  const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
+  const assets = describeAssets(project.dag);
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify(assets)}\n`);
+    return 0;
+  }
+  const lines = assets.flatMap(describeLines);
+  process.stdout.write(`${lines.join("\n")}\n`);
+  return 0;
+}
+
+function describeLines(asset: AssetDescription): string[] {
+  const p = asset.partitioning;
+  const partitioning = !p
+    ? "unpartitioned"
+    : p["kind"] === "time"
+      ? `${String(p["granularity"])} on "${p.column}"${p["start"] ? ` from ${String(p["start"])}` : ""}${p.allowWindow ? ", windows allowed" : ""}`
+      : `list on "${p.column}": ${(p["values"] as string[]).join(", ")}${p.allowWindow ? ", windows allowed" : ""}`;
+  const lines = [`${asset.key}${asset.materializable ? "" : "  (not materializable)"}`, `  partitioning  ${partitioning}`];
+  lines.push(`  stored as     ${asset.dataset ? `${asset.dataset}.` : ""}${asset.table} in ${asset.destinations.map((d) => `${d.key} (${d.type})${d.default && asset.destinations.length > 1 ? " *" : ""}`).join(", ") || "no destination"}`);
+  if (asset.dependencies.length) lines.push(`  depends on    ${asset.dependencies.map((d) => `${d.name}=${d.asset ?? "(absent)"}${d.optional ? "?" : ""}`).join(", ")}`);
+  if (asset.schema) lines.push(`  schema        ${asset.schema.map((f) => `${f.name}: ${f.type}${f.nullable ? "?" : ""}`).join(", ")}`);
+  if (asset.description) lines.push(`  ${asset.description}`);
+  return lines;
+}

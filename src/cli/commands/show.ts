@@ -1,0 +1,61 @@
+import { stringify } from "csv-stringify/sync";
+import { readAsset } from "../../api/read.js";
+import { loadProject } from "../../api/project.js";
+import { toText } from "../../schema/index.js";
+import type { GlobalOptions } from "../main.js";
+import { formatCount } from "../reporters/tracker.js";
+
+/** Flags of `interloper show`. */
+export interface ShowFlags extends GlobalOptions {
+  readonly partition?: string;
+  readonly window?: string;
+  readonly limit?: number;
+  readonly format?: "table" | "json" | "csv";
+}
+
+/** `interloper show`: prints an asset's stored data; returns the exit code. */
+export async function showCommand(key: string, flags: ShowFlags): Promise<number> {
+  const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
+  const result = await readAsset(project, key, {
+    ...(flags.partition !== undefined ? { partition: flags.partition } : {}),
+    ...(flags.window !== undefined ? { window: flags.window } : {}),
+    limit: flags.limit ?? 20,
+  });
+  const write = (text: string) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+  if (!result.rows) {
+    write(flags.format === "json" ? JSON.stringify(result.value, jsonValue) : String(result.value));
+    return 0;
+  }
+  if (flags.format === "json") write(JSON.stringify(result.rows, jsonValue));
+  else if (flags.format === "csv") write(stringify(result.rows, { header: true, columns: result.columns, cast: { boolean: text, date: text, number: text, bigint: text, object: text } }));
+  else {
+    write(renderTable(result.columns, result.rows, process.stdout.columns || 120));
+    const shown = result.rows.length < result.total ? `${formatCount(result.rows.length)} of ${formatCount(result.total)} rows (--limit 0 shows all)` : `${formatCount(result.total)} rows`;
+    write(`${shown}${result.window ? ` in ${result.window}` : ""}`);
+  }
+  return 0;
+}
+
+function text(value: unknown): string {
+  return toText(value);
+}
+
+function jsonValue(_key: string, value: unknown): unknown {
+  return typeof value === "bigint" ? value.toString() : value;
+}
+
+/** A plain table that fits `width` columns: cells are cut with "…" when they must be. */
+export function renderTable(columns: readonly string[], rows: readonly Record<string, unknown>[], width: number): string {
+  const cells = rows.map((row) => columns.map((c) => (row[c] === null || row[c] === undefined ? "" : toText(row[c]).replace(/\s+/g, " "))));
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
+  const budget = Math.max(columns.length * 4, width - (columns.length - 1) * 2);
+  // Shrink the widest column until the table fits.
+  while (widths.reduce((a, b) => a + b, 0) > budget) {
+    const widest = widths.indexOf(Math.max(...widths));
+    if (widths[widest]! <= 4) break;
+    widths[widest]!--;
+  }
+  const fit = (s: string, w: number) => (s.length > w ? `${s.slice(0, w - 1)}…` : s.padEnd(w));
+  const line = (values: readonly string[]) => values.map((v, i) => fit(v, widths[i]!)).join("  ").trimEnd();
+  return [line(columns), line(widths.map((w) => "─".repeat(w))), ...cells.map(line)].join("\n");
+}

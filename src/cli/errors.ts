@@ -1,0 +1,15 @@
+import { InterloperError } from "../errors.js";
+
+/**
+ * Prints an error for a person: one line, no stack unless verbose (or DEBUG=interloper).
+ * Returns the exit code: 2 for bad input or configuration, 1 for anything unexpected.
+ */
+export function reportError(error: unknown, verbose: boolean): number {
+  const debug = verbose || /(^|,)\s*interloper\b/.test(process.env["DEBUG"] ?? "");
+  const err = error instanceof Error ? error : new Error(String(error));
+  const known = err instanceof InterloperError;
+  const line = err.message.split("\n")[0]!.trim();
+  process.stderr.write(`interloper: ${known ? "" : "unexpected error: "}${line}\n`);
+  if (debug) process.stderr.write(`${err.stack ?? ""}\n${err.cause ? `caused by: ${(err.cause as Error).stack ?? String(err.cause)}\n` : ""}`);
+  return known ? 2 : 1;
+}

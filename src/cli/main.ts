@@ -1,0 +1,116 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { reportError } from "./errors.js";
+
+// Each command's module is imported only when that command runs, so `--help` and `list` do
+// not pay for ink, react or the runner.
+
+/** Options every command takes. */
+export interface GlobalOptions {
+  readonly config?: string;
+  readonly verbose?: boolean;
+}
+
+function integer(name: string, min: number) {
+  return (value: string): number => {
+    if (!/^[+]?\d+$/.test(value.trim()) || Number(value) < min) throw new InvalidArgumentError(`${name} must be an integer of at least ${min}, got "${value}"`);
+    return Number(value);
+  };
+}
+
+function selectionOptions(command: Command): Command {
+  return command
+    .option("-p, --partition <key>", "one partition: a time key (2026-01-15, 2026-01, 2026-W03, 2026-Q1, 2026, 2026-01-15T13) or a list value")
+    .option("-w, --window <start..end>", "an inclusive window of partitions (a single key is a window of one)")
+    .option("--lookback <n>", "the trailing window of n partitions", integer("--lookback", 1))
+    .option("--offset <n>", "with --lookback: end n partitions before the current one (default 0)", integer("--offset", 0))
+    .option("--tz <zone>", "with --lookback: the IANA time zone whose calendar days follow (default UTC)");
+}
+
+/** Builds the command-line program. */
+export function buildProgram(): Command {
+  const program = new Command("interloper")
+    .description("Define, materialize and inspect partitioned data assets.")
+    .option("-c, --config <path>", "the config file (default: interloper.config.{ts,mts,js,mjs,cjs,json} found from here upward)")
+    .option("--verbose", "print stack traces of errors")
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({ outputError: () => undefined });
+
+  selectionOptions(program.command("materialize").argument("[assets...]", "asset keys (orders, or shop.orders when ambiguous); none means all"))
+    .description("run assets for a partition, a window or a backfill and write them to their destinations")
+    .addOption(new Option("--order <order>", "which end of a backfill runs first").choices(["newest", "oldest"]).default("newest"))
+    .option("--concurrency <n>", "assets (or backfill partitions) at once (default: the config's, else 4)", integer("--concurrency", 1))
+    .option("--no-fail-fast", "keep going after a failure")
+    .option("--dry-run", "print what would run, and the row counts it would replace; write nothing")
+    .option("--json", "write the event stream as JSON lines on stdout")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ interloper materialize --partition 2026-01-15
+  $ interloper materialize orders --window 2026-01-01..2026-01-31
+  $ interloper materialize --lookback 3 --offset 1 --tz Europe/Paris
+  $ interloper materialize --window 2025-01-01..2025-12-31 --dry-run`,
+    )
+    .action(async (assets: string[], options: object, command: Command) => {
+      const { materializeCommand } = await import("./commands/materialize.js");
+      process.exitCode = await materializeCommand(assets, { ...command.optsWithGlobals(), ...options });
+    });
+
+  selectionOptions(program.command("plan").argument("[assets...]", "asset keys; none means all"))
+    .description("print the runs a materialize would make, in order")
+    .addOption(new Option("--order <order>", "which end of a backfill runs first").choices(["newest", "oldest"]).default("newest"))
+    .option("--json", "print the plan as JSON")
+    .action(async (assets: string[], options: object, command: Command) => {
+      const { planCommand } = await import("./commands/plan.js");
+      process.exitCode = await planCommand(assets, { ...command.optsWithGlobals(), ...options });
+    });
+
+  program
+    .command("list")
+    .description("list every asset: source, partitioning, destinations, dependencies and schema")
+    .option("--json", "print JSON")
+    .action(async (options: object, command: Command) => {
+      const { listCommand } = await import("./commands/list.js");
+      process.exitCode = await listCommand({ ...command.optsWithGlobals(), ...options });
+    });
+
+  program
+    .command("show")
+    .argument("<asset>", "the asset key")
+    .description("read an asset back from its first destination and print it")
+    .option("-p, --partition <key>", "one partition")
+    .option("-w, --window <start..end>", "an inclusive window")
+    .option("--limit <n>", "at most n rows (default 20; 0 for all)", integer("--limit", 0), 20)
+    .addOption(new Option("--format <format>", "output format").choices(["table", "json", "csv"]).default("table"))
+    .addHelpText("after", `\nExamples:\n  $ interloper show orders -p 2026-01-15\n  $ interloper show orders -w 2026-01-01..2026-01-07 --format csv --limit 0`)
+    .action(async (asset: string, options: object, command: Command) => {
+      const { showCommand } = await import("./commands/show.js");
+      process.exitCode = await showCommand(asset, { ...command.optsWithGlobals(), ...options });
+    });
+
+  return program;
+}
+
+/** Runs the CLI; sets `process.exitCode` (0 done, 1 a run failed, 2 bad input or configuration). */
+export async function main(argv: readonly string[] = process.argv): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv as string[]);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0 || error.code === "commander.helpDisplayed" || error.code === "commander.version") {
+        process.exitCode = 0;
+        return;
+      }
+      if (error.code === "commander.help") {
+        process.exitCode = 0;
+        return;
+      }
+      process.stderr.write(`interloper: ${error.message.replace(/^error:\s*/i, "").replace(/\s*\n\s*/g, " ")}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.exitCode = reportError(error, argv.includes("--verbose"));
+  }
+}

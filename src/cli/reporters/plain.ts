@@ -1,0 +1,29 @@
+import type { InterloperEvent } from "../../runner/events.js";
+import { formatCount, formatDuration, RunTracker, type FinishedUnit } from "./tracker.js";
+
+/** One line per finished run (or asset), for logs and CI: no colour, no cursor movement. */
+export class PlainReporter {
+  readonly tracker: RunTracker;
+
+  constructor(
+    mode: "run" | "backfill",
+    private readonly write: (line: string) => void,
+  ) {
+    this.tracker = new RunTracker(mode);
+  }
+
+  readonly onEvent = (event: InterloperEvent): void => {
+    for (const unit of this.tracker.apply(event)) this.write(this.line(unit));
+    if (event.type === "log" && (event.level === "warn" || event.level === "error")) {
+      this.write(`${event.level === "warn" ? "warning" : "error"}: ${event.asset ? `${event.asset}: ` : ""}${event.message}`);
+    }
+  };
+
+  private line(unit: FinishedUnit): string {
+    const { done, total } = this.tracker;
+    const progress = total > 1 ? `[${String(done).padStart(String(total).length)}/${total}] ` : "";
+    const mark = unit.ok ? "ok  " : "FAIL";
+    const detail = unit.ok ? `${formatCount(unit.rows)} rows` : unit.failures.join("; ");
+    return `${mark} ${progress}${unit.label}  ${detail}  ${formatDuration(unit.durationMs)}`;
+  }
+}

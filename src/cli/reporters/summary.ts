@@ -1,0 +1,69 @@
+import type { MaterializeOutcome } from "../../api/materialize.js";
+import { formatCount, formatDuration } from "./tracker.js";
+
+/** How the command was invoked, to print the command that re-runs what failed. */
+export interface Invocation {
+  readonly assets: readonly string[];
+  readonly config?: string | undefined;
+}
+
+/** The closing lines of a materialize: counts, failures, and how to re-run them. */
+export function summaryLines(outcome: MaterializeOutcome, rows: number, invocation: Invocation): string[] {
+  const lines: string[] = [];
+  const result = outcome.result;
+  const seconds = formatDuration(result.executionTime);
+  if ("partitions" in result) {
+    const completed = result.completedPartitions.length;
+    const failed = result.failedPartitions;
+    const canceled = result.canceledPartitions;
+    lines.push(
+      `${outcome.status === "completed" ? "Done" : outcome.status === "canceled" ? "Interrupted" : "Failed"}: ${completed} of ${result.partitions.length} partitions completed` +
+        `${failed.length ? `, ${failed.length} failed` : ""}${canceled.length ? `, ${canceled.length} not run` : ""}, ${formatCount(rows)} rows in ${seconds}`,
+    );
+    if (failed.length) lines.push(`Failed partitions: ${compactKeys(failed)}`);
+  } else {
+    const failed = result.failedAssets;
+    lines.push(
+      `${outcome.status === "completed" ? "Done" : outcome.status === "canceled" ? "Interrupted" : "Failed"}: ${result.completedAssets.length} of ${Object.keys(result.assetExecutions).length} assets completed` +
+        `${result.partitionOrWindow ? ` for ${result.partitionOrWindow}` : ""}${failed.length ? `, ${failed.length} failed` : ""}, ${formatCount(rows)} rows in ${seconds}`,
+    );
+    for (const key of failed) lines.push(`  ${key}: ${result.assetExecutions[key]!.error?.message ?? "failed"}`);
+  }
+  const rerun = rerunCommands(outcome, invocation);
+  if (rerun.length) lines.push(`Re-run what did not complete with:`, ...rerun.map((c) => `  ${c}`));
+  return lines;
+}
+
+/** One command per contiguous range of incomplete partitions (oldest first). */
+export function rerunCommands(outcome: MaterializeOutcome, invocation: Invocation): string[] {
+  if (outcome.incomplete.length === 0) return [];
+  const base = ["interloper", "materialize", ...invocation.assets, ...(invocation.config ? ["-c", invocation.config] : [])].map(quote).join(" ");
+  const window = outcome.plan.window;
+  if (!window || outcome.plan.mode === "run") return [window ? `${base} --window ${String(window)}` : base];
+  const incomplete = new Set(outcome.incomplete);
+  const ranges: string[] = [];
+  let start: string | null = null;
+  let previous: string | null = null;
+  for (const partition of window.partitions) {
+    if (incomplete.has(partition.key)) {
+      start ??= partition.key;
+      previous = partition.key;
+    } else if (start) {
+      ranges.push(start === previous ? start : `${start}..${previous}`);
+      start = null;
+    }
+  }
+  if (start) ranges.push(start === previous ? start : `${start}..${previous}`);
+  const shown = ranges.slice(0, 5).map((r) => `${base} ${r.includes("..") ? "--window" : "--partition"} ${r}`);
+  if (ranges.length > 5) shown.push(`(and ${ranges.length - 5} more ranges)`);
+  return shown;
+}
+
+function compactKeys(keys: readonly string[]): string {
+  const sorted = [...keys].sort();
+  return sorted.length > 12 ? `${sorted.slice(0, 12).join(", ")} and ${sorted.length - 12} more` : sorted.join(", ");
+}
+
+function quote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
