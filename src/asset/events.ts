@@ -49,3 +49,28 @@ export function errorInfo(error: unknown): ErrorInfo {
   }
   return { name: "Error", message: String(error) };
 }
+
+type AnyHandler = (event: { readonly type: string }) => void;
+const subscribers = new Set<AnyHandler>();
+
+/** Adds a process-wide listener of every event; returns the function that removes it. */
+export function addSubscriber(handler: AnyHandler): () => void {
+  subscribers.add(handler);
+  return () => subscribers.delete(handler);
+}
+
+/**
+ * An emit function that delivers to a run's own handler and to every subscriber. A throwing
+ * listener is reported as a process warning and never breaks the run that emitted the event.
+ */
+export function deliverTo<E extends { readonly type: string }>(onEvent?: (event: E) => void): (event: E) => void {
+  return (event) => {
+    for (const handler of onEvent ? [onEvent as AnyHandler, ...subscribers] : subscribers) {
+      try {
+        handler(event);
+      } catch (error) {
+        process.emitWarning(`an interloper event listener threw on ${event.type}: ${(error as Error)?.message ?? String(error)}`);
+      }
+    }
+  };
+}

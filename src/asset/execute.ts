@@ -6,7 +6,7 @@ import { rowCountOf } from "../destination/row-count.js";
 import type { Asset } from "./asset.js";
 import { requireWindow } from "./asset.js";
 import { conformData } from "./conform-data.js";
-import { errorInfo, type AssetEvent, type LogLevel } from "./events.js";
+import { deliverTo, errorInfo, type AssetEvent, type LogLevel } from "./events.js";
 import { ExecutionContext } from "./execution-context.js";
 
 /** How one asset execution is wired into its run. */
@@ -120,7 +120,8 @@ async function readDependencies(asset: Asset, window: PartitionWindow | null, op
     const event = { ...base, asset: asset.qualifiedKey, destination: `${upstream.qualifiedKey}@${name0}` };
     options.emit({ ...event, type: "destination:read:started", time: new Date().toISOString() });
     try {
-      values[name] = await destination.read(upstream.ioContext(scope, schema, { runId: options.runId }));
+      const metadata = { runId: options.runId, ...(options.backfillId ? { backfillId: options.backfillId } : {}) };
+      values[name] = await destination.read(upstream.ioContext(scope, schema, metadata));
     } catch (error) {
       options.emit({ ...event, type: "destination:read:failed", time: new Date().toISOString(), error: errorInfo(error) });
       throw error;
@@ -139,7 +140,7 @@ function withDefaults(partial: Partial<ExecuteOptions>): ExecuteOptions {
   return {
     runId: partial.runId ?? randomUUID(),
     write: partial.write ?? false,
-    emit: partial.emit ?? (() => undefined),
+    emit: partial.emit ?? deliverTo<AssetEvent>(),
     resolve: partial.resolve ?? resolveWithinSource,
     schemas: partial.schemas ?? new Map(),
     ...(partial.backfillId ? { backfillId: partial.backfillId } : {}),

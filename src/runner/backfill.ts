@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DAG } from "../dag/dag.js";
-import { PartitionError } from "../errors.js";
+import { ConfigError, PartitionError } from "../errors.js";
 import { Partition, type PartitionWindow } from "../partitioning/index.js";
 import type { FieldSpec } from "../schema/index.js";
 import { emitter } from "./events.js";
@@ -68,9 +68,14 @@ export async function backfill(dag: DAG, partitionOrWindow: PartitionWindow | Pa
   const selected = selectAssets(dag, options.assets);
   const partitioned = selected.filter((a) => a.partitioning);
   const unpartitioned = selected.filter((a) => !a.partitioning);
+  const order = options.order ?? "newest";
+  if (order !== "newest" && order !== "oldest") throw new ConfigError(`order must be "newest" or "oldest", got ${JSON.stringify(order)}`);
   const only = options.only ? new Set(options.only) : null;
+  const inWindow = new Set(window.partitions.map((p) => p.key));
+  const strays = only ? [...only].filter((key) => !inWindow.has(key)) : [];
+  if (strays.length > 0) throw new PartitionError(`only: ${strays.slice(0, 5).join(", ")} ${strays.length === 1 ? "is" : "are"} not in the window ${String(window)}`);
   const ordered = [...window.partitions].filter((p) => !only || only.has(p.key));
-  if ((options.order ?? "newest") === "newest") ordered.reverse();
+  if (order === "newest") ordered.reverse();
   for (const partition of ordered) checkRunWindow(partitioned, partition);
 
   const backfillId = options.backfillId ?? randomUUID();

@@ -1,4 +1,4 @@
-import type { AssetEvent, ErrorInfo } from "../asset/events.js";
+import { addSubscriber, deliverTo, type AssetEvent, type ErrorInfo } from "../asset/events.js";
 
 export type { AssetEvent, ErrorInfo, LogLevel } from "../asset/events.js";
 
@@ -46,28 +46,14 @@ export type InterloperEvent = AssetEvent | RunEvent | BackfillEvent;
 /** A listener of events. */
 export type EventHandler = (event: InterloperEvent) => void;
 
-const subscribers = new Set<EventHandler>();
-
 /** Receives every event of every run in this process; returns the unsubscribe function. */
 export function subscribe(handler: EventHandler): () => void {
-  subscribers.add(handler);
-  return () => subscribers.delete(handler);
+  return addSubscriber(handler as (event: { readonly type: string }) => void);
 }
 
-/**
- * Delivers an event to the run's own handler and to the subscribers. A throwing listener is
- * reported on stderr and never breaks the run that emitted the event.
- */
+/** Delivers an event to the run's own handler and to the subscribers. */
 export function emitter(onEvent?: EventHandler): EventHandler {
-  return (event) => {
-    for (const handler of onEvent ? [onEvent, ...subscribers] : subscribers) {
-      try {
-        handler(event);
-      } catch (error) {
-        process.emitWarning(`an interloper event listener threw on ${event.type}: ${(error as Error)?.message ?? String(error)}`);
-      }
-    }
-  };
+  return deliverTo(onEvent);
 }
 
 /** One JSON line for an event. */

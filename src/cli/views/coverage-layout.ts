@@ -1,0 +1,162 @@
+import type { Coverage, PartitionCoverage, PartitionStatus } from "../../api/coverage/index.js";
+import { TimeGranularity } from "../../partitioning/index.js";
+
+/** One cell of a coverage picture: a partition, or a blank where the calendar has none. */
+export interface Cell {
+  readonly status: PartitionStatus | "none";
+  /** The partition, for a cell that has one. */
+  readonly partition?: PartitionCoverage;
+  /** Shade of a materialized partition, 1 (fewest rows) to 4 (most). */
+  readonly level: number;
+}
+
+/** A labelled row of cells. */
+export interface CellRow {
+  readonly label: string;
+  readonly cells: readonly Cell[];
+}
+
+/** A titled grid: a year of days, a run of months, a strip of weeks... */
+export interface Block {
+  readonly title: string;
+  /** A line above the cells (month names, hours), aligned with them. */
+  readonly header: string | null;
+  readonly rows: readonly CellRow[];
+  readonly note: string | null;
+}
+
+const NONE: Cell = { status: "none", level: 0 };
+const WEEKDAYS = ["Mon", "", "Wed", "", "Fri", "", "Sun"];
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const MAX_HOUR_DAYS = 62;
+const DAY_MS = 86_400_000;
+
+/** The picture of an asset's coverage that fits `width` columns. */
+export function layoutCoverage(coverage: Coverage, width: number, options: { allHours?: boolean } = {}): Block[] {
+  const expected = coverage.partitions.filter((p) => p.status !== "unexpected");
+  if (expected.length === 0) return [];
+  const shade = shader(coverage);
+  const cell = (p: PartitionCoverage): Cell => ({ status: p.status, level: shade(p), partition: p });
+  switch (coverage.granularity) {
+    case "day":
+      return dayBlocks(expected, cell, width);
+    case "hour":
+      return [hourBlock(expected, cell, options.allHours ? Infinity : MAX_HOUR_DAYS)];
+    case "month":
+      return [monthBlock(expected, cell)];
+    default:
+      return [stripBlock(expected, cell, width, coverage.granularity ?? "partition")];
+  }
+}
+
+/** Shades by share of the largest count, so one look shows a thin day. */
+function shader(coverage: Coverage): (p: PartitionCoverage) => number {
+  const max = coverage.maxRows ?? 0;
+  return (p) => (p.status !== "materialized" || max === 0 ? 0 : Math.min(4, Math.max(1, Math.ceil((p.rows! / max) * 4))));
+}
+
+/** Days as a calendar: weeks as columns, weekdays as rows, one block per year (or half-year when narrow). */
+function dayBlocks(partitions: readonly PartitionCoverage[], cell: (p: PartitionCoverage) => Cell, width: number): Block[] {
+  const byKey = new Map(partitions.map((p) => [p.key, p]));
+  const first = TimeGranularity.DAY.parse(partitions[0]!.key);
+  const last = TimeGranularity.DAY.parse(partitions[partitions.length - 1]!.key);
+  const halves = width < 62;
+  const blocks: Block[] = [];
+  for (let year = first.getUTCFullYear(); year <= last.getUTCFullYear(); year++) {
+    const spans: Array<[number, number]> = halves ? [[0, 5], [6, 11]] : [[0, 11]];
+    for (const [fromMonth, toMonth] of spans) {
+      const from = Math.max(Date.UTC(year, fromMonth, 1), first.getTime());
+      const to = Math.min(Date.UTC(year, toMonth + 1, 1) - DAY_MS, last.getTime());
+      if (from > to) continue;
+      const monday = from - ((new Date(from).getUTCDay() + 6) % 7) * DAY_MS;
+      const weeks = Math.floor((to - monday) / (7 * DAY_MS)) + 1;
+      const rows = WEEKDAYS.map((label, weekday) => ({
+        label,
+        cells: Array.from({ length: weeks }, (_, w) => {
+          const day = monday + (w * 7 + weekday) * DAY_MS;
+          const p = day >= from && day <= to ? byKey.get(TimeGranularity.DAY.format(new Date(day))) : undefined;
+          return p ? cell(p) : NONE;
+        }),
+      }));
+      let header = "";
+      for (let w = 0; w < weeks; w++) {
+        const sunday = new Date(monday + (w * 7 + 6) * DAY_MS);
+        const startsMonth = w === 0 || sunday.getUTCDate() <= 7;
+        if (startsMonth && header.length <= w) header = header.padEnd(w) + MONTHS[sunday.getUTCMonth()]!;
+      }
+      blocks.push({ title: halves ? `${year} ${fromMonth === 0 ? "H1" : "H2"}` : String(year), header: header.slice(0, weeks), rows, note: null });
+    }
+  }
+  return blocks;
+}
+
+/** Hours as days by 24 hours; the most recent days when there are many. */
+function hourBlock(partitions: readonly PartitionCoverage[], cell: (p: PartitionCoverage) => Cell, maxDays: number): Block {
+  const days = new Map<string, Cell[]>();
+  for (const p of partitions) {
+    const day = p.key.slice(0, 10);
+    const hour = Number(p.key.slice(11, 13));
+    const cells = days.get(day) ?? Array.from({ length: 24 }, () => NONE);
+    cells[hour] = cell(p);
+    days.set(day, cells);
+  }
+  const all = [...days.entries()];
+  const shown = all.slice(-maxDays);
+  return {
+    title: "hours (UTC)",
+    header: "0     6     12    18   ",
+    rows: shown.map(([label, cells]) => ({ label, cells })),
+    note: all.length > shown.length ? `showing the last ${shown.length} of ${all.length} days` : null,
+  };
+}
+
+/** Months as years by 12. */
+function monthBlock(partitions: readonly PartitionCoverage[], cell: (p: PartitionCoverage) => Cell): Block {
+  const years = new Map<string, Cell[]>();
+  for (const p of partitions) {
+    const cells = years.get(p.key.slice(0, 4)) ?? Array.from({ length: 12 }, () => NONE);
+    cells[Number(p.key.slice(5, 7)) - 1] = cell(p);
+    years.set(p.key.slice(0, 4), cells);
+  }
+  return { title: "months", header: "JFMAMJJASOND", rows: [...years.entries()].map(([label, cells]) => ({ label, cells })), note: null };
+}
+
+/** Weeks, quarters and years as a strip, wrapped to the width. */
+function stripBlock(partitions: readonly PartitionCoverage[], cell: (p: PartitionCoverage) => Cell, width: number, unit: string): Block {
+  const labelWidth = partitions[0]!.key.length + 2;
+  const perRow = Math.max(4, Math.min(52, width - labelWidth - 2));
+  const rows: CellRow[] = [];
+  for (let i = 0; i < partitions.length; i += perRow) {
+    const slice = partitions.slice(i, i + perRow);
+    rows.push({ label: slice[0]!.key, cells: slice.map(cell) });
+  }
+  return { title: `${unit}s`, header: null, rows, note: null };
+}
+
+/** The mark of a cell when colour cannot tell statuses apart. */
+export function cellChar(c: Cell): string {
+  switch (c.status) {
+    case "none":
+      return " ";
+    case "missing":
+      return "·";
+    case "empty":
+      return "○";
+    default:
+      return " ░▒▓█"[c.level] ?? "█";
+  }
+}
+
+/** A one-line bar of a whole asset's coverage, `width` characters long. */
+export function coverageBar(coverage: Coverage, width: number): string {
+  const expected = coverage.partitions.filter((p) => p.status !== "unexpected");
+  if (expected.length === 0) return "".padEnd(width);
+  const chars: string[] = [];
+  const slots = Math.min(width, expected.length);
+  for (let i = 0; i < slots; i++) {
+    const bucket = expected.slice(Math.floor((i * expected.length) / slots), Math.floor(((i + 1) * expected.length) / slots));
+    const present = bucket.filter((p) => p.status !== "missing").length;
+    chars.push(present === bucket.length ? (bucket.every((p) => p.status === "empty") ? "○" : "█") : present === 0 ? "·" : "▒");
+  }
+  return chars.join("").padEnd(width);
+}

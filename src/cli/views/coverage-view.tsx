@@ -1,0 +1,73 @@
+import { Box, Text } from "ink";
+import type { Coverage } from "../../api/coverage/index.js";
+import { cellChar, layoutCoverage, type Cell, type CellRow } from "./coverage-layout.js";
+import { factLines, LEGEND, listBars } from "./coverage-text.js";
+
+// Greens from pale to deep for row counts; missing and empty stand apart in red and yellow,
+// and keep their own marks so the picture still reads without colour.
+const LEVEL_COLORS = ["", "#9be9a8", "#40c463", "#30a14e", "#216e39"];
+
+function colorOf(cell: Cell): string | undefined {
+  if (cell.status === "missing") return "red";
+  if (cell.status === "empty") return "yellow";
+  if (cell.status === "materialized") return LEVEL_COLORS[cell.level];
+  return undefined;
+}
+
+/** Cells of one colour run as one <Text>, so a year of days is a few dozen nodes, not 365. */
+function CellRun({ row, labelWidth, color }: { row: CellRow; labelWidth: number; color: boolean }) {
+  const runs: Array<{ color: string | undefined; text: string }> = [];
+  for (const cell of row.cells) {
+    const c = color ? colorOf(cell) : undefined;
+    const last = runs[runs.length - 1];
+    if (last && last.color === c) last.text += cellChar(cell);
+    else runs.push({ color: c, text: cellChar(cell) });
+  }
+  return (
+    <Text>
+      {row.label.padEnd(labelWidth)}
+      {labelWidth ? " " : ""}
+      {runs.map((run, i) => (
+        <Text key={i} color={run.color}>
+          {run.text}
+        </Text>
+      ))}
+    </Text>
+  );
+}
+
+/** One asset's coverage: the calendar (or bars), a legend, then totals and ranges. */
+export function CoverageView({ coverage, width, color = true }: { coverage: Coverage; width: number; color?: boolean }) {
+  const blocks = coverage.kind === "list" ? [] : layoutCoverage(coverage, width);
+  return (
+    <Box flexDirection="column">
+      {coverage.kind === "list"
+        ? listBars(coverage, width).map((line, i) => (
+            <Text key={i} color={color ? (line.includes("· missing") ? "red" : line.includes("○ empty") ? "yellow" : "green") : undefined}>
+              {line}
+            </Text>
+          ))
+        : blocks.map((block, b) => {
+            const labelWidth = Math.max(0, ...block.rows.map((r) => r.label.length));
+            return (
+              <Box key={b} flexDirection="column" marginBottom={1}>
+                <Text bold>{block.title}</Text>
+                {block.header ? <Text dimColor={color}>{" ".repeat(labelWidth ? labelWidth + 1 : 0) + block.header}</Text> : null}
+                {block.rows.map((row, r) => (
+                  <CellRun key={r} row={row} labelWidth={labelWidth} color={color} />
+                ))}
+                {block.note ? <Text dimColor={color}>{`(${block.note})`}</Text> : null}
+              </Box>
+            );
+          })}
+      {coverage.expected > 0 ? <Text dimColor={color}>{LEGEND}</Text> : null}
+      <Box flexDirection="column" marginTop={1}>
+        {factLines(coverage).map((line, i) => (
+          <Text key={i} bold={i === 0} color={color && line.startsWith("missing") ? "red" : color && line.startsWith("suspicious") ? "yellow" : undefined}>
+            {line}
+          </Text>
+        ))}
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,79 @@
+// Type tests: `expectTypeOf` checks nothing at runtime; `tsc --noEmit` is what proves these.
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { z } from "zod";
+import * as il from "../../src/index.js";
+
+const OrderSchema = z.object({ id: z.number().int(), date: z.iso.date(), note: z.string().nullable() });
+type Order = z.output<typeof OrderSchema>;
+
+const orders = il.asset({
+  key: "orders",
+  schema: OrderSchema,
+  run: () => [{ id: 1, date: "2026-01-01", note: null }],
+});
+
+const totals = il.asset({
+  key: "totals",
+  run: async () => ({ sum: 3, currency: "EUR" as const }),
+});
+
+const counts = il.asset({
+  key: "counts",
+  run: () => [1, 2, 3],
+});
+
+describe("dependency types", () => {
+  it("types a dependency on a definition with a zod schema as that schema's output array", () => {
+    il.asset({
+      key: "report",
+      requires: { orders },
+      run: (_ctx, deps) => {
+        expectTypeOf(deps.orders).toEqualTypeOf<Order[]>();
+        expectTypeOf(deps.orders[0]!.id).toEqualTypeOf<number>();
+        expectTypeOf(deps.orders[0]!.note).toEqualTypeOf<string | null>();
+        return [];
+      },
+    });
+    expect(true).toBe(true);
+  });
+
+  it("types a dependency on a definition without a schema as the upstream run's (awaited) return type", () => {
+    il.asset({
+      key: "report",
+      requires: { totals, counts },
+      run: (_ctx, { totals, counts }) => {
+        expectTypeOf(totals).toEqualTypeOf<{ sum: number; currency: "EUR" }>();
+        expectTypeOf(counts).toEqualTypeOf<number[]>();
+        return [];
+      },
+    });
+    expect(true).toBe(true);
+  });
+
+  it("types optional dependencies as possibly undefined and key strings as unknown", () => {
+    il.asset({
+      key: "report",
+      requires: { byKey: "shop.orders" },
+      optionalRequires: { orders },
+      run: (_ctx, deps) => {
+        expectTypeOf(deps.orders).toEqualTypeOf<Order[] | undefined>();
+        expectTypeOf(deps.byKey).toEqualTypeOf<unknown>();
+        return [];
+      },
+    });
+    expect(true).toBe(true);
+  });
+
+  it("exposes the DependencyData helper with the same inference", () => {
+    expectTypeOf<il.DependencyData<typeof orders>>().toEqualTypeOf<Order[]>();
+    expectTypeOf<il.DependencyData<typeof totals>>().toEqualTypeOf<{ sum: number; currency: "EUR" }>();
+    expect(true).toBe(true);
+  });
+
+  it("types a runtime source's assets by key", () => {
+    const shop = il.source({ key: "shop", assets: [orders, totals] })();
+    expectTypeOf(shop.assets.orders).toEqualTypeOf<il.Asset>();
+    expectTypeOf(shop.assets.totals).toEqualTypeOf<il.Asset>();
+    expect(Object.keys(shop.assets).sort()).toEqual(["orders", "totals"]);
+  });
+});
