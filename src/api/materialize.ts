@@ -35,7 +35,7 @@ export async function materialize(project: Project, options: MaterializeOptions 
     ...(options.signal ? { signal: options.signal } : {}),
   };
   if (plan.mode === "backfill" && plan.window) {
-    const result = await backfill(project.dag, plan.window, { ...common, order: plan.order });
+    const result = await backfill(project.dag, plan.window, { ...common, order: plan.order, only: plan.partitions });
     return { plan, status: result.status, result, incomplete: result.incompletePartitions };
   }
   const result = await project.dag.materialize(plan.window, common);

@@ -41,6 +41,8 @@ export function buildProgram(): Command {
     .addOption(new Option("--order <order>", "which end of a backfill runs first").choices(["newest", "oldest"]).default("newest"))
     .option("--concurrency <n>", "assets (or backfill partitions) at once (default: the config's, else 4)", integer("--concurrency", 1))
     .option("--no-fail-fast", "keep going after a failure")
+    .option("--missing", "only the partitions coverage reports missing (newest first): resumes an interrupted backfill")
+    .option("--include-empty", "with --missing: also the partitions written with 0 rows")
     .option("--dry-run", "print what would run, and the row counts it would replace; write nothing")
     .option("--json", "write the event stream as JSON lines on stdout")
     .addHelpText(
@@ -50,7 +52,8 @@ Examples:
   $ interloper materialize --partition 2026-01-15
   $ interloper materialize orders --window 2026-01-01..2026-01-31
   $ interloper materialize --lookback 3 --offset 1 --tz Europe/Paris
-  $ interloper materialize --window 2025-01-01..2025-12-31 --dry-run`,
+  $ interloper materialize --window 2025-01-01..2025-12-31 --dry-run
+  $ interloper materialize orders --missing`,
     )
     .action(async (assets: string[], options: object, command: Command) => {
       const { materializeCommand } = await import("./commands/materialize.js");
@@ -87,6 +90,20 @@ Examples:
     .action(async (asset: string, options: object, command: Command) => {
       const { showCommand } = await import("./commands/show.js");
       process.exitCode = await showCommand(asset, { ...command.optsWithGlobals(), ...options });
+    });
+
+  program
+    .command("coverage")
+    .argument("[asset]", "the asset key; none shows one line per partitioned asset")
+    .description("which partitions are materialized, empty or missing, and how many rows each holds")
+    .option("-w, --window <start..end>", "only these partitions")
+    .option("--json", "print the computed coverage as JSON")
+    .option("--html <file>", "also write a self-contained HTML report")
+    .option("--fail-on-missing", "exit 1 when any expected partition is missing (a CI gate)")
+    .addHelpText("after", `\nExamples:\n  $ interloper coverage orders\n  $ interloper coverage orders -w 2026-01-01..2026-03-31 --json\n  $ interloper coverage --html coverage.html --fail-on-missing`)
+    .action(async (asset: string | undefined, options: object, command: Command) => {
+      const { coverageCommand } = await import("./commands/coverage.js");
+      process.exitCode = await coverageCommand(asset, { ...command.optsWithGlobals(), ...options });
     });
 
   return program;

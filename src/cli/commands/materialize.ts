@@ -1,6 +1,8 @@
 import { currentRowCounts, materialize, type MaterializeOutcome } from "../../api/materialize.js";
 import { planMaterialize, type Plan, type PlanOptions } from "../../api/plan.js";
+import { missingPlanOptions } from "../../api/missing.js";
 import { loadProject } from "../../api/project.js";
+import { ConfigError } from "../../errors.js";
 import { eventToJson, type EventHandler } from "../../runner/events.js";
 import type { GlobalOptions } from "../main.js";
 import { PlainReporter } from "../reporters/plain.js";
@@ -15,6 +17,8 @@ export interface MaterializeFlags extends GlobalOptions, SelectionFlags {
   readonly failFast?: boolean;
   readonly dryRun?: boolean;
   readonly json?: boolean;
+  readonly missing?: boolean;
+  readonly includeEmpty?: boolean;
 }
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -23,8 +27,14 @@ const err = (line: string) => process.stderr.write(`${line}\n`);
 /** `interloper materialize`: returns the exit code. */
 export async function materializeCommand(assets: readonly string[], flags: MaterializeFlags): Promise<number> {
   const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
-  const options: PlanOptions = { ...planOptions(assets, flags), order: flags.order ?? "newest" };
+  let options: PlanOptions = { ...planOptions(assets, flags), order: flags.order ?? "newest" };
+  if (flags.includeEmpty && !flags.missing) throw new ConfigError("--include-empty only applies with --missing");
+  if (flags.missing) options = await missingPlanOptions(project, options, { includeEmpty: flags.includeEmpty ?? false });
   const plan = planMaterialize(project, options);
+  if (flags.missing && plan.runs.length === 0) {
+    err(`Nothing to do: no partition is missing${plan.window ? ` in ${String(plan.window)}` : ""}.`);
+    return 0;
+  }
   if (flags.dryRun) {
     for (const line of await dryRunLines(plan)) out(line);
     return 0;

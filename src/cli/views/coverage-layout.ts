@@ -80,9 +80,15 @@ function dayBlocks(partitions: readonly PartitionCoverage[], cell: (p: Partition
       }));
       let header = "";
       for (let w = 0; w < weeks; w++) {
-        const sunday = new Date(monday + (w * 7 + 6) * DAY_MS);
-        const startsMonth = w === 0 || sunday.getUTCDate() <= 7;
-        if (startsMonth && header.length <= w) header = header.padEnd(w) + MONTHS[sunday.getUTCMonth()]!;
+        // A month is labelled above the week holding its first shown day.
+        for (let d = 0; d < 7; d++) {
+          const day = monday + (w * 7 + d) * DAY_MS;
+          const date = new Date(day);
+          if (day >= from && day <= to && (date.getUTCDate() === 1 || day === from) && header.length <= w) {
+            header = header.padEnd(w) + MONTHS[date.getUTCMonth()]!;
+            break;
+          }
+        }
       }
       blocks.push({ title: halves ? `${year} ${fromMonth === 0 ? "H1" : "H2"}` : String(year), header: header.slice(0, weeks), rows, note: null });
     }

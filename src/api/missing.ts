@@ -1,0 +1,43 @@
+import { ListPartitionConfig, TimePartitionConfig, TimePartitionWindow, type PartitionWindow } from "../partitioning/index.js";
+import { assetCoverage } from "./coverage/index.js";
+import { selectAssets, type Project } from "./project.js";
+import { resolveScope } from "./scope.js";
+import type { PlanOptions } from "./plan.js";
+
+/** Options of `--missing`. */
+export interface MissingOptions {
+  /** Also re-run partitions that were written with 0 rows. */
+  readonly includeEmpty?: boolean;
+  readonly now?: Date;
+}
+
+/**
+ * Plan options that run only the partitions coverage reports missing (and empty, if asked) for
+ * any selected partitioned asset, within the given window or the whole expected range. `only`
+ * is empty when nothing is missing.
+ */
+export async function missingPlanOptions(project: Project, options: PlanOptions, missing: MissingOptions = {}): Promise<PlanOptions> {
+  const assets = selectAssets(project, options.assets).filter((a) => a.partitioning);
+  const scoped = resolveScope(assets, options);
+  const coverages = await Promise.all(
+    assets.map((asset) => assetCoverage(asset, { ...(scoped ? { window: String(scoped) } : {}), ...(missing.now ? { now: missing.now } : {}) })),
+  );
+  const wanted = new Set<string>();
+  for (const c of coverages) {
+    for (const p of c.partitions) if (p.status === "missing" || (missing.includeEmpty && p.status === "empty")) wanted.add(p.key);
+  }
+  const window = scoped ?? spanOf(assets, coverages.flatMap((c) => (c.first && c.last ? [c.first, c.last] : [])));
+  const { partition: _p, lookback: _l, offset: _o, tz: _t, ...rest } = options;
+  // Unpartitioned assets have no partitions to be missing: `--missing` leaves them out.
+  return { ...rest, assets: assets.map((a) => a.qualifiedKey), ...(window ? { window: String(window) } : {}), only: wanted };
+}
+
+/** The smallest window holding every expected range. */
+function spanOf(assets: ReturnType<typeof selectAssets>, keys: string[]): PartitionWindow | null {
+  const config = assets[0]?.partitioning;
+  if (!config || keys.length === 0) return null;
+  if (config instanceof ListPartitionConfig) return config.all();
+  const sorted = [...keys].sort();
+  const g = (config as TimePartitionConfig).granularity;
+  return new TimePartitionWindow(g.parse(sorted[0]!), g.parse(sorted[sorted.length - 1]!), g);
+}

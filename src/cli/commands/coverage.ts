@@ -1,0 +1,47 @@
+import { writeFile } from "node:fs/promises";
+import { coverage, type Coverage } from "../../api/coverage/index.js";
+import { loadProject } from "../../api/project.js";
+import type { GlobalOptions } from "../main.js";
+import { coverageHtml } from "../report/coverage-html.js";
+import { coverageText, summaryLine } from "../views/coverage-text.js";
+
+/** Flags of `interloper coverage`. */
+export interface CoverageFlags extends GlobalOptions {
+  readonly window?: string;
+  readonly json?: boolean;
+  readonly html?: string;
+  readonly failOnMissing?: boolean;
+}
+
+/** `interloper coverage [asset]`: returns the exit code (1 with --fail-on-missing when any partition is missing). */
+export async function coverageCommand(key: string | undefined, flags: CoverageFlags): Promise<number> {
+  const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
+  const results = await coverage(project, key, { ...(flags.window !== undefined ? { window: flags.window } : {}) });
+  if (flags.html) await writeFile(flags.html, coverageHtml(results));
+  if (flags.json) process.stdout.write(`${JSON.stringify(key ? results[0] : results)}\n`);
+  else await show(results, key !== undefined);
+  if (flags.html && !flags.json) process.stderr.write(`coverage report written to ${flags.html}\n`);
+  return flags.failOnMissing && results.some((c) => c.missing > 0) ? 1 : 0;
+}
+
+async function show(results: readonly Coverage[], single: boolean): Promise<void> {
+  const width = Math.max(40, process.stdout.columns || 100);
+  if (single && process.stdout.isTTY && !process.env["CI"]) {
+    const [{ render }, { CoverageView }, React] = await Promise.all([import("ink"), import("../views/coverage-view.js"), import("react")]);
+    const app = render(React.createElement(CoverageView, { coverage: results[0]!, width, color: !process.env["NO_COLOR"] }), { patchConsole: false });
+    app.unmount();
+    await app.waitUntilExit();
+    return;
+  }
+  if (single) {
+    process.stdout.write(`${coverageText(results[0]!, width).join("\n")}\n`);
+    return;
+  }
+  if (results.length === 0) {
+    process.stdout.write("no partitioned assets\n");
+    return;
+  }
+  const keyWidth = Math.max(...results.map((c) => c.asset.length));
+  const barWidth = Math.max(10, Math.min(40, width - keyWidth - 40));
+  process.stdout.write(`${results.map((c) => summaryLine(c, keyWidth, barWidth)).join("\n")}\n`);
+}
