@@ -1,4 +1,6 @@
+import { ConfigError } from "../errors.js";
 import { backfill, type BackfillResult } from "../runner/backfill.js";
+import type { ChildProcessOptions } from "../runner/child-run.js";
 import type { EventHandler } from "../runner/events.js";
 import type { RunResult } from "../runner/run-result.js";
 import type { ExecutionStatus } from "../runner/run-result.js";
@@ -12,6 +14,12 @@ export interface MaterializeOptions extends PlanOptions {
   readonly failFast?: boolean;
   readonly onEvent?: EventHandler;
   readonly signal?: AbortSignal;
+  /** Run each backfill partition in a child process, at most this many at once. */
+  readonly processes?: number;
+  /** Kill a partition's child process after this many milliseconds. */
+  readonly timeoutMs?: number;
+  /** The backfill id to use (child processes are given their parent's). */
+  readonly backfillId?: string;
 }
 
 /** What a materialize did. */
@@ -35,11 +43,17 @@ export async function materialize(project: Project, options: MaterializeOptions 
     ...(options.signal ? { signal: options.signal } : {}),
   };
   if (plan.mode === "backfill" && plan.window) {
-    const result = await backfill(project.dag, plan.window, { ...common, order: plan.order, only: plan.partitions });
+    const pool = options.processes ? processPool(project, options) : {};
+    const result = await backfill(project.dag, plan.window, { ...common, ...pool, order: plan.order, only: plan.partitions, ...(options.backfillId ? { backfillId: options.backfillId } : {}) });
     return { plan, status: result.status, result, incomplete: result.incompletePartitions };
   }
-  const result = await project.dag.materialize(plan.window, common);
+  const result = await project.dag.materialize(plan.window, { ...common, ...(options.backfillId ? { backfillId: options.backfillId } : {}) });
   return { plan, status: result.status, result, incomplete: result.status === "completed" ? [] : [result.partitionOrWindow ?? "(unpartitioned)"] };
+}
+
+function processPool(project: Project, options: MaterializeOptions): { processes: number; childProcess: ChildProcessOptions } {
+  if (!project.filepath) throw new ConfigError("--processes needs a config file that child processes can load; this project was built in code");
+  return { processes: options.processes!, childProcess: { configPath: project.filepath, cwd: process.cwd(), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) } };
 }
 
 /** For a dry run: the current row counts of the partitions a plan would replace, per asset. */

@@ -1,5 +1,6 @@
 import type { Asset } from "../asset/asset.js";
 import type { PartitionWindow } from "../partitioning/index.js";
+import { ConfigError } from "../errors.js";
 import { checkRunWindow } from "../runner/run.js";
 import { selectAssets, type Project } from "./project.js";
 import { resolveScope, type ScopeOptions } from "./scope.js";
@@ -11,6 +12,34 @@ export interface PlanOptions extends ScopeOptions {
   readonly order?: "newest" | "oldest";
   /** Only these partition keys of the window (as `--missing` computes them); forces one run per partition. */
   readonly only?: ReadonlySet<string>;
+  /** This worker's share of a backfill split across machines; forces one run per partition. */
+  readonly shard?: Shard;
+}
+
+/** Shard `index` (1-based) of `count`. */
+export interface Shard {
+  readonly index: number;
+  readonly count: number;
+}
+
+/** Parses "i/n" (1-based), or throws ConfigError. */
+export function parseShard(text: string): Shard {
+  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  const [index, count] = match ? [Number(match[1]), Number(match[2])] : [NaN, NaN];
+  if (!match || count < 1 || index < 1 || index > count) {
+    throw new ConfigError(`--shard "${text}" is not a shard: expected i/n with 1 <= i <= n, e.g. 1/4`);
+  }
+  return { index, count };
+}
+
+/**
+ * The partitions of a shard: every n-th partition of the whole window in dispatch order, so
+ * each shard starts on recent data and shares are balanced. Assignment depends only on the
+ * window and the order, never on what is missing, so shards that evaluate `--missing` at
+ * different times still never overlap nor leave a partition to nobody.
+ */
+export function shardOf<T>(partitions: readonly T[], shard: Shard | undefined): T[] {
+  return shard ? partitions.filter((_, i) => i % shard.count === shard.index - 1) : [...partitions];
 }
 
 /** One run a materialize would make. */
@@ -39,17 +68,19 @@ export function planMaterialize(project: Project, options: PlanOptions = {}): Pl
   const order = options.order ?? "newest";
   const partitioned = assets.filter((a) => a.partitioning);
   const unpartitioned = assets.filter((a) => !a.partitioning);
-  const whole = !options.only && (!window || window.length === 1 || partitioned.every((a) => a.partitioning!.allowWindow));
+  const whole = !options.only && !options.shard && (!window || window.length === 1 || partitioned.every((a) => a.partitioning!.allowWindow));
   if (whole || !window) {
     checkRunWindow(assets, window);
     const runs = [{ partition: window ? String(window) : null, assets: assets.map((a) => a.qualifiedKey) }];
     return { mode: "run", window, assets, order, runs, partitions: window ? window.partitions.map((p) => p.key) : [] };
   }
-  const partitions = window.partitions.filter((p) => !options.only || options.only.has(p.key));
-  if (order === "newest") partitions.reverse();
+  const ordered = order === "newest" ? [...window.partitions].reverse() : [...window.partitions];
+  const partitions = shardOf(ordered, options.shard).filter((p) => !options.only || options.only.has(p.key));
   for (const partition of partitions) checkRunWindow(partitioned, partition);
   const runs: PlannedRun[] = [];
-  if (unpartitioned.length > 0) runs.push({ partition: null, assets: unpartitioned.map((a) => a.qualifiedKey) });
+  // Unpartitioned assets run once: in the first shard only.
+  if (unpartitioned.length > 0 && (options.shard?.index ?? 1) === 1) runs.push({ partition: null, assets: unpartitioned.map((a) => a.qualifiedKey) });
   for (const partition of partitions) runs.push({ partition: partition.key, assets: partitioned.map((a) => a.qualifiedKey) });
-  return { mode: "backfill", window, assets, order, runs, partitions: partitions.map((p) => p.key) };
+  const inRuns = options.shard && options.shard.index > 1 ? partitioned : assets;
+  return { mode: "backfill", window, assets: inRuns, order, runs, partitions: partitions.map((p) => p.key) };
 }

@@ -41,6 +41,12 @@ export function buildProgram(): Command {
     .addOption(new Option("--order <order>", "which end of a backfill runs first").choices(["newest", "oldest"]).default("newest"))
     .option("--concurrency <n>", "assets (or backfill partitions) at once (default: the config's, else 4)", integer("--concurrency", 1))
     .option("--no-fail-fast", "keep going after a failure")
+    .option("--processes <n>", "run each backfill partition in a child process, at most n at once", integer("--processes", 1))
+    .option("--timeout <duration>", "with --processes: kill a partition that runs longer (90s, 5m, 1h)")
+    .option("--shard <i/n>", "run shard i of n of the backfill (every n-th partition, newest first)")
+    .option("--shard-index-env <VAR>", "read the shard from a 0-based worker index in VAR (JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX)")
+    .option("--shard-count <n>", "with --shard-index-env: how many shards there are", integer("--shard-count", 1))
+    .addOption(new Option("--backfill-id <id>", "the backfill this run belongs to (set by a parent process)").hideHelp())
     .option("--missing", "only the partitions coverage reports missing (newest first): resumes an interrupted backfill")
     .option("--include-empty", "with --missing: also the partitions written with 0 rows")
     .option("--dry-run", "print what would run, and the row counts it would replace; write nothing")
@@ -53,7 +59,9 @@ Examples:
   $ interloper materialize orders --window 2026-01-01..2026-01-31
   $ interloper materialize --lookback 3 --offset 1 --tz Europe/Paris
   $ interloper materialize --window 2025-01-01..2025-12-31 --dry-run
-  $ interloper materialize orders --missing`,
+  $ interloper materialize orders --missing
+  $ interloper materialize --window 2024-01-01..2024-12-31 --processes 2 --timeout 10m
+  $ interloper materialize --window 2024-01-01..2024-12-31 --shard 2/4`,
     )
     .action(async (assets: string[], options: object, command: Command) => {
       const { materializeCommand } = await import("./commands/materialize.js");
@@ -63,7 +71,10 @@ Examples:
   selectionOptions(program.command("plan").argument("[assets...]", "asset keys; none means all"))
     .description("print the runs a materialize would make, in order")
     .addOption(new Option("--order <order>", "which end of a backfill runs first").choices(["newest", "oldest"]).default("newest"))
+    .option("--missing", "only the partitions coverage reports missing now")
+    .option("--shards <n>", "split the backfill into n shards; with --json, print a GitHub Actions matrix", integer("--shards", 1))
     .option("--json", "print the plan as JSON")
+    .addHelpText("after", `\nExamples:\n  $ interloper plan --window 2025-01-01..2025-12-31\n  $ interloper plan --window 2025-01-01..2025-12-31 --shards 4 --json   # {"include":[{"shard":"1/4",...}]}`)
     .action(async (assets: string[], options: object, command: Command) => {
       const { planCommand } = await import("./commands/plan.js");
       process.exitCode = await planCommand(assets, { ...command.optsWithGlobals(), ...options });

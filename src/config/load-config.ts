@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { cosmiconfig, type Loader } from "cosmiconfig";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { cosmiconfig, defaultLoaders, type Loader } from "cosmiconfig";
 import { z } from "zod";
 import { Asset } from "../asset/asset.js";
 import { isAssetDefinition } from "../asset/definition.js";
@@ -32,6 +33,13 @@ const loadTypeScript: Loader = async (filepath) => {
   return jiti.import(filepath, { default: true });
 };
 
+// A plain dynamic import for JavaScript configs: cosmiconfig's own loader retries a failed
+// import with require(), which hides the real SyntaxError behind a loader error.
+const loadJavaScript: Loader = async (filepath) => {
+  const module = (await import(pathToFileURL(filepath).href)) as { default?: unknown };
+  return module.default ?? module;
+};
+
 const isSource = (v: unknown) => v instanceof Source || (typeof v === "function" && (v as { kind?: unknown }).kind === "source-definition");
 const isAsset = (v: unknown) => v instanceof Asset || isAssetDefinition(v);
 
@@ -46,10 +54,25 @@ const ConfigShape = z
 /** Finds (from `cwd` upward) or opens the config, loads and validates it. */
 export async function loadConfig(options: { cwd?: string; configPath?: string } = {}): Promise<LoadedConfig> {
   const cwd = options.cwd ?? process.cwd();
+  // Remember which file a loader was reading, so a failure can name it even when the error does not.
+  let loading = options.configPath ? resolve(cwd, options.configPath) : cwd;
+  const tracked = (load: Loader): Loader => (filepath, content) => {
+    loading = filepath;
+    return load(filepath, content);
+  };
   const explorer = cosmiconfig("interloper", {
     searchPlaces: SEARCH_PLACES,
     searchStrategy: "global",
-    loaders: { ".ts": loadTypeScript, ".mts": loadTypeScript, ".cts": loadTypeScript },
+    loaders: {
+      ".ts": tracked(loadTypeScript),
+      ".mts": tracked(loadTypeScript),
+      ".cts": tracked(loadTypeScript),
+      ".js": tracked(loadJavaScript),
+      ".mjs": tracked(loadJavaScript),
+      ".cjs": tracked(loadJavaScript),
+      ".json": tracked(defaultLoaders[".json"]),
+      noExt: tracked(defaultLoaders.noExt),
+    },
     cache: false,
   });
   let found: { config: unknown; filepath: string; isEmpty?: boolean } | null;
@@ -58,7 +81,7 @@ export async function loadConfig(options: { cwd?: string; configPath?: string } 
   try {
     found = target ? await explorer.load(target) : await explorer.search(cwd);
   } catch (error) {
-    throw loadFailure(error, target ?? cwd);
+    throw loadFailure(error, loading);
   }
   if (!found) {
     throw new ConfigError(`no interloper config found in ${cwd} or above: create interloper.config.ts or pass --config <path>`);
@@ -83,15 +106,22 @@ function validate(value: unknown, filepath: string): InterloperConfig {
 
 /** One line saying why a config could not be loaded, with file:line when the loader gives it. */
 function loadFailure(error: unknown, where: string): ConfigError {
-  const err = error as Error & { loc?: { line: number; column: number }; filepath?: string };
-  const message = (err?.message ?? String(error)).split("\n")[0]!;
+  const err = error as Error & { loc?: { line: number; column: number } };
+  const message = (err?.message ?? String(error)).replace(/\s*\n\s*/g, " ").trim();
   const location = locate(err, where);
-  const kind = err instanceof SyntaxError || /Transform|Unexpected|Expected/.test(err?.name + message) ? "failed to compile" : "threw while loading";
+  const kind = err instanceof SyntaxError || /Transform|Unexpected|Expected|JSON Error/.test(`${err?.name} ${message}`) ? "failed to compile" : "threw while loading";
   return new ConfigError(`config ${location} ${kind}: ${message}`, { cause: error });
 }
 
-function locate(error: Error & { loc?: { line: number; column: number } }, where: string): string {
-  if (error?.loc) return `${where}:${error.loc.line}:${error.loc.column}`;
-  const frame = /\(?((?:file:\/\/)?\/[^\s()]+?\.(?:[cm]?[jt]s|json)):(\d+):(\d+)\)?/.exec(error?.stack ?? "");
-  return frame ? `${frame[1]!.replace("file://", "")}:${frame[2]}` : where;
+/**
+ * The config's file and line: the loader's location, else a stack frame in the config file or
+ * a module it imports (outside node_modules and interloper itself), else the file alone.
+ */
+function locate(error: Error & { loc?: { line: number; column: number } }, file: string): string {
+  if (error?.loc) return `${file}:${error.loc.line}:${error.loc.column}`;
+  const frames = [...(error?.stack ?? "").matchAll(/((?:file:\/\/)?\/[^\s()]+?\.(?:[cm]?[jt]s|json)):(\d+)(?::\d+)?/g)];
+  const own = frames.find((frame) => !frame[1]!.includes("/node_modules/") && !frame[1]!.startsWith(PACKAGE_ROOT) && !frame[1]!.startsWith(`file://${PACKAGE_ROOT}`));
+  return own ? `${own[1]!.replace("file://", "")}:${own[2]}` : file;
 }
+
+const PACKAGE_ROOT = fileURLToPath(new URL("../", import.meta.url));

@@ -3,6 +3,7 @@ import type { DAG } from "../dag/dag.js";
 import { ConfigError, PartitionError } from "../errors.js";
 import { Partition, type PartitionWindow } from "../partitioning/index.js";
 import type { FieldSpec } from "../schema/index.js";
+import { runPartitionInChild, type ChildProcessOptions } from "./child-run.js";
 import { emitter } from "./events.js";
 import { Limiter } from "./limiter.js";
 import type { ExecutionStatus, RunResult } from "./run-result.js";
@@ -15,6 +16,10 @@ export interface BackfillOptions extends Omit<RunOptions, "runId" | "backfillId"
   /** Only these partition keys of the window, e.g. those a previous backfill did not complete. */
   readonly only?: Iterable<string>;
   readonly backfillId?: string;
+  /** Run each partition in a child process, at most this many at once (needs `childProcess`). */
+  readonly processes?: number;
+  /** How children are started: the config file they load, a timeout per partition. */
+  readonly childProcess?: ChildProcessOptions;
 }
 
 /** What happened to one partition of a backfill. */
@@ -78,9 +83,13 @@ export async function backfill(dag: DAG, partitionOrWindow: PartitionWindow | Pa
   if (order === "newest") ordered.reverse();
   for (const partition of ordered) checkRunWindow(partitioned, partition);
 
+  if (options.processes !== undefined && (!Number.isInteger(options.processes) || options.processes < 1)) {
+    throw new ConfigError(`processes must be an integer of at least 1, got ${String(options.processes)}`);
+  }
+  if (options.processes && !options.childProcess) throw new ConfigError("processes needs childProcess.configPath: the config file each child process loads");
   const backfillId = options.backfillId ?? randomUUID();
   const emit = emitter(options.onEvent);
-  const concurrency = options.concurrency ?? 4;
+  const concurrency = options.processes ?? options.concurrency ?? 4;
   const limiter = new Limiter(concurrency);
   const schemas = new Map<string, readonly FieldSpec[] | null>();
   const failFast = options.failFast ?? true;
@@ -106,7 +115,12 @@ export async function backfill(dag: DAG, partitionOrWindow: PartitionWindow | Pa
         outcomes.set(partition.key, { key: partition.key, status: "canceled", result: null });
         continue;
       }
-      const result = partitioned.length === 0 ? null : await materializeDag(dag, partition, { ...runOptions, assets: partitioned });
+      const result =
+        partitioned.length === 0
+          ? null
+          : options.processes
+            ? await runPartitionInChild(partition.key, partitioned.map((a) => a.qualifiedKey), { ...options.childProcess!, backfillId, emit, ...(options.signal ? { signal: options.signal } : {}) })
+            : await materializeDag(dag, partition, { ...runOptions, assets: partitioned });
       const status = result?.status ?? "completed";
       outcomes.set(partition.key, { key: partition.key, status, result });
       if (status === "failed" && failFast) stopped = true;

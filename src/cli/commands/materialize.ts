@@ -9,9 +9,13 @@ import { PlainReporter } from "../reporters/plain.js";
 import { summaryLines } from "../reporters/summary.js";
 import { formatCount } from "../reporters/tracker.js";
 import { planOptions, type SelectionFlags } from "./selection.js";
+import { parseDuration, shardFromFlags, type ShardFlags } from "./shard.js";
 
 /** Flags of `interloper materialize`. */
-export interface MaterializeFlags extends GlobalOptions, SelectionFlags {
+export interface MaterializeFlags extends GlobalOptions, SelectionFlags, ShardFlags {
+  readonly processes?: number;
+  readonly timeout?: string;
+  readonly backfillId?: string;
   readonly order?: "newest" | "oldest";
   readonly concurrency?: number;
   readonly failFast?: boolean;
@@ -27,12 +31,15 @@ const err = (line: string) => process.stderr.write(`${line}\n`);
 /** `interloper materialize`: returns the exit code. */
 export async function materializeCommand(assets: readonly string[], flags: MaterializeFlags): Promise<number> {
   const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
-  let options: PlanOptions = { ...planOptions(assets, flags), order: flags.order ?? "newest" };
+  const shard = shardFromFlags(flags);
+  let options: PlanOptions = { ...planOptions(assets, flags), order: flags.order ?? "newest", ...(shard ? { shard } : {}) };
+  if (flags.timeout !== undefined && !flags.processes) throw new ConfigError("--timeout only applies with --processes");
+  const timeoutMs = flags.timeout !== undefined ? parseDuration(flags.timeout) : undefined;
   if (flags.includeEmpty && !flags.missing) throw new ConfigError("--include-empty only applies with --missing");
   if (flags.missing) options = await missingPlanOptions(project, options, { includeEmpty: flags.includeEmpty ?? false });
   const plan = planMaterialize(project, options);
-  if (flags.missing && plan.runs.length === 0) {
-    err(`Nothing to do: no partition is missing${plan.window ? ` in ${String(plan.window)}` : ""}.`);
+  if ((flags.missing || shard) && plan.runs.length === 0) {
+    err(`Nothing to do: no partition ${flags.missing ? "is missing" : "falls to this shard"}${plan.window ? ` in ${String(plan.window)}` : ""}.`);
     return 0;
   }
   if (flags.dryRun) {
@@ -58,6 +65,9 @@ export async function materializeCommand(assets: readonly string[], flags: Mater
       ...options,
       ...(flags.concurrency ? { concurrency: flags.concurrency } : {}),
       failFast: flags.failFast ?? true,
+      ...(flags.processes ? { processes: flags.processes } : {}),
+      ...(timeoutMs ? { timeoutMs } : {}),
+      ...(flags.backfillId ? { backfillId: flags.backfillId } : {}),
       onEvent: reporter.onEvent,
       signal: interrupt.signal,
     });
@@ -91,7 +101,7 @@ async function chooseReporter(plan: Plan, flags: MaterializeFlags): Promise<Acti
     };
   }
   const title = `${plan.mode === "backfill" ? "Backfilling" : "Materializing"} ${plan.assets.map((a) => a.qualifiedKey).join(", ")}${plan.window ? ` for ${String(plan.window)}` : ""}`;
-  if (process.stderr.isTTY && !process.env["CI"]) {
+  if (process.stdout.isTTY && process.stderr.isTTY && !process.env["CI"]) {
     const { InkReporter } = await import("../reporters/ink-reporter.js");
     const ink = new InkReporter(plan.mode, title);
     return { onEvent: ink.onEvent, rows: () => ink.tracker.rows, stop: () => ink.stop() };

@@ -1,4 +1,5 @@
-import { planMaterialize } from "../../api/plan.js";
+import { missingPlanOptions } from "../../api/missing.js";
+import { planMaterialize, type PlanOptions } from "../../api/plan.js";
 import { loadProject } from "../../api/project.js";
 import type { GlobalOptions } from "../main.js";
 import { planOptions, type SelectionFlags } from "./selection.js";
@@ -7,13 +8,26 @@ import { planOptions, type SelectionFlags } from "./selection.js";
 export interface PlanFlags extends GlobalOptions, SelectionFlags {
   readonly order?: "newest" | "oldest";
   readonly json?: boolean;
+  readonly missing?: boolean;
+  readonly shards?: number;
 }
 
 /** `interloper plan`: prints the runs a materialize would make; returns the exit code. */
 export async function planCommand(assets: readonly string[], flags: PlanFlags): Promise<number> {
   const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
-  const plan = planMaterialize(project, { ...planOptions(assets, flags), order: flags.order ?? "newest" });
+  let options: PlanOptions = { ...planOptions(assets, flags), order: flags.order ?? "newest" };
+  if (flags.missing) options = await missingPlanOptions(project, options);
   const print = (line: string) => process.stdout.write(`${line}\n`);
+  if (flags.shards !== undefined) {
+    const shards = Array.from({ length: flags.shards }, (_, i) => {
+      const shard = { index: i + 1, count: flags.shards! };
+      return { shard: `${shard.index}/${shard.count}`, partitions: planMaterialize(project, { ...options, shard }).partitions };
+    });
+    if (flags.json) print(JSON.stringify({ include: shards }));
+    else for (const { shard, partitions } of shards) print(`shard ${shard}: ${partitions.length} partitions${partitions.length ? ` (${partitions.slice(0, 6).join(", ")}${partitions.length > 6 ? ", ..." : ""})` : ""}`);
+    return 0;
+  }
+  const plan = planMaterialize(project, options);
   if (flags.json) {
     print(
       JSON.stringify({

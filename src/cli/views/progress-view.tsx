@@ -26,7 +26,7 @@ export function ProgressView({ feed, title, color = true }: { feed: ProgressFeed
       <Static items={t.finished.map((unit, index) => ({ unit, index }))}>
         {({ unit, index }) => <FinishedLine key={index} unit={unit} color={color} />}
       </Static>
-      <Text bold>{title}</Text>
+      <Text bold={color}>{title}</Text>
       <Text>
         <Text color={color ? "green" : undefined}>{"█".repeat(filled)}</Text>
         <Text dimColor={color}>{"░".repeat(BAR_WIDTH - filled)}</Text>

@@ -1,0 +1,161 @@
+// The ink progress view of `interloper materialize`, rendered with ink-testing-library and fed
+// by a RunTracker folding a realistic sequence of runner events.
+import { render } from "ink-testing-library";
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+// Colours on, as in a terminal, so that "no escapes with color=false" means something: ink's
+// chalk reads FORCE_COLOR when it is first imported, which vi.hoisted runs before.
+vi.hoisted(() => {
+  process.env["FORCE_COLOR"] = "1";
+});
+import { RunTracker } from "../../src/cli/reporters/tracker.js";
+import { ProgressView, type ProgressFeed } from "../../src/cli/views/progress-view.js";
+import type { InterloperEvent } from "../../src/runner/events.js";
+
+/** A feed like InkReporter's: events go to the tracker, then the view is told. */
+class Feed implements ProgressFeed {
+  readonly tracker: RunTracker;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(mode: "run" | "backfill") {
+    this.tracker = new RunTracker(mode);
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  send(...events: InterloperEvent[]): void {
+    for (const event of events) this.tracker.apply(event);
+    for (const listener of this.listeners) listener();
+  }
+}
+
+const time = "2026-02-01T10:00:00.000Z";
+const backfillId = "bf-1";
+const window = "2026-01-01..2026-01-04";
+const runId = (partition: string) => `run-${partition}`;
+
+const backfillStarted: InterloperEvent = { type: "backfill:started", time, backfillId, runId: backfillId, window, order: "newest", partitions: ["2026-01-04", "2026-01-03", "2026-01-02", "2026-01-01"] };
+const runStarted = (partition: string): InterloperEvent => ({ type: "run:started", time, runId: runId(partition), backfillId, partition, assets: ["shop.orders"] });
+const assetStarted = (partition: string): InterloperEvent => ({ type: "asset:started", time, runId: runId(partition), backfillId, partition, asset: "shop.orders" });
+const assetCompleted = (partition: string, rows: number): InterloperEvent => ({ type: "asset:completed", time, runId: runId(partition), backfillId, partition, asset: "shop.orders", rows, durationMs: 1500 });
+const runCompleted = (partition: string): InterloperEvent => ({ type: "run:completed", time, runId: runId(partition), backfillId, partition, durationMs: 1600, completed: ["shop.orders"], failed: [], canceled: [] });
+const assetFailed = (partition: string, message: string): InterloperEvent => ({
+  type: "asset:failed",
+  time,
+  runId: runId(partition),
+  backfillId,
+  partition,
+  asset: "shop.orders",
+  error: { name: "Error", message },
+  durationMs: 20,
+});
+const runFailed = (partition: string): InterloperEvent => ({ type: "run:failed", time, runId: runId(partition), backfillId, partition, durationMs: 25, completed: [], failed: ["shop.orders"], canceled: [] });
+
+const ANSI = /\u001b\[/;
+const mounted: { unmount(): void }[] = [];
+afterEach(() => {
+  for (const app of mounted.splice(0)) app.unmount();
+});
+
+function show(feed: Feed, color: boolean) {
+  const app = render(<ProgressView feed={feed} title={`Backfilling shop.orders for ${window}`} color={color} />);
+  mounted.push(app);
+  return app;
+}
+
+/** The last frame once it contains every text (renders after a state change are asynchronous). */
+async function frameWith(app: ReturnType<typeof render>, ...texts: string[]): Promise<string> {
+  await vi.waitFor(() => {
+    const frame = app.lastFrame() ?? "";
+    for (const text of texts) expect(frame).toContain(text);
+  });
+  return app.lastFrame() ?? "";
+}
+
+describe("ProgressView", () => {
+  it("shows done/total, the percentage, rows, failures with ✗ and their message, and the running partitions", async () => {
+    const feed = new Feed("backfill");
+    const app = show(feed, false);
+    expect(app.lastFrame()).toContain(`Backfilling shop.orders for ${window}`);
+    expect(app.lastFrame()).toContain("0/0");
+
+    feed.send(backfillStarted, runStarted("2026-01-04"), assetStarted("2026-01-04"), runStarted("2026-01-03"), assetStarted("2026-01-03"), runStarted("2026-01-02"), assetStarted("2026-01-02"));
+    let frame = await frameWith(app, "0/4", "running 2026-01-04", "running 2026-01-03", "running 2026-01-02");
+    expect(frame).toContain("0%");
+
+    feed.send(assetCompleted("2026-01-04", 1200), runCompleted("2026-01-04"));
+    feed.send(assetFailed("2026-01-03", 'asset "shop.orders" failed for 2026-01-03: orders feed unavailable'), runFailed("2026-01-03"));
+    feed.send(runStarted("2026-01-01"), assetStarted("2026-01-01"));
+    frame = await frameWith(app, "2/4", "50%", "1,200 rows", "✗", "1 failed");
+    expect(frame).toMatch(/✓ 2026-01-04 +1,200 rows/);
+    expect(frame).toMatch(/✗ 2026-01-03 +shop\.orders: asset "shop\.orders" failed for 2026-01-03: orders feed unavailable/);
+    expect(frame).toContain("running 2026-01-02");
+    expect(frame).toContain("running 2026-01-01");
+    expect(frame).not.toContain("running 2026-01-04");
+    expect(frame).not.toContain("running 2026-01-03");
+
+    feed.send(assetCompleted("2026-01-02", 800), runCompleted("2026-01-02"), assetCompleted("2026-01-01", 34), runCompleted("2026-01-01"));
+    frame = await frameWith(app, "4/4", "100%", "2,034 rows");
+    expect(frame).not.toContain("running ");
+    expect(frame).toMatch(/✓ 2026-01-02 +800 rows/);
+    expect(frame).toMatch(/✓ 2026-01-01 +34 rows/);
+    expect(frame).toContain("1 failed");
+    expect(frame).not.toContain("ETA"); // nothing left
+  });
+
+  it("draws a bar that fills with the share done", async () => {
+    const feed = new Feed("backfill");
+    const app = show(feed, false);
+    feed.send(backfillStarted, runStarted("2026-01-04"), assetCompleted("2026-01-04", 5), runCompleted("2026-01-04"));
+    const frame = await frameWith(app, "1/4", "25%");
+    const bar = frame.split("\n").find((line) => line.includes("1/4"))!;
+    const filled = [...bar].filter((c) => c === "█").length;
+    const empty = [...bar].filter((c) => c === "░").length;
+    expect(filled + empty).toBe(30);
+    expect(filled).toBe(Math.round(0.25 * 30));
+  });
+
+  it("caps the running partitions it lists", async () => {
+    const feed = new Feed("backfill");
+    const app = show(feed, false);
+    const partitions = Array.from({ length: 9 }, (_, i) => `2026-01-${String(i + 1).padStart(2, "0")}`);
+    feed.send({ ...backfillStarted, partitions } as InterloperEvent, ...partitions.map(runStarted));
+    const frame = await frameWith(app, "0/9", "and 3 more");
+    expect(frame.split("\n").filter((line) => line.includes("running "))).toHaveLength(6);
+  });
+
+  it("in a single run, counts assets and names the failed asset", async () => {
+    const feed = new Feed("run");
+    const app = show(feed, false);
+    const base = { time, runId: "run-1", partition: "2026-01-05" };
+    feed.send(
+      { ...base, type: "run:started", assets: ["shop.orders", "shop.daily_revenue"] },
+      { ...base, type: "asset:started", asset: "shop.orders" },
+      { ...base, type: "asset:completed", asset: "shop.orders", rows: 42, durationMs: 300 },
+      { ...base, type: "asset:started", asset: "shop.daily_revenue" },
+    );
+    let frame = await frameWith(app, "1/2", "50%", "42 rows", "running shop.daily_revenue");
+    expect(frame).toMatch(/✓ shop\.orders +42 rows/);
+    feed.send({ ...base, type: "asset:failed", asset: "shop.daily_revenue", error: { name: "Error", message: "division by zero" }, durationMs: 3 });
+    frame = await frameWith(app, "2/2", "100%", "✗ shop.daily_revenue", "division by zero", "1 failed");
+    expect(frame).not.toContain("running ");
+  });
+
+  it("with color=false writes no ANSI escapes even where colour would go (and with color=true it does)", async () => {
+    const sequence = [backfillStarted, runStarted("2026-01-04"), assetFailed("2026-01-04", "boom"), runFailed("2026-01-04"), runStarted("2026-01-03")];
+    const plain = new Feed("backfill");
+    const plainApp = show(plain, false);
+    plain.send(...sequence);
+    await frameWith(plainApp, "✗ 2026-01-04", "boom", "1 failed", "running 2026-01-03");
+    for (const frame of plainApp.frames) expect(frame).not.toMatch(ANSI);
+
+    const coloured = new Feed("backfill");
+    const colouredApp = show(coloured, true);
+    coloured.send(...sequence);
+    await frameWith(colouredApp, "boom", "1 failed");
+    expect(colouredApp.lastFrame()).toMatch(ANSI);
+  });
+});
