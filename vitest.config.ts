@@ -34,7 +34,8 @@ export default defineConfig({
       })),
       {
         extends: true as const,
-        test: { name: "e2e", include: once.map((dir) => `${dir.replace("/**", "")}/**/*.test.ts`) },
+        // Whole CLI processes: slow when the machine is shared, so they get more time.
+        test: { name: "e2e", include: once.map((dir) => `${dir.replace("/**", "")}/**/*.test.ts`), testTimeout: 90_000, hookTimeout: 120_000 },
       },
     ],
   },

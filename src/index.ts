@@ -65,3 +65,16 @@ export { materialize, type MaterializeOptions, type MaterializeOutcome } from ".
 export { readAsset, type ReadResult } from "./api/read.js";
 export { describeAssets, type AssetDescription } from "./api/describe.js";
 export { resolveScope, type ScopeOptions } from "./api/scope.js";
+export {
+  LocalObjectStoreDestination,
+  ObjectStoreDestination,
+  ObjectStoreError,
+  S3Destination,
+  type LocalObjectStoreOptions,
+  type S3ConnectionOptions,
+  type S3DestinationOptions,
+  type StoredObject,
+} from "./destination/index.js";
+export { CSVFormat, JSONLFormat, ParquetFormat, type FileFormat, type FormatName } from "./destination/formats/index.js";
+export { assetCoverage, computeCoverage, coverage, type Coverage, type CoverageOptions, type PartitionCoverage, type PartitionStatus } from "./api/coverage/index.js";
+export { missingPlanOptions, type MissingOptions } from "./api/missing.js";

@@ -12,3 +12,4 @@ export {
   unregisterRepresentation,
 } from "./registry.js";
 export type { Representation } from "./registry.js";
+export { batchesOf, collectRows, isRowStream, type RowStream } from "./stream.js";

@@ -3,7 +3,7 @@ import { coverage, type Coverage } from "../../api/coverage/index.js";
 import { loadProject } from "../../api/project.js";
 import type { GlobalOptions } from "../main.js";
 import { coverageHtml } from "../report/coverage-html.js";
-import { coverageText, summaryLine } from "../views/coverage-text.js";
+import { coverageText, summaryLines } from "../views/coverage-text.js";
 
 /** Flags of `interloper coverage`. */
 export interface CoverageFlags extends GlobalOptions {
@@ -25,10 +25,10 @@ export async function coverageCommand(key: string | undefined, flags: CoverageFl
 }
 
 async function show(results: readonly Coverage[], single: boolean): Promise<void> {
-  const width = Math.max(40, process.stdout.columns || 100);
+  const width = Math.max(40, process.stdout.columns || Number(process.env["COLUMNS"]) || 100);
   if (single && process.stdout.isTTY && !process.env["CI"]) {
-    const [{ render }, { CoverageView }, React] = await Promise.all([import("ink"), import("../views/coverage-view.js"), import("react")]);
-    const app = render(React.createElement(CoverageView, { coverage: results[0]!, width, color: !process.env["NO_COLOR"] }), { patchConsole: false });
+    const [{ render }, { CoverageReport }, React] = await Promise.all([import("ink"), import("../views/coverage-view.js"), import("react")]);
+    const app = render(React.createElement(CoverageReport, { coverage: results[0]!, width, color: !process.env["NO_COLOR"] }), { patchConsole: false });
     app.unmount();
     await app.waitUntilExit();
     return;
@@ -41,7 +41,5 @@ async function show(results: readonly Coverage[], single: boolean): Promise<void
     process.stdout.write("no partitioned assets\n");
     return;
   }
-  const keyWidth = Math.max(...results.map((c) => c.asset.length));
-  const barWidth = Math.max(10, Math.min(40, width - keyWidth - 40));
-  process.stdout.write(`${results.map((c) => summaryLine(c, keyWidth, barWidth)).join("\n")}\n`);
+  process.stdout.write(`${summaryLines(results, width).join("\n")}\n`);
 }

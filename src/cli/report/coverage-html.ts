@@ -18,7 +18,7 @@ function fill(cell: Cell): string {
 function rect(x: number, y: number, cell: Cell, width = CELL): string {
   const p = cell.partition!;
   const tip = `${p.key}: ${p.status === "missing" ? "missing" : `${formatCount(p.rows ?? 0)} rows${p.status === "empty" ? " (empty)" : ""}`}`;
-  const stroke = cell.status === "missing" ? ` stroke="#d9534f" stroke-width="1"` : "";
+  const stroke = cell.status === "missing" ? ` stroke="#d9534f" stroke-width="1"` : cell.status === "empty" ? ` stroke="#d4a017" stroke-width="1"` : "";
   return `<rect class="partition ${p.status}" data-key="${escape(p.key)}" data-rows="${p.rows ?? ""}" x="${x}" y="${y}" width="${width}" height="${CELL}" rx="2" fill="${fill(cell)}"${stroke}><title>${escape(tip)}</title></rect>`;
 }
 
@@ -43,7 +43,10 @@ function svgOf(c: Coverage): string {
     parts.push(`<text x="0" y="${y + CELL}" class="title">${escape(block.title)}</text>`);
     y += CELL + GAP * 3;
     if (block.header) {
-      parts.push(`<text x="${LABEL}" y="${y + CELL - 2}" class="header" xml:space="preserve" textLength="${block.header.length * (CELL + GAP)}">${escape(block.header)}</text>`);
+      // Each label sits over its own column, as in the terminal.
+      for (const label of block.header.matchAll(/\S+/g)) {
+        parts.push(`<text x="${LABEL + label.index! * (CELL + GAP)}" y="${y + CELL - 2}" class="header">${escape(label[0])}</text>`);
+      }
       y += CELL + GAP;
     }
     for (const row of block.rows) {

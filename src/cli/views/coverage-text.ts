@@ -4,29 +4,62 @@ import { cellChar, coverageBar, layoutCoverage, type Block } from "./coverage-la
 
 const MAX_RANGES = 8;
 
-/** The facts under every coverage picture: totals, ranges, anomalies. */
-export function factLines(c: Coverage): string[] {
+/** The facts under every coverage picture, each line cut to fit `width`. */
+export function factLines(c: Coverage, width = Infinity): string[] {
+  return facts(c, width).map((line) => fit(line, width));
+}
+
+/** A line no longer than `width`, cut with an ellipsis. */
+export function fit(line: string, width: number): string {
+  return line.length <= width ? line : `${line.slice(0, Math.max(0, width - 1))}…`;
+}
+
+function facts(c: Coverage, width: number): string[] {
+  const listed = (items: readonly string[], label: string) => listWithin(items, width - label.length);
   const scope = c.kind === "time" ? `${c.granularity} partitions on "${c.column}"` : `list partitions on "${c.column}"`;
   const lines = [
     `${c.asset}  ${scope}${c.first ? `, ${c.first === c.last ? c.first : `${c.first}..${c.last}`}` : ", nothing expected yet"}`,
-    `expected ${formatCount(c.expected)}  materialized ${formatCount(c.materialized)}  empty ${formatCount(c.empty)}  missing ${formatCount(c.missing)}  unexpected ${formatCount(c.unexpected)}`,
+    ...wrapped([`expected ${formatCount(c.expected)}`, `materialized ${formatCount(c.materialized)}`, `empty ${formatCount(c.empty)}`, `missing ${formatCount(c.missing)}`, `unexpected ${formatCount(c.unexpected)}`], width),
     `rows ${formatCount(c.rows)}${c.medianRows !== null ? ` (per partition: min ${formatCount(c.minRows!)}, median ${formatCount(c.medianRows)}, max ${formatCount(c.maxRows!)})` : ""}`,
   ];
-  if (c.missingRanges.length) lines.push(`missing: ${listed(c.missingRanges)}`);
-  if (c.emptyRanges.length) lines.push(`empty: ${listed(c.emptyRanges)}`);
+  if (c.missingRanges.length) lines.push(`missing: ${listed(c.missingRanges, "missing: ")}`);
+  if (c.emptyRanges.length) lines.push(`empty: ${listed(c.emptyRanges, "empty: ")}`);
   if (c.suspicious.length) {
-    lines.push(`suspicious (under ${SUSPICIOUS_RATIO * 100}% of the median): ${listed(c.suspicious.map((p) => `${p.key} (${formatCount(p.rows!)} rows)`))}`);
+    const label = `suspicious (under ${SUSPICIOUS_RATIO * 100}% of the median): `;
+    lines.push(`${label}${listed(c.suspicious.map((p) => `${p.key} (${formatCount(p.rows!)} rows)`), label)}`);
   }
   const unexpected = c.partitions.filter((p) => p.status === "unexpected");
-  if (unexpected.length) lines.push(`unexpected (stored, outside the expected partitions): ${listed(unexpected.map((p) => `${p.key} (${formatCount(p.rows ?? 0)} rows)`))}`);
+  const label = "unexpected (stored, outside the expected partitions): ";
+  if (unexpected.length) lines.push(`${label}${listed(unexpected.map((p) => `${p.key} (${formatCount(p.rows ?? 0)} rows)`), label)}`);
   return lines;
 }
 
-function listed(items: readonly string[]): string {
-  return items.length > MAX_RANGES ? `${items.slice(0, MAX_RANGES).join(", ")} and ${items.length - MAX_RANGES} more` : items.join(", ");
+/** Parts joined by two spaces, on as few lines as fit `width`. */
+function wrapped(parts: readonly string[], width: number): string[] {
+  const lines: string[] = [];
+  for (const part of parts) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && last.length + 2 + part.length <= width) lines[lines.length - 1] = `${last}  ${part}`;
+    else lines.push(part);
+  }
+  return lines;
+}
+
+/** As many items as fit in `room` characters (at most MAX_RANGES), then "and N more". */
+function listWithin(items: readonly string[], room: number): string {
+  let shown = Math.min(items.length, MAX_RANGES);
+  const text = (n: number) => `${items.slice(0, n).join(", ")}${n < items.length ? ` and ${items.length - n} more` : ""}`;
+  while (shown > 1 && text(shown).length > room) shown--;
+  return text(shown);
 }
 
 export const LEGEND = "legend: █▓▒░ rows, most to fewest   ○ empty (0 rows)   · missing";
+const SHORT_LEGEND = "█▓▒░ rows  ○ empty  · missing";
+
+/** The legend that fits `width`. */
+export function legend(width: number): string {
+  return LEGEND.length <= width ? LEGEND : fit(SHORT_LEGEND, width);
+}
 
 /** A block as plain text lines (labels padded to one width). */
 export function blockLines(block: Block): string[] {
@@ -44,8 +77,8 @@ export function coverageText(c: Coverage, width: number): string[] {
   const lines: string[] = [];
   if (c.kind === "list") lines.push(...listBars(c, width));
   else for (const block of layoutCoverage(c, width)) lines.push(...blockLines(block), "");
-  if (c.expected > 0) lines.push(LEGEND, "");
-  return [...lines, ...factLines(c)];
+  if (c.expected > 0) lines.push(legend(width), "");
+  return [...lines.map((line) => fit(line, width)), ...factLines(c, width)];
 }
 
 /** List partitions as labelled bars of row counts. */
@@ -63,8 +96,30 @@ export function listBars(c: Coverage, width: number): string[] {
   });
 }
 
+/** Column widths shared by the summary lines of several assets. */
+export interface SummaryColumns {
+  readonly key: number;
+  readonly bar: number;
+  readonly counts?: number;
+  readonly rows?: number;
+}
+
+const countsOf = (c: Coverage) => `${formatCount(c.materialized + c.empty)}/${formatCount(c.expected)}`;
+const rowsOf = (c: Coverage) => `${formatCount(c.rows)} rows`;
+
 /** One line per asset, for `coverage` with no asset. */
-export function summaryLine(c: Coverage, keyWidth: number, barWidth: number): string {
-  const missing = c.missingRanges.length ? `  missing ${c.missingRanges.slice(0, 2).join(", ")}${c.missingRanges.length > 2 ? ", ..." : ""}` : "";
-  return `${c.asset.padEnd(keyWidth)}  ${coverageBar(c, barWidth)}  ${formatCount(c.materialized + c.empty)}/${formatCount(c.expected)}  ${formatCount(c.rows)} rows${missing}`;
+export function summaryLine(c: Coverage, keyWidth: number, barWidth: number, width = Infinity, columns: Partial<SummaryColumns> = {}): string {
+  const head = `${c.asset.padEnd(keyWidth)}  ${coverageBar(c, barWidth)}  ${countsOf(c).padStart(columns.counts ?? 0)}  ${rowsOf(c).padStart(columns.rows ?? 0)}`;
+  const missing = c.missingRanges.length ? `  missing ${listWithin(c.missingRanges, width - head.length - 10)}` : "";
+  return fit(`${head}${missing}`, width);
+}
+
+/** The summary lines of several assets, aligned, fitting `width`; the bar takes what is left. */
+export function summaryLines(coverages: readonly Coverage[], width: number): string[] {
+  const key = Math.max(...coverages.map((c) => c.asset.length));
+  const counts = Math.max(...coverages.map((c) => countsOf(c).length));
+  const rows = Math.max(...coverages.map((c) => rowsOf(c).length));
+  // Leave room for about two missing ranges after the numbers.
+  const bar = Math.max(10, Math.min(40, width - key - counts - rows - 8 - 56));
+  return coverages.map((c) => summaryLine(c, key, bar, width, { counts, rows }));
 }

@@ -1,11 +1,13 @@
-import { Box, Text } from "ink";
+import { Box, Static, Text } from "ink";
 import type { Coverage } from "../../api/coverage/index.js";
 import { cellChar, layoutCoverage, type Cell, type CellRow } from "./coverage-layout.js";
-import { factLines, LEGEND, listBars } from "./coverage-text.js";
+import { factLines, fit, legend, listBars } from "./coverage-text.js";
 
 // Greens from pale to deep for row counts; missing and empty stand apart in red and yellow,
 // and keep their own marks so the picture still reads without colour.
-const LEVEL_COLORS = ["", "#9be9a8", "#40c463", "#30a14e", "#216e39"];
+// Named colours, not hex: a 16-colour terminal maps a deep hex green to black, which vanishes on
+// a dark background. The marks ░▒▓█ carry the shade.
+const LEVEL_COLORS = ["", "green", "green", "greenBright", "greenBright"];
 
 function colorOf(cell: Cell): string | undefined {
   if (cell.status === "missing") return "red";
@@ -44,14 +46,14 @@ export function CoverageView({ coverage, width, color = true }: { coverage: Cove
       {coverage.kind === "list"
         ? listBars(coverage, width).map((line, i) => (
             <Text key={i} color={color ? (line.includes("· missing") ? "red" : line.includes("○ empty") ? "yellow" : "green") : undefined}>
-              {line}
+              {fit(line, width)}
             </Text>
           ))
         : blocks.map((block, b) => {
             const labelWidth = Math.max(0, ...block.rows.map((r) => r.label.length));
             return (
               <Box key={b} flexDirection="column" marginBottom={1}>
-                <Text bold>{block.title}</Text>
+                <Text bold={color}>{block.title}</Text>
                 {block.header ? <Text dimColor={color}>{" ".repeat(labelWidth ? labelWidth + 1 : 0) + block.header}</Text> : null}
                 {block.rows.map((row, r) => (
                   <CellRun key={r} row={row} labelWidth={labelWidth} color={color} />
@@ -60,14 +62,22 @@ export function CoverageView({ coverage, width, color = true }: { coverage: Cove
               </Box>
             );
           })}
-      {coverage.expected > 0 ? <Text dimColor={color}>{LEGEND}</Text> : null}
+      {coverage.expected > 0 ? <Text dimColor={color}>{legend(width)}</Text> : null}
       <Box flexDirection="column" marginTop={1}>
-        {factLines(coverage).map((line, i) => (
-          <Text key={i} bold={i === 0} color={color && line.startsWith("missing") ? "red" : color && line.startsWith("suspicious") ? "yellow" : undefined}>
+        {factLines(coverage, width).map((line, i) => (
+          <Text key={i} bold={color && i === 0} color={color && line.startsWith("missing") ? "red" : color && line.startsWith("suspicious") ? "yellow" : undefined}>
             {line}
           </Text>
         ))}
       </Box>
     </Box>
   );
+}
+
+/**
+ * The view written once, as a report: inside <Static> ink prints it and never redraws it, so a
+ * picture taller than the terminal neither clears the screen nor repeats.
+ */
+export function CoverageReport(props: { coverage: Coverage; width: number; color?: boolean }) {
+  return <Static items={[props]}>{(item) => <CoverageView key="report" {...item} />}</Static>;
 }

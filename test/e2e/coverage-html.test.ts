@@ -1,0 +1,127 @@
+// `interloper coverage --html <file>` opened in a real browser (issue 6): headless Chromium
+// driven by playwright-core, offline. Checks one SVG cell per expected partition, the missing
+// ones marked, that the page requests nothing beyond its own file, and saves a screenshot.
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { chromium } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt, useSandboxes, type Sandbox } from "./helpers.js";
+import { COVERAGE, prepare } from "./coverage-helpers.js";
+
+/** The chromium binary (`which chromium`), or null when it is not installed. */
+function findChromium(): string | null {
+  for (const name of ["chromium", "chromium-browser"]) {
+    try {
+      const path = execFileSync("which", [name], { encoding: "utf8" }).trim();
+      if (path && existsSync(path)) return path;
+    } catch {
+      // not on PATH
+    }
+  }
+  return existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : null;
+}
+
+const CHROMIUM = findChromium();
+const REQUIRED = Boolean(process.env["CI"]);
+if (!CHROMIUM && !REQUIRED) console.log("coverage --html browser test skipped: chromium is not installed (apt-get install chromium to enable it; it is required when CI is set)");
+
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
+
+const sandbox = useSandboxes();
+
+// The DOM types this test touches (the project's tsconfig has no DOM lib).
+interface Attributed {
+  getAttribute(name: string): string | null;
+}
+interface Boxed {
+  getBBox(): { width: number; height: number };
+}
+
+interface CoverageJson {
+  asset: string;
+  expected: number;
+  missing: number;
+  partitions: Array<{ key: string; status: string; rows: number | null }>;
+}
+
+describe("coverage --html in headless Chromium", () => {
+  let box: Sandbox;
+  beforeAll(async () => {
+    await ensureBuilt();
+    box = await sandbox();
+    await prepare(box);
+  }, 180_000);
+
+  it("fails when chromium is missing and CI is set", () => {
+    if (REQUIRED && !CHROMIUM) throw new Error("chromium is not installed, and CI is set: the coverage --html browser test cannot run (apt-get install chromium)");
+  });
+
+  it.skipIf(!CHROMIUM)("one rect per expected partition, missing ones marked, no network, a screenshot", { timeout: 60_000 }, async () => {
+    const report = join(box.dir, "coverage.html");
+    const written = await box.run(["coverage", "--html", report], { config: COVERAGE });
+    expect(written.exitCode, written.stderr).toBe(0);
+    expect(written.stderr).toContain(`coverage report written to ${report}`);
+    const json = await box.run(["coverage", "--json"], { config: COVERAGE });
+    expect(json.exitCode, json.stderr).toBe(0);
+    const coverages = JSON.parse(json.stdout) as CoverageJson[];
+    expect(coverages.map((c) => c.asset)).toEqual(["cov.orders", "cov.hourly", "cov.monthly", "cov.regions"]);
+
+    const profile = await mkdtemp(join(tmpdir(), "interloper-chromium-"));
+    const shot = join(box.dir, "coverage.png");
+    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM!, headless: true, args: ARGS, viewport: { width: 1400, height: 900 } });
+    try {
+      const requests: string[] = [];
+      const outside: string[] = [];
+      await context.route("**/*", async (route) => {
+        const url = route.request().url();
+        requests.push(url);
+        if (url.startsWith("file:")) await route.continue();
+        else {
+          outside.push(url);
+          await route.abort();
+        }
+      });
+      const page = context.pages()[0] ?? (await context.newPage());
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(String(error)));
+      const url = pathToFileURL(report).href;
+      await page.goto(url, { waitUntil: "load" });
+      expect(await page.title()).toBe("interloper coverage");
+
+      for (const c of coverages) {
+        const section = page.locator(`section[data-asset="${c.asset}"]`);
+        expect(await section.count(), c.asset).toBe(1);
+        const rects = section.locator("svg rect.partition");
+        const expectedKeys = c.partitions.filter((p) => p.status !== "unexpected").map((p) => p.key);
+        expect(await rects.count(), c.asset).toBe(c.expected);
+        const keys = await rects.evaluateAll((nodes) => nodes.map((n) => (n as unknown as Attributed).getAttribute("data-key")));
+        expect([...keys].sort(), c.asset).toEqual([...expectedKeys].sort());
+        const missing = await section.locator("svg rect.partition.missing").evaluateAll((nodes) => nodes.map((n) => (n as unknown as Attributed).getAttribute("data-key")));
+        expect([...missing].sort(), c.asset).toEqual(c.partitions.filter((p) => p.status === "missing").map((p) => p.key).sort());
+        // Every cell is drawn with a size (the SVG lays out, nothing collapsed).
+        const sizes = await rects.evaluateAll((nodes) => nodes.map((n) => (n as unknown as Boxed).getBBox()).map((b) => b.width * b.height));
+        expect(sizes.every((s) => s > 0), c.asset).toBe(true);
+      }
+      // The totals and ranges are on the page.
+      const text = await page.locator("body").innerText();
+      const orders = coverages[0]!;
+      expect(text).toContain(`expected ${orders.expected}`);
+      expect(text).toContain(`missing ${orders.missing}`);
+
+      await page.screenshot({ path: shot, fullPage: true });
+      expect(errors).toEqual([]);
+      expect(outside).toEqual([]);
+      expect(requests).toEqual([url]);
+    } finally {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    }
+    const png = await readFile(shot);
+    expect((await stat(shot)).size).toBeGreaterThan(1000);
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  });
+});
