@@ -78,3 +78,15 @@ export {
 export { CSVFormat, JSONLFormat, ParquetFormat, type FileFormat, type FormatName } from "./destination/formats/index.js";
 export { assetCoverage, computeCoverage, coverage, type Coverage, type CoverageOptions, type PartitionCoverage, type PartitionStatus } from "./api/coverage/index.js";
 export { missingPlanOptions, type MissingOptions } from "./api/missing.js";
+export {
+  DatabaseDestination,
+  DatabaseError,
+  MySQLDestination,
+  PostgresDestination,
+  SQLiteDestination,
+  type ConnectionOptions,
+  type DatabaseHooks,
+  type MySQLDestinationOptions,
+  type PostgresDestinationOptions,
+  type SQLiteDestinationOptions,
+} from "./destination/index.js";

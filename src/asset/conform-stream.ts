@@ -1,6 +1,7 @@
 import { AssetError, SchemaError } from "../errors.js";
 import { batchesOf, type Row, type RowStream } from "../representation/index.js";
-import { conform, inferFieldSpecs, isFieldValue, type FieldSpec } from "../schema/index.js";
+import { valueCheck } from "../schema/field-spec.js";
+import { conform, inferFieldSpecs, type FieldSpec } from "../schema/index.js";
 import type { Asset } from "./asset.js";
 
 /** Rows looked at before a stream's schema is fixed, when the asset declares none. */
@@ -67,6 +68,7 @@ export async function conformStream(asset: Asset, stream: RowStream): Promise<Co
 /** Checks later rows against an inferred schema, widening integer to number in place. */
 function fitCheck(asset: Asset, schema: FieldSpec[]): (batch: readonly Row[], offset: number) => void {
   const known = new Map(schema.map((spec, index) => [spec.name, index]));
+  const fits = schema.map(valueCheck);
   return (batch, offset) => {
     for (let i = 0; i < batch.length; i++) {
       const row = batch[i]!;
@@ -77,9 +79,10 @@ function fitCheck(asset: Asset, schema: FieldSpec[]): (batch: readonly Row[], of
           throw new SchemaError(`asset "${asset.qualifiedKey}": row ${offset + i} has the field "${name}", which the first ${INFERENCE_PREFIX_ROWS} rows did not have and which cannot be added to data already written; declare a schema`);
         }
         const spec = schema[index]!;
-        if (value === null || value === undefined || isFieldValue(spec, value)) continue;
+        if (value === null || value === undefined || fits[index]!(value)) continue;
         if (spec.type === "integer" && typeof value === "number") {
           schema[index] = { ...spec, type: "number" };
+          fits[index] = valueCheck(schema[index]!);
           continue;
         }
         throw new SchemaError(

@@ -2,10 +2,14 @@ import { randomUUID } from "node:crypto";
 import { AssetError, DependencyNotFoundError, InterloperError } from "../errors.js";
 import type { Partition, PartitionWindow } from "../partitioning/index.js";
 import type { FieldSpec } from "../schema/index.js";
+import type { RunMetadata } from "../destination/index.js";
 import { rowCountOf } from "../destination/row-count.js";
 import type { Asset } from "./asset.js";
 import { requireWindow } from "./asset.js";
-import { conformData } from "./conform-data.js";
+import { writeStream } from "../destination/stream/write-stream.js";
+import { collectRows, isRowStream, type RowStream } from "../representation/index.js";
+import { conformData, type Conformed } from "./conform-data.js";
+import { conformStream } from "./conform-stream.js";
 import { deliverTo, errorInfo, type AssetEvent, type LogLevel } from "./events.js";
 import { ExecutionContext } from "./execution-context.js";
 
@@ -58,15 +62,24 @@ export async function executeAsset(asset: Asset, partitionOrWindow: PartitionWin
     if (error instanceof InterloperError) throw error;
     throw new AssetError(`asset "${asset.qualifiedKey}" failed${window ? ` for ${String(window)}` : ""}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
   }
+  if (isRowStream(output)) return writeStreamed(asset, window, output, options, base, log);
   const conformed = conformData(asset, output);
   for (const warning of conformed.warnings) log("warn", warning);
   options.schemas.set(asset.qualifiedKey, conformed.schema);
   if (!options.write) return { ...conformed, written: [], failedDestinations: [] };
 
+  const metadata = { runId: options.runId, ...(options.backfillId ? { backfillId: options.backfillId } : {}) };
+  return writeAll(asset, window, conformed, options, base, metadata);
+}
+
+/** Writes conformed data to every destination; the error of a failure says which ones hold it. */
+async function writeAll(asset: Asset, window: PartitionWindow | null, conformed: Conformed, options: ExecuteOptions, base: EventScope, metadata: RunMetadata): Promise<Execution> {
+  const now = () => new Date().toISOString();
+  const log = (level: LogLevel, message: string) => options.emit({ ...base, type: "log", time: now(), level, message });
   if (asset.destinations.length === 0) {
     throw new AssetError(`asset "${asset.qualifiedKey}" has no destination to write to: set destinations on the asset or its source`);
   }
-  const io = asset.ioContext(window, conformed.schema, { runId: options.runId, ...(options.backfillId ? { backfillId: options.backfillId } : {}) });
+  const io = asset.ioContext(window, conformed.schema, metadata);
   if (window && conformed.rows !== null && conformed.rows > 0 && !hasColumn(conformed.data, io.partitionColumn())) {
     log("warn", `asset "${asset.qualifiedKey}": the data has no "${io.partitionColumn()}" column; reads by partition will find nothing`);
   }
@@ -95,6 +108,42 @@ export async function executeAsset(asset: Asset, partitionOrWindow: PartitionWin
     throw error;
   }
   return { ...conformed, written, failedDestinations: [] };
+}
+
+/**
+ * A streamed output: conformed batch by batch and written as it arrives when the asset has one
+ * destination; with several, or for `run()`, it is collected first (a stream is read once).
+ */
+async function writeStreamed(
+  asset: Asset,
+  window: PartitionWindow | null,
+  output: RowStream,
+  options: ExecuteOptions,
+  base: EventScope,
+  log: (level: LogLevel, message: string) => void,
+): Promise<Execution> {
+  const stream = await conformStream(asset, output);
+  options.schemas.set(asset.qualifiedKey, stream.schema);
+  const metadata = { runId: options.runId, ...(options.backfillId ? { backfillId: options.backfillId } : {}) };
+  if (!options.write || asset.destinations.length !== 1) {
+    const rows = await collectRows(stream.batches);
+    for (const warning of stream.warnings) log("warn", warning);
+    if (!options.write) return { data: rows, schema: stream.schema, rows: rows.length, written: [], failedDestinations: [] };
+    return writeAll(asset, window, { data: rows, schema: stream.schema, rows: rows.length, warnings: [] }, options, base, metadata);
+  }
+  const name = asset.destinationKeys[0]!;
+  const started = Date.now();
+  const now = () => new Date().toISOString();
+  options.emit({ ...base, type: "destination:write:started", time: now(), destination: name });
+  try {
+    await writeStream(asset.destinations[0]!, asset.ioContext(window, stream.schema, metadata), stream.batches);
+  } catch (error) {
+    options.emit({ ...base, type: "destination:write:failed", time: now(), destination: name, error: errorInfo(error) });
+    throw Object.assign(new AssetError(`asset "${asset.qualifiedKey}": writing to ${name} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error }), { written: [], failedDestinations: [name] });
+  }
+  for (const warning of stream.warnings) log("warn", warning);
+  options.emit({ ...base, type: "destination:write:completed", time: now(), destination: name, rows: stream.rows(), durationMs: Date.now() - started });
+  return { data: null, schema: stream.schema, rows: stream.rows(), written: [name], failedDestinations: [] };
 }
 
 async function readDependencies(asset: Asset, window: PartitionWindow | null, options: ExecuteOptions, base: EventScope): Promise<Record<string, unknown>> {

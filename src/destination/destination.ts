@@ -1,6 +1,6 @@
 import { ConfigError } from "../errors.js";
 import type { Partition } from "../partitioning/index.js";
-import { TableData } from "../representation/index.js";
+import { TableData, type Row } from "../representation/index.js";
 import type { IOContext } from "./io-context.js";
 
 type MaybePromise<T> = T | Promise<T>;
@@ -36,6 +36,11 @@ export abstract class Destination {
   abstract readPartition(context: IOContext, partition: Partition | null): MaybePromise<unknown>;
   /** Rows per stored partition key, for coverage. */
   abstract partitionRowCounts(context: IOContext): MaybePromise<Record<string, number>>;
+  /**
+   * Optional: stores one partition from row batches as they arrive, without holding the
+   * partition in memory. Destinations without it receive streamed data collected.
+   */
+  writePartitionStream?(context: IOContext, partition: Partition | null, batches: AsyncIterable<Row[]>): Promise<void>;
 
   /** The destination's name for messages and UIs. */
   get displayName(): string {

@@ -4,3 +4,25 @@ export { CSVDestination, type CSVDestinationOptions } from "./csv/csv-destinatio
 export { FileDestination, type FileDestinationOptions } from "./file/file-destination.js";
 export { MemoryDestination } from "./memory/memory-destination.js";
 export type { PartitionFilter } from "../partitioning/index.js";
+export {
+  LocalObjectStoreDestination,
+  ObjectStoreDestination,
+  ObjectStoreError,
+  S3Destination,
+  type LocalObjectStoreOptions,
+  type S3ConnectionOptions,
+  type S3DestinationOptions,
+  type StoredObject,
+} from "./object-store/index.js";
+export {
+  DatabaseDestination,
+  DatabaseError,
+  MySQLDestination,
+  PostgresDestination,
+  SQLiteDestination,
+  type ConnectionOptions,
+  type DatabaseHooks,
+  type MySQLDestinationOptions,
+  type PostgresDestinationOptions,
+  type SQLiteDestinationOptions,
+} from "./database/index.js";

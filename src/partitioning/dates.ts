@@ -17,9 +17,12 @@ export function utc(year: number, month = 0, day = 1, hour = 0): Date {
   return d;
 }
 
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 /** The number of days in a month (0-based month), leap years included. */
 export function daysInMonth(year: number, month: number): number {
-  return utc(year, month + 1, 1).getTime() / DAY_MS - utc(year, month, 1).getTime() / DAY_MS;
+  if (month !== 1) return MONTH_DAYS[month]!;
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
 }
 
 /** Whether year, month (1-based) and day name a real calendar date. */

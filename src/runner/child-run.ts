@@ -1,6 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { execa } from "execa";
-import type { AssetEvent } from "../asset/events.js";
+import { errorInfo, type AssetEvent } from "../asset/events.js";
 import { AssetError } from "../errors.js";
 import type { InterloperEvent } from "./events.js";
 import { RunResult, type AssetExecution, type ExecutionStatus } from "./run-result.js";
@@ -35,6 +34,8 @@ export async function runPartitionInChild(
   const executions = new Map<string, AssetExecution>();
   let runId = `${options.backfillId}:${partition}`;
   let finished: ExecutionStatus | null = null;
+  // execa is loaded only when a pool runs: importing "interloper" must stay cheap.
+  const { execa } = await import("execa");
   const child = execa(process.execPath, args, {
     reject: false,
     cwd: options.cwd,
@@ -73,10 +74,25 @@ export async function runPartitionInChild(
   const executionsOut = Object.fromEntries(
     assets.map((asset) => [asset, executions.get(asset) ?? { asset, status, startTime: null, endTime: null, error, rows: null, written: [], failedDestinations: [] }]),
   );
+  // The child could not say how it ended: say it for it, as an in-process run would.
+  const base = { runId, backfillId: options.backfillId, partition };
+  const now = new Date().toISOString();
   for (const [key, execution] of Object.entries(executionsOut)) {
     if (execution.status === "completed") continue;
     executionsOut[key] = { ...execution, status, error };
+    if (status === "failed") options.emit({ ...base, type: "asset:failed", time: now, asset: key, error: errorInfo(error), durationMs: Date.now() - startedAt });
+    else options.emit({ ...base, type: "asset:canceled", time: now, asset: key, reason: error.message });
   }
+  const settled = Object.values(executionsOut);
+  options.emit({
+    ...base,
+    type: status === "failed" ? "run:failed" : "run:canceled",
+    time: now,
+    durationMs: Date.now() - startedAt,
+    completed: settled.filter((e) => e.status === "completed").map((e) => e.asset),
+    failed: settled.filter((e) => e.status === "failed").map((e) => e.asset),
+    canceled: settled.filter((e) => e.status === "canceled").map((e) => e.asset),
+  });
   return new RunResult({ runId, status, executionTime: Date.now() - startedAt, partitionOrWindow: partition, assetExecutions: executionsOut });
 }
 

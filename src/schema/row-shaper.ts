@@ -31,6 +31,10 @@ export interface PreparedField {
   readonly convert: Converter;
 }
 
+type ShaperFactory = (c: Converter[], i: symbol, r: Report) => RowShaper;
+const factories = new Map<string, ShaperFactory>();
+const MAX_FACTORIES = 256;
+
 /**
  * Compiles the row builder for a schema. Rows built by assigning keys one by one in a loop go
  * through V8's slow keyed stores and map transitions; an object literal with the schema's keys
@@ -52,7 +56,12 @@ export function compileShaper(fields: readonly PreparedField[], report: Report, 
   });
   const body = `return function shape(row, index) {\n${lines.join("\n")}\nreturn { ${entries.join(", ")} };\n};`;
   try {
-    const factory = new Function("c", "I", "report", body) as (c: Converter[], i: symbol, r: Report) => RowShaper;
+    // Compiling costs far more than shaping a small partition: one factory per schema shape.
+    let factory = factories.get(body);
+    if (!factory) {
+      factory = new Function("c", "I", "report", body) as ShaperFactory;
+      if (factories.size < MAX_FACTORIES) factories.set(body, factory);
+    }
     return factory(converters, INVALID, report);
   } catch {
     return loopShaper(fields, report, requireValues);

@@ -4,7 +4,7 @@ import { parse as parseCsvSync } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { SchemaError } from "../../errors.js";
 import type { Partition } from "../../partitioning/index.js";
-import { TableData } from "../../representation/index.js";
+import { TableData, type Row } from "../../representation/index.js";
 import { reconcileRows, toText } from "../../schema/index.js";
 import { Destination } from "../destination.js";
 import { PartitionFiles } from "../files/partition-files.js";
@@ -47,7 +47,24 @@ export class CSVDestination extends Destination {
     }
     const rows = table.rows;
     const header = headerOf(rows, context);
-    await this.files.write(context, partition, csvChunks(rows, header, context.asset.key), rows.length);
+    await this.files.write(context, partition, csvChunks(rows, header, context.asset.key, true, 0), rows.length);
+  }
+
+  /** Streams a partition to its file batch by batch: memory stays flat however many rows arrive. */
+  override async writePartitionStream(context: IOContext, partition: Partition | null, batches: AsyncIterable<Row[]>): Promise<void> {
+    let rows = 0;
+    const assetKey = context.asset.key;
+    async function* chunks(): AsyncGenerator<string> {
+      let header: string[] | null = null;
+      for await (const batch of batches) {
+        if (batch.length === 0) continue;
+        header ??= headerOf(batch, context);
+        yield* csvChunks(batch, header, assetKey, rows === 0, rows);
+        rows += batch.length;
+      }
+      if (header === null) yield* csvChunks([], headerOf([], context), assetKey, true, 0);
+    }
+    await this.files.write(context, partition, chunks(), () => rows);
   }
 
   async readPartition(context: IOContext, partition: Partition | null): Promise<unknown> {
@@ -67,27 +84,34 @@ function headerOf(rows: readonly Record<string, unknown>[], context: IOContext):
   return context.schema ? context.schema.map((field) => field.name) : [];
 }
 
-function* csvChunks(rows: readonly Record<string, unknown>[], header: readonly string[], assetKey: string): Generator<string> {
+/** CSV text in batches; `withHeader` starts it with the header line, `offset` numbers rows in messages. */
+function* csvChunks(rows: readonly Record<string, unknown>[], header: readonly string[], assetKey: string, withHeader: boolean, offset: number): Generator<string> {
   if (header.length === 0) return;
   const known = new Set(header);
-  const cast = { boolean: castText, date: castText, number: castText, bigint: castText, object: castText, string: (v: string) => v };
+  const cast = CASTS;
   for (let start = 0; start < rows.length || start === 0; start += BATCH_ROWS) {
     const batch = rows.slice(start, start + BATCH_ROWS);
     for (let i = 0; i < batch.length; i++) {
       const row = batch[i]!;
       for (const key in row) {
         if (!known.has(key)) {
-          throw new SchemaError(`asset "${assetKey}": row ${start + i} has the column "${key}", which is not in the CSV header (${header.join(", ")}) taken from the first row`);
+          throw new SchemaError(`asset "${assetKey}": row ${offset + start + i} has the column "${key}", which is not in the CSV header (${header.join(", ")}) taken from the first row`);
         }
       }
     }
-    yield stringify(batch, { header: start === 0, columns: [...header], cast });
+    yield stringify(batch, { header: withHeader && start === 0, columns: [...header], cast });
   }
 }
 
-function castText(value: unknown): string {
-  return toText(value);
-}
+// csv-stringify's own casts would write booleans as "1"/"" and Dates as epoch numbers; these
+// write each type's text form (the one reconcileRows reads back) without a general dispatch.
+const CASTS = {
+  boolean: (value: boolean) => (value ? "true" : "false"),
+  number: (value: number) => (value === 0 && 1 / value < 0 ? "-0" : String(value)),
+  bigint: (value: bigint) => value.toString(),
+  date: (value: Date) => toText(value),
+  object: (value: object) => toText(value),
+};
 
 /** Counts a CSV file's records without keeping them (quoted newlines are part of one record). */
 async function countRecords(path: string): Promise<number> {

@@ -39,10 +39,16 @@ export class PartitionFiles {
   }
 
   /** Replaces a partition's file atomically, then records its row count beside it. */
-  async write(context: IOContext, partition: Partition | null, chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>, rows: number): Promise<void> {
+  async write(
+    context: IOContext,
+    partition: Partition | null,
+    chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
+    /** The row count, or a function giving it once the chunks are consumed (for streams). */
+    rows: number | (() => number),
+  ): Promise<void> {
     const path = this.pathOf(context, partition);
     const written = await writeFileAtomic(path, chunks);
-    await this.recordCount(path, { rows, size: written.size, mtimeMs: written.mtimeMs });
+    await this.recordCount(path, { rows: typeof rows === "number" ? rows : rows(), size: written.size, mtimeMs: written.mtimeMs });
   }
 
   /** A partition's bytes; DataNotFoundError with the path when it was never written. */

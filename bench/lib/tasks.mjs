@@ -1,0 +1,184 @@
+// Every timed task. Each runs in its own fresh process (see child.mjs); `ms` is measured around
+// the work only (module loading excluded), and the child reports its own peak RSS.
+import { createWriteStream } from "node:fs";
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { once } from "node:events";
+import { parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify/sync";
+import { COLUMNS, days, rowBatches, rowsForDay } from "./rows.mjs";
+
+const now = () => performance.now();
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const lazyProject = () => import("./project.mjs");
+
+/** Times `fn` once after `warm` untimed calls, or the median of `repeat` timed calls. */
+async function timed(fn, { warm = 0, repeat = 1 } = {}) {
+  for (let i = 0; i < warm; i++) await fn();
+  const samples = [];
+  let value;
+  for (let i = 0; i < repeat; i++) {
+    const t0 = now();
+    value = await fn();
+    samples.push(now() - t0);
+  }
+  return { ms: median(samples), inner: samples, value };
+}
+
+function tableDir(base) {
+  return join(base, "shop", "orders");
+}
+
+// --- W1 / W6 / pool: backfill to CSV ---------------------------------------------------------------
+
+export async function backfillCsv({ dir, days: count = 365, rows = 10_000, first = "2025-01-01", processes, configPath, cwd, destination = "csv" }) {
+  const { il, shopProject, assertCompleted } = await lazyProject();
+  const dest = destination === "objectstore-local" ? new il.LocalObjectStoreDestination({ basePath: dir, format: "csv" }) : new il.CSVDestination({ basePath: dir });
+  const { dag } = shopProject({ destination: dest, rows });
+  const list = days(first, count);
+  const window = il.TimePartitionWindow.parse(`${list[0]}..${list.at(-1)}`);
+  const options = processes ? { processes, childProcess: { configPath, cwd, env: { BENCH_DIR: dir, BENCH_ROWS: String(rows) } } } : {};
+  const { ms, value } = await timed(() => il.backfill(dag, window, options));
+  assertCompleted(value, "backfill");
+  return { ms, extra: { partitions: value.partitions.length, msPerPartition: ms / value.partitions.length } };
+}
+
+export async function backfillCsvBaseline({ dir, days: count = 365, rows = 10_000, first = "2025-01-01" }) {
+  const list = days(first, count);
+  const { ms } = await timed(async () => {
+    for (const day of list) {
+      const folder = join(tableDir(dir), `date=${day}`);
+      await mkdir(folder, { recursive: true });
+      await writeFile(join(folder, "data.csv"), stringify(rowsForDay(day, rows), { header: true, columns: COLUMNS }));
+    }
+  });
+  return { ms, extra: { partitions: list.length } };
+}
+
+// --- W2 and the 10-year coverage: coverage from stored counts ---------------------------------------
+
+export async function coverage({ dir, window, start = "2016-01-01" }) {
+  const { il, shopProject } = await lazyProject();
+  const { assetCoverage } = await import("../../dist/api/coverage/index.js");
+  const { orders } = shopProject({ destination: new il.CSVDestination({ basePath: dir }), start });
+  const { ms, inner, value } = await timed(() => assetCoverage(orders, { window }), { warm: 1, repeat: 5 });
+  return { ms, extra: { inner, expected: value.expected, materialized: value.materialized, missing: value.missing, rows: value.rows } };
+}
+
+export async function coverageBaseline({ dir }) {
+  const table = tableDir(dir);
+  const { ms, inner, value } = await timed(
+    async () => {
+      const names = (await readdir(table)).filter((n) => n.startsWith("date="));
+      const stats = await Promise.all(names.map((n) => stat(join(table, n, "data.csv"))));
+      return stats.length;
+    },
+    { warm: 1, repeat: 5 },
+  );
+  return { ms, extra: { inner, partitions: value } };
+}
+
+// --- W3: read a window back as one typed table ---------------------------------------------------
+
+export async function readWindow({ dir, window = "2025-01-01..2025-12-31" }) {
+  const { il, shopProject } = await lazyProject();
+  const { orders } = shopProject({ destination: new il.CSVDestination({ basePath: dir }) });
+  const { ms, value } = await timed(() => orders.read(il.TimePartitionWindow.parse(window)));
+  const rows = Array.isArray(value) ? value : (il.TableData.from(value)?.rows ?? []);
+  if (typeof rows[0]?.amount !== "number" || typeof rows[0]?.order_id !== "number") throw new Error(`read did not give typed rows: ${JSON.stringify(rows[0])}`);
+  return { ms, extra: { rows: rows.length } };
+}
+
+export async function readWindowBaseline({ dir, first = "2025-01-01", days: count = 365 }) {
+  const { ms, value } = await timed(async () => {
+    const all = [];
+    for (const day of days(first, count)) {
+      const rows = parse(await readFile(join(tableDir(dir), `date=${day}`, "data.csv")), { columns: true });
+      for (const row of rows) {
+        row.order_id = Number(row.order_id);
+        row.amount = Number(row.amount);
+        all.push(row);
+      }
+    }
+    return all;
+  });
+  return { ms, extra: { rows: value.length } };
+}
+
+// --- W4: per-partition overhead ------------------------------------------------------------------
+
+export async function overhead({ dir, destination = "memory", count = 365 }) {
+  const { il, shopProject, assertCompleted } = await lazyProject();
+  const dest = destination === "memory" ? new il.MemoryDestination() : new il.CSVDestination({ basePath: dir });
+  const { dag } = shopProject({ destination: dest, rows: 1 });
+  const list = days("2025-01-01", count);
+  const window = il.TimePartitionWindow.parse(`${list[0]}..${list.at(-1)}`);
+  const { ms, value } = await timed(() => il.backfill(dag, window));
+  assertCompleted(value, "backfill");
+  return { ms, extra: { msPerPartition: ms / count } };
+}
+
+// --- W7: one huge partition, streamed -----------------------------------------------------------
+
+export async function stream({ dir, rows = 5_000_000, batch = 10_000, shape = "stream" }) {
+  const { il, shopProject, assertCompleted } = await lazyProject();
+  const { dag } = shopProject({ destination: new il.CSVDestination({ basePath: dir }), rows, stream: shape === "stream" });
+  const { ms, value } = await timed(() => dag.materialize(il.TimePartition.fromKey("2025-01-01")));
+  assertCompleted(value, "materialize");
+  const written = (await stat(join(tableDir(dir), "date=2025-01-01", "data.csv"))).size;
+  return { ms, extra: { bytes: written, batch } };
+}
+
+export async function streamBaseline({ dir, rows = 5_000_000, batch = 10_000 }) {
+  const folder = join(tableDir(dir), "date=2025-01-01");
+  await mkdir(folder, { recursive: true });
+  const file = join(folder, "data.csv");
+  const { ms } = await timed(async () => {
+    const out = createWriteStream(file);
+    let header = true;
+    for await (const rowsBatch of rowBatches("2025-01-01", rows, batch)) {
+      if (!out.write(stringify(rowsBatch, { header, columns: COLUMNS }))) await once(out, "drain");
+      header = false;
+    }
+    out.end();
+    await once(out, "finish");
+  });
+  return { ms, extra: { bytes: (await stat(file)).size } };
+}
+
+// --- hooks: workloads other engineers own (bench/database/*) -----------------------------------
+
+export async function external({ file, name, role, options = {} }) {
+  const { createJiti } = await import("jiti");
+  const jiti = createJiti(import.meta.url);
+  const mod = await jiti.import(file);
+  const workloads = mod.workloads ?? (mod.default ? [].concat(mod.default) : []);
+  const workload = workloads.find((w) => w.name === name);
+  if (!workload) throw new Error(`${file} has no workload ${name}`);
+  const fn = role === "baseline" ? workload.baseline : workload.run;
+  if (workload.setup) await workload.setup(options);
+  const { ms, value } = await timed(() => fn(options));
+  if (workload.teardown) await workload.teardown(options);
+  return { ms, extra: value && typeof value === "object" ? value : {} };
+}
+
+/** Lists the runnable workloads of a hook file: [{name, title, target, reason?}]. */
+export async function probe({ file }) {
+  const { createJiti } = await import("jiti");
+  const jiti = createJiti(import.meta.url);
+  const mod = await jiti.import(file);
+  const workloads = mod.workloads ?? (mod.default ? [].concat(mod.default) : []);
+  const out = [];
+  for (const w of workloads) {
+    if (!w || typeof w.name !== "string" || typeof w.run !== "function") continue;
+    let reason = null;
+    try {
+      const ok = w.available ? await w.available() : true;
+      if (ok !== true) reason = typeof ok === "string" ? ok : "not available";
+    } catch (error) {
+      reason = `available() threw: ${error.message}`;
+    }
+    out.push({ name: w.name, title: w.title ?? w.name, target: w.target ?? null, hasBaseline: typeof w.baseline === "function", reason });
+  }
+  return { ms: 0, extra: { workloads: out } };
+}

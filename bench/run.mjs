@@ -1,0 +1,430 @@
+#!/usr/bin/env node
+// interloper's benchmark suite: `npm run bench` (see bench/README.md).
+//
+// Every workload and its baseline run in FRESH child processes (bench/child.mjs), interleaved
+// round by round (the pair order alternates each round) so both share the machine's noise; each
+// child reports its own peak RSS. Prints one table and writes bench/results.json.
+//
+// Options:
+//   --runs <n>        runs per workload and baseline (default 3; the median is reported)
+//   --only <ids>      comma-separated workload ids (W1,W2,...,C10Y,P2,W4-CSV,W7-ARRAY,OS1 ...)
+//   --with <extras>   opt-in workloads: objectstore
+//   --smoke           tiny sizes, 1 run: checks the suite works, figures mean nothing
+//   --no-build        do not rebuild dist/ even when src/ is newer
+//   --data-dir <dir>  where the workloads write (default: a folder in the OS temp dir, removed at the end)
+//   --keep-data       keep the data folder
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const BENCH = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(BENCH, "..");
+const CHILD = join(BENCH, "child.mjs");
+
+// --- options ------------------------------------------------------------------------------------
+
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(name);
+const value = (name, fallback) => {
+  const i = argv.indexOf(name);
+  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : fallback;
+};
+const smoke = flag("--smoke");
+const runs = Number(value("--runs", smoke ? 1 : 3));
+if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer`);
+const only = value("--only", null)?.toUpperCase().split(",");
+const extras = (value("--with", "") ?? "").toLowerCase().split(",").filter(Boolean);
+const DATA = resolve(value("--data-dir", join(os.tmpdir(), `interloper-bench-${process.pid}`)));
+
+const size = smoke
+  ? { rows: 200, stream: 50_000, tenYearRows: 1, poolDays: 10 }
+  : { rows: 10_000, stream: 5_000_000, tenYearRows: 10, poolDays: 365 };
+
+// --- the built package --------------------------------------------------------------------------
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function ensureBuilt() {
+  const distIndex = join(ROOT, "dist", "index.js");
+  const stale = !existsSync(distIndex) || newestMtime(join(ROOT, "src")) > statSync(distIndex).mtimeMs;
+  if (!stale) return { built: false, stale: false };
+  if (flag("--no-build")) {
+    console.warn("bench: dist/ is older than src/ (--no-build given): measuring the existing dist/");
+    return { built: false, stale: true };
+  }
+  console.log("bench: dist/ is older than src/, building it (tsc -p tsconfig.build.json) ...");
+  const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+  if (tsc.status !== 0) {
+    console.warn("bench: the build failed; measuring the dist/ that is there");
+    return { built: false, stale: true, buildFailed: true };
+  }
+  return { built: true, stale: false };
+}
+
+// --- running one sample -------------------------------------------------------------------------
+
+const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
+const TIMEOUT_MS = 30 * 60_000;
+
+function spawnCollect(command, args, options = {}) {
+  return new Promise((resolvePromise) => {
+    const started = performance.now();
+    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, CI: "1", NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"], ...options });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => (stdout = (stdout + c).slice(-200_000)));
+    child.stderr.on("data", (c) => (stderr = (stderr + c).slice(-200_000)));
+    const timer = setTimeout(() => child.kill("SIGKILL"), TIMEOUT_MS);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code, signal, stdout, stderr, wallMs: performance.now() - started });
+    });
+  });
+}
+
+/** A task of bench/lib/tasks.mjs in a fresh process: its own timing and peak RSS. */
+async function runTask([task, options]) {
+  const out = await spawnCollect(process.execPath, ["--expose-gc", CHILD, task, JSON.stringify(options ?? {})]);
+  const line = out.stdout.split("\n").reverse().find((l) => l.startsWith("@@BENCH "));
+  const parsed = line ? JSON.parse(line.slice(8)) : { error: `no result (exit ${out.code ?? out.signal}): ${out.stderr.trim().split("\n").slice(-5).join(" | ")}` };
+  return { ...parsed, wallMs: out.wallMs };
+}
+
+/** A whole process, timed from spawn to exit; peak RSS from /usr/bin/time when present. */
+async function runProcess(command) {
+  const [cmd, ...args] = TIME ? [TIME, "-f", "@@RSS %M", ...command] : command;
+  const out = await spawnCollect(cmd, args);
+  if (out.code !== 0) return { error: `exit ${out.code ?? out.signal}: ${out.stderr.trim().split("\n").slice(-5).join(" | ")}`, wallMs: out.wallMs };
+  const rss = /@@RSS (\d+)/.exec(out.stderr);
+  return { ms: out.wallMs, maxRSSKB: rss ? Number(rss[1]) : null, wallMs: out.wallMs, extra: {} };
+}
+
+const runSpec = (spec) => (spec.process ? runProcess(spec.process) : runTask(spec.task));
+
+// --- the workloads ------------------------------------------------------------------------------
+
+const dir = (name) => join(DATA, name);
+const YEAR = "2025-01-01..2025-12-31";
+const TEN_YEARS_DAYS = 3650;
+const TEN_YEARS_END = new Date(Date.parse("2016-01-01T00:00:00Z") + (TEN_YEARS_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * target kinds: ratio (lib / baseline <= max), perPartition (ms / count < max), abs (ms < max),
+ * rssRatio (peak RSS of `of` / baseline RSS <= max); rssMaxMB adds a peak RSS bound; none: info.
+ */
+const WORKLOADS = [
+  {
+    id: "W1", name: "backfill-csv",
+    what: `il.backfill, 365 daily partitions x ${size.rows} rows, in-process (concurrency 4), to CSVDestination`,
+    lib: { task: ["backfillCsv", { dir: dir("w1-lib"), rows: size.rows }], fresh: dir("w1-lib") },
+    base: { task: ["backfillCsvBaseline", { dir: dir("w1-base"), rows: size.rows }], fresh: dir("w1-base") },
+    baseWhat: "the same rows, csv-stringify/sync + fs.writeFile into the same 365 paths, sequentially",
+    target: { kind: "ratio", max: 1.3 },
+  },
+  {
+    id: "W2", name: "coverage-csv",
+    what: "assetCoverage (dist/api/coverage) of W1's 365 partitions, warm: median of 5 calls after 1",
+    lib: { task: ["coverage", { dir: dir("w1-lib"), window: YEAR }] },
+    base: { task: ["coverageBaseline", { dir: dir("w1-lib") }] },
+    baseWhat: "readdir of the table folder + stat of each partition's data.csv (same 1 + 5 calls)",
+    target: { kind: "ratio", max: 2 },
+  },
+  {
+    id: "W3", name: "read-window",
+    what: "asset.read(2025 window) with a zod schema: one typed table of 3.65 M rows",
+    lib: { task: ["readWindow", { dir: dir("w1-lib"), window: YEAR }] },
+    base: { task: ["readWindowBaseline", { dir: dir("w1-lib") }] },
+    baseWhat: "csv-parse/sync (columns: true) over the same 365 files, Number() on order_id and amount",
+    target: { kind: "ratio", max: 1.3, rssMaxMB: 1024 },
+  },
+  {
+    id: "W4", name: "overhead",
+    what: "il.backfill of 365 partitions x 1 row to MemoryDestination (in-process, concurrency 4, cold process)",
+    lib: { task: ["overhead", { destination: "memory" }] },
+    target: { kind: "perPartition", max: 0.4, count: 365 },
+  },
+  {
+    id: "W4-CSV", name: "overhead-csv", info: true,
+    what: "as W4, to CSVDestination (atomic file + row-count sidecar per partition)",
+    lib: { task: ["overhead", { destination: "csv", dir: dir("w4-csv") }], fresh: dir("w4-csv") },
+    target: { kind: "perPartition", max: null, count: 365 },
+  },
+  {
+    id: "W5", name: "startup",
+    what: "node bin/interloper list -c interloper.config.example.ts, whole process (wall clock)",
+    lib: { process: [process.execPath, "bin/interloper", "list", "-c", "interloper.config.example.ts"] },
+    base: { process: [process.execPath, "-e", "0"] },
+    baseWhat: "node -e 0",
+    target: { kind: "ratio", max: 3 },
+  },
+  {
+    id: "W6", name: "memory",
+    what: "W1's peak RSS against a 1-partition run's peak RSS",
+    base: { task: ["backfillCsv", { dir: dir("w6-one"), days: 1, rows: size.rows }], fresh: dir("w6-one") },
+    baseWhat: "il.backfill of one 10,000-row partition to CSV, fresh process",
+    target: { kind: "rssRatio", of: "W1", max: 1.5 },
+  },
+  {
+    id: "W7", name: "stream",
+    what: `one ${size.stream.toLocaleString("en")}-row partition to CSV, run() returning an async iterable of 10,000-row batches`,
+    lib: { task: ["stream", { dir: dir("w7-lib"), rows: size.stream, shape: "stream" }], fresh: dir("w7-lib") },
+    base: { task: ["streamBaseline", { dir: dir("w7-base"), rows: size.stream }], fresh: dir("w7-base") },
+    baseWhat: "the same batches through csv-stringify/sync into a fs.WriteStream (backpressure honoured)",
+    target: { kind: "ratio", max: 1.3, rssMaxMB: 300 },
+  },
+  {
+    id: "W7-ARRAY", name: "stream-as-array", info: true,
+    what: "as W7 but run() returns the 5 M rows as one array (what W7 costs without streaming)",
+    lib: { task: ["stream", { dir: dir("w7-arr"), rows: size.stream, shape: "array" }], fresh: dir("w7-arr") },
+    baseFrom: { id: "W7", role: "base" },
+    baseWhat: "W7's baseline",
+    target: { kind: "ratio", max: null, rssMaxMB: null },
+  },
+  {
+    id: "C10Y", name: "coverage-10y",
+    what: `assetCoverage of ${TEN_YEARS_DAYS} daily partitions (2016-01-01..${TEN_YEARS_END}) on CSV, warm (issue 6)`,
+    setup: { task: ["backfillCsv", { dir: dir("c10y"), days: TEN_YEARS_DAYS, first: "2016-01-01", rows: size.tenYearRows }], fresh: dir("c10y") },
+    lib: { task: ["coverage", { dir: dir("c10y"), window: `2016-01-01..${TEN_YEARS_END}` }] },
+    base: { task: ["coverageBaseline", { dir: dir("c10y") }] },
+    baseWhat: `readdir + stat of the ${TEN_YEARS_DAYS} partitions`,
+    target: { kind: "abs", max: 1000 },
+  },
+  {
+    id: "P2", name: "process-pool",
+    what: `W1's backfill (${size.poolDays} partitions) with processes: 2 (one child per partition, issue 9)`,
+    lib: {
+      task: ["backfillCsv", { dir: dir("p2"), days: size.poolDays, rows: size.rows, processes: 2, configPath: join(BENCH, "fixtures", "pool.config.mjs"), cwd: ROOT }],
+      fresh: dir("p2"),
+    },
+    baseFrom: { id: "W1", role: "lib" },
+    baseWhat: "W1 (the same backfill in-process), from the same rounds",
+    target: { kind: "ratio", max: null },
+  },
+];
+
+if (extras.includes("objectstore")) {
+  WORKLOADS.push({
+    id: "OS1", name: "backfill-objectstore-local", info: true,
+    what: "W1 to LocalObjectStoreDestination (format csv)",
+    lib: { task: ["backfillCsv", { dir: dir("os1"), rows: size.rows, destination: "objectstore-local" }], fresh: dir("os1") },
+    baseFrom: { id: "W1", role: "base" },
+    baseWhat: "W1's baseline",
+    target: { kind: "ratio", max: null },
+  });
+}
+
+/** bench/database/*: workloads another engineer owns, added when their module says they can run. */
+async function discoverHooks() {
+  const folder = join(BENCH, "database");
+  if (!existsSync(folder)) return [];
+  const files = readdirSync(folder).filter((f) => /\.(m?ts|m?js)$/.test(f) && !f.endsWith(".d.ts") && !f.includes(".test."));
+  const found = [];
+  for (const file of files) {
+    const path = join(folder, file);
+    const probe = await runTask(["probe", { file: path }]);
+    if (probe.error) {
+      console.log(`bench: skipping bench/database/${file}: ${probe.error.split("\n")[0]}`);
+      continue;
+    }
+    for (const w of probe.extra.workloads) {
+      if (w.reason) {
+        console.log(`bench: skipping bench/database/${file} ${w.name}: ${w.reason}`);
+        continue;
+      }
+      found.push({
+        id: `DB-${w.name}`.toUpperCase(), name: w.name, info: !w.target, external: file,
+        what: `${w.title} (bench/database/${file})`,
+        lib: { task: ["external", { file: path, name: w.name, role: "run" }] },
+        ...(w.hasBaseline ? { base: { task: ["external", { file: path, name: w.name, role: "baseline" }] }, baseWhat: "the module's baseline" } : {}),
+        target: w.target ? { kind: "ratio", max: Number(w.target) } : { kind: "ratio", max: null },
+      });
+    }
+  }
+  return found;
+}
+
+// --- statistics and the table -------------------------------------------------------------------
+
+const median = (xs) => {
+  const s = xs.filter((x) => typeof x === "number" && Number.isFinite(x)).sort((a, b) => a - b);
+  if (s.length === 0) return null;
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const ok = (samples) => samples.filter((s) => !s.error);
+const medianMs = (samples) => median(ok(samples).map((s) => s.ms));
+const medianRSSMB = (samples) => {
+  const m = median(ok(samples).map((s) => s.maxRSSKB));
+  return m === null ? null : m / 1024;
+};
+const fmtMs = (ms) => (ms === null ? "-" : ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`);
+const fmtMB = (mb) => (mb === null ? "-" : `${Math.round(mb)} MB`);
+
+function evaluate(w, byId) {
+  const libSamples = w.samples.lib;
+  const ref = w.baseFrom ? byId.get(w.baseFrom.id)?.samples[w.baseFrom.role] ?? [] : w.samples.base;
+  const libErrors = libSamples.filter((s) => s.error);
+  const baseErrors = (w.base ? w.samples.base : []).filter((s) => s.error);
+  const t = w.target;
+  const row = { id: w.id, name: w.name, time: null, rss: null, baseline: null, baselineRSS: null, ratio: null, target: "info", result: "info", notes: [] };
+  row.time = medianMs(libSamples);
+  row.rss = medianRSSMB(libSamples);
+  row.baseline = medianMs(ref);
+  row.baselineRSS = medianRSSMB(ref);
+  if (t.kind === "rssRatio") {
+    const of = byId.get(t.of);
+    row.time = null;
+    row.rss = of ? medianRSSMB(of.samples.lib) : null;
+    row.baseline = null;
+    row.ratio = row.rss !== null && row.baselineRSS ? row.rss / row.baselineRSS : null;
+    row.target = `RSS <= ${t.max}x`;
+    row.result = row.ratio === null ? "ERROR" : row.ratio <= t.max ? "pass" : "FAIL";
+  } else if (t.kind === "perPartition") {
+    row.ratio = null;
+    row.perPartition = row.time === null ? null : row.time / t.count;
+    row.target = t.max === null ? "info" : `< ${t.max} ms/partition`;
+    row.result = row.perPartition === null ? "ERROR" : t.max === null ? "info" : row.perPartition < t.max ? "pass" : "FAIL";
+    if (row.perPartition !== null) row.notes.push(`${row.perPartition.toFixed(3)} ms/partition`);
+  } else if (t.kind === "abs") {
+    row.ratio = row.time !== null && row.baseline ? row.time / row.baseline : null;
+    row.target = `< ${fmtMs(t.max)} (absolute)`;
+    row.result = row.time === null ? "ERROR" : row.time < t.max ? "pass" : "FAIL";
+  } else {
+    row.ratio = row.time !== null && row.baseline ? row.time / row.baseline : null;
+    const parts = [];
+    if (t.max !== null && t.max !== undefined) parts.push(`<= ${t.max}x`);
+    if (t.rssMaxMB) parts.push(`RSS <= ${t.rssMaxMB} MB`);
+    row.target = parts.length ? parts.join(", ") : "info";
+    if (row.time === null || row.ratio === null) row.result = "ERROR";
+    else if (!parts.length) row.result = "info";
+    else row.result = (t.max === null || t.max === undefined || row.ratio <= t.max) && (!t.rssMaxMB || (row.rss ?? Infinity) <= t.rssMaxMB) ? "pass" : "FAIL";
+  }
+  if (libErrors.length) row.notes.push(`${libErrors.length}/${libSamples.length} runs crashed: ${libErrors[0].error.split("\n")[0].slice(0, 300)}`);
+  if (baseErrors.length) row.notes.push(`baseline: ${baseErrors.length} runs crashed: ${baseErrors[0].error.split("\n")[0].slice(0, 200)}`);
+  if (w.id === "P2" && row.time !== null && row.baseline !== null) {
+    const count = size.poolDays;
+    const perPartitionInProcess = row.baseline / 365;
+    const startCost = (2 * row.time) / count - perPartitionInProcess;
+    row.startCostMs = startCost;
+    row.notes.push(`pool ${fmtMs(row.time)} vs in-process ${fmtMs(row.baseline)}; process start cost ~${startCost.toFixed(0)} ms/partition (2 x pool / ${count} - in-process / 365)`);
+  }
+  if (w.id === "C10Y" && row.time !== null) row.notes.push(`absolute ${fmtMs(row.time)} for ${TEN_YEARS_DAYS} partitions`);
+  row.crashed = libErrors.length > 0 && !w.info;
+  return row;
+}
+
+function printTable(rows) {
+  const header = ["workload", "median time", "peak RSS", "baseline median", "baseline RSS", "ratio", "target", "result"];
+  const lines = rows.map((r) => [
+    `${r.id} ${r.name}`,
+    r.perPartition !== undefined && r.perPartition !== null ? `${fmtMs(r.time)} (${r.perPartition.toFixed(3)} ms/p)` : fmtMs(r.time),
+    fmtMB(r.rss),
+    fmtMs(r.baseline),
+    fmtMB(r.baselineRSS),
+    r.ratio === null ? "-" : `${r.ratio.toFixed(2)}x`,
+    r.target,
+    r.result,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
+  console.log(fmt(header));
+  console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+  for (const l of lines) console.log(fmt(l));
+  const notes = rows.flatMap((r) => r.notes.map((n) => `  ${r.id}: ${n}`));
+  if (notes.length) console.log(`\n${notes.join("\n")}`);
+}
+
+// --- main ---------------------------------------------------------------------------------------
+
+async function main() {
+  const startedAt = new Date();
+  const loadStart = os.loadavg();
+  const build = ensureBuilt();
+  mkdirSync(DATA, { recursive: true });
+  const workloads = [...WORKLOADS, ...(await discoverHooks())].filter((w) => !only || only.includes(w.id) || (w.id === "W1" && only.some((id) => ["W2", "W3", "W6", "P2", "OS1"].includes(id))));
+  for (const w of workloads) w.samples = { lib: [], base: [], setup: null };
+  const cpus = os.cpus();
+  console.log(
+    `bench: ${workloads.map((w) => w.id).join(", ")}; ${runs} run(s) each; ${cpus.length} x ${cpus[0]?.model ?? "cpu"}; node ${process.version}; load average at start ${loadStart.map((l) => l.toFixed(2)).join(" ")}${smoke ? "; SMOKE sizes" : ""}`,
+  );
+
+  for (const w of workloads) {
+    if (!w.setup) continue;
+    process.stdout.write(`  setup ${w.id} ... `);
+    if (w.setup.fresh) rmSync(w.setup.fresh, { recursive: true, force: true });
+    w.samples.setup = await runSpec(w.setup);
+    console.log(w.samples.setup.error ? `failed: ${w.samples.setup.error.split("\n")[0]}` : fmtMs(w.samples.setup.ms));
+  }
+
+  for (let round = 0; round < runs; round++) {
+    for (const w of workloads) {
+      const pair = [w.lib ? ["lib", w.lib] : null, w.base ? ["base", w.base] : null].filter(Boolean);
+      if (round % 2 === 1) pair.reverse();
+      for (const [role, spec] of pair) {
+        if (spec.fresh) rmSync(spec.fresh, { recursive: true, force: true });
+        if (globalThis.gc) globalThis.gc();
+        const sample = await runSpec(spec);
+        sample.round = round;
+        sample.loadavg = os.loadavg()[0];
+        w.samples[role].push(sample);
+        const shown = sample.error ? `ERROR ${sample.error.split("\n")[0].slice(0, 160)}` : `${fmtMs(sample.ms)}, ${fmtMB(sample.maxRSSKB === null ? null : sample.maxRSSKB / 1024)}`;
+        console.log(`  [${round + 1}/${runs}] ${w.id} ${role === "lib" ? "workload" : "baseline"}: ${shown}`);
+      }
+    }
+  }
+
+  const byId = new Map(workloads.map((w) => [w.id, w]));
+  const rows = workloads.map((w) => evaluate(w, byId));
+  const loadEnd = os.loadavg();
+  console.log(`\ninterloper benchmarks: median of ${runs} run(s), each in a fresh process; load average ${loadStart.map((l) => l.toFixed(2)).join(" ")} at start, ${loadEnd.map((l) => l.toFixed(2)).join(" ")} at end\n`);
+  printTable(rows);
+
+  const results = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    smoke,
+    runs,
+    machine: {
+      cpus: cpus.length,
+      cpuModel: cpus[0]?.model ?? null,
+      totalMemMB: Math.round(os.totalmem() / 2 ** 20),
+      platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+      node: process.version,
+      loadavgStart: loadStart,
+      loadavgEnd: loadEnd,
+    },
+    build,
+    workloads: workloads.map((w, i) => ({
+      id: w.id,
+      name: w.name,
+      what: w.what,
+      baseline: w.baseWhat ?? null,
+      target: w.target,
+      median: rows[i],
+      samples: w.samples,
+    })),
+  };
+  const out = join(BENCH, smoke ? "results.smoke.json" : "results.json");
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nwrote ${out}`);
+  if (!flag("--keep-data") && !value("--data-dir", null)) rmSync(DATA, { recursive: true, force: true });
+  const crashed = rows.filter((r) => r.crashed);
+  if (crashed.length) {
+    console.log(`bench: ${crashed.map((r) => r.id).join(", ")} crashed (see the notes above)`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

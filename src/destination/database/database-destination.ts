@@ -1,0 +1,147 @@
+import { DataNotFoundError, SchemaError } from "../../errors.js";
+import { describe, ListPartitionConfig, TimePartitionConfig } from "../../partitioning/index.js";
+import type { Partition, PartitionConfig, PartitionFilter } from "../../partitioning/index.js";
+import { instantOf } from "../../partitioning/dates.js";
+import { TableData } from "../../representation/index.js";
+import { inferFieldSpecs, reconcileRows } from "../../schema/index.js";
+import { Destination } from "../destination.js";
+import type { IOContext } from "../io-context.js";
+import type { DatabaseHooks } from "./hooks.js";
+import { checkDatabaseSubclass } from "./override-check.js";
+import { ledgerContext, recordWritten, writtenAmong, writtenKeys } from "./partition-ledger.js";
+import { checkWindowRows } from "./window-check.js";
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** The partition key a stored column value (as `count` renders it) belongs to, or null. */
+function partitionKeyOf(partitioning: PartitionConfig | null, value: string): string | null {
+  if (partitioning instanceof TimePartitionConfig) {
+    const time = instantOf(value);
+    if (Number.isNaN(time)) return null;
+    const g = partitioning.granularity;
+    return g.format(g.truncate(new Date(time)));
+  }
+  return partitioning instanceof ListPartitionConfig || partitioning === null ? value : null;
+}
+
+/**
+ * A destination whose partitions are rows of a table, selected by a PartitionFilter. A backend
+ * writes four dialect hooks (insert, delete, select, count) and optionally `transaction`; the
+ * base owns replacing, filters, ordering, row counts and validation. The window methods are the
+ * contract here: `write`/`read` take a whole window, the per-partition hooks call them.
+ */
+export abstract class DatabaseDestination extends Destination implements DatabaseHooks {
+  constructor() {
+    super();
+    checkDatabaseSubclass(this, DatabaseDestination);
+  }
+
+  /** Inserts the (conformed) data; creates or evolves the table from `context` first. */
+  abstract insert(table: string, dataset: string | null, data: unknown, context: IOContext): MaybePromise<void>;
+  /** Deletes the rows `where` selects, every row when null; nothing for a missing table. */
+  abstract delete(table: string, dataset: string | null, where: PartitionFilter | null): MaybePromise<void>;
+  /** The rows `where` selects in the backend's native shape, or null when the table is missing. */
+  abstract select(table: string, dataset: string | null, where: PartitionFilter | null): MaybePromise<unknown>;
+  /** Rows per stored value of `column`, values as text (ISO 8601 for dates); {} for a missing table. */
+  abstract count(table: string, dataset: string | null, column: string): MaybePromise<Record<string, number>>;
+
+  /** Runs `fn` as one unit: each delete-then-insert. A no-op wrapper unless a backend has one. */
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return fn();
+  }
+
+  /**
+   * Creates or evolves the table before the transaction starts. Optional: a backend whose DDL
+   * commits an open transaction (MySQL) does it here, so a failed write cannot half-apply.
+   */
+  protected ensureTable(_table: string, _dataset: string | null, _context: IOContext): MaybePromise<void> {}
+
+  /** Releases connections; a no-op unless the backend holds some. */
+  async close(): Promise<void> {}
+
+  /**
+   * Replaces the window: deletes every partition it covers and inserts the batch once, in one
+   * transaction, so a failure anywhere leaves the previous rows in place.
+   */
+  override async write(context: IOContext, data: unknown): Promise<void> {
+    const table = TableData.from(data);
+    if (!table) {
+      throw new SchemaError(`${this.displayName} stores tables only: asset "${context.asset.key}" gave ${describe(data)}, expected rows or columns`);
+    }
+    const { table: name, dataset } = context.asset;
+    const window = context.window;
+    const column = window ? context.partitionColumn() : null;
+    if (window && column) checkWindowRows(context.asset.key, this.displayName, table, window, column);
+    // Data arrives conformed; without a schema the columns come from the rows themselves.
+    const typed = context.schema ? context : context.withSchema(inferFieldSpecs(table.rows));
+    await this.ensureTable(name, dataset, typed);
+    if (window) await this.ensureTable(ledgerContext(dataset).asset.table, dataset, ledgerContext(dataset));
+    await this.transaction(async () => {
+      await this.delete(name, dataset, window && column ? window.filter(column) : null);
+      await this.insert(name, dataset, table.data, typed);
+      if (window) await recordWritten(this, name, dataset, window);
+    });
+  }
+
+  /** Reads a window, oldest partition first; rows are restored to context.schema's types. */
+  override async read(context: IOContext): Promise<unknown> {
+    const { table: name, dataset } = context.asset;
+    const window = context.window;
+    const column = window ? context.partitionColumn() : null;
+    const selected = await this.select(name, dataset, window && column ? window.filter(column) : null);
+    if (selected === null || selected === undefined) {
+      const scope = window ? ` (partition(s) ${window.partitions.map((p) => p.key).join(", ")})` : "";
+      throw new DataNotFoundError(`no data for asset "${context.asset.key}"${scope} in ${this.displayName}: table ${this.where(context)} does not exist`);
+    }
+    let table = TableData.from(selected);
+    if (!table) return selected;
+    if (window && column) {
+      const split = table.split(window, column);
+      const empty = split.slices.filter(([, slice]) => slice.length === 0).map(([p]) => p.key);
+      if (empty.length > 0) {
+        const written = await writtenAmong(this, name, dataset, empty);
+        const missing = empty.filter((key) => !written.has(key));
+        if (missing.length > 0) {
+          throw new DataNotFoundError(
+            `no data for asset "${context.asset.key}" in ${this.displayName} table ${this.where(context)}: partition(s) ${missing.join(", ")} never written`,
+          );
+        }
+      }
+      // Rows come back in insertion order; the window's order (oldest or declared first) wins.
+      if (window.length > 1) table = TableData.join(split.slices.map(([, slice]) => slice));
+    }
+    if (context.schema && table.kind === "rows") return reconcileRows(table.rows, context.schema, { assetKey: context.asset.key });
+    return table.data;
+  }
+
+  /** Writes one partition: `write` over the partition's own window. */
+  writePartition(context: IOContext, partition: Partition | null, data: unknown): Promise<void> {
+    return this.write(context.withWindow(partition), data);
+  }
+
+  /** Reads one partition: `read` over the partition's own window. */
+  readPartition(context: IOContext, partition: Partition | null): Promise<unknown> {
+    return this.read(context.withWindow(partition));
+  }
+
+  /** Rows per partition key: stored values mapped through the partitioning, written-but-empty ones as 0. */
+  async partitionRowCounts(context: IOContext): Promise<Record<string, number>> {
+    const { table: name, dataset, partitioning } = context.asset;
+    const column = context.partitionColumn();
+    const counts = new Map<string, number>();
+    for (const [value, n] of Object.entries(await this.count(name, dataset, column))) {
+      const key = partitionKeyOf(partitioning, value);
+      if (key !== null) counts.set(key, (counts.get(key) ?? 0) + n);
+    }
+    for (const key of await writtenKeys(this, name, dataset)) if (!counts.has(key)) counts.set(key, 0);
+    const order = partitioning instanceof ListPartitionConfig ? partitioning.values : null;
+    const rank = (key: string) => (order ? (order.indexOf(key) + 1 || order.length + 1) : 0);
+    const sorted = [...counts].sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+    return Object.fromEntries(sorted);
+  }
+
+  /** `dataset.table`, for messages. */
+  private where(context: IOContext): string {
+    return context.asset.dataset ? `${context.asset.dataset}.${context.asset.table}` : context.asset.table;
+  }
+}

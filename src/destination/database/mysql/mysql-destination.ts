@@ -1,0 +1,165 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type * as MySQL from "mysql2/promise";
+import type { Row, TableData } from "../../../representation/index.js";
+import type { FieldSpec } from "../../../schema/index.js";
+import { type ConnectionOptions, publicConnection, type ResolvedConnection, resolveConnection } from "../connection.js";
+import { loadDriver } from "../optional-driver.js";
+import { urlPassword, wrapDriverError } from "../secrets.js";
+import { SqlDestination } from "../sql-destination.js";
+import { storageKind } from "../sql-dialect.js";
+import { mysqlDialect, mysqlLiteral, mysqlValue } from "./mysql-dialect.js";
+
+/** Options of MySQLDestination. */
+export interface MySQLDestinationOptions {
+  /** A URL or fields; omitted: a mysql:// DATABASE_URL, else MYSQL_HOST/PORT/USER/PASSWORD/DATABASE. */
+  readonly connection?: ConnectionOptions;
+}
+
+/** Rows per INSERT at most; fewer for wide tables, so a statement stays far below 65,535 placeholders. */
+const MAX_BATCH_ROWS = 1000;
+const MAX_PLACEHOLDERS = 60_000;
+type Executor = Pick<MySQL.Pool, "execute" | "query">;
+
+/**
+ * Tables in MySQL or MariaDB through mysql2 (an optional peer dependency), loaded with batched
+ * multi-row INSERTs of bound values. The dataset is the database, created when absent.
+ */
+export class MySQLDestination extends SqlDestination {
+  static override destinationName = "MySQL";
+  protected readonly dialect = mysqlDialect;
+  readonly #connection: ResolvedConnection;
+  #pool: Promise<MySQL.Pool> | undefined;
+  readonly #conn = new AsyncLocalStorage<MySQL.PoolConnection>();
+
+  constructor(options: MySQLDestinationOptions = {}) {
+    super();
+    const env = process.env;
+    const envUrl = env["DATABASE_URL"]?.startsWith("mysql") ? env["DATABASE_URL"] : undefined;
+    this.#connection = resolveConnection(
+      "MySQLDestination",
+      options.connection,
+      () =>
+        envUrl
+          ? { url: envUrl }
+          : {
+              host: env["MYSQL_HOST"] ?? "localhost",
+              port: env["MYSQL_PORT"] ? Number(env["MYSQL_PORT"]) : 3306,
+              user: env["MYSQL_USER"] ?? "root",
+              password: env["MYSQL_PASSWORD"],
+              database: env["MYSQL_DATABASE"],
+            },
+      [env["MYSQL_PASSWORD"], urlPassword(envUrl)],
+    );
+  }
+
+  private pool(): Promise<MySQL.Pool> {
+    this.#pool ??= loadDriver<typeof MySQL>("mysql2/promise", "MySQLDestination", "npm install mysql2").then((mysql) => {
+      const { url, host, port, user, password, database } = this.#connection;
+      return mysql.createPool({
+        ...(url ? { uri: url } : { host, port, user, password, database }),
+        connectionLimit: 4,
+        connectTimeout: 10_000,
+        // UTC on the wire both ways, DATE as its text: nothing depends on the process's zone.
+        timezone: "Z",
+        dateStrings: ["DATE"],
+        supportBigNumbers: true,
+        bigNumberStrings: true,
+        // JSON as its text: reconcile parses it, and a JSON string "123" stays a string.
+        typeCast: (field, next) => (field.type === "JSON" ? field.string("utf8") : next()),
+      });
+    });
+    return this.#pool;
+  }
+
+  private async executor(): Promise<Executor> {
+    return this.#conn.getStore() ?? (await this.pool());
+  }
+
+  private fail(error: unknown, doing: string): Error {
+    return wrapDriverError(error, this.#connection.redact, `MySQL ${doing}`);
+  }
+
+  protected async run(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    const target = await this.executor();
+    try {
+      // Statements with values are prepared server-side; DDL (no values) goes as plain text.
+      const [rows] = params.length > 0 ? await target.execute(sql, params as unknown as string[]) : await target.query(sql);
+      return Array.isArray(rows) ? (rows as Row[]) : [];
+    } catch (error) {
+      throw this.fail(error, "query failed");
+    }
+  }
+
+  protected async readColumns(table: string, dataset: string | null): Promise<Map<string, string> | null> {
+    const rows = await this.run(
+      "SELECT COLUMN_NAME AS name, COLUMN_TYPE AS type FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION",
+      [dataset, table],
+    );
+    return rows.length === 0 ? null : new Map(rows.map((row) => [String(row["name"]), String(row["type"])]));
+  }
+
+  protected async createDataset(dataset: string | null): Promise<void> {
+    if (dataset !== null) await this.run(`CREATE DATABASE IF NOT EXISTS ${this.dialect.quote(dataset)}`);
+  }
+
+  protected isAlreadyDone(error: unknown): boolean {
+    // Duplicate column, duplicate index name, table exists.
+    return ["1060", "1061", "1050", "ER_DUP_FIELDNAME", "ER_DUP_KEYNAME", "ER_TABLE_EXISTS_ERROR"].includes(
+      (error as { driverCode?: string }).driverCode ?? "",
+    );
+  }
+
+  protected createIndex(qualified: string, name: string, column: string): string {
+    return `CREATE INDEX ${this.dialect.quote(name)} ON ${qualified} (${this.dialect.quote(column)})`;
+  }
+
+  protected override describeTable(qualified: string, description: string): string[] {
+    return [`ALTER TABLE ${qualified} COMMENT = ${mysqlLiteral(description)}`];
+  }
+
+  protected async load(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void> {
+    const kinds = fields.map(storageKind);
+    const columns = fields.map((field) => data.values(field.name));
+    const names = fields.map((field) => this.dialect.quote(field.name)).join(", ");
+    const tuple = `(${fields.map(() => "?").join(", ")})`;
+    const batch = Math.max(1, Math.min(MAX_BATCH_ROWS, Math.floor(MAX_PLACEHOLDERS / fields.length)));
+    const head = `INSERT INTO ${this.dialect.table(table, dataset)} (${names}) VALUES `;
+    for (let start = 0; start < data.length; start += batch) {
+      const end = Math.min(data.length, start + batch);
+      const values: unknown[] = [];
+      for (let i = start; i < end; i++) for (let j = 0; j < fields.length; j++) values.push(mysqlValue(kinds[j]!, columns[j]![i]));
+      await this.run(head + new Array(end - start).fill(tuple).join(", "), values);
+    }
+  }
+
+  /** BEGIN ... COMMIT on one pooled connection, which every hook inside `fn` uses. */
+  override async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#conn.getStore()) return fn();
+    const connection = await (await this.pool()).getConnection().catch((error: unknown) => Promise.reject(this.fail(error, "connect failed")));
+    try {
+      await connection.beginTransaction();
+      const result = await this.#conn.run(connection, fn);
+      await connection.commit();
+      return result;
+    } catch (error) {
+      await connection.rollback().catch(() => undefined);
+      throw this.fail(error, "transaction failed");
+    } finally {
+      connection.release();
+    }
+  }
+
+  override async close(): Promise<void> {
+    const pending = this.#pool;
+    this.#pool = undefined;
+    if (pending) await (await pending).end();
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { destination: this.constructor.name, connection: publicConnection(this.#connection) };
+  }
+
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return `${this.constructor.name} ${JSON.stringify(publicConnection(this.#connection))}`;
+  }
+}

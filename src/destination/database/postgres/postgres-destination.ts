@@ -1,0 +1,174 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type * as Pg from "pg";
+import type * as PgCopyStreams from "pg-copy-streams";
+import type { Row, TableData } from "../../../representation/index.js";
+import type { FieldSpec } from "../../../schema/index.js";
+import { type ConnectionOptions, publicConnection, type ResolvedConnection, resolveConnection } from "../connection.js";
+import { loadDriver } from "../optional-driver.js";
+import { urlPassword, wrapDriverError } from "../secrets.js";
+import { SqlDestination } from "../sql-destination.js";
+import { storageKind } from "../sql-dialect.js";
+import { copyFieldWriter, postgresDialect, postgresLiteral } from "./postgres-dialect.js";
+
+/** Options of PostgresDestination. */
+export interface PostgresDestinationOptions {
+  /** A URL or fields; omitted: DATABASE_URL, else the PG* variables as pg reads them. */
+  readonly connection?: ConnectionOptions;
+}
+
+const INSTALL = "npm install pg pg-copy-streams";
+const ROWS_PER_CHUNK = 2000;
+// Dates and json come back as their text: a date must not pass through local midnight, and
+// reconcile parses json itself (a JSON string "123" must stay a string).
+const TEXT_TYPES = new Set([1082, 114, 3802]);
+
+/**
+ * Tables in PostgreSQL through pg (an optional peer dependency), bulk loaded with COPY FROM
+ * STDIN (pg-copy-streams). The dataset is the schema, created when absent.
+ */
+export class PostgresDestination extends SqlDestination {
+  static override destinationName = "PostgreSQL";
+  protected readonly dialect = postgresDialect;
+  protected override readonly deferIndexes = true;
+  readonly #connection: ResolvedConnection;
+  #pool: Promise<Pg.Pool> | undefined;
+  readonly #client = new AsyncLocalStorage<Pg.PoolClient>();
+
+  constructor(options: PostgresDestinationOptions = {}) {
+    super();
+    const env = process.env;
+    this.#connection = resolveConnection(
+      "PostgresDestination",
+      options.connection,
+      () => (env["DATABASE_URL"] ? { url: env["DATABASE_URL"] } : {}),
+      [env["PGPASSWORD"], urlPassword(env["DATABASE_URL"])],
+    );
+  }
+
+  private pool(): Promise<Pg.Pool> {
+    this.#pool ??= loadDriver<typeof Pg>("pg", "PostgresDestination", INSTALL).then((pg) => {
+      const { url, host, port, user, password, database } = this.#connection;
+      const pool = new pg.Pool({
+        ...(url ? { connectionString: url } : { host, port, user, password, database }),
+        connectionTimeoutMillis: 10_000,
+        // Instants are compared and cast in UTC whatever the server's default zone is.
+        options: "-c TimeZone=UTC",
+        types: { getTypeParser: ((oid: number, format?: "text" | "binary") => (TEXT_TYPES.has(oid) ? (value: string) => value : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser },
+      });
+      // An idle client losing its server must not crash the process; the next query reports it.
+      pool.on("error", () => undefined);
+      return pool;
+    });
+    return this.#pool;
+  }
+
+  private fail(error: unknown, doing: string): Error {
+    return wrapDriverError(error, this.#connection.redact, `PostgreSQL ${doing}`);
+  }
+
+  protected async run(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    const target = this.#client.getStore() ?? (await this.pool());
+    try {
+      return (await target.query(sql, params as unknown[])).rows as Row[];
+    } catch (error) {
+      throw this.fail(error, "query failed");
+    }
+  }
+
+  protected async readColumns(table: string, dataset: string | null): Promise<Map<string, string> | null> {
+    const rows = await this.run(
+      "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position",
+      [dataset ?? "public", table],
+    );
+    return rows.length === 0 ? null : new Map(rows.map((row) => [String(row["column_name"]), String(row["data_type"])]));
+  }
+
+  protected async createDataset(dataset: string | null): Promise<void> {
+    if (dataset !== null) await this.run(`CREATE SCHEMA IF NOT EXISTS ${this.dialect.quote(dataset)}`).catch((error: unknown) => {
+      if (!this.isAlreadyDone(error)) throw error;
+    });
+  }
+
+  protected isAlreadyDone(error: unknown): boolean {
+    // Duplicate table, schema, column, or a catalog row another session inserted first.
+    return ["42P07", "42P06", "42701", "23505"].includes((error as { driverCode?: string }).driverCode ?? "");
+  }
+
+  protected createIndex(qualified: string, name: string, column: string): string {
+    return `CREATE INDEX IF NOT EXISTS ${this.dialect.quote(name)} ON ${qualified} (${this.dialect.quote(column)})`;
+  }
+
+  protected override describeTable(qualified: string, description: string): string[] {
+    return [`COMMENT ON TABLE ${qualified} IS ${postgresLiteral(description)}`];
+  }
+
+  protected async load(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void> {
+    const copy = await loadDriver<typeof PgCopyStreams>("pg-copy-streams", "PostgresDestination", INSTALL);
+    const names = fields.map((field) => this.dialect.quote(field.name)).join(", ");
+    const sql = `COPY ${this.dialect.table(table, dataset)} (${names}) FROM STDIN`;
+    const own = this.#client.getStore() ? null : await (await this.pool()).connect().catch((error: unknown) => Promise.reject(this.fail(error, "connect failed")));
+    const client = this.#client.getStore() ?? own!;
+    try {
+      await pipeline(Readable.from(copyChunks(fields, data)), client.query(copy.from(sql)));
+    } catch (error) {
+      throw this.fail(error, `COPY into ${table} failed`);
+    } finally {
+      own?.release();
+    }
+  }
+
+  /** BEGIN ... COMMIT on one pooled client, which every hook inside `fn` uses. */
+  override async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#client.getStore()) return fn();
+    const client = await (await this.pool()).connect().catch((error: unknown) => Promise.reject(this.fail(error, "connect failed")));
+    let broken = false;
+    try {
+      await client.query("BEGIN");
+      const result = await this.#client.run(client, fn);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => (broken = true));
+      // DDL is transactional here: a rolled-back CREATE must not stay in the cache.
+      this.forgetCatalog();
+      throw this.fail(error, "transaction failed");
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  override async close(): Promise<void> {
+    const pending = this.#pool;
+    this.#pool = undefined;
+    if (pending) await (await pending).end();
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { destination: this.constructor.name, connection: publicConnection(this.#connection) };
+  }
+
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return `${this.constructor.name} ${JSON.stringify(publicConnection(this.#connection))}`;
+  }
+}
+
+/** The rows as COPY text, a few thousand rows per chunk so the stream sees few, large writes. */
+function* copyChunks(fields: readonly FieldSpec[], data: TableData): Generator<string> {
+  const writers = fields.map((field) => copyFieldWriter(storageKind(field)));
+  const columns = fields.map((field) => data.values(field.name));
+  const width = fields.length;
+  let chunk = "";
+  for (let i = 0; i < data.length; i++) {
+    for (let j = 0; j < width; j++) {
+      const value = columns[j]![i];
+      chunk += (value === null || value === undefined ? "\\N" : writers[j]!(value)) + (j + 1 === width ? "\n" : "\t");
+    }
+    if ((i + 1) % ROWS_PER_CHUNK === 0) {
+      yield chunk;
+      chunk = "";
+    }
+  }
+  if (chunk) yield chunk;
+}

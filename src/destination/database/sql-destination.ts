@@ -1,0 +1,195 @@
+import { SchemaError } from "../../errors.js";
+import { describe } from "../../partitioning/index.js";
+import type { PartitionFilter } from "../../partitioning/index.js";
+import { type Row, TableData } from "../../representation/index.js";
+import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
+import type { IOContext } from "../io-context.js";
+import { DatabaseDestination } from "./database-destination.js";
+import { ROW_COLUMN, type SqlDialect, storageKind } from "./sql-dialect.js";
+
+type Columns = ReadonlyMap<string, string>;
+
+/** Text for a stored value as `count` keys it: ISO 8601 for instants. */
+function keyText(value: unknown): string {
+  return value instanceof Date ? value.toISOString() : String(value);
+}
+
+/**
+ * The SQL shared by the built-in backends: table creation and evolution, filters, delete,
+ * select and count, written once over a SqlDialect. A backend adds its connection, its bulk
+ * load and its transaction.
+ */
+export abstract class SqlDestination extends DatabaseDestination {
+  protected abstract readonly dialect: SqlDialect;
+  // Column name -> catalog type per table, so a write does not ask the catalog every time.
+  private readonly catalog = new Map<string, Columns>();
+  // Indexes of tables this instance just created, built once their first write has loaded:
+  // building an index over loaded rows is far cheaper than maintaining it row by row.
+  private readonly pendingIndexes = new Map<string, string>();
+  /** Whether a new table's index waits for its first load (false where DDL would commit). */
+  protected readonly deferIndexes: boolean = false;
+
+  /** Runs one statement, inside the current transaction when there is one; returns its rows. */
+  protected abstract run(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  /** Column name -> catalog type, in table order; null when the table does not exist. */
+  protected abstract readColumns(table: string, dataset: string | null): Promise<Map<string, string> | null>;
+  /** Creates the dataset when it is absent. */
+  protected abstract createDataset(dataset: string | null): Promise<void>;
+  /** Loads a non-empty table into the existing table, the fields in schema order. */
+  protected abstract load(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void>;
+  /** Statements that attach a description to a new table (none where unsupported). */
+  protected describeTable(_qualified: string, _description: string): string[] {
+    return [];
+  }
+  /** Whether a DDL error only says another writer got there first (the object exists). */
+  protected abstract isAlreadyDone(error: unknown): boolean;
+  /** The statement creating the index on a partition column. */
+  protected abstract createIndex(qualified: string, name: string, column: string): string;
+
+  /** Writes the window (see DatabaseDestination.write), then builds the indexes it deferred. */
+  override async write(context: IOContext, data: unknown): Promise<void> {
+    try {
+      await super.write(context, data);
+    } finally {
+      for (const [key, statement] of [...this.pendingIndexes]) {
+        this.pendingIndexes.delete(key);
+        await this.ddl(statement);
+      }
+    }
+  }
+
+  async insert(table: string, dataset: string | null, data: unknown, context: IOContext): Promise<void> {
+    const rows = TableData.from(data);
+    if (!rows) throw new SchemaError(`${this.displayName} stores tables only: got ${describe(data)} for table ${table}`);
+    const typed = context.schema ? context : context.withSchema(inferFieldSpecs(rows.rows));
+    await this.ensureTable(table, dataset, typed);
+    if (rows.length > 0) await this.load(table, dataset, typed.schema!, rows);
+  }
+
+  async delete(table: string, dataset: string | null, where: PartitionFilter | null): Promise<void> {
+    const columns = await this.columnsOf(table, dataset);
+    if (!columns) return;
+    const params: unknown[] = [];
+    const condition = where ? ` WHERE ${this.condition(where, columns, params)}` : "";
+    await this.run(`DELETE FROM ${this.dialect.table(table, dataset)}${condition}`, params);
+  }
+
+  async select(table: string, dataset: string | null, where: PartitionFilter | null): Promise<Row[] | null> {
+    const columns = await this.columnsOf(table, dataset);
+    if (!columns) return null;
+    const names = [...columns.keys()].filter((name) => name !== ROW_COLUMN);
+    const q = (name: string) => this.dialect.quote(name);
+    const params: unknown[] = [];
+    const condition = where ? ` WHERE ${this.condition(where, columns, params)}` : "";
+    const list = names.length > 0 ? names.map(q).join(", ") : q(ROW_COLUMN);
+    const rows = await this.run(`SELECT ${list} FROM ${this.dialect.table(table, dataset)}${condition} ORDER BY ${q(ROW_COLUMN)}`, params);
+    return names.length > 0 ? rows : rows.map(() => ({}));
+  }
+
+  async count(table: string, dataset: string | null, column: string): Promise<Record<string, number>> {
+    const columns = await this.columnsOf(table, dataset);
+    if (!columns?.has(column)) return {};
+    const c = this.dialect.quote(column);
+    const rows = await this.run(`SELECT ${c} AS v, COUNT(*) AS n FROM ${this.dialect.table(table, dataset)} WHERE ${c} IS NOT NULL GROUP BY ${c}`);
+    const counts: Record<string, number> = {};
+    for (const row of rows) counts[keyText(row["v"])] = (counts[keyText(row["v"])] ?? 0) + Number(row["n"]);
+    return counts;
+  }
+
+  /** Creates the table from context.schema, or adds the columns a later schema adds. */
+  protected override async ensureTable(table: string, dataset: string | null, context: IOContext): Promise<void> {
+    const fields = context.schema ?? [];
+    const clash = fields.find((field) => field.name === ROW_COLUMN);
+    if (clash) throw new SchemaError(`${this.displayName}: column "${ROW_COLUMN}" is reserved for insertion order (table ${table})`);
+    const key = JSON.stringify([dataset, table]);
+    // Asked afresh on every write (one catalog query): the table may have been dropped or
+    // altered by someone else since; reads and deletes use what this last saw.
+    const columns = await this.readColumns(table, dataset);
+    const partitionColumn = context.asset.partitioning?.column ?? null;
+    const qualified = this.dialect.table(table, dataset);
+    const define = (field: FieldSpec) => `${this.dialect.quote(field.name)} ${this.typeOf(field, partitionColumn)}`;
+    const indexed = (added: readonly FieldSpec[]) => partitionColumn !== null && added.some((field) => field.name === partitionColumn);
+    let added: readonly FieldSpec[];
+    if (!columns) {
+      await this.createDataset(dataset);
+      await this.ddl(`CREATE TABLE IF NOT EXISTS ${qualified} (${[this.dialect.rowColumn(), ...fields.map(define)].join(", ")})`);
+      const description = context.asset.description;
+      if (description) for (const statement of this.describeTable(qualified, description)) await this.ddl(statement);
+      added = fields;
+    } else {
+      added = fields.filter((field) => !this.sameType(columns, field, context, table));
+      // Every column is nullable, so one a later schema adds leaves the older rows valid.
+      for (const field of added) await this.ddl(`ALTER TABLE ${qualified} ADD COLUMN ${define(field)}`);
+    }
+    if (columns && added.length === 0) return void this.catalog.set(key, columns);
+    if (indexed(added)) {
+      const statement = this.createIndex(qualified, indexName(dataset, table, partitionColumn!), partitionColumn!);
+      if (!columns && this.deferIndexes) this.pendingIndexes.set(key, statement);
+      else await this.ddl(statement);
+    }
+    this.catalog.set(key, (await this.readColumns(table, dataset)) ?? new Map());
+  }
+
+  /** The column type of a field here. */
+  private typeOf(field: FieldSpec, partitionColumn: string | null): string {
+    return this.dialect.columnType(storageKind(field), field.name === partitionColumn);
+  }
+
+  /** Whether an existing column holds a field's type; a changed type is a SchemaError naming it. */
+  private sameType(columns: Columns, field: FieldSpec, context: IOContext, table: string): boolean {
+    const existing = columns.get(field.name);
+    if (existing === undefined) return false;
+    const wanted = this.typeOf(field, context.asset.partitioning?.column ?? null);
+    if (this.dialect.family(existing) === this.dialect.family(wanted)) return true;
+    throw new SchemaError(
+      `${this.displayName}: column "${field.name}" of table ${table} is ${existing}, but the schema of asset "${context.asset.key}" now makes it ${field.type} (${wanted}); a column's type cannot change in place: migrate the table or rename the field`,
+    );
+  }
+
+  /** The table's columns, from the cache or the catalog. */
+  protected async columnsOf(table: string, dataset: string | null): Promise<Columns | null> {
+    const key = JSON.stringify([dataset, table]);
+    const cached = this.catalog.get(key);
+    if (cached) return cached;
+    const columns = await this.readColumns(table, dataset);
+    if (columns) this.catalog.set(key, columns);
+    return columns;
+  }
+
+  /** Forgets what the catalog said (after a rollback that may have undone DDL). */
+  protected forgetCatalog(): void {
+    this.catalog.clear();
+  }
+
+  /** A PartitionFilter as SQL, its values appended to `params`. */
+  private condition(where: PartitionFilter, columns: Columns, params: unknown[]): string {
+    const type = columns.get(where.column);
+    // A column the table lacks holds no partition's rows.
+    if (type === undefined) return "1 = 0";
+    const column = this.dialect.quote(where.column);
+    const bind = (value: unknown) => {
+      params.push(value);
+      return this.dialect.param(params.length);
+    };
+    if ("value" in where) return `${column} = ${bind(where.value)}`;
+    if ("values" in where) return where.values.length === 0 ? "1 = 0" : `${column} IN (${where.values.map(bind).join(", ")})`;
+    const operand = this.dialect.timeOperand(column, type);
+    return `${operand} >= ${bind(this.dialect.timeBound(where.start, type))} AND ${operand} < ${bind(this.dialect.timeBound(where.end, type))}`;
+  }
+
+  /** Runs DDL, tolerating a concurrent writer having created the same object. */
+  private async ddl(sql: string): Promise<void> {
+    try {
+      await this.run(sql);
+    } catch (error) {
+      if (!this.isAlreadyDone(error)) throw error;
+    }
+  }
+}
+
+/** A short, stable index name: identifiers have length limits and names may be long. */
+function indexName(dataset: string | null, table: string, column: string): string {
+  let hash = 0x811c9dc5;
+  for (const ch of JSON.stringify([dataset, table, column])) hash = Math.imul(hash ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  return `il_idx_${hash.toString(16).padStart(8, "0")}`;
+}

@@ -1,0 +1,61 @@
+import { ConfigError } from "../../errors.js";
+import { type FieldSpec, isDateObjectField } from "../../schema/index.js";
+
+/**
+ * How a field is stored. A datetime given as Dates is an instant; one given as ISO strings
+ * ("zoned") keeps its text, since its offset is information no timestamp type keeps.
+ */
+export type StorageKind = "string" | "integer" | "number" | "boolean" | "date" | "instant" | "zoned" | "json";
+
+/** The storage kind of a field. */
+export function storageKind(spec: FieldSpec): StorageKind {
+  if (spec.type === "datetime") return isDateObjectField(spec) ? "instant" : "zoned";
+  return spec.type;
+}
+
+/** The hidden column that keeps insertion order, so a partition reads back as it was written. */
+export const ROW_COLUMN = "_interloper_row";
+
+/** Everything SQL text differs in between backends; pure, so each piece is testable alone. */
+export interface SqlDialect {
+  /** Quotes an identifier: the one place any name enters SQL text. */
+  quote(identifier: string): string;
+  /** The quoted, qualified name of a table in a dataset. */
+  table(table: string, dataset: string | null): string;
+  /** The placeholder of the n-th (1-based) bound value. */
+  param(index: number): string;
+  /** The column type a storage kind is created with; `key` for the partition column. */
+  columnType(kind: StorageKind, key: boolean): string;
+  /** A catalog type reduced to a family, so `varchar(255)` and `text` compare equal. */
+  family(catalogType: string): string;
+  /** The definition of the hidden insertion-order column. */
+  rowColumn(): string;
+  /** The expression a time bound is compared with, for a column of this catalog type. */
+  timeOperand(column: string, catalogType: string): string;
+  /** The bound value compared with `timeOperand`, for a column of this catalog type. */
+  timeBound(bound: Date, catalogType: string): unknown;
+}
+
+/** Refuses names no backend can hold safely; a NUL byte would end the name in C drivers. */
+export function checkIdentifier(identifier: string): string {
+  if (typeof identifier !== "string" || identifier.length === 0) {
+    throw new ConfigError(`expected a non-empty SQL identifier, got ${JSON.stringify(identifier)}`);
+  }
+  if (identifier.includes("\0")) throw new ConfigError(`SQL identifier ${JSON.stringify(identifier)} contains a NUL character`);
+  return identifier;
+}
+
+/** Double-quote quoting (PostgreSQL, SQLite): the quote doubled inside. */
+export function quoteDouble(identifier: string): string {
+  return `"${checkIdentifier(identifier).replaceAll('"', '""')}"`;
+}
+
+/** Backtick quoting (MySQL, MariaDB): the backtick doubled inside. */
+export function quoteBacktick(identifier: string): string {
+  return `\`${checkIdentifier(identifier).replaceAll("`", "``")}\``;
+}
+
+/** `YYYY-MM-DD HH:MM:SS.sss` in UTC: the literal MySQL's DATETIME reads without a zone. */
+export function utcDateTimeText(date: Date): string {
+  return date.toISOString().slice(0, 23).replace("T", " ");
+}

@@ -1,0 +1,147 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type BetterSqlite3 from "better-sqlite3";
+import { ConfigError } from "../../../errors.js";
+import type { Row, TableData } from "../../../representation/index.js";
+import type { FieldSpec } from "../../../schema/index.js";
+import { loadDriver } from "../optional-driver.js";
+import { wrapDriverError } from "../secrets.js";
+import { SqlDestination } from "../sql-destination.js";
+import { storageKind } from "../sql-dialect.js";
+import { sqliteDialect, sqliteValue } from "./sqlite-dialect.js";
+
+type Database = BetterSqlite3.Database;
+type DatabaseConstructor = new (path: string) => Database;
+
+/** Options of SQLiteDestination. */
+export interface SQLiteDestinationOptions {
+  /** The database file; ":memory:" for a private in-memory database. */
+  readonly path: string;
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const noRedaction = (text: string) => text;
+
+/**
+ * Tables in an embedded SQLite database (better-sqlite3, an optional peer dependency): SQL with
+ * no server. The dataset prefixes the table name ("shop.orders"), since SQLite has no schemas.
+ */
+export class SQLiteDestination extends SqlDestination {
+  static override destinationName = "SQLite";
+  protected readonly dialect = sqliteDialect;
+  protected override readonly deferIndexes = true;
+  /** The database file, or ":memory:". */
+  readonly path: string;
+  #db: Promise<Database> | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+  readonly #inTransaction = new AsyncLocalStorage<boolean>();
+
+  constructor(options: SQLiteDestinationOptions) {
+    super();
+    if (typeof options?.path !== "string" || options.path.length === 0) {
+      throw new ConfigError(`SQLiteDestination: expected { path } (a file, or ":memory:"), got ${JSON.stringify(options)}`);
+    }
+    this.path = options.path;
+  }
+
+  private database(): Promise<Database> {
+    this.#db ??= loadDriver<DatabaseConstructor>("better-sqlite3", "SQLiteDestination").then((Driver) => new Driver(this.path));
+    return this.#db;
+  }
+
+  protected async run(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    const db = await this.database();
+    try {
+      const statement = db.prepare(sql);
+      if (!statement.reader) {
+        statement.run(...params);
+        return [];
+      }
+      // Integers past 2^53 must come back whole; safe ones as plain numbers.
+      const rows = statement.safeIntegers(true).all(...params) as Row[];
+      for (const row of rows) {
+        for (const key in row) {
+          const value = row[key];
+          if (typeof value === "bigint" && value <= MAX_SAFE && value >= -MAX_SAFE) row[key] = Number(value);
+        }
+      }
+      return rows;
+    } catch (error) {
+      throw wrapDriverError(error, noRedaction, `SQLite ${this.path}`);
+    }
+  }
+
+  protected async readColumns(table: string, dataset: string | null): Promise<Map<string, string> | null> {
+    const name = dataset ? `${dataset}.${table}` : table;
+    const rows = await this.run("SELECT name, type FROM pragma_table_info(?)", [name]);
+    return rows.length === 0 ? null : new Map(rows.map((row) => [String(row["name"]), String(row["type"])]));
+  }
+
+  protected async createDataset(): Promise<void> {}
+
+  protected isAlreadyDone(error: unknown): boolean {
+    return /already exists|duplicate column/i.test((error as Error).message ?? "");
+  }
+
+  protected createIndex(_qualified: string, name: string, column: string): string {
+    return `CREATE INDEX IF NOT EXISTS ${this.dialect.quote(name)} ON ${_qualified} (${this.dialect.quote(column)})`;
+  }
+
+  protected async load(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void> {
+    const db = await this.database();
+    const names = fields.map((field) => this.dialect.quote(field.name)).join(", ");
+    const marks = fields.map(() => "?").join(", ");
+    const kinds = fields.map(storageKind);
+    const columns = fields.map((field) => data.values(field.name));
+    try {
+      const statement = db.prepare(`INSERT INTO ${this.dialect.table(table, dataset)} (${names}) VALUES (${marks})`);
+      const insertAll = () => {
+        const values = new Array<unknown>(fields.length);
+        for (let i = 0; i < data.length; i++) {
+          for (let j = 0; j < fields.length; j++) values[j] = sqliteValue(kinds[j]!, columns[j]![i]);
+          statement.run(values);
+        }
+      };
+      // Outside a transaction, one is still wanted: SQLite commits each statement otherwise.
+      if (db.inTransaction) insertAll();
+      else db.transaction(insertAll)();
+    } catch (error) {
+      throw wrapDriverError(error, noRedaction, `SQLite ${this.path}: inserting into ${table}`);
+    }
+  }
+
+  /** One delete-then-insert at a time on the single connection, rolled back on failure. */
+  override async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#inTransaction.getStore()) return fn();
+    const db = await this.database();
+    const body = () =>
+      this.#inTransaction.run(true, async () => {
+        db.exec("BEGIN IMMEDIATE");
+        try {
+          const result = await fn();
+          db.exec("COMMIT");
+          return result;
+        } catch (error) {
+          if (db.inTransaction) db.exec("ROLLBACK");
+          this.forgetCatalog();
+          throw error;
+        }
+      });
+    const next = this.#queue.then(body, body);
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  override async close(): Promise<void> {
+    const pending = this.#db;
+    this.#db = undefined;
+    if (pending) (await pending).close();
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { destination: this.constructor.name, path: this.path };
+  }
+
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return `${this.constructor.name} { path: ${JSON.stringify(this.path)} }`;
+  }
+}

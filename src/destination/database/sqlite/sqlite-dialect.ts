@@ -1,0 +1,54 @@
+import { formatIsoDate } from "../../../schema/index.js";
+import { quoteDouble, type SqlDialect, type StorageKind } from "../sql-dialect.js";
+
+// Declared types name the field type, so the catalog tells a changed type apart. SQLite gives
+// DATE, DATETIME and BOOLEAN numeric affinity, which leaves ISO text and 0/1 as they are; JSON
+// text must stay text ("42" would become a number), hence "JSON TEXT", whose affinity is TEXT.
+const TYPES: Record<StorageKind, string> = {
+  string: "TEXT",
+  integer: "INTEGER",
+  number: "REAL",
+  boolean: "BOOLEAN",
+  date: "DATE",
+  instant: "DATETIME",
+  zoned: "TEXT",
+  json: "JSON TEXT",
+};
+
+/** SQLite's SQL: double-quoted names, `?` placeholders, dates and instants as ISO text. */
+export const sqliteDialect: SqlDialect = {
+  quote: quoteDouble,
+  // One database, no schemas: the dataset prefixes the table's (single, quoted) name.
+  table: (table, dataset) => quoteDouble(dataset ? `${dataset}.${table}` : table),
+  param: () => "?",
+  columnType: (kind) => TYPES[kind],
+  family: (type) => type.trim().toUpperCase(),
+  rowColumn: () => `${quoteDouble("_interloper_row")} INTEGER PRIMARY KEY`,
+  timeOperand: (column, type) => {
+    const family = type.trim().toUpperCase();
+    // Instants are written by toISOString (fixed width, UTC) and dates as YYYY-MM-DD, so both
+    // compare as text and use the index; any other text is normalised to UTC first.
+    return family === "DATE" || family === "DATETIME" ? column : `strftime('%Y-%m-%dT%H:%M:%fZ', ${column})`;
+  },
+  timeBound: (bound, type) => (type.trim().toUpperCase() === "DATE" ? formatIsoDate(bound) : bound.toISOString()),
+};
+
+/** A conformed value as SQLite stores it for a storage kind. */
+export function sqliteValue(kind: StorageKind, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  switch (kind) {
+    case "boolean":
+      return value ? 1 : 0;
+    case "date":
+      return value instanceof Date ? formatIsoDate(value) : value;
+    case "instant":
+    case "zoned":
+      return value instanceof Date ? value.toISOString() : value;
+    case "json":
+      return JSON.stringify(value);
+    case "string":
+      return typeof value === "string" ? value : String(value);
+    default:
+      return value;
+  }
+}

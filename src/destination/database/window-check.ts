@@ -1,0 +1,51 @@
+import { PartitionError } from "../../errors.js";
+import type { PartitionWindow } from "../../partitioning/index.js";
+import type { TableData } from "../../representation/index.js";
+
+/** The `type` of the process warning emitted when written data lacks the partition column. */
+export const WARNING_TYPE = "InterloperWarning";
+/** The `code` of that warning. */
+export const MISSING_PARTITION_COLUMN = "INTERLOPER_PARTITION_COLUMN_MISSING";
+
+function sampleText(value: unknown): string {
+  return value instanceof Date ? value.toISOString() : JSON.stringify(value);
+}
+
+/**
+ * Checks, in one pass over the partition column, that every row belongs to the window before
+ * anything is deleted. A table without the column at all (every value null) is written with a
+ * warning when the window is one partition, as the spec asks: downstream reads by partition
+ * will find nothing. Any other row outside the window is a PartitionError.
+ */
+export function checkWindowRows(assetKey: string, owner: string, table: TableData, window: PartitionWindow, column: string): void {
+  if (table.length === 0) return;
+  const values = table.values(column);
+  let outside = 0;
+  let nulls = 0;
+  const sample: unknown[] = [];
+  // Partition columns repeat few values: each distinct string is looked up once.
+  const seen = new Map<string, boolean>();
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (value === null || value === undefined) nulls++;
+    else if (typeof value === "string") {
+      let inside = seen.get(value);
+      if (inside === undefined) seen.set(value, (inside = window.keyOf(value) !== null));
+      if (inside) continue;
+    } else if (window.keyOf(value) !== null) continue;
+    outside++;
+    if (sample.length < 3) sample.push(value ?? null);
+  }
+  if (outside === 0) return;
+  if (nulls === values.length && window.length === 1) {
+    // Destination has no event channel: a process warning reaches the CLI, tests and loggers.
+    process.emitWarning(
+      `asset "${assetKey}": the data written to ${owner} has no "${column}" column, so reads of partition ${String(window)} will not find these ${values.length} row(s)`,
+      { type: WARNING_TYPE, code: MISSING_PARTITION_COLUMN },
+    );
+    return;
+  }
+  throw new PartitionError(
+    `asset "${assetKey}": ${outside} row(s) have a "${column}" value outside the window ${String(window)} (${sample.map(sampleText).join(", ")}); rows must carry their partition's value`,
+  );
+}

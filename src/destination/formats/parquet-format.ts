@@ -1,0 +1,72 @@
+import type { SchemaElement } from "hyparquet-writer";
+import { SchemaError } from "../../errors.js";
+import type { Row } from "../../representation/index.js";
+import type { FieldSpec } from "../../schema/index.js";
+import type { FileFormat } from "./file-format.js";
+import { importOptional, PARQUET_INSTALL } from "./optional-import.js";
+import { type ElementInfo, fieldOfElement, parquetColumn } from "./parquet-schema.js";
+import { restoreTypedRows } from "./typed-rows.js";
+
+type Writer = typeof import("hyparquet-writer");
+type Reader = typeof import("hyparquet");
+
+/**
+ * Apache Parquet through hyparquet / hyparquet-writer, optional peer dependencies imported on
+ * first use. Columns follow the schema's fields: integer INT64, number DOUBLE, boolean BOOLEAN,
+ * string UTF8, date INT32 DATE, datetime TIMESTAMP (UTC, millis), json JSON text.
+ */
+export class ParquetFormat implements FileFormat {
+  readonly extension = "parquet";
+  readonly contentType = "application/vnd.apache.parquet";
+
+  async serialize(rows: readonly Readonly<Row>[], schema: readonly FieldSpec[]): Promise<Uint8Array> {
+    const { parquetWriteBuffer } = await importOptional<Writer>("hyparquet-writer", PARQUET_INSTALL, "the Parquet format");
+    const columns = schema.map(parquetColumn);
+    const columnData = columns.map(({ element, toCell, plain }) => {
+      const data = rows.map((row, index) => {
+        try {
+          return toCell(Object.hasOwn(row, element.name) ? row[element.name] : null);
+        } catch (error) {
+          throw new SchemaError(`Parquet: cannot write field "${element.name}" at row ${index}: ${(error as Error).message}`, { cause: error });
+        }
+      });
+      return plain ? { name: element.name, data, encoding: "PLAIN" as const } : { name: element.name, data };
+    });
+    const root: SchemaElement = { name: "root", num_children: columns.length };
+    try {
+      return new Uint8Array(parquetWriteBuffer({ columnData, schema: [root, ...columns.map((c) => c.element)] }));
+    } catch (error) {
+      throw new SchemaError(`Parquet: cannot write ${rows.length} row(s): ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  async deserialize(bytes: Uint8Array, schema: readonly FieldSpec[] | null): Promise<Row[]> {
+    const { parquetMetadata, parquetReadObjects } = await importOptional<Reader>("hyparquet", PARQUET_INSTALL, "the Parquet format");
+    // hyparquet reads from an ArrayBuffer; a Buffer may be a view into a larger shared pool.
+    const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    const metadata = parquetMetadata(file);
+    const elements = metadata.schema.slice(1).filter((element) => element.num_children === undefined);
+    const rows = (await parquetReadObjects({ file, metadata })) as Row[];
+    const fields = schema ?? elements.map(fieldOfElement).filter((spec): spec is FieldSpec => spec !== null);
+    parseJsonText(rows, fields, elements);
+    return restoreTypedRows(rows, fields, "Parquet");
+  }
+}
+
+/** JSON columns stored as text (only the JSON logical type, or a plain string) are parsed here. */
+function parseJsonText(rows: Row[], fields: readonly FieldSpec[], elements: readonly ElementInfo[]): void {
+  const parsedByReader = new Set(elements.filter((e) => e.converted_type === "JSON").map((e) => e.name));
+  const names = fields.filter((spec) => spec.type === "json" && !parsedByReader.has(spec.name)).map((spec) => spec.name);
+  if (names.length === 0) return;
+  for (const row of rows) {
+    for (const name of names) {
+      const value = row[name];
+      if (typeof value !== "string") continue;
+      try {
+        row[name] = JSON.parse(value) as unknown;
+      } catch {
+        // Text that is not JSON is kept as the string value it is.
+      }
+    }
+  }
+}

@@ -1,0 +1,6 @@
+// Object-store destinations: the base and its two backends.
+export { ObjectStoreDestination, type StoredObject } from "./object-store-destination.js";
+export { LocalObjectStoreDestination, type LocalObjectStoreOptions } from "./local-object-store-destination.js";
+export { S3Destination, type S3DestinationOptions } from "./s3-destination.js";
+export type { S3ConnectionOptions } from "./s3-client.js";
+export { ObjectStoreError } from "./errors.js";

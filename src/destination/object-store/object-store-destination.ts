@@ -1,0 +1,135 @@
+import { ConfigError, DataNotFoundError, SchemaError } from "../../errors.js";
+import type { Partition } from "../../partitioning/index.js";
+import { type Row, TableData } from "../../representation/index.js";
+import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
+import { Destination } from "../destination.js";
+import type { FileFormat, FormatName } from "../formats/file-format.js";
+import { formatFor } from "../formats/format-for.js";
+import type { IOContext } from "../io-context.js";
+import { partitionSegment, safeSegment, tableSegments } from "../paths.js";
+import { PartitionColumn } from "./partition-column.js";
+import { countRows } from "./row-counts.js";
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** One object a listing found: its name relative to the bucket root and its custom metadata. */
+export interface StoredObject {
+  readonly name: string;
+  readonly metadata: Readonly<Record<string, string>>;
+}
+
+const OBJECT_HOOKS = ["putObject", "getObject", "listObjects", "objectUri"] as const;
+
+/**
+ * A destination whose partitions are objects in a bucket, laid out hive style:
+ * `{prefix}/{dataset}/{table}/data.{ext}` and `{prefix}/{dataset}/{table}/{column}={key}/data.{ext}`.
+ * A backend implements four storage hooks; the base owns serialization, the partition column
+ * (in the path, not the file), row counts from `row_count` metadata and typed reads.
+ */
+export abstract class ObjectStoreDestination extends Destination {
+  // `declare`d, not initialised: a field initialiser would run after the base constructor and
+  // overwrite the options it applied. Defaults are set in the constructor instead.
+  /** The file format: "parquet" (default), "jsonl", "csv", or a FileFormat of your own. */
+  declare format: FormatName | FileFormat;
+  /** A path prefix inside the bucket ("" for the root). */
+  declare prefix: string;
+
+  constructor(options?: object) {
+    super(options);
+    const missing = OBJECT_HOOKS.find((hook) => typeof (this as unknown as Record<string, unknown>)[hook] !== "function");
+    if (missing) throw new ConfigError(`destination ${this.constructor.name} cannot be created: it does not implement ${missing}()`);
+    this.format ??= "parquet";
+    this.prefix ??= "";
+  }
+
+  /** Uploads an object, replacing any object of that name, with the given custom metadata. */
+  abstract putObject(name: string, payload: Uint8Array, contentType: string, metadata: Record<string, string>): MaybePromise<void>;
+  /** An object's bytes, or null when it does not exist. */
+  abstract getObject(name: string): MaybePromise<Uint8Array | null>;
+  /** Every object whose name starts with `prefix`, with its custom metadata. */
+  abstract listObjects(prefix: string): Iterable<StoredObject> | AsyncIterable<StoredObject>;
+  /** The backend's URI of an object, for messages: `s3://bucket/name`, a file path, ... */
+  abstract objectUri(name: string): string;
+
+  /** The object a partition lives in (null: the whole of an unpartitioned asset). */
+  objectName(context: IOContext, partition: Partition | null): string {
+    const parts = [...this.tablePath(context)];
+    if (partition) parts.push(partitionSegment(context, partition, this.displayName));
+    parts.push(`data.${this.fileFormat().extension}`);
+    return parts.join("/");
+  }
+
+  async writePartition(context: IOContext, partition: Partition | null, data: unknown): Promise<void> {
+    const table = TableData.from(data);
+    if (!table) {
+      throw new SchemaError(`${this.displayName} stores tables, but asset "${context.asset.key}" produced ${describeKind(data)}; use FileDestination for other values`);
+    }
+    const rows = table.rows;
+    let fields = effectiveFields(context.schema, rows);
+    if (partition) {
+      const column = this.partitionColumn(context, partition);
+      if (column.droppable(rows)) fields = fields.filter((spec) => spec.name !== column.name);
+    }
+    const format = this.fileFormat();
+    const payload = await format.serialize(rows, fields);
+    await this.putObject(this.objectName(context, partition), payload, format.contentType, { row_count: String(rows.length) });
+  }
+
+  async readPartition(context: IOContext, partition: Partition | null): Promise<Row[]> {
+    const name = this.objectName(context, partition);
+    const bytes = await this.getObject(name);
+    if (bytes === null) {
+      const what = partition ? `partition ${partition.key} of asset` : "asset";
+      throw new DataNotFoundError(`no data for ${what} "${context.asset.key}": ${this.objectUri(name)} does not exist`);
+    }
+    const schema = context.schema;
+    if (!partition) return this.fileFormat().deserialize(bytes, schema);
+    const column = this.partitionColumn(context, partition);
+    const rows = await this.fileFormat().deserialize(bytes, schema && schema.filter((spec) => spec.name !== column.name));
+    return column.attach(rows, schema);
+  }
+
+  /** Rows per partition key from one listing of `row_count` metadata; objects without it are downloaded and counted. */
+  async partitionRowCounts(context: IOContext): Promise<Record<string, number>> {
+    const column = safeSegment(context.partitionColumn(), "partition column", this.displayName);
+    const format = this.fileFormat();
+    return countRows(this, `${this.tablePath(context).join("/")}/`, `${column}=`, `data.${format.extension}`, async (name) => {
+      const bytes = await this.getObject(name);
+      return bytes === null ? null : (await format.deserialize(bytes, null)).length;
+    });
+  }
+
+  /** The format object `format` names. */
+  protected fileFormat(): FileFormat {
+    return typeof this.format === "object" && this.format !== null ? this.format : formatFor(this.format, this.displayName);
+  }
+
+  /** `[...prefix, dataset?, table]`: the folder of an asset's objects. */
+  protected tablePath(context: IOContext): string[] {
+    const prefix = String(this.prefix ?? "").split("/").filter((part) => part !== "");
+    for (const part of prefix) safeSegment(part, "prefix segment", this.displayName);
+    return [...prefix, ...tableSegments(context, this.displayName)];
+  }
+
+  private partitionColumn(context: IOContext, partition: Partition): PartitionColumn {
+    const name = context.partitionColumn();
+    return new PartitionColumn(name, partition, context.schema?.find((spec) => spec.name === name));
+  }
+}
+
+/**
+ * The file's columns: the context's schema, or the one inferred from the rows, plus any field a
+ * row holds that the schema does not declare, so nothing written is silently lost.
+ */
+function effectiveFields(schema: readonly FieldSpec[] | null, rows: readonly Row[]): FieldSpec[] {
+  const inferred = inferFieldSpecs(rows);
+  if (!schema) return inferred;
+  const declared = new Set(schema.map((spec) => spec.name));
+  return [...schema, ...inferred.filter((spec) => !declared.has(spec.name))];
+}
+
+function describeKind(data: unknown): string {
+  if (data === null || data === undefined) return String(data);
+  if (typeof data === "object") return `a ${(data as object).constructor?.name ?? "object"}`;
+  return `a ${typeof data}`;
+}

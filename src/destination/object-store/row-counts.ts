@@ -1,0 +1,50 @@
+import type { StoredObject } from "./object-store-destination.js";
+
+// Objects without a row_count are downloaded a few at a time: enough to hide latency, few
+// enough not to hold many whole files in memory at once.
+const PARALLEL_DOWNLOADS = 8;
+
+interface Lister {
+  listObjects(prefix: string): Iterable<StoredObject> | AsyncIterable<StoredObject>;
+}
+
+/**
+ * Rows per partition key under a table prefix: `{tablePrefix}{column}={key}/{fileName}` objects
+ * only, counted from their `row_count` metadata, or by `download` when it is missing or not a
+ * count. Keys come back sorted (they sort chronologically, or as declared, as strings).
+ */
+export async function countRows(
+  store: Lister,
+  tablePrefix: string,
+  columnPrefix: string,
+  fileName: string,
+  download: (name: string) => Promise<number | null>,
+): Promise<Record<string, number>> {
+  const counts = new Map<string, number>();
+  const uncounted: Array<[string, string]> = [];
+  for await (const object of store.listObjects(tablePrefix)) {
+    if (!object.name.startsWith(tablePrefix)) continue;
+    const parts = object.name.slice(tablePrefix.length).split("/");
+    if (parts.length !== 2 || parts[1] !== fileName || !parts[0]!.startsWith(columnPrefix)) continue;
+    const key = parts[0]!.slice(columnPrefix.length);
+    if (key === "") continue;
+    const rows = parseCount(object.metadata["row_count"]);
+    if (rows === null) uncounted.push([key, object.name]);
+    else counts.set(key, rows);
+  }
+  for (let start = 0; start < uncounted.length; start += PARALLEL_DOWNLOADS) {
+    const batch = uncounted.slice(start, start + PARALLEL_DOWNLOADS);
+    const rows = await Promise.all(batch.map(([, name]) => download(name)));
+    batch.forEach(([key], i) => {
+      // An object deleted between the listing and the download holds no partition any more.
+      if (rows[i] !== null) counts.set(key, rows[i]!);
+    });
+  }
+  return Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+function parseCount(text: string | undefined): number | null {
+  if (text === undefined || !/^\d+$/.test(text)) return null;
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : null;
+}

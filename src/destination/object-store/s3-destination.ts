@@ -1,0 +1,149 @@
+import { ConfigError } from "../../errors.js";
+import type { FileFormat, FormatName } from "../formats/file-format.js";
+import { ObjectStoreDestination, type StoredObject } from "./object-store-destination.js";
+import { createS3Client, isNotFound, type S3ConnectionOptions, type S3Handle, storageError } from "./s3-client.js";
+
+/** Options of `S3Destination`. */
+export interface S3DestinationOptions {
+  readonly bucket: string;
+  readonly prefix?: string;
+  readonly format?: FormatName | FileFormat;
+  readonly connection?: S3ConnectionOptions;
+}
+
+// HeadObject calls per listing page run this many at a time.
+const PARALLEL_HEADS = 16;
+
+/**
+ * Partitions as objects in an S3 bucket (or an S3-compatible service through `endpoint`), their
+ * row counts as `x-amz-meta-row_count`. The client (`@aws-sdk/client-s3`, an optional peer
+ * dependency) is created on first use. Credentials never appear in errors, `toJSON()` or `inspect`.
+ */
+export class S3Destination extends ObjectStoreDestination {
+  static override destinationName = "S3";
+  readonly bucket: string;
+  #connection: S3ConnectionOptions;
+  #handle: Promise<S3Handle> | undefined;
+
+  constructor(options: S3DestinationOptions) {
+    super();
+    if (typeof options?.bucket !== "string" || options.bucket === "") {
+      throw new ConfigError("S3Destination: bucket must be a non-empty bucket name");
+    }
+    this.bucket = options.bucket;
+    if (options.prefix !== undefined) this.prefix = options.prefix;
+    if (options.format !== undefined) this.format = options.format;
+    this.#connection = { ...(options.connection ?? {}) };
+  }
+
+  /** The connection options, credentials redacted. */
+  get connection(): S3ConnectionOptions {
+    const { credentials, ...rest } = this.#connection;
+    return credentials ? { ...rest, credentials: { accessKeyId: "[redacted]", secretAccessKey: "[redacted]" } } : rest;
+  }
+
+  set connection(value: S3ConnectionOptions) {
+    this.#connection = { ...(value ?? {}) };
+    this.#handle = undefined;
+  }
+
+  async putObject(name: string, payload: Uint8Array, contentType: string, metadata: Record<string, string>): Promise<void> {
+    await this.call("PutObject", name, ({ sdk, client }) =>
+      client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key: name, Body: payload, ContentType: contentType, Metadata: withAliases(metadata) })),
+    );
+  }
+
+  async getObject(name: string): Promise<Uint8Array | null> {
+    return this.call("GetObject", name, async ({ sdk, client }) => {
+      try {
+        const response = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key: name }));
+        return response.Body ? await response.Body.transformToByteArray() : new Uint8Array();
+      } catch (error) {
+        if (isNotFound(error)) return null;
+        throw error;
+      }
+    });
+  }
+
+  /** ListObjectsV2 page by page; each object's metadata from a HeadObject (S3 lists none). */
+  async *listObjects(prefix: string): AsyncIterable<StoredObject> {
+    let token: string | undefined;
+    do {
+      const page = await this.call("ListObjectsV2", prefix, ({ sdk, client }) =>
+        client.send(new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token })),
+      );
+      const keys = (page.Contents ?? []).map((item) => item.Key).filter((key): key is string => typeof key === "string");
+      for (let start = 0; start < keys.length; start += PARALLEL_HEADS) {
+        const heads = await Promise.all(keys.slice(start, start + PARALLEL_HEADS).map((key) => this.headMetadata(key)));
+        for (const object of heads) if (object) yield object;
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  objectUri(name: string): string {
+    return `s3://${this.bucket}/${name}`;
+  }
+
+  /** What `JSON.stringify` shows: the configuration, credentials redacted. */
+  toJSON(): Record<string, unknown> {
+    const format = typeof this.format === "object" ? this.format.extension : this.format;
+    return { destination: "S3Destination", bucket: this.bucket, prefix: this.prefix, format, connection: this.connection };
+  }
+
+  [Symbol.for("nodejs.util.inspect.custom")](_depth: number, options: object, inspect: (value: unknown, options: object) => string): string {
+    return `S3Destination ${inspect(this.toJSON(), options)}`;
+  }
+
+  private async headMetadata(key: string): Promise<StoredObject | null> {
+    return this.call("HeadObject", key, async ({ sdk, client }) => {
+      try {
+        const head = await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+        return { name: key, metadata: fromAliases(head.Metadata ?? {}) };
+      } catch (error) {
+        // Deleted between the listing and the head: no longer an object.
+        if (isNotFound(error)) return null;
+        throw error;
+      }
+    });
+  }
+
+  /** Runs one SDK call; any failure becomes an ObjectStoreError naming the operation and object. */
+  private async call<T>(operation: string, name: string, run: (handle: S3Handle) => Promise<T>): Promise<T> {
+    this.#handle ??= createS3Client(this.#connection);
+    const handle = await this.#handle.catch((error: unknown) => {
+      this.#handle = undefined;
+      throw error;
+    });
+    try {
+      return await run(handle);
+    } catch (error) {
+      const { credentials } = this.#connection;
+      throw storageError(operation, this.objectUri(name), error, [credentials?.secretAccessKey ?? "", credentials?.sessionToken ?? ""]);
+    }
+  }
+}
+
+/**
+ * Metadata with a dashed alias of every underscored name (`row-count` beside `row_count`).
+ * S3 keeps underscores, but HTTP servers and proxies in front of S3-compatible services often
+ * drop headers with underscores (nginx by default, moto's server), and the count would be lost.
+ */
+function withAliases(metadata: Record<string, string>): Record<string, string> {
+  const out = { ...metadata };
+  for (const [name, value] of Object.entries(metadata)) {
+    const alias = name.replaceAll("_", "-");
+    if (alias !== name && !Object.hasOwn(out, alias)) out[alias] = value;
+  }
+  return out;
+}
+
+/** The metadata as written: an underscored name a server dropped is restored from its alias. */
+function fromAliases(metadata: Record<string, string>): Record<string, string> {
+  const out = { ...metadata };
+  for (const [name, value] of Object.entries(metadata)) {
+    const original = name.replaceAll("-", "_");
+    if (original !== name && !Object.hasOwn(out, original)) out[original] = value;
+  }
+  return out;
+}

@@ -1,0 +1,98 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DatabaseError } from "../../src/destination/database/index.js";
+import { IOContext, type AssetRef } from "../../src/destination/index.js";
+import { InterloperError } from "../../src/errors.js";
+import { ListPartitionConfig, TimeGranularity, TimePartitionConfig, TimePartitionWindow } from "../../src/partitioning/index.js";
+import type { Partition, PartitionWindow } from "../../src/partitioning/index.js";
+import type { Row } from "../../src/representation/index.js";
+import type { FieldSpec } from "../../src/schema/index.js";
+import { dialects, type DialectHarness } from "./dialects.js";
+
+const daily = new TimePartitionConfig({ column: "date", allowWindow: true });
+const orders: AssetRef = { key: "shop.orders", table: "orders", dataset: "shop", partitioning: daily };
+const schema: FieldSpec[] = [
+  { name: "date", type: "date", nullable: false },
+  { name: "id", type: "integer", nullable: false },
+];
+const ctx = (asset: AssetRef, window: PartitionWindow | Partition | null, s: readonly FieldSpec[] | null = schema) =>
+  new IOContext({ asset, window, schema: s, metadata: { runId: "r" } });
+const days = (a: string, b: string) => new TimePartitionWindow(a, b, TimeGranularity.DAY);
+const rows = (date: string, ...ids: number[]): Row[] => ids.map((id) => ({ date, id }));
+
+for (const dialect of await dialects()) {
+  describe.skipIf(!dialect.available)(`replacing rows (${dialect.name})`, () => {
+    let h: DialectHarness;
+    beforeEach(() => {
+      h = dialect.make();
+    });
+    afterEach(() => h.cleanup());
+
+    const seed = async () => {
+      await h.destination.write(ctx(orders, days("2026-01-01", "2026-01-03")), [
+        ...rows("2026-01-01", 1, 2),
+        ...rows("2026-01-02", 3),
+        ...rows("2026-01-03", 4, 5),
+      ]);
+    };
+
+    it("replaces every partition a window covers and leaves the rest", async () => {
+      await seed();
+      await h.destination.write(ctx(orders, days("2026-01-02", "2026-01-03")), rows("2026-01-03", 9));
+      expect(await h.destination.read(ctx(orders, days("2026-01-01", "2026-01-03")))).toEqual([...rows("2026-01-01", 1, 2), ...rows("2026-01-03", 9)]);
+      expect(await h.destination.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 2, "2026-01-02": 0, "2026-01-03": 1 });
+    });
+
+    it("keeps the old rows when the insert fails after the delete (fault injected)", async () => {
+      await seed();
+      const real = h.destination.insert.bind(h.destination);
+      h.destination.insert = async (table, dataset, data, context) => {
+        if (table === "orders") throw new Error("injected failure after the delete");
+        return real(table, dataset, data, context);
+      };
+      await expect(h.destination.write(ctx(orders, days("2026-01-01", "2026-01-02")), rows("2026-01-01", 7))).rejects.toThrow(/injected/);
+      h.destination.insert = real;
+      expect(await h.destination.read(ctx(orders, days("2026-01-01", "2026-01-03")))).toEqual([
+        ...rows("2026-01-01", 1, 2),
+        ...rows("2026-01-02", 3),
+        ...rows("2026-01-03", 4, 5),
+      ]);
+    });
+
+    // SQLite stores any value in any column, so only the servers can reject one.
+    if (dialect.name !== "sqlite") it("keeps the old rows when the database rejects a value", async () => {
+      await seed();
+      // Not an integer: the server refuses it mid-load, after the delete ran.
+      const bad = [...rows("2026-01-01", 8), { date: "2026-01-01", id: "not a number" }];
+      const error = await h.destination.write(ctx(orders, days("2026-01-01", "2026-01-01")), bad).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DatabaseError);
+      expect(await h.destination.read(ctx(orders, days("2026-01-01", "2026-01-01")))).toEqual(rows("2026-01-01", 1, 2));
+    });
+
+    it("stores daily rows in monthly partitions, counted and read by month", async () => {
+      const monthly: AssetRef = { ...orders, table: "monthly", partitioning: new TimePartitionConfig({ column: "date", granularity: TimeGranularity.MONTH, allowWindow: true }) };
+      const window = new TimePartitionWindow("2026-01-01", "2026-03-01", TimeGranularity.MONTH);
+      await h.destination.write(ctx(monthly, window), [...rows("2026-01-31", 1), ...rows("2026-02-01", 2), ...rows("2026-02-28", 3), ...rows("2026-03-15", 4)]);
+      expect(await h.destination.partitionRowCounts(ctx(monthly, null))).toEqual({ "2026-01": 1, "2026-02": 2, "2026-03": 1 });
+      // Rewriting February replaces all of its days, whatever dates the new rows carry.
+      await h.destination.write(ctx(monthly, window.partitions[1]!), rows("2026-02-14", 5));
+      expect(await h.destination.read(ctx(monthly, window))).toEqual([...rows("2026-01-31", 1), ...rows("2026-02-14", 5), ...rows("2026-03-15", 4)]);
+    });
+
+    it("replaces a window of list partitions by membership", async () => {
+      const regions = new ListPartitionConfig({ column: "region", values: ["eu", "us", "apac"], allowWindow: true });
+      const sales: AssetRef = { key: "shop.sales", table: "sales", dataset: "shop", partitioning: regions };
+      const s: FieldSpec[] = [
+        { name: "region", type: "string", nullable: false },
+        { name: "n", type: "integer", nullable: false },
+      ];
+      await h.destination.write(ctx(sales, regions.all(), s), [{ region: "eu", n: 1 }, { region: "us", n: 2 }, { region: "apac", n: 3 }]);
+      await h.destination.write(ctx(sales, regions.window("eu", "us"), s), [{ region: "us", n: 4 }]);
+      expect(await h.destination.read(ctx(sales, regions.all(), s))).toEqual([{ region: "us", n: 4 }, { region: "apac", n: 3 }]);
+      expect(await h.destination.partitionRowCounts(ctx(sales, null))).toEqual({ eu: 0, us: 1, apac: 1 });
+    });
+
+    it("refuses non-tabular data with an error", async () => {
+      await expect(h.destination.write(ctx(orders, null, null), "not a table")).rejects.toBeInstanceOf(InterloperError);
+    });
+  });
+}

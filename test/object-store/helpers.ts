@@ -1,0 +1,36 @@
+import { IOContext, type AssetRef } from "../../src/destination/index.js";
+import { ListPartitionConfig, TimeGranularity, TimePartitionConfig, TimePartitionWindow } from "../../src/partitioning/index.js";
+import type { Partition, PartitionWindow } from "../../src/partitioning/index.js";
+import type { FieldSpec } from "../../src/schema/index.js";
+
+export const daily = new TimePartitionConfig({ column: "date", allowWindow: true });
+export const orders: AssetRef = { key: "shop.orders", table: "orders", dataset: "shop", partitioning: daily };
+export const regions = new ListPartitionConfig({ column: "region", values: ["eu", "us"], allowWindow: true });
+export const sales: AssetRef = { key: "shop.sales", table: "sales", dataset: "shop", partitioning: regions };
+
+/** Orders with a field of every type, the partition column first. */
+export const orderSchema: FieldSpec[] = [
+  { name: "date", type: "date", nullable: false },
+  { name: "id", type: "integer", nullable: false },
+  { name: "amount", type: "number", nullable: true },
+  { name: "paid", type: "boolean", nullable: true },
+  { name: "note", type: "string", nullable: true },
+  { name: "at", type: "datetime", nullable: true },
+  { name: "tags", type: "json", nullable: true },
+];
+
+export function orderRows(): Record<string, unknown>[] {
+  return [
+    { date: "2026-01-01", id: 1, amount: 9.5, paid: true, note: "first", at: new Date(Date.UTC(2026, 0, 1, 8)), tags: ["a"] },
+    { date: "2026-01-01", id: 2, amount: null, paid: false, note: null, at: null, tags: null },
+    { date: "2026-01-02", id: 9007199254740993n, amount: -1.25, paid: null, note: "ünï", at: new Date(Date.UTC(2026, 0, 2, 23, 59)), tags: { k: 1 } },
+  ];
+}
+
+export function ctx(asset: AssetRef, window: PartitionWindow | Partition | null, schema: readonly FieldSpec[] | null = orderSchema): IOContext {
+  return new IOContext({ asset, window, schema, metadata: { runId: "test" } });
+}
+
+export function days(first: string, last: string): TimePartitionWindow {
+  return new TimePartitionWindow(first, last, TimeGranularity.DAY);
+}

@@ -1,0 +1,131 @@
+import { inspect } from "node:util";
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ObjectStoreError, S3Destination } from "../../src/destination/index.js";
+import { ctx, days, orderRows, orders } from "./helpers.js";
+import { type Moto, motoAvailable, startMoto, TEST_CONNECTION } from "./moto.js";
+
+const SECRET = "SECRET-zq8XK2v9recognisable";
+const TOKEN = "TOKEN-session-9f7e6d-recognisable";
+const KEY_ID = "AKIA-RECOGNISABLE-ID";
+const secretConnection = (endpoint: string) => ({
+  region: "us-east-1",
+  endpoint,
+  forcePathStyle: true,
+  credentials: { accessKeyId: KEY_ID, secretAccessKey: SECRET, sessionToken: TOKEN },
+});
+
+function expectNoSecrets(text: string): void {
+  expect(text).not.toContain(SECRET);
+  expect(text).not.toContain(TOKEN);
+  expect(text).not.toContain(KEY_ID);
+}
+
+describe("S3Destination secrets", () => {
+  it("never appear in JSON.stringify or util.inspect of the destination", () => {
+    const dest = new S3Destination({ bucket: "b", prefix: "p", format: "csv", connection: secretConnection("http://127.0.0.1:1") });
+    const json = JSON.stringify(dest);
+    expectNoSecrets(json);
+    expect(JSON.parse(json)).toEqual({
+      destination: "S3Destination",
+      bucket: "b",
+      prefix: "p",
+      format: "csv",
+      connection: { region: "us-east-1", endpoint: "http://127.0.0.1:1", forcePathStyle: true, credentials: { accessKeyId: "[redacted]", secretAccessKey: "[redacted]" } },
+    });
+    expectNoSecrets(inspect(dest, { depth: null, showHidden: true }));
+    expectNoSecrets(String(dest));
+    expectNoSecrets(JSON.stringify(dest.connection));
+  });
+
+  it("never appear in the error of a failed call, which names the operation and the object", async () => {
+    // Port 1 refuses connections: the SDK fails without any server.
+    const dest = new S3Destination({ bucket: "nowhere", connection: secretConnection("http://127.0.0.1:1") });
+    const error = await dest.read(ctx(orders, days("2026-01-01", "2026-01-01"))).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ObjectStoreError);
+    expect((error as Error).message).toContain("GetObject of s3://nowhere/shop/orders/date=2026-01-01/data.parquet failed");
+    expectNoSecrets(inspect(error, { depth: null, showHidden: true }));
+  });
+});
+
+const available = motoAvailable();
+
+describe.skipIf(!available)("S3Destination on a moto server", () => {
+  let moto: Moto;
+  let s3: S3Client;
+  const bucket = "objects";
+  let run = 0;
+  const make = (format: "parquet" | "jsonl" | "csv" = "parquet") =>
+    new S3Destination({ bucket, prefix: `case-${++run}`, format, connection: { ...TEST_CONNECTION, endpoint: moto.endpoint } });
+  const body = async (key: string): Promise<Uint8Array> =>
+    (await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).Body!.transformToByteArray();
+
+  beforeAll(async () => {
+    moto = await startMoto();
+    await moto.createBucket(bucket);
+    s3 = new S3Client({ ...TEST_CONNECTION, endpoint: moto.endpoint });
+  }, 60_000);
+  afterAll(async () => {
+    s3?.destroy();
+    await moto?.stop();
+  });
+
+  it("stores each partition under the prefix with x-amz-meta-row_count, the partition column left out", async () => {
+    const dest = make("jsonl");
+    await dest.write(ctx(orders, days("2026-01-01", "2026-01-02")), orderRows());
+    const key = `${dest.prefix}/shop/orders/date=2026-01-01/data.jsonl`;
+    const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+    // moto's HTTP server drops underscored headers, as nginx does by default: the dashed alias survives.
+    expect(head.Metadata?.["row-count"] ?? head.Metadata?.["row_count"]).toBe("2");
+    expect(head.ContentType).toBe("application/x-ndjson");
+    const text = new TextDecoder().decode(await body(key));
+    expect(text.split("\n")[0]).toBe('{"id":1,"amount":9.5,"paid":true,"note":"first","at":"2026-01-01T08:00:00.000Z","tags":["a"]}');
+    expect(await dest.read(ctx(orders, days("2026-01-01", "2026-01-02")))).toEqual(orderRows());
+  });
+
+  it("counts rows from metadata alone: corrupt bytes that keep row_count still count", async () => {
+    const dest = make();
+    await dest.write(ctx(orders, days("2026-01-01", "2026-01-02")), orderRows());
+    const key = `${dest.prefix}/shop/orders/date=2026-01-01/data.parquet`;
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: "garbage", Metadata: { "row-count": "2" } }));
+    expect(await dest.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 2, "2026-01-02": 1 });
+  });
+
+  it("downloads and counts an object another tool wrote without row_count", async () => {
+    const dest = make("csv");
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `${dest.prefix}/shop/orders/date=2026-02-01/data.csv`, Body: "id,note\n1,a\n2,\"multi\nline\"\n" }));
+    await dest.write(ctx(orders, days("2026-01-01", "2026-01-01")), orderRows().slice(0, 1));
+    expect(await dest.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 1, "2026-02-01": 2 });
+  });
+
+  it("wraps a missing bucket as ObjectStoreError naming bucket, key and operation, secrets left out", async () => {
+    const dest = new S3Destination({ bucket: "no-such-bucket", connection: secretConnection(moto.endpoint) });
+    const error = await dest.write(ctx(orders, days("2026-01-01", "2026-01-01")), orderRows().slice(0, 1)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ObjectStoreError);
+    expect((error as Error).message).toContain("PutObject of s3://no-such-bucket/shop/orders/date=2026-01-01/data.parquet failed");
+    expect((error as Error).message).toContain("NoSuchBucket");
+    expectNoSecrets(inspect(error, { depth: null, showHidden: true }));
+    const counts = await dest.partitionRowCounts(ctx(orders, null)).catch((e: unknown) => e);
+    expect((counts as Error).message).toContain("ListObjectsV2 of s3://no-such-bucket/shop/orders/ failed");
+  });
+
+  it("connects from the standard AWS environment variables alone", async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      AWS_ACCESS_KEY_ID: "test",
+      AWS_SECRET_ACCESS_KEY: "test",
+      AWS_REGION: "us-east-1",
+      AWS_ENDPOINT_URL_S3: moto.endpoint,
+    });
+    try {
+      const dest = new S3Destination({ bucket, prefix: `case-${++run}` });
+      await dest.write(ctx(orders, days("2026-01-01", "2026-01-01")), orderRows().slice(0, 2));
+      expect(await dest.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 2 });
+    } finally {
+      for (const name of ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION", "AWS_ENDPOINT_URL_S3"]) {
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+      }
+    }
+  });
+});
