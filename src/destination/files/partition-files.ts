@@ -66,9 +66,11 @@ export class PartitionFiles {
   }
 
   /**
-   * Rows per partition key. A sidecar count is trusted only while the data file's size and
-   * modification time match what it recorded; otherwise the file is recounted (and the sidecar
-   * refreshed), so a file edited by hand is still counted right.
+   * Rows per partition key. A recorded count is trusted only while the data file's size and
+   * modification time match what was recorded; otherwise the file is recounted (and the record
+   * refreshed), so a file edited by hand is still counted right. Records come from a per-table
+   * index that this method keeps (one read for the whole table), falling back to each
+   * partition's sidecar: counting thousands of partitions costs about a listing and a stat each.
    */
   async rowCounts(context: IOContext, recount: (path: string) => Promise<number>): Promise<Record<string, number>> {
     const table = this.tableDir(context);
@@ -80,31 +82,47 @@ export class PartitionFiles {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
       throw error;
     }
+    const indexPath = join(table, `.${this.fileName}.${prefix.slice(0, -1)}.rows-index.json`);
+    const index = await readIndex(indexPath);
+    const fresh: Record<string, CountRecord> = {};
+    let changed = false;
     const counts: Record<string, number> = {};
     let next = 0;
     const worker = async () => {
       while (next < names.length) {
         const name = names[next++]!;
-        const rows = await this.countOne(join(table, name, this.fileName), recount);
-        if (rows !== null) counts[name.slice(prefix.length)] = rows;
+        const key = name.slice(prefix.length);
+        const found = await this.countOne(join(table, name, this.fileName), index[key], recount);
+        if (!found) continue;
+        counts[key] = found.rows;
+        fresh[key] = found;
+        if (!sameRecord(found, index[key])) changed = true;
       }
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, names.length) }, worker));
+    if (changed || Object.keys(index).length !== Object.keys(fresh).length) {
+      // A cache only: a concurrent writer may make it stale at once, which the checks above catch.
+      await writeFileAtomic(indexPath, [JSON.stringify(fresh)]).catch(() => undefined);
+    }
     // Listing order is the filesystem's; keys sort chronologically (or as declared) as strings.
     return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
 
-  private async countOne(path: string, recount: (path: string) => Promise<number>): Promise<number | null> {
-    const [info, record] = await Promise.all([stat(path).catch(() => null), this.readCount(path)]);
+  private async countOne(path: string, indexed: CountRecord | undefined, recount: (path: string) => Promise<number>): Promise<CountRecord | null> {
+    const info = await stat(path).catch(() => null);
     if (!info) return null;
-    if (record && record.size === info.size && record.mtimeMs === info.mtimeMs) return record.rows;
+    const matches = (record: CountRecord | null | undefined): record is CountRecord => !!record && record.size === info.size && record.mtimeMs === info.mtimeMs;
+    if (matches(indexed)) return indexed;
+    const record = await this.readCount(path);
+    if (matches(record)) return record;
     const rows = await recount(path);
     const after = await stat(path).catch(() => null);
+    const counted = { rows, size: info.size, mtimeMs: info.mtimeMs };
     // Refresh the sidecar only if the file is still the one just counted.
     if (after && after.size === info.size && after.mtimeMs === info.mtimeMs) {
-      await this.recordCount(path, { rows, size: info.size, mtimeMs: info.mtimeMs }).catch(() => undefined);
+      await this.recordCount(path, counted).catch(() => undefined);
     }
-    return rows;
+    return counted;
   }
 
   private sidecarOf(path: string): string {
@@ -122,5 +140,18 @@ export class PartitionFiles {
 
   private async recordCount(path: string, record: CountRecord): Promise<void> {
     await writeFileAtomic(this.sidecarOf(path), [JSON.stringify(record)]);
+  }
+}
+
+function sameRecord(a: CountRecord, b: CountRecord | undefined): boolean {
+  return !!b && a.rows === b.rows && a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+
+async function readIndex(path: string): Promise<Record<string, CountRecord>> {
+  try {
+    const parsed = JSON.parse(await readFile(path, "utf8")) as unknown;
+    return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, CountRecord>) : {};
+  } catch {
+    return {};
   }
 }
