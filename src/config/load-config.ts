@@ -1,8 +1,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { cosmiconfig, defaultLoaders, type Loader } from "cosmiconfig";
-import { z } from "zod";
+import type { Loader } from "cosmiconfig";
 import { Asset } from "../asset/asset.js";
 import { isAssetDefinition } from "../asset/definition.js";
 import { ConfigError } from "../errors.js";
@@ -43,17 +42,22 @@ const loadJavaScript: Loader = async (filepath) => {
 const isSource = (v: unknown) => v instanceof Source || (typeof v === "function" && (v as { kind?: unknown }).kind === "source-definition");
 const isAsset = (v: unknown) => v instanceof Asset || isAssetDefinition(v);
 
-const ConfigShape = z
+// Built on first use: cosmiconfig and zod are loaded only when a config is, not by `import "interloper"`.
+const configShape = async () => {
+  const { z } = await import("zod");
+  return z
   .object({
     sources: z.array(z.custom(isSource, { message: "expected a source made with il.source (called or not)" })).optional(),
     assets: z.array(z.custom(isAsset, { message: "expected an asset made with il.asset" })).optional(),
     concurrency: z.number().int().min(1).optional(),
   })
   .strict();
+};
 
 /** Finds (from `cwd` upward) or opens the config, loads and validates it. */
 export async function loadConfig(options: { cwd?: string; configPath?: string } = {}): Promise<LoadedConfig> {
   const cwd = options.cwd ?? process.cwd();
+  const { cosmiconfig, defaultLoaders } = await import("cosmiconfig");
   // Remember which file a loader was reading, so a failure can name it even when the error does not.
   let loading = options.configPath ? resolve(cwd, options.configPath) : cwd;
   const tracked = (load: Loader): Loader => (filepath, content) => {
@@ -86,15 +90,15 @@ export async function loadConfig(options: { cwd?: string; configPath?: string } 
   if (!found) {
     throw new ConfigError(`no interloper config found in ${cwd} or above: create interloper.config.ts or pass --config <path>`);
   }
-  return { config: validate(found.config, found.filepath), filepath: found.filepath };
+  return { config: await validate(found.config, found.filepath), filepath: found.filepath };
 }
 
-function validate(value: unknown, filepath: string): InterloperConfig {
+async function validate(value: unknown, filepath: string): Promise<InterloperConfig> {
   const config = value && typeof value === "object" && "default" in value && Object.keys(value).length === 1 ? (value as { default: unknown }).default : value;
   if (typeof config !== "object" || config === null || Array.isArray(config)) {
     throw new ConfigError(`${filepath}: the config must export an object (export default defineConfig({ sources: [...] })), got ${Array.isArray(config) ? "an array" : typeof config}`);
   }
-  const parsed = ConfigShape.safeParse(config);
+  const parsed = (await configShape()).safeParse(config);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.length > 0 ? issue.path.join(".") : "(root)";

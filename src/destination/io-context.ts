@@ -3,6 +3,8 @@ import type { Partition, PartitionConfig, PartitionWindow } from "../partitionin
 import { TableData } from "../representation/index.js";
 import type { FieldSpec } from "../schema/index.js";
 
+const NO_WINDOW: readonly (Partition | null)[] = Object.freeze([null]);
+
 /** The asset a destination call is about: everything that names its storage location. */
 export interface AssetRef {
   readonly key: string;
@@ -38,8 +40,8 @@ export class IOContext {
     const window = options.window ?? null;
     this.asset = Object.freeze({ ...options.asset });
     this.window = window === null ? null : "partitions" in window ? window : window.window;
-    this.partitions = Object.freeze(this.window ? [...this.window.partitions] : [null]);
-    this.schema = options.schema ? Object.freeze(options.schema.map((f) => Object.freeze({ ...f }))) : null;
+    this.partitions = this.window ? this.window.partitions : NO_WINDOW;
+    this.schema = options.schema ? frozenSchema(options.schema) : null;
     this.metadata = Object.freeze({ ...(options.metadata ?? { runId: "adhoc" }) });
     Object.freeze(this);
   }
@@ -83,4 +85,17 @@ export class IOContext {
     if (!column) throw new PartitionError(`asset "${this.asset.key}" is not partitioned, but a window was given`);
     return column;
   }
+}
+
+// A run builds a context per partition and destination over the same schema: freeze a copy once.
+const frozenSchemas = new WeakMap<readonly FieldSpec[], readonly FieldSpec[]>();
+
+function frozenSchema(schema: readonly FieldSpec[]): readonly FieldSpec[] {
+  if (Object.isFrozen(schema) && schema.every((f) => Object.isFrozen(f))) return schema;
+  let frozen = frozenSchemas.get(schema);
+  if (!frozen) {
+    frozen = Object.freeze(schema.map((f) => Object.freeze({ ...f })));
+    frozenSchemas.set(schema, frozen);
+  }
+  return frozen;
 }

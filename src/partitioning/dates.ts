@@ -11,6 +11,8 @@ const ISO_DATETIME =
 
 /** A Date from UTC fields, correct for years 0-99 too (Date.UTC maps those to 19xx). */
 export function utc(year: number, month = 0, day = 1, hour = 0): Date {
+  // Date.UTC is exact from year 100 on; only earlier years need the slower field setters.
+  if (year >= 100) return new Date(Date.UTC(year, month, day, hour));
   const d = new Date(0);
   d.setUTCFullYear(year, month, day);
   d.setUTCHours(hour, 0, 0, 0);

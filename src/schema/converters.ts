@@ -11,9 +11,10 @@ export type Converter = (value: unknown) => unknown;
 /**
  * "stored": values read back from storage, where "" is how text formats hold null and a json
  * field's string is JSON text. "output": values an asset returned, where "" and a JSON string
- * are real values of string and json fields and are kept as they are.
+ * are real values of string and json fields and are kept as they are. "typed": values read back
+ * from a store that keeps "" apart from null (SQL): as "stored", but a string field's "" stays "".
  */
-export type ConvertMode = "stored" | "output";
+export type ConvertMode = "stored" | "output" | "typed";
 
 const DIGITS = /^[+-]?\d+$/;
 const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -31,7 +32,7 @@ export function converterFor(spec: FieldSpec, mode: ConvertMode): Converter {
   const convert = typed(spec, mode);
   // A non-nullable string field cannot hold null, so its "" can only ever have been "".
   const emptyIsNull =
-    mode === "stored" ? spec.type !== "string" || spec.nullable : spec.type !== "string" && spec.type !== "json";
+    mode === "stored" ? spec.type !== "string" || spec.nullable : mode === "typed" ? spec.type !== "string" : spec.type !== "string" && spec.type !== "json";
   return (value) => {
     if (value === null || value === undefined || (value === "" && emptyIsNull)) return null;
     return convert(value);
@@ -53,7 +54,7 @@ function typed(spec: FieldSpec, mode: ConvertMode): Converter {
     case "datetime":
       return isDateObjectField(spec) ? toDateTimeObject : toDateTimeText;
     case "json":
-      return mode === "stored" ? toJsonFromStored : toJsonValue;
+      return mode === "output" ? toJsonValue : toJsonFromStored;
   }
 }
 

@@ -8,6 +8,8 @@ import { compileShaper, ExtraKeys, type PreparedField, readField } from "./row-s
 export interface ReconcileOptions {
   /** Named in error messages. */
   readonly assetKey?: string;
+  /** The store keeps "" apart from null (SQL): a string field's "" is kept, not read as null. */
+  readonly typed?: boolean;
 }
 
 /** Converters for every field, in schema order. */
@@ -32,7 +34,7 @@ export function reconcileRows(
   schema: readonly FieldSpec[],
   options: ReconcileOptions = {},
 ): Record<string, unknown>[] {
-  const fields = prepareFields(schema, "stored");
+  const fields = prepareFields(schema, options.typed ? "typed" : "stored");
   const shape = compileShaper(
     fields,
     (j, row, index) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CSVFormat, type FileFormat, JSONLFormat, ParquetFormat } from "../../src/destination/formats/index.js";
-import { importOptional } from "../../src/destination/formats/optional-import.js";
+import { importOptional } from "../../src/destination/optional-import.js";
 import { ConfigError } from "../../src/errors.js";
 import type { Row } from "../../src/representation/index.js";
 import type { FieldSpec } from "../../src/schema/index.js";

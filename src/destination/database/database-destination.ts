@@ -110,7 +110,7 @@ export abstract class DatabaseDestination extends Destination implements Databas
       // Rows come back in insertion order; the window's order (oldest or declared first) wins.
       if (window.length > 1) table = TableData.join(split.slices.map(([, slice]) => slice));
     }
-    if (context.schema && table.kind === "rows") return reconcileRows(table.rows, context.schema, { assetKey: context.asset.key });
+    if (context.schema && table.kind === "rows") return reconcileRows(table.rows, context.schema, { assetKey: context.asset.key, typed: true });
     return table.data;
   }
 

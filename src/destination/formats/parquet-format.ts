@@ -3,7 +3,7 @@ import { SchemaError } from "../../errors.js";
 import type { Row } from "../../representation/index.js";
 import type { FieldSpec } from "../../schema/index.js";
 import type { FileFormat } from "./file-format.js";
-import { importOptional, PARQUET_INSTALL } from "./optional-import.js";
+import { importOptional, PARQUET_INSTALL } from "../optional-import.js";
 import { type ElementInfo, fieldOfElement, parquetColumn } from "./parquet-schema.js";
 import { restoreTypedRows } from "./typed-rows.js";
 

@@ -1,5 +1,5 @@
 import type { S3Client } from "@aws-sdk/client-s3";
-import { importOptional } from "../formats/optional-import.js";
+import { importOptional } from "../optional-import.js";
 import { ObjectStoreError } from "./errors.js";
 
 /** The S3 SDK module, loaded on first use. */

@@ -65,7 +65,8 @@ export class MySQLDestination extends SqlDestination {
         supportBigNumbers: true,
         bigNumberStrings: true,
         // JSON as its text: reconcile parses it, and a JSON string "123" stays a string.
-        typeCast: (field, next) => (field.type === "JSON" ? field.string("utf8") : next()),
+        // DATETIME as its text, read as UTC here: mysql2's own parse builds years 0-99 as 1900-1999.
+        typeCast: (field, next) => (field.type === "JSON" ? field.string("utf8") : field.type === "DATETIME" ? utcDateTime(field.string("utf8")) : next()),
       });
     });
     return this.#pool;
@@ -162,4 +163,9 @@ export class MySQLDestination extends SqlDestination {
   [Symbol.for("nodejs.util.inspect.custom")](): string {
     return `${this.constructor.name} ${JSON.stringify(publicConnection(this.#connection))}`;
   }
+}
+
+/** A DATETIME's text ("0001-01-01 00:00:00.000", UTC on the wire) as a Date; null stays null. */
+function utcDateTime(text: string | null): Date | null {
+  return text === null ? null : new Date(`${text.replace(" ", "T")}Z`);
 }

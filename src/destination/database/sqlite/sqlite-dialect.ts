@@ -1,3 +1,4 @@
+import { SchemaError } from "../../../errors.js";
 import { formatIsoDate } from "../../../schema/index.js";
 import { quoteDouble, type SqlDialect, type StorageKind } from "../sql-dialect.js";
 
@@ -48,6 +49,10 @@ export function sqliteValue(kind: StorageKind, value: unknown): unknown {
       return JSON.stringify(value);
     case "string":
       return typeof value === "string" ? value : String(value);
+    case "number":
+      // SQLite stores a NaN REAL as NULL: refuse it rather than store it wrong.
+      if (typeof value === "number" && Number.isNaN(value)) throw new SchemaError("SQLite cannot store NaN in a number column (it would read back as NULL)");
+      return value;
     default:
       return value;
   }

@@ -1,4 +1,4 @@
-import { ConfigError } from "../../errors.js";
+import { ConfigError } from "../errors.js";
 
 // Loaded modules by package name: an import is tried once per process and shared.
 const loaded = new Map<string, Promise<unknown>>();
