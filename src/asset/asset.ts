@@ -60,7 +60,7 @@ export class Asset {
     this.dataset = overrides.dataset ?? definition.dataset ?? source?.dataset ?? null;
     this.partitioning = definition.partitioning;
     this.zodSchema = definition.schema;
-    this.schema = definition.schema ? Object.freeze(fieldSpecs(definition.schema)) : null;
+    this.schema = definition.schema ? Object.freeze(fieldSpecs(definition.schema).map((f) => Object.freeze(f))) : null;
     this.strategy = overrides.strategy ?? definition.strategy ?? source?.strategy ?? "auto";
     this.materializable = overrides.materializable ?? definition.materializable ?? source?.materializable ?? true;
     this.description = definition.description ?? null;

@@ -25,6 +25,7 @@ export interface ConformedStream {
 export async function conformStream(asset: Asset, stream: RowStream): Promise<ConformedStream> {
   const source = batchesOf(stream)[Symbol.asyncIterator]();
   const warnings: string[] = [];
+  const dropped = new Set<string>();
   let count = 0;
   const prefix: Row[][] = [];
   let schema: FieldSpec[];
@@ -52,8 +53,15 @@ export async function conformStream(asset: Asset, stream: RowStream): Promise<Co
     for await (const batch of all) {
       let out = batch;
       if (declared) {
-        const result = conform(batch, { strategy: asset.strategy, schema, assetKey: asset.qualifiedKey });
-        for (const w of result.warnings) if (!warnings.includes(w)) warnings.push(w);
+        const result = conform(batch, { strategy: asset.strategy, schema, assetKey: asset.qualifiedKey, rowOffset: count });
+        // One warning per dropped field, naming the first row of the stream that held it.
+        for (const w of result.warnings) {
+          const field = /dropped field "([^"]*)"/.exec(w)?.[1];
+          if (field === undefined || !dropped.has(field)) {
+            if (field !== undefined) dropped.add(field);
+            warnings.push(w);
+          }
+        }
         out = result.rows;
       } else {
         checks!(batch, count);

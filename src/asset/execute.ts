@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { AssetError, DependencyNotFoundError, InterloperError } from "../errors.js";
+import { AssetError, DependencyNotFoundError, InterloperError, SchemaError } from "../errors.js";
 import type { Partition, PartitionWindow } from "../partitioning/index.js";
 import type { FieldSpec } from "../schema/index.js";
 import type { RunMetadata } from "../destination/index.js";
@@ -138,9 +138,13 @@ async function writeStreamed(
   try {
     await writeStream(asset.destinations[0]!, asset.ioContext(window, stream.schema, metadata), stream.batches);
   } catch (error) {
+    // Data that contradicts its schema is the asset's failure, as with an array; nothing was replaced.
+    if (error instanceof SchemaError) throw error;
     options.emit({ ...base, type: "destination:write:failed", time: now(), destination: name, error: errorInfo(error) });
     throw Object.assign(new AssetError(`asset "${asset.qualifiedKey}": writing to ${name} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error }), { written: [], failedDestinations: [name] });
   }
+  // A stream's inferred schema may have widened while rows arrived: downstream reads get the final one.
+  options.schemas.set(asset.qualifiedKey, [...stream.schema]);
   for (const warning of stream.warnings) log("warn", warning);
   options.emit({ ...base, type: "destination:write:completed", time: now(), destination: name, rows: stream.rows(), durationMs: Date.now() - started });
   return { data: null, schema: stream.schema, rows: stream.rows(), written: [name], failedDestinations: [] };

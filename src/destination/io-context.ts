@@ -87,15 +87,8 @@ export class IOContext {
   }
 }
 
-// A run builds a context per partition and destination over the same schema: freeze a copy once.
-const frozenSchemas = new WeakMap<readonly FieldSpec[], readonly FieldSpec[]>();
-
+/** The schema as given when it is already frozen through (an asset's declared one), else a frozen copy. */
 function frozenSchema(schema: readonly FieldSpec[]): readonly FieldSpec[] {
   if (Object.isFrozen(schema) && schema.every((f) => Object.isFrozen(f))) return schema;
-  let frozen = frozenSchemas.get(schema);
-  if (!frozen) {
-    frozen = Object.freeze(schema.map((f) => Object.freeze({ ...f })));
-    frozenSchemas.set(schema, frozen);
-  }
-  return frozen;
+  return Object.freeze(schema.map((f) => Object.freeze({ ...f })));
 }

@@ -16,6 +16,8 @@ export interface ConformOptions {
   readonly schema: readonly FieldSpec[] | null;
   /** Named in every message. */
   readonly assetKey?: string;
+  /** The index of the first row in a longer stream, so messages number rows as the stream does. */
+  readonly rowOffset?: number;
 }
 
 /** Conformed rows, the effective schema, and what was changed on the way (dropped fields). */
@@ -37,6 +39,7 @@ export interface ConformResult {
  */
 export function conform(rows: readonly Record<string, unknown>[], options: ConformOptions): ConformResult {
   const { strategy, schema, assetKey } = options;
+  const offset = options.rowOffset ?? 0;
   if (strategy === "auto" && schema === null) {
     return { rows: rows.slice(), schema: inferFieldSpecs(rows), warnings: [] };
   }
@@ -48,8 +51,8 @@ export function conform(rows: readonly Record<string, unknown>[], options: Confo
   if (schema === null) {
     throw new SchemaError(`${assetPrefix(assetKey)}strategy "${strategy}" needs a declared schema, and none was given`);
   }
-  if (strategy === "strict") return checkStrict(rows, schema, assetKey);
-  return coerce(rows, schema, strategy === "auto", assetKey);
+  if (strategy === "strict") return checkStrict(rows, schema, assetKey, offset);
+  return coerce(rows, schema, strategy === "auto", assetKey, offset);
 }
 
 /** Why a value is refused from a non-nullable field, told apart so the fix is obvious. */
@@ -62,6 +65,7 @@ function coerce(
   schema: readonly FieldSpec[],
   keepExtras: boolean,
   assetKey: string | undefined,
+  offset: number,
 ): ConformResult {
   const fields = prepareFields(schema, "output");
   const problems = new FieldProblems();
@@ -73,7 +77,7 @@ function coerce(
       if (problems.has(name)) return;
       const value = readField(row, name);
       const text = convert(value) === INVALID ? mismatch(spec, value) : `is not nullable but ${absence(row, name, value)}`;
-      problems.add(name, j, `"${name}" ${text} (row ${index})`);
+      problems.add(name, j, `"${name}" ${text} (row ${offset + index})`);
     },
     true,
   );
@@ -87,7 +91,7 @@ function coerce(
     if (keepExtras) {
       copyFields(row, extra, next);
     } else {
-      for (const key of extra) if (!dropped.has(key)) dropped.set(key, i);
+      for (const key of extra) if (!dropped.has(key)) dropped.set(key, offset + i);
     }
     out[i] = next;
   }
@@ -105,6 +109,7 @@ function checkStrict(
   rows: readonly Record<string, unknown>[],
   schema: readonly FieldSpec[],
   assetKey: string | undefined,
+  offset: number,
 ): ConformResult {
   const checks = schema.map(valueCheck);
   const reads = schema.map(({ name }) => fieldReader(name));
@@ -119,11 +124,11 @@ function checkStrict(
       if (problems.has(spec.name)) continue;
       const text =
         value === null || value === undefined ? `is not nullable but ${absence(row, spec.name, value)}` : mismatch(spec, value);
-      problems.add(spec.name, j, `"${spec.name}" ${text} (row ${i})`);
+      problems.add(spec.name, j, `"${spec.name}" ${text} (row ${offset + i})`);
     }
     // Extras rank after every declared field; the stable sort keeps them in order of discovery.
     for (const key of extras.of(row)) {
-      if (!problems.has(key)) problems.add(key, schema.length, `"${key}" is not in the schema (row ${i})`);
+      if (!problems.has(key)) problems.add(key, schema.length, `"${key}" is not in the schema (row ${offset + i})`);
     }
   }
   if (problems.size > 0) {

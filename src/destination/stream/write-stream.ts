@@ -31,8 +31,9 @@ export async function writeStream(destination: Destination, context: IOContext, 
     if (!found) {
       const channel = destination.writePartitionStream ? new Channel<Row[]>() : null;
       const done = channel ? Promise.resolve(destination.writePartitionStream!(context, partition, channel)) : null;
-      // A writer that fails early must not leave an unhandled rejection while routing goes on.
-      done?.catch(() => undefined);
+      // A writer that fails stops its channel, so routing fails at the next push instead of
+      // waiting forever on a consumer that is gone.
+      done?.catch((error: unknown) => channel!.fail(error));
       found = { channel, rows: [], done };
       routes.set(partition.key, found);
     }
