@@ -191,9 +191,22 @@ describe("CSVDestination", () => {
 
     it("serves the count from the sidecar while the data file's size and mtime match", async () => {
       await csv.write(ctx(orders, jan1, orderSchema), threeRows);
+      // Without the table's index of counts, the partition's own sidecar is read.
+      await rm(join(dir(), "..", ".data.csv.date.rows-index.json"));
       await forgeSidecarRows(dir(), 999);
       // A forged count comes back: proof that the file was not re-parsed.
       expect(await csv.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 999 });
+    });
+
+    it("serves counts from the table's index, kept by writes, while sizes and mtimes match", async () => {
+      await csv.write(ctx(orders, jan1, orderSchema), threeRows);
+      const index = join(dir(), "..", ".data.csv.date.rows-index.json");
+      const entries = JSON.parse(await readFile(index, "utf8")) as Record<string, { rows: number }>;
+      expect(entries["2026-01-01"]).toMatchObject({ rows: 3 });
+      await writeFile(index, JSON.stringify({ "2026-01-01": { ...entries["2026-01-01"], rows: 777 } }));
+      expect(await csv.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 777 });
+      // Counting never writes: the index is left as it was.
+      expect(JSON.parse(await readFile(index, "utf8"))["2026-01-01"].rows).toBe(777);
     });
 
     it("recounts a data file edited by hand (size changed)", async () => {

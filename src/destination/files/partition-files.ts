@@ -48,7 +48,9 @@ export class PartitionFiles {
   ): Promise<void> {
     const path = this.pathOf(context, partition);
     const written = await writeFileAtomic(path, chunks);
-    await this.recordCount(path, { rows: typeof rows === "number" ? rows : rows(), size: written.size, mtimeMs: written.mtimeMs });
+    const record = { rows: typeof rows === "number" ? rows : rows(), size: written.size, mtimeMs: written.mtimeMs };
+    await this.recordCount(path, record);
+    if (partition) await updateIndex(this.indexPath(context), partition.key, record);
   }
 
   /** A partition's bytes; DataNotFoundError with the path when it was never written. */
@@ -69,8 +71,8 @@ export class PartitionFiles {
    * Rows per partition key. A recorded count is trusted only while the data file's size and
    * modification time match what was recorded; otherwise the file is recounted (and the record
    * refreshed), so a file edited by hand is still counted right. Records come from a per-table
-   * index that this method keeps (one read for the whole table), falling back to each
-   * partition's sidecar: counting thousands of partitions costs about a listing and a stat each.
+   * index that writes keep (one read for the whole table), falling back to each partition's
+   * sidecar: counting thousands of partitions costs about a listing and a stat each.
    */
   async rowCounts(context: IOContext, recount: (path: string) => Promise<number>): Promise<Record<string, number>> {
     const table = this.tableDir(context);
@@ -82,10 +84,7 @@ export class PartitionFiles {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
       throw error;
     }
-    const indexPath = join(table, `.${this.fileName}.${prefix.slice(0, -1)}.rows-index.json`);
-    const index = await readIndex(indexPath);
-    const fresh: Record<string, CountRecord> = {};
-    let changed = false;
+    const index = await readIndex(this.indexPath(context));
     const counts: Record<string, number> = {};
     let next = 0;
     const worker = async () => {
@@ -93,19 +92,17 @@ export class PartitionFiles {
         const name = names[next++]!;
         const key = name.slice(prefix.length);
         const found = await this.countOne(join(table, name, this.fileName), index[key], recount);
-        if (!found) continue;
-        counts[key] = found.rows;
-        fresh[key] = found;
-        if (!sameRecord(found, index[key])) changed = true;
+        if (found) counts[key] = found.rows;
       }
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, names.length) }, worker));
-    if (changed || Object.keys(index).length !== Object.keys(fresh).length) {
-      // A cache only: a concurrent writer may make it stale at once, which the checks above catch.
-      await writeFileAtomic(indexPath, [JSON.stringify(fresh)]).catch(() => undefined);
-    }
     // Listing order is the filesystem's; keys sort chronologically (or as declared) as strings.
     return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+
+  /** The table's index of recorded counts, kept by writes (reads never write it). */
+  private indexPath(context: IOContext): string {
+    return join(this.tableDir(context), `.${this.fileName}.${context.partitionColumn()}.rows-index.json`);
   }
 
   private async countOne(path: string, indexed: CountRecord | undefined, recount: (path: string) => Promise<number>): Promise<CountRecord | null> {
@@ -143,8 +140,35 @@ export class PartitionFiles {
   }
 }
 
-function sameRecord(a: CountRecord, b: CountRecord | undefined): boolean {
-  return !!b && a.rows === b.rows && a.size === b.size && a.mtimeMs === b.mtimeMs;
+// Index updates of one table are merged and written one at a time in this process: concurrent
+// partition writes share a flush. Another process's flush may overwrite this one's entries; the
+// index is only a cache, and a missing or stale entry falls back to the partition's sidecar.
+const pendingEntries = new Map<string, Map<string, CountRecord>>();
+const flushing = new Map<string, Promise<void>>();
+
+async function updateIndex(path: string, key: string, record: CountRecord): Promise<void> {
+  let pending = pendingEntries.get(path);
+  if (!pending) pendingEntries.set(path, (pending = new Map()));
+  pending.set(key, record);
+  while (pendingEntries.get(path)?.has(key)) {
+    const running = flushing.get(path);
+    if (running) {
+      await running;
+      continue;
+    }
+    const flush = flushIndex(path).finally(() => flushing.delete(path));
+    flushing.set(path, flush);
+    await flush;
+  }
+}
+
+async function flushIndex(path: string): Promise<void> {
+  const entries = pendingEntries.get(path);
+  pendingEntries.delete(path);
+  if (!entries || entries.size === 0) return;
+  const index = await readIndex(path);
+  for (const [key, record] of entries) index[key] = record;
+  await writeFileAtomic(path, [JSON.stringify(index)]).catch(() => undefined);
 }
 
 async function readIndex(path: string): Promise<Record<string, CountRecord>> {
