@@ -19,9 +19,13 @@ export interface MissingOptions {
 export async function missingPlanOptions(project: Project, options: PlanOptions, missing: MissingOptions = {}): Promise<PlanOptions> {
   const assets = selectAssets(project, options.assets).filter((a) => a.partitioning);
   const scoped = resolveScope(assets, options);
-  const coverages = await Promise.all(
+  // Settle every count before failing, so nothing is still running when the command reports.
+  const settled = await Promise.allSettled(
     assets.map((asset) => assetCoverage(asset, { ...(scoped ? { window: String(scoped) } : {}), ...(missing.now ? { now: missing.now } : {}) })),
   );
+  const failure = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failure) throw failure.reason;
+  const coverages = settled.map((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof assetCoverage>>>).value);
   const wanted = new Set<string>();
   for (const c of coverages) {
     for (const p of c.partitions) if (p.status === "missing" || (missing.includeEmpty && p.status === "empty")) wanted.add(p.key);

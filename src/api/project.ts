@@ -3,7 +3,10 @@ import { loadConfig } from "../config/load-config.js";
 import type { InterloperConfig } from "../config/define-config.js";
 import { DAG } from "../dag/dag.js";
 import { ConfigError, DAGError } from "../errors.js";
+import { closeProject, rememberProject } from "./loaded.js";
 import { closest } from "./suggest.js";
+
+export { closeProject };
 
 /** A loaded config and its DAG: what every command works on. */
 export interface Project {
@@ -16,8 +19,11 @@ export interface Project {
 /** Loads the config (found from `cwd` upward, or `configPath`) and builds its DAG. */
 export async function loadProject(options: { cwd?: string; configPath?: string } = {}): Promise<Project> {
   const { config, filepath } = await loadConfig(options);
-  return projectOf(config, filepath);
+  const project = projectOf(config, filepath);
+  rememberProject(project);
+  return project;
 }
+
 
 /** A project from a config object, for programs that define assets in code. */
 export function projectOf(config: InterloperConfig, filepath: string | null = null): Project {
@@ -51,3 +57,4 @@ export function findAsset(project: Project, key: string): Asset {
   const known = project.dag.assets.map((a) => a.qualifiedKey).join(", ") || "none";
   throw new ConfigError(`unknown asset "${key}"${suggestion ? `: did you mean "${suggestion}"?` : ""} (assets: ${known})`);
 }
+

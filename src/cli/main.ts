@@ -140,5 +140,9 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
       return;
     }
     process.exitCode = reportError(error, argv.includes("--verbose"));
+  } finally {
+    // Database pools and clients would keep the process alive after the work is done.
+    const { closeLoadedProjects } = await import("../api/loaded.js");
+    await closeLoadedProjects();
   }
 }

@@ -1,4 +1,4 @@
-import { PartitionError } from "../errors.js";
+import { ConfigError, PartitionError } from "../errors.js";
 import type { PartitionFilter } from "./filter.js";
 
 /** One storage unit of a partitioned asset: a period of time, a declared value, ... */
@@ -68,9 +68,8 @@ export abstract class PartitionConfig {
   readonly allowWindow: boolean;
 
   protected constructor(column: string, allowWindow: boolean) {
-    if (typeof column !== "string" || column.length === 0) {
-      throw new TypeError(`partition column must be a non-empty string, got ${describe(column)}`);
-    }
+    if (typeof column !== "string") throw new TypeError(`partition column must be a string, got ${describe(column)}`);
+    if (column.length === 0) throw new ConfigError(`partition column must not be empty: name the column that holds the partition value`);
     this.column = column;
     this.allowWindow = allowWindow === true;
   }

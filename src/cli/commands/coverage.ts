@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { coverage, type Coverage } from "../../api/coverage/index.js";
 import { loadProject } from "../../api/project.js";
+import { ConfigError } from "../../errors.js";
 import type { GlobalOptions } from "../main.js";
 import { coverageHtml } from "../report/coverage-html.js";
 import { coverageText, summaryLines } from "../views/coverage-text.js";
@@ -17,7 +18,13 @@ export interface CoverageFlags extends GlobalOptions {
 export async function coverageCommand(key: string | undefined, flags: CoverageFlags): Promise<number> {
   const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
   const results = await coverage(project, key, { ...(flags.window !== undefined ? { window: flags.window } : {}) });
-  if (flags.html) await writeFile(flags.html, coverageHtml(results));
+  if (flags.html) {
+    try {
+      await writeFile(flags.html, coverageHtml(results));
+    } catch (error) {
+      throw new ConfigError(`--html ${flags.html}: cannot write the report there (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); expected a file path in an existing folder`, { cause: error });
+    }
+  }
   if (flags.json) process.stdout.write(`${JSON.stringify(key ? results[0] : results)}\n`);
   else await show(results, key !== undefined);
   if (flags.html && !flags.json) process.stderr.write(`coverage report written to ${flags.html}\n`);

@@ -59,9 +59,6 @@ export class MySQLDestination extends SqlDestination {
         ...(url ? { uri: url } : { host, port, user, password, database }),
         connectionLimit: 4,
         connectTimeout: 10_000,
-        // Idle connections close after a second, so a finished command's process can exit.
-        maxIdle: 0,
-        idleTimeout: 1000,
         // UTC on the wire both ways, DATE as its text: nothing depends on the process's zone.
         timezone: "Z",
         dateStrings: ["DATE"],

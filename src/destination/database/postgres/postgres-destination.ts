@@ -1,3 +1,4 @@
+import type { PartitionFilter } from "../../../partitioning/index.js";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -117,6 +118,16 @@ export class PostgresDestination extends SqlDestination {
     } finally {
       own?.release();
     }
+  }
+
+  /**
+   * Inside a write's transaction, first locks the table against other writers (readers still
+   * read): two concurrent delete-then-insert of one partition would otherwise both commit, and
+   * the partition would hold both writers' rows.
+   */
+  override async delete(table: string, dataset: string | null, where: PartitionFilter | null): Promise<void> {
+    if (this.#client.getStore()) await this.run(`LOCK TABLE ${this.dialect.table(table, dataset)} IN SHARE ROW EXCLUSIVE MODE`);
+    return super.delete(table, dataset, where);
   }
 
   /** BEGIN ... COMMIT on one pooled client, which every hook inside `fn` uses. */

@@ -1,0 +1,26 @@
+import type { Project } from "./project.js";
+
+// Projects loaded from config files, so a program (the CLI) can release them all when done. This
+// module imports nothing at run time: the CLI reaches it even for --help.
+const loaded = new Set<Project>();
+
+/** Records a loaded project. */
+export function rememberProject(project: Project): void {
+  loaded.add(project);
+}
+
+/**
+ * Releases what a project's destinations hold open (database pools, clients), so that a
+ * program exits as soon as its work is done.
+ */
+export async function closeProject(project: Project): Promise<void> {
+  const destinations = new Set(project.dag.assets.flatMap((asset) => asset.destinations));
+  await Promise.allSettled([...destinations].map((d) => (d as { close?: () => unknown }).close?.()));
+}
+
+/** Closes every project loaded so far and forgets them. */
+export async function closeLoadedProjects(): Promise<void> {
+  const projects = [...loaded];
+  loaded.clear();
+  await Promise.all(projects.map(closeProject));
+}
