@@ -43,7 +43,8 @@ export async function runPartitionInChild(
     stdin: "ignore",
     ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
     ...(options.signal ? { cancelSignal: options.signal } : {}),
-    forceKillAfterDelay: 5000,
+    // Terminated children finish the partition they are writing; only a stuck one is killed.
+    forceKillAfterDelay: 15_000,
     lines: false,
     buffer: { stdout: false, stderr: true },
   });
