@@ -35,7 +35,7 @@ const observations = il.asset({
   },
 });
 
-const Weather_ = il.source({ key: "weather", assets: [observations] });
+const WeatherSource = il.source({ key: "weather", assets: [observations] });
 
 // --- A shop: deterministic orders per day, their daily revenue, and the customers --------------
 
@@ -88,6 +88,6 @@ const revenue = il.asset({
 const Shop = il.source({ key: "shop", assets: [customers, orders, revenue] });
 
 export default il.defineConfig({
-  sources: [Weather_({ destinations: data }), Shop({ destinations: data })],
+  sources: [WeatherSource({ destinations: data }), Shop({ destinations: data })],
   concurrency: 4,
 });
