@@ -1,5 +1,3 @@
-import { it } from "vitest";
-
 /**
  * Whether a test can use an external service (a database server, an S3 API server, a browser).
  * When it cannot, the suite skips the tests that need it with one printed line saying what was
@@ -13,9 +11,4 @@ export function serviceAvailable(name: string, available: boolean, howToEnable: 
   }
   console.warn(`skipping the ${name} tests: ${name} is not available here (${howToEnable})`);
   return false;
-}
-
-/** `it`, or a skip when the service is missing (the reason was printed by serviceAvailable). */
-export function itWith(available: boolean): typeof it {
-  return available ? it : (it.skip as typeof it);
 }

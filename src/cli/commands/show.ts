@@ -55,7 +55,7 @@ export function renderTable(columns: readonly string[], rows: readonly Record<st
     if (widths[widest]! <= 4) break;
     widths[widest]!--;
   }
-  const fit = (s: string, w: number) => (s.length > w ? `${s.slice(0, w - 1)}…` : s.padEnd(w));
-  const line = (values: readonly string[]) => values.map((v, i) => fit(v, widths[i]!)).join("  ").trimEnd();
+  const cutToWidth = (s: string, w: number) => (s.length > w ? `${s.slice(0, w - 1)}…` : s.padEnd(w));
+  const line = (values: readonly string[]) => values.map((v, i) => cutToWidth(v, widths[i]!)).join("  ").trimEnd();
   return [line(columns), line(widths.map((w) => "─".repeat(w))), ...cells.map(line)].join("\n");
 }

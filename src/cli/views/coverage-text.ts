@@ -6,11 +6,11 @@ const MAX_RANGES = 8;
 
 /** The facts under every coverage picture, each line cut to fit `width`. */
 export function factLines(c: Coverage, width = Infinity): string[] {
-  return facts(c, width).map((line) => fit(line, width));
+  return facts(c, width).map((line) => cutToWidth(line, width));
 }
 
 /** A line no longer than `width`, cut with an ellipsis. */
-export function fit(line: string, width: number): string {
+export function cutToWidth(line: string, width: number): string {
   return line.length <= width ? line : `${line.slice(0, Math.max(0, width - 1))}…`;
 }
 
@@ -58,7 +58,7 @@ const SHORT_LEGEND = "█▓▒░ rows  ○ empty  · missing";
 
 /** The legend that fits `width`. */
 export function legend(width: number): string {
-  return LEGEND.length <= width ? LEGEND : fit(SHORT_LEGEND, width);
+  return LEGEND.length <= width ? LEGEND : cutToWidth(SHORT_LEGEND, width);
 }
 
 /** A block as plain text lines (labels padded to one width). */
@@ -78,7 +78,7 @@ export function coverageText(c: Coverage, width: number): string[] {
   if (c.kind === "list") lines.push(...listBars(c, width));
   else for (const block of layoutCoverage(c, width)) lines.push(...blockLines(block), "");
   if (c.expected > 0) lines.push(legend(width), "");
-  return [...lines.map((line) => fit(line, width)), ...factLines(c, width)];
+  return [...lines.map((line) => cutToWidth(line, width)), ...factLines(c, width)];
 }
 
 /** List partitions as labelled bars of row counts. */
@@ -111,7 +111,7 @@ const rowsOf = (c: Coverage) => `${formatCount(c.rows)} rows`;
 export function summaryLine(c: Coverage, keyWidth: number, barWidth: number, width = Infinity, columns: Partial<SummaryColumns> = {}): string {
   const head = `${c.asset.padEnd(keyWidth)}  ${coverageBar(c, barWidth)}  ${countsOf(c).padStart(columns.counts ?? 0)}  ${rowsOf(c).padStart(columns.rows ?? 0)}`;
   const missing = c.missingRanges.length ? `  missing ${listWithin(c.missingRanges, width - head.length - 10)}` : "";
-  return fit(`${head}${missing}`, width);
+  return cutToWidth(`${head}${missing}`, width);
 }
 
 /** The summary lines of several assets, aligned, fitting `width`; the bar takes what is left. */

@@ -1,7 +1,7 @@
 import { Box, Static, Text } from "ink";
 import type { Coverage } from "../../api/coverage/index.js";
 import { cellChar, layoutCoverage, type Cell, type CellRow } from "./coverage-layout.js";
-import { factLines, fit, legend, listBars } from "./coverage-text.js";
+import { factLines, cutToWidth, legend, listBars } from "./coverage-text.js";
 
 // Greens from pale to deep for row counts; missing and empty stand apart in red and yellow,
 // and keep their own marks so the picture still reads without colour.
@@ -46,7 +46,7 @@ export function CoverageView({ coverage, width, color = true }: { coverage: Cove
       {coverage.kind === "list"
         ? listBars(coverage, width).map((line, i) => (
             <Text key={i} color={color ? (line.includes("· missing") ? "red" : line.includes("○ empty") ? "yellow" : "green") : undefined}>
-              {fit(line, width)}
+              {cutToWidth(line, width)}
             </Text>
           ))
         : blocks.map((block, b) => {
