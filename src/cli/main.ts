@@ -10,10 +10,13 @@ export interface GlobalOptions {
   readonly verbose?: boolean;
 }
 
-function integer(name: string, min: number) {
+function integer(name: string, min: number, max = 1_000_000) {
   return (value: string): number => {
-    if (!/^[+]?\d+$/.test(value.trim()) || Number(value) < min) throw new InvalidArgumentError(`${name} must be an integer of at least ${min}, got "${value}"`);
-    return Number(value);
+    const n = Number(value);
+    if (!/^[+]?\d+$/.test(value.trim()) || n < min || n > max) {
+      throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max.toLocaleString("en-US")}, got "${value}"`);
+    }
+    return n;
   };
 }
 
@@ -72,7 +75,7 @@ Examples:
     .description("print the runs a materialize would make, in order")
     .addOption(new Option("--order <order>", "which end of a backfill runs first").choices(["newest", "oldest"]).default("newest"))
     .option("--missing", "only the partitions coverage reports missing now")
-    .option("--shards <n>", "split the backfill into n shards; with --json, print a GitHub Actions matrix", integer("--shards", 1))
+    .option("--shards <n>", "split the backfill into n shards; with --json, print a GitHub Actions matrix", integer("--shards", 1, 10_000))
     .option("--json", "print the plan as JSON")
     .addHelpText("after", `\nExamples:\n  $ interloper plan --window 2025-01-01..2025-12-31\n  $ interloper plan --window 2025-01-01..2025-12-31 --shards 4 --json   # {"include":[{"shard":"1/4",...}]}`)
     .action(async (assets: string[], options: object, command: Command) => {

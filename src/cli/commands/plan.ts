@@ -18,6 +18,7 @@ export async function planCommand(assets: readonly string[], flags: PlanFlags): 
   let options: PlanOptions = { ...planOptions(assets, flags), order: flags.order ?? "newest" };
   if (flags.missing) options = await missingPlanOptions(project, options);
   const print = (line: string) => process.stdout.write(`${line}\n`);
+  const plan = planMaterialize(project, options);
   if (flags.shards !== undefined) {
     const shards = Array.from({ length: flags.shards }, (_, i) => {
       const shard = { index: i + 1, count: flags.shards! };
@@ -27,7 +28,6 @@ export async function planCommand(assets: readonly string[], flags: PlanFlags): 
     else for (const { shard, partitions } of shards) print(`shard ${shard}: ${partitions.length} partitions${partitions.length ? ` (${partitions.slice(0, 6).join(", ")}${partitions.length > 6 ? ", ..." : ""})` : ""}`);
     return 0;
   }
-  const plan = planMaterialize(project, options);
   if (flags.json) {
     print(
       JSON.stringify({
