@@ -19,6 +19,8 @@ export {
   type PartitionFilter,
   type TimePartitionOptions,
 } from "./partitioning/index.js";
+// The destination layer keeps its own barrel (also the "interloper/destination" entry point).
+export * from "./destination/index.js";
 export {
   registerRepresentation,
   TableData,
@@ -35,19 +37,6 @@ export {
   type FieldSpec,
   type FieldType,
 } from "./schema/index.js";
-export {
-  CSVDestination,
-  Destination,
-  destination,
-  FileDestination,
-  IOContext,
-  MemoryDestination,
-  type AssetRef,
-  type CSVDestinationOptions,
-  type DestinationOptions,
-  type FileDestinationOptions,
-  type RunMetadata,
-} from "./destination/index.js";
 export { asset, type AssetDefinition, type AssetOptions, type Dependencies, type DependencyData } from "./asset/definition.js";
 export { Asset, type AssetOverrides } from "./asset/asset.js";
 export { ExecutionContext, type Logger } from "./asset/execution-context.js";
@@ -65,28 +54,6 @@ export { materialize, type MaterializeOptions, type MaterializeOutcome } from ".
 export { readAsset, type ReadResult } from "./api/read.js";
 export { describeAssets, type AssetDescription } from "./api/describe.js";
 export { resolveScope, type ScopeOptions } from "./api/scope.js";
-export {
-  LocalObjectStoreDestination,
-  ObjectStoreDestination,
-  ObjectStoreError,
-  S3Destination,
-  type LocalObjectStoreOptions,
-  type S3ConnectionOptions,
-  type S3DestinationOptions,
-  type StoredObject,
-} from "./destination/index.js";
 export { CSVFormat, JSONLFormat, ParquetFormat, type FileFormat, type FormatName } from "./destination/formats/index.js";
 export { assetCoverage, computeCoverage, coverage, type Coverage, type CoverageOptions, type PartitionCoverage, type PartitionStatus } from "./api/coverage/index.js";
 export { missingPlanOptions, type MissingOptions } from "./api/missing.js";
-export {
-  DatabaseDestination,
-  DatabaseError,
-  MySQLDestination,
-  PostgresDestination,
-  SQLiteDestination,
-  type ConnectionOptions,
-  type DatabaseHooks,
-  type MySQLDestinationOptions,
-  type PostgresDestinationOptions,
-  type SQLiteDestinationOptions,
-} from "./destination/index.js";
