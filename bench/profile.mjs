@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Summarises a V8 .cpuprofile (from `node --cpu-prof`): the top functions by self time and, for
-// interloper's own code (dist/), by inclusive time, mapped back to src/ file names.
+// interloper's own code (dist/), by inclusive time.
 // Usage: node bench/profile.mjs <file.cpuprofile> [top=25]
 // Profile a workload:  node --cpu-prof --cpu-prof-dir=/tmp/prof bench/child.mjs backfillCsv '{"dir":"/tmp/p","days":30}'
 import { readFileSync } from "node:fs";
@@ -23,8 +23,8 @@ profile.samples.forEach((id, i) => {
 
 const where = (cf) => {
   const url = cf.url.replace(/^file:\/\//, "");
-  // dist/ line numbers are the built file's; the src/ file name is given to find the function.
-  const short = url.includes("node_modules/") ? `${url.slice(url.lastIndexOf("node_modules/") + 13)}:${cf.lineNumber + 1}` : url.includes("/dist/") ? `src/${url.split("/dist/")[1].replace(/\.js$/, ".ts")} (dist line ${cf.lineNumber + 1})` : url ? `${url}:${cf.lineNumber + 1}` : "(native)";
+  // dist/ is bundled (scripts/build.mjs): the function name finds the code in src/.
+  const short = url.includes("node_modules/") ? `${url.slice(url.lastIndexOf("node_modules/") + 13)}:${cf.lineNumber + 1}` : url.includes("/dist/") ? `dist/${url.split("/dist/")[1]}:${cf.lineNumber + 1}` : url ? `${url}:${cf.lineNumber + 1}` : "(native)";
   return `${cf.functionName || "(anonymous)"} ${short}`;
 };
 
@@ -47,5 +47,5 @@ const pct = (t) => `${((100 * t) / total).toFixed(1).padStart(5)}%`;
 console.log(`${file}: ${(total / 1000).toFixed(0)} ms sampled`);
 console.log(`\nself time, top ${top}:`);
 for (const [k, t] of [...selfBy].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(t)}  ${k}`);
-console.log(`\ninclusive time, interloper code (dist/ -> src/), top ${top}:`);
+console.log(`\ninclusive time, interloper code (dist/), top ${top}:`);
 for (const [k, t] of [...inclBy].filter(([k]) => k.includes(" src/")).sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(t)}  ${k}`);

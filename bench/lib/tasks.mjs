@@ -59,7 +59,7 @@ export async function backfillCsvBaseline({ dir, days: count = 365, rows = 10_00
 
 export async function coverage({ dir, window, start = "2016-01-01" }) {
   const { il, shopProject } = await lazyProject();
-  const { assetCoverage } = await import("../../dist/api/coverage/index.js");
+  const { assetCoverage } = await import("../../dist/index.js");
   const { orders } = shopProject({ destination: new il.CSVDestination({ basePath: dir }), start });
   const { ms, inner, value } = await timed(() => assetCoverage(orders, { window }), { warm: 1, repeat: 5 });
   return { ms, extra: { inner, expected: value.expected, materialized: value.materialized, missing: value.missing, rows: value.rows } };

@@ -1,5 +1,6 @@
 import { AssetError, SchemaError } from "../errors.js";
 import { batchesOf, type Row, type RowStream } from "../representation/index.js";
+import { integerZeros } from "../schema/conform.js";
 import { valueCheck } from "../schema/field-spec.js";
 import { conform, inferFieldSpecs, type FieldSpec } from "../schema/index.js";
 import type { Asset } from "./asset.js";
@@ -20,7 +21,8 @@ export interface ConformedStream {
  * Conforms a stream batch by batch. With a declared schema each batch is conformed like a
  * table; without one, the schema is inferred from a bounded prefix, then every later row must
  * fit it: an integer field may widen to number, anything else that contradicts a type already
- * written fails with a SchemaError naming the row, the field and the value.
+ * written fails with a SchemaError naming the row, the field and the value. An integer field's
+ * -0 becomes 0, as `conform` makes it.
  */
 export async function conformStream(asset: Asset, stream: RowStream): Promise<ConformedStream> {
   const source = batchesOf(stream)[Symbol.asyncIterator]();
@@ -65,6 +67,7 @@ export async function conformStream(asset: Asset, stream: RowStream): Promise<Co
         out = result.rows;
       } else {
         checks!(batch, count);
+        out = integerZeros(batch, schema);
       }
       count += out.length;
       yield out;

@@ -1,5 +1,10 @@
-import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { createRequire } from "node:module";
+import type { Command } from "commander";
 import { reportError } from "./errors.js";
+
+// Loaded as CommonJS, which commander is: through its ES module wrapper Node would first scan
+// its source for export names, a cost every command pays at start-up.
+const { Command: CommandClass, CommanderError, InvalidArgumentError, Option } = createRequire(import.meta.url)("commander") as typeof import("commander");
 
 // Each command's module is imported only when that command runs, so `--help` and `list` do
 // not pay for ink, react or the runner.
@@ -31,7 +36,7 @@ function selectionOptions(command: Command): Command {
 
 /** Builds the command-line program. */
 export function buildProgram(): Command {
-  const program = new Command("interloper")
+  const program = new CommandClass("interloper")
     .description("Define, materialize and inspect partitioned data assets.")
     .option("-c, --config <path>", "the config file (default: interloper.config.{ts,mts,js,mjs,cjs,json} found from here upward)")
     .option("--verbose", "print stack traces of errors")

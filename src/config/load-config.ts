@@ -1,12 +1,16 @@
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { createRequire } from "node:module";
+import { readFile } from "node:fs/promises";
+import { basename, extname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { Loader } from "cosmiconfig";
 import { Asset } from "../asset/asset.js";
 import { isAssetDefinition } from "../asset/definition.js";
 import { ConfigError } from "../errors.js";
+import { packageRoot } from "../package-root.js";
+import { describeValue } from "../schema/describe.js";
 import { Source } from "../source/source.js";
 import type { InterloperConfig } from "./define-config.js";
+import { findConfig } from "./find-config.js";
 
 /** A loaded, validated, frozen config and where it came from. */
 export interface LoadedConfig {
@@ -14,96 +18,101 @@ export interface LoadedConfig {
   readonly filepath: string;
 }
 
-const SEARCH_PLACES = [
-  "package.json",
-  "interloper.config.ts",
-  "interloper.config.mts",
-  "interloper.config.js",
-  "interloper.config.mjs",
-  "interloper.config.cjs",
-  "interloper.config.json",
-];
+type Loader = (filepath: string) => Promise<unknown>;
 
-// jiti compiles TypeScript configs, and unlike cosmiconfig's own loader it follows the
-// config's imports of local .ts modules. It is loaded only when a .ts config is.
+// jiti compiles TypeScript configs and follows the config's imports of local .ts modules. It is
+// loaded only when a .ts config is, and required as the CommonJS it is: through its ES module
+// wrapper Node would first scan ~190 kB of source for export names, doubling its start-up cost.
 const loadTypeScript: Loader = async (filepath) => {
-  const { createJiti } = await import("jiti");
+  const { createJiti } = createRequire(import.meta.url)("jiti") as typeof import("jiti");
   const jiti = createJiti(import.meta.url, { moduleCache: false });
   return jiti.import(filepath, { default: true });
 };
 
-// A plain dynamic import for JavaScript configs: cosmiconfig's own loader retries a failed
-// import with require(), which hides the real SyntaxError behind a loader error.
 const loadJavaScript: Loader = async (filepath) => {
   const module = (await import(pathToFileURL(filepath).href)) as { default?: unknown };
   return module.default ?? module;
 };
 
-const isSource = (v: unknown) => v instanceof Source || (typeof v === "function" && (v as { kind?: unknown }).kind === "source-definition");
-const isAsset = (v: unknown) => v instanceof Asset || isAssetDefinition(v);
+const loadJson: Loader = async (filepath) => {
+  const text = await readFile(filepath, "utf8");
+  try {
+    const value = JSON.parse(text) as unknown;
+    return basename(filepath) === "package.json" ? (value as { interloper?: unknown }).interloper : value;
+  } catch (error) {
+    throw jsonError(error as SyntaxError, text);
+  }
+};
 
-// Built on first use: cosmiconfig and zod are loaded only when a config is, not by `import "interloper"`.
-const configShape = async () => {
-  const { z } = await import("zod");
-  return z
-  .object({
-    sources: z.array(z.custom(isSource, { message: "expected a source made with il.source (called or not)" })).optional(),
-    assets: z.array(z.custom(isAsset, { message: "expected an asset made with il.asset" })).optional(),
-    concurrency: z.number().int().min(1).optional(),
-  })
-  .strict();
+const LOADERS: Record<string, Loader> = {
+  ".ts": loadTypeScript,
+  ".mts": loadTypeScript,
+  ".cts": loadTypeScript,
+  ".js": loadJavaScript,
+  ".mjs": loadJavaScript,
+  ".cjs": loadJavaScript,
+  ".json": loadJson,
 };
 
 /** Finds (from `cwd` upward) or opens the config, loads and validates it. */
 export async function loadConfig(options: { cwd?: string; configPath?: string } = {}): Promise<LoadedConfig> {
   const cwd = options.cwd ?? process.cwd();
-  const { cosmiconfig, defaultLoaders } = await import("cosmiconfig");
-  // Remember which file a loader was reading, so a failure can name it even when the error does not.
-  let loading = options.configPath ? resolve(cwd, options.configPath) : cwd;
-  const tracked = (load: Loader): Loader => (filepath, content) => {
-    loading = filepath;
-    return load(filepath, content);
-  };
-  const explorer = cosmiconfig("interloper", {
-    searchPlaces: SEARCH_PLACES,
-    searchStrategy: "global",
-    loaders: {
-      ".ts": tracked(loadTypeScript),
-      ".mts": tracked(loadTypeScript),
-      ".cts": tracked(loadTypeScript),
-      ".js": tracked(loadJavaScript),
-      ".mjs": tracked(loadJavaScript),
-      ".cjs": tracked(loadJavaScript),
-      ".json": tracked(defaultLoaders[".json"]),
-      noExt: tracked(defaultLoaders.noExt),
-    },
-    cache: false,
-  });
-  let found: { config: unknown; filepath: string; isEmpty?: boolean } | null;
-  const target = options.configPath ? resolve(cwd, options.configPath) : null;
-  if (target && !existsSync(target)) throw new ConfigError(`config file not found: ${target}`);
-  try {
-    found = target ? await explorer.load(target) : await explorer.search(cwd);
-  } catch (error) {
-    throw loadFailure(error, loading);
-  }
-  if (!found) {
+  const filepath = options.configPath ? resolve(cwd, options.configPath) : await findConfig(cwd);
+  if (filepath === null) {
     throw new ConfigError(`no interloper config found in ${cwd} or above: create interloper.config.ts or pass --config <path>`);
   }
-  return { config: await validate(found.config, found.filepath), filepath: found.filepath };
+  if (!existsSync(filepath)) throw new ConfigError(`config file not found: ${filepath}`);
+  const load = LOADERS[extname(filepath)];
+  if (!load) {
+    throw new ConfigError(`config ${filepath}: unsupported file type "${extname(filepath) || "(none)"}": expected ${Object.keys(LOADERS).join(", ")}`);
+  }
+  let config: unknown;
+  try {
+    config = await load(filepath);
+  } catch (error) {
+    throw loadFailure(error, filepath);
+  }
+  return { config: validate(config, filepath), filepath };
 }
 
-async function validate(value: unknown, filepath: string): Promise<InterloperConfig> {
+/** A JSON syntax error with the line and column of the position the parser names. */
+function jsonError(error: SyntaxError, text: string): SyntaxError & { loc?: { line: number; column: number } } {
+  const position = /position (\d+)/.exec(error.message);
+  const located = new SyntaxError(`JSON: ${error.message}`) as SyntaxError & { loc?: { line: number; column: number } };
+  if (position) {
+    const before = text.slice(0, Number(position[1]));
+    const line = before.split("\n").length;
+    located.loc = { line, column: before.length - before.lastIndexOf("\n") };
+  }
+  return located;
+}
+
+const isSource = (v: unknown) => v instanceof Source || (typeof v === "function" && (v as { kind?: unknown }).kind === "source-definition");
+const isAsset = (v: unknown) => v instanceof Asset || isAssetDefinition(v);
+const FIELDS = ["sources", "assets", "concurrency"];
+
+// Three fields, checked by hand: a schema library here would be loaded by every command.
+function validate(value: unknown, filepath: string): InterloperConfig {
   const config = value && typeof value === "object" && "default" in value && Object.keys(value).length === 1 ? (value as { default: unknown }).default : value;
   if (typeof config !== "object" || config === null || Array.isArray(config)) {
     throw new ConfigError(`${filepath}: the config must export an object (export default defineConfig({ sources: [...] })), got ${Array.isArray(config) ? "an array" : typeof config}`);
   }
-  const parsed = (await configShape()).safeParse(config);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = issue.path.length > 0 ? issue.path.join(".") : "(root)";
-    const message = issue.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}: expected sources, assets, concurrency` : issue.message;
-    throw new ConfigError(`${filepath}: invalid config at "${field}": ${message}`);
+  const invalid = (field: string, message: string) => new ConfigError(`${filepath}: invalid config at "${field}": ${message}`);
+  const unknown = Object.keys(config).filter((key) => !FIELDS.includes(key));
+  if (unknown.length > 0) throw invalid("(root)", `unknown field(s) ${unknown.join(", ")}: expected ${FIELDS.join(", ")}`);
+  const fields = config as Record<string, unknown>;
+  const checkList = (field: string, is: (v: unknown) => boolean, expected: string) => {
+    const list = fields[field];
+    if (list === undefined) return;
+    if (!Array.isArray(list)) throw invalid(field, `expected an array, got ${describeValue(list)}`);
+    const bad = list.findIndex((item) => !is(item));
+    if (bad >= 0) throw invalid(`${field}.${bad}`, `${expected}, got ${describeValue(list[bad])}`);
+  };
+  checkList("sources", isSource, "expected a source made with il.source (called or not)");
+  checkList("assets", isAsset, "expected an asset made with il.asset");
+  const concurrency = fields["concurrency"];
+  if (concurrency !== undefined && !(Number.isInteger(concurrency) && (concurrency as number) >= 1)) {
+    throw invalid("concurrency", `expected an integer of at least 1, got ${describeValue(concurrency)}`);
   }
   return Object.freeze({ ...(config as InterloperConfig) });
 }
@@ -124,8 +133,13 @@ function loadFailure(error: unknown, where: string): ConfigError {
 function locate(error: Error & { loc?: { line: number; column: number } }, file: string): string {
   if (error?.loc) return `${file}:${error.loc.line}:${error.loc.column}`;
   const frames = [...(error?.stack ?? "").matchAll(/((?:file:\/\/)?\/[^\s()]+?\.(?:[cm]?[jt]s|json)):(\d+)(?::\d+)?/g)];
-  const own = frames.find((frame) => !frame[1]!.includes("/node_modules/") && !frame[1]!.startsWith(PACKAGE_ROOT) && !frame[1]!.startsWith(`file://${PACKAGE_ROOT}`));
+  const code = ownCodeDir();
+  const own = frames.find((frame) => !frame[1]!.includes("/node_modules/") && !frame[1]!.replace("file://", "").startsWith(code));
   return own ? `${own[1]!.replace("file://", "")}:${own[2]}` : file;
 }
 
-const PACKAGE_ROOT = fileURLToPath(new URL("../", import.meta.url));
+/** interloper's own code: dist/ when built, src/ under the tests (a config may sit beside them). */
+function ownCodeDir(): string {
+  const root = packageRoot();
+  return join(root, relative(root, fileURLToPath(import.meta.url)).split(sep)[0]!) + sep;
+}

@@ -1,6 +1,7 @@
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { errorInfo, type AssetEvent } from "../asset/events.js";
 import { AssetError } from "../errors.js";
+import { packageRoot } from "../package-root.js";
 import type { InterloperEvent } from "./events.js";
 import { RunResult, type AssetExecution, type ExecutionStatus } from "./run-result.js";
 
@@ -17,7 +18,7 @@ export interface ChildProcessOptions {
 }
 
 const STDERR_TAIL = 2000;
-const defaultCli = () => fileURLToPath(new URL("../../bin/interloper", import.meta.url));
+const defaultCli = () => join(packageRoot(), "bin", "interloper");
 
 /**
  * Runs one partition in a child process (`interloper materialize --partition <key> --json`),

@@ -35,13 +35,16 @@ export interface ConformResult {
  *   that does not (wrong type, missing, null where not nullable, not in the schema).
  * - reconcile: align to the schema: drop extra fields (a warning each), add missing nullable
  *   ones as null, coerce values.
- * A null in a non-nullable field, or a value that cannot be coerced, is a SchemaError.
+ * A null in a non-nullable field, or a value that cannot be coerced, is a SchemaError. Under
+ * every strategy, with a schema or an inferred one, an integer field's -0 becomes 0 (an integer
+ * has no negative zero, and most stores cannot keep one): every destination gets the same value.
  */
 export function conform(rows: readonly Record<string, unknown>[], options: ConformOptions): ConformResult {
   const { strategy, schema, assetKey } = options;
   const offset = options.rowOffset ?? 0;
   if (strategy === "auto" && schema === null) {
-    return { rows: rows.slice(), schema: inferFieldSpecs(rows), warnings: [] };
+    const inferred = inferFieldSpecs(rows);
+    return { rows: integerZeros(rows, inferred), schema: inferred, warnings: [] };
   }
   if (strategy !== "auto" && strategy !== "strict" && strategy !== "reconcile") {
     throw new ConfigError(
@@ -137,12 +140,15 @@ function checkStrict(
   if (problems.size > 0) {
     throw new SchemaError(`${assetPrefix(assetKey)}${problems.summary("does not match the schema", "do not match the schema")}`);
   }
-  return { rows: rows.slice(), schema: [...schema], warnings: [] };
+  return { rows: integerZeros(rows, schema), schema: [...schema], warnings: [] };
 }
 
-/** Whether every row holds every field of the schema, each value already of its declared shape. */
+/**
+ * Whether every row holds every field of the schema, each value already of its declared shape
+ * (an integer field's -0 is not: coercion makes it 0).
+ */
 function conformsExactly(rows: readonly Record<string, unknown>[], schema: readonly FieldSpec[]): boolean {
-  const checks = schema.map(valueCheck);
+  const checks = schema.map((spec) => (spec.type === "integer" ? isCanonicalInteger : valueCheck(spec)));
   const reads = schema.map(({ name }) => fieldReader(name));
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
@@ -153,4 +159,31 @@ function conformsExactly(rows: readonly Record<string, unknown>[], schema: reado
     }
   }
   return true;
+}
+
+/** An integer field's canonical value: a bigint, or a safe integer number other than -0. */
+function isCanonicalInteger(value: unknown): boolean {
+  return typeof value === "bigint" || (Number.isSafeInteger(value) && (value !== 0 || 1 / (value as number) > 0));
+}
+
+/**
+ * A copy of the rows with every integer field's -0 as 0, for the paths that pass rows through
+ * without coercing them (strict, and auto without a schema). The rows that hold none are passed
+ * as they are; one that holds a -0 is copied, never changed in place.
+ */
+export function integerZeros(rows: readonly Record<string, unknown>[], schema: readonly FieldSpec[]): Record<string, unknown>[] {
+  const out = rows.slice();
+  const integers = schema.filter((spec) => spec.type === "integer").map((spec) => [spec.name, fieldReader(spec.name)] as const);
+  if (integers.length === 0) return out;
+  for (let i = 0; i < out.length; i++) {
+    let row = out[i]!;
+    for (const [name, read] of integers) {
+      const value = read(row);
+      if (value !== 0 || 1 / (value as number) > 0) continue;
+      if (row === rows[i]) row = out[i] = { ...row };
+      // Defined, not assigned: a field named "__proto__" is an own field of the copy.
+      Object.defineProperty(row, name, { value: 0, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return out;
 }

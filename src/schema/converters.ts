@@ -71,20 +71,21 @@ function fromBigInt(value: bigint): number | bigint {
   return value <= MAX_SAFE && value >= -MAX_SAFE ? Number(value) : value;
 }
 
+// An integer has no negative zero: -0 (or the text "-0") is 0, which every store can hold.
 function toInteger(value: unknown): unknown {
   if (typeof value === "number") {
-    if (Number.isSafeInteger(value)) return value;
+    if (Number.isSafeInteger(value)) return value === 0 ? 0 : value;
     return Number.isInteger(value) ? BigInt(value) : INVALID;
   }
   if (typeof value === "bigint") return fromBigInt(value);
   if (typeof value !== "string") return INVALID;
   if (DIGITS.test(value)) {
     // Up to 15 digits always fits a double exactly; longer text goes through BigInt.
-    return value.length <= 15 ? Number(value) : fromBigInt(BigInt(value));
+    return value.length <= 15 ? Number(value) || 0 : fromBigInt(BigInt(value));
   }
   if (!DECIMAL.test(value)) return INVALID;
   const number = Number(value);
-  return Number.isSafeInteger(number) ? number : INVALID;
+  return Number.isSafeInteger(number) ? number || 0 : INVALID;
 }
 
 function toNumber(value: unknown): unknown {

@@ -7,7 +7,7 @@ export {
 } from "./field-spec.js";
 export { fieldSpecs } from "./from-zod.js";
 export { inferFieldSpecs } from "./infer.js";
-export { toText } from "./text.js";
+export { numberText, toText } from "./text.js";
 export { reconcileRows, type ReconcileOptions } from "./reconcile.js";
 export { conform, type ConformOptions, type ConformResult, type ConformStrategy } from "./conform.js";
 export { formatIsoDate, parseIsoDateTime, type ParsedInstant } from "./iso.js";

@@ -23,7 +23,7 @@ export function toText(value: unknown, spec?: FieldSpec): string {
     case "string":
       return value;
     case "number":
-      return Object.is(value, -0) ? "-0" : String(value);
+      return numberText(value);
     case "bigint":
       return value.toString();
     case "boolean":
@@ -33,6 +33,11 @@ export function toText(value: unknown, spec?: FieldSpec): string {
     default:
       throw new SchemaError(`cannot write a ${typeof value} as text${spec ? ` (field "${spec.name}")` : ""}`);
   }
+}
+
+/** A number's text: `String(n)`, except -0, which String writes "0": it is written "-0". */
+export function numberText(value: number): string {
+  return value === 0 && 1 / value < 0 ? "-0" : String(value);
 }
 
 function objectText(value: object, spec: FieldSpec | undefined): string {

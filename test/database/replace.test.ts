@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DatabaseError } from "../../src/destination/database/index.js";
 import { IOContext, type AssetRef } from "../../src/destination/index.js";
-import { InterloperError } from "../../src/errors.js";
+import { InterloperError, SchemaError } from "../../src/errors.js";
 import { ListPartitionConfig, TimeGranularity, TimePartitionConfig, TimePartitionWindow } from "../../src/partitioning/index.js";
 import type { Partition, PartitionWindow } from "../../src/partitioning/index.js";
 import type { Row } from "../../src/representation/index.js";
@@ -66,6 +66,24 @@ for (const dialect of await dialects()) {
       const error = await h.destination.write(ctx(orders, days("2026-01-01", "2026-01-01")), bad).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DatabaseError);
       expect(await h.destination.read(ctx(orders, days("2026-01-01", "2026-01-01")))).toEqual(rows("2026-01-01", 1, 2));
+    });
+
+    it("keeps the old rows when a value is refused thousands of rows into the load, and goes on writing", async () => {
+      const notes: AssetRef = { ...orders, key: "shop.notes", table: "notes" };
+      const noteSchema: FieldSpec[] = [...schema, { name: "note", type: "string", nullable: true }];
+      const jan1 = days("2026-01-01", "2026-01-01");
+      const old: Row[] = [{ date: "2026-01-01", id: 1, note: "old" }];
+      await h.destination.write(ctx(notes, jan1, noteSchema), old);
+      // Past PostgreSQL's first COPY chunks and MySQL's first INSERT batches: sent, then undone.
+      const many: Row[] = Array.from({ length: 5_000 }, (_, id) => ({ date: "2026-01-01", id, note: "new" }));
+      many[4_321] = { date: "2026-01-01", id: -1, note: "half a pair: \uD83D" };
+      const error = await h.destination.write(ctx(notes, jan1, noteSchema), many).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SchemaError);
+      expect((error as Error).message).toMatch(/^(SQLite|PostgreSQL|MySQL): cannot write field "note" at row 4321: the string holds a lone UTF-16 surrogate \(\\uD83D at index 13\)/);
+      expect(await h.destination.read(ctx(notes, jan1, noteSchema))).toEqual(old);
+      many[4_321] = { date: "2026-01-01", id: -1, note: "a whole pair: \uD83D\uDE00" };
+      await h.destination.write(ctx(notes, jan1, noteSchema), many);
+      expect(await h.destination.read(ctx(notes, jan1, noteSchema))).toEqual(many);
     });
 
     it("stores daily rows in monthly partitions, counted and read by month", async () => {

@@ -272,6 +272,33 @@ describe("CSVDestination", () => {
       expect((await listFiles(base)).filter((f) => /tmp/i.test(f))).toEqual([]);
     });
 
+    it("refuses a string UTF-8 cannot hold (a lone surrogate), naming its field and row, in any batch of a write or a stream", async () => {
+      const before: Row[] = [{ date: "2026-01-01", id: 1, note: "before" }];
+      await csv.write(ctx(orders, jan1, orderSchema), before);
+      const file = join(base, "shop", "orders", "date=2026-01-01", "data.csv");
+      const bytes = await readFile(file);
+      const cut = "cut 😀 in half: \uD83D";
+
+      const rows: Row[] = Array.from({ length: TWO_BATCHES }, (_, id) => ({ date: "2026-01-01", id, note: "x" }));
+      rows[TWO_BATCHES - 1] = { date: "2026-01-01", id: -1, note: cut };
+      const error = await csv.write(ctx(orders, jan1, orderSchema), rows).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InterloperError);
+      expect((error as Error).message).toContain(`CSV: cannot write field "note" at row ${TWO_BATCHES - 1}: the string holds a lone UTF-16 surrogate (\\uD83D at index 16)`);
+
+      const partition = jan1.partitions[0]!;
+      async function* batches(): AsyncGenerator<Row[]> {
+        for (let b = 0; b < 3; b++) yield Array.from({ length: 10 }, (_, i) => ({ date: "2026-01-01", id: b * 10 + i, note: b === 2 && i === 5 ? cut : "fine" }));
+      }
+      await expect(csv.writePartitionStream(ctx(orders, partition, orderSchema), partition, batches())).rejects.toThrow('CSV: cannot write field "note" at row 25:');
+
+      expect(await readFile(file)).toEqual(bytes);
+      expect((await listFiles(base)).filter((f) => /tmp/i.test(f))).toEqual([]);
+      // A well-formed surrogate pair, alone or beside other text, is written as it is.
+      const pairs: Row[] = [{ date: "2026-01-01", id: 2, note: "😀" }, { date: "2026-01-01", id: 3, note: "a\uD83D\uDE00b" }];
+      await csv.write(ctx(orders, jan1, orderSchema), pairs);
+      expect(await csv.read(ctx(orders, jan1, orderSchema))).toEqual(pairs);
+    });
+
     it("lets a concurrent reader see the old partition or the new one, never a part", async () => {
       await csv.write(ctx(orders, jan1, orderSchema), [{ date: "2026-01-01", id: 0, note: "old" }]);
       const big: Row[] = Array.from({ length: TWO_BATCHES }, (_, id) => ({ date: "2026-01-01", id, note: "new" }));

@@ -60,9 +60,9 @@ export async function ensureBuilt(): Promise<void> {
     const startedAt = Date.now();
     let output = "";
     try {
-      await promisify(execFile)(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"], { cwd: ROOT });
+      await promisify(execFile)(process.execPath, [join(ROOT, "scripts", "build.mjs")], { cwd: ROOT });
     } catch (error) {
-      // tsc emits even with type errors (another change in progress); only a missing build is fatal.
+      // A type error still builds (another change in progress); only a missing build is fatal.
       output = String((error as { stdout?: string }).stdout ?? error);
     }
     // A src file saved during the build leaves dist older than src but still newer than before.

@@ -83,13 +83,18 @@ describe("null and the empty string", () => {
   const strings: FieldSpec[] = [{ name: "s", type: "string", nullable: true }, { name: "j", type: "json", nullable: true }];
   const values: Row[] = [{ s: "", j: "" }, { s: null, j: null }];
 
-  it.each([["parquet", new ParquetFormat()], ["jsonl", new JSONLFormat()]] as const)("%s keeps them apart", async (_name, format) => {
+  it.each([["parquet", new ParquetFormat()], ["jsonl", new JSONLFormat()], ["csv", new CSVFormat()]] as const)("%s keeps them apart", async (_name, format) => {
     expect(await format.deserialize(await format.serialize(values, strings), strings)).toEqual(values);
   });
 
-  it("csv reads both back as null in a nullable string field (CSV holds text only)", async () => {
-    const format = new CSVFormat();
-    expect(await format.deserialize(await format.serialize(values, strings), strings)).toEqual([{ s: null, j: "" }, { s: null, j: null }]);
+  it("csv writes null as an empty field and the empty string as an empty quoted one", () => {
+    const text = new TextDecoder().decode(new CSVFormat().serialize([{ s: "" }, { s: null }, {}, { s: "x" }], [{ name: "s", type: "string", nullable: true }]));
+    expect(text).toBe('s\n""\n\n\nx\n');
+  });
+
+  it("csv reads a file written before the empty string was quoted as it did: an empty field is null in a nullable string field", async () => {
+    const bytes = new TextEncoder().encode('s,j\n,\n,""""""\n');
+    expect(await new CSVFormat().deserialize(bytes, strings)).toEqual([{ s: null, j: null }, { s: null, j: "" }]);
   });
 });
 

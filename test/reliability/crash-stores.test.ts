@@ -1,6 +1,7 @@
-// SIGKILL at random moments during backfills into parquet and sqlite (see crash.ts).
+// SIGKILL at random moments during backfills into parquet and sqlite, and the sweep of killed
+// writers' temporary files in the local object store (see crash.ts).
 import { beforeAll, describe, it } from "vitest";
-import { crashLoop, KILLS } from "./crash.js";
+import { crashLoop, killedWritersSwept, KILLS } from "./crash.js";
 import { ensureBuilt, useTempDirs } from "./helpers.js";
 
 const tempDir = useTempDirs();
@@ -11,5 +12,13 @@ describe("a backfill killed with SIGKILL at random moments", () => {
     it(`${kind}: after each of ${KILLS} kills every stored partition is complete and earlier ones intact; --missing completes the window`, async () => {
       await crashLoop(kind, await tempDir());
     }, 400_000);
+  }
+});
+
+describe("writers killed mid-write", () => {
+  for (const kind of ["parquet"] as const) {
+    it(`${kind}: temporary files of writers killed mid-write are removed by the next run that writes their folder, and only those`, async () => {
+      await killedWritersSwept(kind, await tempDir());
+    }, 120_000);
   }
 });

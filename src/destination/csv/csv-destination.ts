@@ -1,17 +1,17 @@
 import { createReadStream } from "node:fs";
-import { parse as parseCsv } from "csv-parse";
-import { parse as parseCsvSync } from "csv-parse/sync";
-import { stringify } from "csv-stringify/sync";
 import { SchemaError } from "../../errors.js";
 import type { Partition } from "../../partitioning/index.js";
 import { TableData, type Row } from "../../representation/index.js";
-import { reconcileRows, toText } from "../../schema/index.js";
+import { numberText, toText } from "../../schema/index.js";
+import { fieldReader } from "../../schema/row-shaper.js";
 import { Destination } from "../destination.js";
 import { PartitionFiles } from "../files/partition-files.js";
 import type { IOContext } from "../io-context.js";
+import { jsonText, utf8Text } from "../unstorable.js";
+import { csvField, csvLine, csvParseStream, parseCsvRows } from "./csv-text.js";
 
 // Rows are serialised in batches so that a huge partition never becomes one giant string.
-const BATCH_ROWS = 20_000;
+const BATCH_ROWS = 1_000;
 
 /** Options of `CSVDestination`. */
 export interface CSVDestinationOptions {
@@ -22,7 +22,8 @@ export interface CSVDestinationOptions {
 /**
  * CSV files on the local filesystem, one folder per asset and one file per partition:
  * `{basePath}/{dataset}/{table}/data.csv` and `{basePath}/{dataset}/{table}/{column}={key}/data.csv`.
- * Reads restore declared types from the effective schema.
+ * Reads restore declared types from the effective schema. Null is an empty field, the empty
+ * string an empty quoted one (`""`).
  */
 export class CSVDestination extends Destination {
   static override destinationName = "CSV files";
@@ -47,30 +48,29 @@ export class CSVDestination extends Destination {
     }
     const rows = table.rows;
     const header = headerOf(rows, context);
-    await this.files.write(context, partition, csvChunks(rows, header, context.asset.key, true, 0), rows.length);
+    await this.files.write(context, partition, csvChunks(rows, header, context.asset.key, true, 0, jsonFields(context)), rows.length);
   }
 
   /** Streams a partition to its file batch by batch: memory stays flat however many rows arrive. */
   override async writePartitionStream(context: IOContext, partition: Partition | null, batches: AsyncIterable<Row[]>): Promise<void> {
     let rows = 0;
     const assetKey = context.asset.key;
+    const json = jsonFields(context);
     async function* chunks(): AsyncGenerator<string> {
       let header: string[] | null = null;
       for await (const batch of batches) {
         if (batch.length === 0) continue;
         header ??= headerOf(batch, context);
-        yield* csvChunks(batch, header, assetKey, rows === 0, rows);
+        yield* csvChunks(batch, header, assetKey, rows === 0, rows, json);
         rows += batch.length;
       }
-      if (header === null) yield* csvChunks([], headerOf([], context), assetKey, true, 0);
+      if (header === null) yield* csvChunks([], headerOf([], context), assetKey, true, 0, json);
     }
     await this.files.write(context, partition, chunks(), () => rows);
   }
 
   async readPartition(context: IOContext, partition: Partition | null): Promise<unknown> {
-    const bytes = await this.files.read(context, partition);
-    const rows = parseCsvSync(bytes, { columns: true, bom: true }) as Record<string, string>[];
-    return context.schema ? reconcileRows(rows, context.schema) : rows;
+    return parseCsvRows(await this.files.read(context, partition), context.schema);
   }
 
   partitionRowCounts(context: IOContext): Promise<Record<string, number>> {
@@ -84,39 +84,76 @@ function headerOf(rows: readonly Record<string, unknown>[], context: IOContext):
   return context.schema ? context.schema.map((field) => field.name) : [];
 }
 
-/** CSV text in batches; `withHeader` starts it with the header line, `offset` numbers rows in messages. */
-function* csvChunks(rows: readonly Record<string, unknown>[], header: readonly string[], assetKey: string, withHeader: boolean, offset: number): Generator<string> {
+/** The schema's json fields, whose every value is written as JSON text. */
+function jsonFields(context: IOContext): ReadonlySet<string> {
+  return new Set(context.schema?.filter((field) => field.type === "json").map((field) => field.name));
+}
+
+/**
+ * CSV text in batches; `withHeader` starts it with the header line, `offset` numbers rows in
+ * messages, `json` names the json fields.
+ */
+function* csvChunks(rows: readonly Record<string, unknown>[], header: readonly string[], assetKey: string, withHeader: boolean, offset: number, json: ReadonlySet<string>): Generator<string> {
   if (header.length === 0) return;
   const known = new Set(header);
-  const cast = CASTS;
-  for (let start = 0; start < rows.length || start === 0; start += BATCH_ROWS) {
-    const batch = rows.slice(start, start + BATCH_ROWS);
-    for (let i = 0; i < batch.length; i++) {
-      const row = batch[i]!;
+  const reads = header.map(fieldReader);
+  const cells = header.map((name) => cellWriter(name, json.has(name)));
+  const width = header.length;
+  if (withHeader) yield csvLine(header);
+  for (let start = 0; start < rows.length; start += BATCH_ROWS) {
+    const end = Math.min(rows.length, start + BATCH_ROWS);
+    let text = "";
+    for (let i = start; i < end; i++) {
+      const row = rows[i]!;
       for (const key in row) {
         if (!known.has(key)) {
-          throw new SchemaError(`asset "${assetKey}": row ${offset + start + i} has the column "${key}", which is not in the CSV header (${header.join(", ")}) taken from the first row`);
+          throw new SchemaError(`asset "${assetKey}": row ${offset + i} has the column "${key}", which is not in the CSV header (${header.join(", ")}) taken from the first row`);
         }
       }
+      let line = csvField(cells[0]!(reads[0]!(row), offset + i));
+      for (let j = 1; j < width; j++) line += `,${csvField(cells[j]!(reads[j]!(row), offset + i))}`;
+      text += `${line}\n`;
     }
-    yield stringify(batch, { header: withHeader && start === 0, columns: [...header], cast });
+    yield text;
   }
 }
 
-// csv-stringify's own casts would write booleans as "1"/"" and Dates as epoch numbers; these
-// write each type's text form (the one reconcileRows reads back) without a general dispatch.
-const CASTS = {
-  boolean: (value: boolean) => (value ? "true" : "false"),
-  number: (value: number) => (value === 0 && 1 / value < 0 ? "-0" : String(value)),
-  bigint: (value: bigint) => value.toString(),
-  date: (value: Date) => toText(value),
-  object: (value: object) => toText(value),
-};
+/** A column's value as its field's text (null: an empty field); `row` names it in a refusal. */
+type CellWriter = (value: unknown, row: number) => string | null;
+
+/**
+ * The writer of one column's values: each type's text form (the one reconcileRows reads back),
+ * in the one pass that writes it. A string is refused when UTF-8 cannot hold it; an object (a
+ * json value) is JSON text, refused where that text would change it; in a json field a string
+ * or a number is JSON text too, so "123" reads back as text and NaN is refused.
+ */
+function cellWriter(column: string, json: boolean): CellWriter {
+  return (value, row) => {
+    switch (typeof value) {
+      case "string":
+        return json ? jsonText(value, "CSV", column, row) : utf8Text(value, "CSV", column, row);
+      case "number":
+        return json ? jsonText(value, "CSV", column, row) : numberText(value);
+      case "bigint":
+        return value.toString();
+      case "boolean":
+        return value ? "true" : "false";
+      case "undefined":
+        return null;
+      case "object":
+        if (value === null) return null;
+        return value instanceof Date ? toText(value) : jsonText(value, "CSV", column, row);
+      default:
+        // A function or a symbol: toText refuses it, naming the field.
+        return toText(value, { name: column, type: "string", nullable: true });
+    }
+  };
+}
 
 /** Counts a CSV file's records without keeping them (quoted newlines are part of one record). */
 async function countRecords(path: string): Promise<number> {
   let records = 0;
-  const parser = createReadStream(path).pipe(parseCsv({ bom: true }));
+  const parser = createReadStream(path).pipe(csvParseStream().parse({ bom: true }));
   for await (const _record of parser) records++;
   return Math.max(0, records - 1);
 }

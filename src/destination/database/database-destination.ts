@@ -51,6 +51,16 @@ export abstract class DatabaseDestination extends Destination implements Databas
   }
 
   /**
+   * Runs `fn`, a read of several statements (rows, then the ledger), on one snapshot of the
+   * database: a write committing between two of them would show a partition written for the
+   * first time as written yet empty. `fn`'s errors pass through unchanged. A no-op wrapper
+   * unless a backend has one.
+   */
+  snapshot<T>(fn: () => Promise<T>): Promise<T> {
+    return fn();
+  }
+
+  /**
    * Creates or evolves the table before the transaction starts. Optional: a backend whose DDL
    * commits an open transaction (MySQL) does it here, so a failed write cannot half-apply.
    */
@@ -84,7 +94,12 @@ export abstract class DatabaseDestination extends Destination implements Databas
   }
 
   /** Reads a window, oldest partition first; rows are restored to context.schema's types. */
-  override async read(context: IOContext): Promise<unknown> {
+  override read(context: IOContext): Promise<unknown> {
+    return this.snapshot(() => this.readWindow(context));
+  }
+
+  /** `read`, inside its snapshot: the rows, and for an empty partition whether it was written. */
+  private async readWindow(context: IOContext): Promise<unknown> {
     const { table: name, dataset } = context.asset;
     const window = context.window;
     const column = window ? context.partitionColumn() : null;
@@ -128,12 +143,14 @@ export abstract class DatabaseDestination extends Destination implements Databas
   async partitionRowCounts(context: IOContext): Promise<Record<string, number>> {
     const { table: name, dataset, partitioning } = context.asset;
     const column = context.partitionColumn();
+    // Rows and ledger from one snapshot, as in `read`.
+    const [stored, written] = await this.snapshot(async () => [await this.count(name, dataset, column), await writtenKeys(this, name, dataset)] as const);
     const counts = new Map<string, number>();
-    for (const [value, n] of Object.entries(await this.count(name, dataset, column))) {
+    for (const [value, n] of Object.entries(stored)) {
       const key = partitionKeyOf(partitioning, value);
       if (key !== null) counts.set(key, (counts.get(key) ?? 0) + n);
     }
-    for (const key of await writtenKeys(this, name, dataset)) if (!counts.has(key)) counts.set(key, 0);
+    for (const key of written) if (!counts.has(key)) counts.set(key, 0);
     const order = partitioning instanceof ListPartitionConfig ? partitioning.values : null;
     const rank = (key: string) => (order ? (order.indexOf(key) + 1 || order.length + 1) : 0);
     const sorted = [...counts].sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));

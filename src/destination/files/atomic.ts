@@ -1,14 +1,131 @@
 import { randomBytes } from "node:crypto";
 import type { Stats } from "node:fs";
-import { mkdir, open, rename, rm } from "node:fs/promises";
+import { lstat, mkdir, open, readdir, rename, rm, unlink } from "node:fs/promises";
+import { hostname } from "node:os";
 import { dirname, basename, join } from "node:path";
 
 /** The marker in every temporary file's name: listings skip names that hold it. */
 export const TEMP_MARKER = ".tmp-";
 
-/** A temporary name beside `path`, unique across processes. */
+/**
+ * A host name as a safe path segment: letters, digits, `-` and `_` only (dots too become `_`,
+ * so the segment never holds TEMP_MARKER), at most 64 characters, never empty.
+ */
+export function hostSegment(name: string): string {
+  const safe = name.replace(/[^A-Za-z0-9-]/g, "_").slice(0, 64);
+  return safe === "" ? "_" : safe;
+}
+
+/** This host, as temporary names record it. */
+export const THIS_HOST = hostSegment(hostname());
+
+/**
+ * A temporary name beside `path`, unique across processes and hosts:
+ * `.{name}.tmp-{host}-{pid}-{8 hex}`. The host and pid say who writes it, so that a sweep can
+ * tell a dead writer's file from a live one's (see `isStaleTemp`).
+ */
 export function tempPathFor(path: string): string {
-  return join(dirname(path), `.${basename(path)}${TEMP_MARKER}${process.pid}-${randomBytes(4).toString("hex")}`);
+  return join(dirname(path), `.${basename(path)}${TEMP_MARKER}${THIS_HOST}-${process.pid}-${randomBytes(4).toString("hex")}`);
+}
+
+/** Who made a temporary file, as its name says; `host` is null for names of older versions, which held only the pid. */
+export interface TempWriter {
+  readonly host: string | null;
+  readonly pid: number;
+}
+
+const WRITER_TAIL = /^([A-Za-z0-9_-]+)-(\d+)-[0-9a-f]{8}$/;
+const LEGACY_TAIL = /^(\d+)-[0-9a-f]{8}$/;
+
+/** The writer of a temporary file named by `tempPathFor` (or an older version of it); null for any other name. */
+export function parseTempName(name: string): TempWriter | null {
+  const at = name.lastIndexOf(TEMP_MARKER);
+  if (!name.startsWith(".") || at <= 1) return null;
+  const tail = name.slice(at + TEMP_MARKER.length);
+  const current = WRITER_TAIL.exec(tail);
+  if (current) return { host: current[1]!, pid: Number(current[2]) };
+  const legacy = LEGACY_TAIL.exec(tail);
+  return legacy ? { host: null, pid: Number(legacy[1]) } : null;
+}
+
+/**
+ * A temporary file not modified for this long is abandoned, whoever made it. A live writer
+ * touches its file with every chunk it writes, and the rename follows the last chunk at once;
+ * no partition write sits a whole day without writing a byte. The limit is this long because
+ * it is the only rule for files of other hosts (a folder shared over NFS: their pids mean
+ * nothing here) and of older versions (no host in the name), and it must stay far above any
+ * clock skew between this host and a file server. Were it ever wrong, the cost is a failed
+ * write, not lost data: the writer's rename finds no file, its write fails and is reported, and
+ * the partition keeps its previous content.
+ */
+export const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
+
+// When this process started, on the wall clock file times use.
+const PROCESS_STARTED_MS = performance.timeOrigin;
+
+/**
+ * Whether a temporary file's writer is certainly gone, so the file can be removed:
+ * - any writer, any host: the file has not been modified for ABANDONED_AFTER_MS;
+ * - a writer on this host: its pid no longer exists (`kill(pid, 0)` fails with ESRCH; EPERM
+ *   means a process of another user holds it: alive) and the file was last modified before
+ *   this process started.
+ * The file was seen in a listing, so its writer had started; if no process holds its pid now,
+ * that writer has exited. That holds within one pid namespace only, which the host in the name
+ * cannot promise where hosts share a name and a folder (containers of one image, machines all
+ * called "localhost"): a pid dead here may be a live writer there, or a new writer may take a
+ * pid just after it was seen dead. Hence the age check: a live writer moves its file's mtime with
+ * every chunk, and a file modified since this process started, such as a freshly started
+ * writer's that happens to reuse a dead pid, is never judged by its pid. What it lets through
+ * is the case the sweep is for: a writer killed before this run, then the re-run. (A pid reused
+ * by an unrelated process makes a dead writer's file look alive: kept, until the age limit.)
+ * Writers that die while this process runs are left to the next process or to the age limit.
+ */
+export function isStaleTemp(writer: TempWriter, mtimeMs: number, now = Date.now()): boolean {
+  if (now - mtimeMs > ABANDONED_AFTER_MS) return true;
+  return writer.host === THIS_HOST && mtimeMs < PROCESS_STARTED_MS && !processExists(writer.pid);
+}
+
+/** False only when no process has this pid (ESRCH); any doubt counts as alive. */
+function processExists(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0 || pid > 0x7fffffff || pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
+/**
+ * Removes the temporary files of dead writers from one folder (see `isStaleTemp`): only names
+ * `tempPathFor` makes, only regular files (a folder or link with such a name is left alone).
+ * Never throws: a file another process removed first (ENOENT), one this user may not remove
+ * (EACCES, EPERM), an unreadable folder are all skipped. Returns how many files it removed.
+ */
+export async function sweepStaleTemps(folder: string): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  const now = Date.now();
+  for (const name of names) {
+    if (!name.includes(TEMP_MARKER)) continue;
+    const writer = parseTempName(name);
+    if (!writer) continue;
+    const path = join(folder, name);
+    try {
+      const info = await lstat(path);
+      if (!info.isFile() || !isStaleTemp(writer, info.mtimeMs, now)) continue;
+      await unlink(path);
+      removed++;
+    } catch {
+      // Gone already, or not ours to remove: the sweep is housekeeping and never fails a write.
+    }
+  }
+  return removed;
 }
 
 /**
@@ -17,23 +134,32 @@ export function tempPathFor(path: string): string {
  * one filesystem is atomic). A failure removes the temporary file and leaves the target as it was.
  * Returns the stats of the file written, taken before the rename, so that a caller recording
  * them describes its own file even when another writer replaces it a moment later.
+ * With `sweep`, a successful write then removes dead writers' temporary files from the folder
+ * (`sweepStaleTemps`), unless the folder was just created.
  */
-export async function writeFileAtomic(path: string, chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>): Promise<Stats> {
-  await mkdir(dirname(path), { recursive: true });
+export async function writeFileAtomic(
+  path: string,
+  chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
+  options: { readonly sweep?: boolean } = {},
+): Promise<Stats> {
+  const created = await mkdir(dirname(path), { recursive: true });
   const temp = tempPathFor(path);
   const handle = await open(temp, "wx");
+  let written: Stats;
   try {
     for await (const chunk of chunks) {
       if (typeof chunk === "string") await handle.write(chunk);
       else await handle.write(chunk);
     }
-    const written = await handle.stat();
+    written = await handle.stat();
     await handle.close();
     await rename(temp, path);
-    return written;
   } catch (error) {
     await handle.close().catch(() => undefined);
     await rm(temp, { force: true });
     throw error;
   }
+  // A folder this call created holds no one's leftovers: the sweep (a listing) is skipped.
+  if (options.sweep && created === undefined) await sweepStaleTemps(dirname(path));
+  return written;
 }

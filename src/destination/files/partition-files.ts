@@ -4,7 +4,7 @@ import { DataNotFoundError } from "../../errors.js";
 import type { Partition } from "../../partitioning/index.js";
 import type { IOContext } from "../io-context.js";
 import { partitionSegment, safeSegment, tableSegments } from "../paths.js";
-import { TEMP_MARKER, writeFileAtomic } from "./atomic.js";
+import { sweepStaleTemps, TEMP_MARKER, writeFileAtomic } from "./atomic.js";
 
 /** What the sidecar beside a data file remembers: its row count, valid while size and mtime match. */
 interface CountRecord {
@@ -38,7 +38,13 @@ export class PartitionFiles {
     return partition ? join(table, partitionSegment(context, partition, this.owner), this.fileName) : join(table, this.fileName);
   }
 
-  /** Replaces a partition's file atomically, then records its row count beside it. */
+  /**
+   * Replaces a partition's file atomically, then records its row count beside it. Temporary
+   * files of dead writers (a process killed mid-write) are then removed from the partition's
+   * folder, when it existed before, and once per process from the table's folder (the index's
+   * temporary files live there): see `sweepStaleTemps`. Reads never sweep: counting, coverage
+   * and --dry-run write nothing.
+   */
   async write(
     context: IOContext,
     partition: Partition | null,
@@ -47,10 +53,13 @@ export class PartitionFiles {
     rows: number | (() => number),
   ): Promise<void> {
     const path = this.pathOf(context, partition);
-    const written = await writeFileAtomic(path, chunks);
+    const written = await writeFileAtomic(path, chunks, { sweep: true });
     const record = { rows: typeof rows === "number" ? rows : rows(), size: written.size, mtimeMs: written.mtimeMs };
     await this.recordCount(path, record);
-    if (partition) await updateIndex(this.indexPath(context), partition.key, record);
+    if (partition) {
+      await updateIndex(this.indexPath(context), partition.key, record);
+      await sweepTableOnce(this.tableDir(context));
+    }
   }
 
   /** A partition's bytes; DataNotFoundError with the path when it was never written. */
@@ -138,6 +147,18 @@ export class PartitionFiles {
   private async recordCount(path: string, record: CountRecord): Promise<void> {
     await writeFileAtomic(this.sidecarOf(path), [JSON.stringify(record)]);
   }
+}
+
+// The table folders this process has swept. Once is enough: the sweep judges a dead writer's
+// file by its pid only when it predates this process (see isStaleTemp), so a second sweep could
+// only find files past the age limit since; and a listing of a large table per partition write
+// would make a backfill quadratic.
+const sweptTables = new Set<string>();
+
+async function sweepTableOnce(folder: string): Promise<void> {
+  if (sweptTables.has(folder)) return;
+  sweptTables.add(folder);
+  await sweepStaleTemps(folder);
 }
 
 // Index updates of one table are merged and written one at a time in this process: concurrent

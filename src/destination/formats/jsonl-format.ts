@@ -2,6 +2,7 @@ import { SchemaError } from "../../errors.js";
 import type { Row } from "../../representation/index.js";
 import { type FieldSpec, formatIsoDate } from "../../schema/index.js";
 import { stringifyJson } from "../../schema/json-text.js";
+import { jsonText } from "../unstorable.js";
 import type { FileFormat } from "./file-format.js";
 import { parseJsonLine } from "./json-parse.js";
 import { restoreTypedRows } from "./typed-rows.js";
@@ -21,8 +22,9 @@ export class JSONLFormat implements FileFormat {
   serialize(rows: readonly Readonly<Row>[], schema: readonly FieldSpec[]): Uint8Array {
     const writers = schema.map((spec) => [JSON.stringify(spec.name), valueWriter(spec)] as const);
     const lines: string[] = [];
-    for (const row of rows) {
-      const parts = writers.map(([key, write], j) => `${key}:${write(cell(row, schema[j]!.name))}`);
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      const parts = writers.map(([key, write], j) => `${key}:${write(cell(row, schema[j]!.name), i)}`);
       lines.push(`{${parts.join(",")}}\n`);
     }
     return encoder.encode(lines.join(""));
@@ -39,7 +41,12 @@ export class JSONLFormat implements FileFormat {
       }
       rows.push(value as Row);
     });
-    return schema ? restoreTypedRows(rows, schema, "JSONL") : rows;
+    if (!schema) return rows;
+    // The parser makes an unsafe integer at a row's top level a bigint, for integer fields; a
+    // json field's numbers are numbers at every depth.
+    const json = schema.filter((spec) => spec.type === "json").map((spec) => spec.name);
+    if (json.length > 0) for (const row of rows) for (const name of json) if (typeof row[name] === "bigint") row[name] = Number(row[name]);
+    return restoreTypedRows(rows, schema, "JSONL");
   }
 }
 
@@ -47,11 +54,12 @@ function cell(row: Readonly<Row>, name: string): unknown {
   return Object.hasOwn(row, name) ? row[name] : null;
 }
 
-type ValueWriter = (value: unknown) => string;
+/** The JSON text of one value; `row` (from 0) names it in a refusal. */
+type ValueWriter = (value: unknown, row: number) => string;
 
 /** The JSON text of one field's values, chosen once per field. */
 function valueWriter(spec: FieldSpec): ValueWriter {
-  const nullable = (write: ValueWriter): ValueWriter => (value) => (value === null || value === undefined ? "null" : write(value));
+  const nullable = (write: ValueWriter): ValueWriter => (value, row) => (value === null || value === undefined ? "null" : write(value, row));
   switch (spec.type) {
     case "number":
       return nullable((v) => (typeof v !== "number" ? JSON.stringify(String(v)) : Object.is(v, -0) ? "-0" : Number.isFinite(v) ? String(v) : `"${v}"`));
@@ -61,6 +69,9 @@ function valueWriter(spec: FieldSpec): ValueWriter {
       return nullable((v) => JSON.stringify(v instanceof Date ? v.toISOString() : v));
     case "integer":
       return nullable((v) => (typeof v === "bigint" ? v.toString() : JSON.stringify(v)));
+    case "json":
+      // Nested as JSON, refused where its text would change it (-0, NaN, ±Infinity inside).
+      return nullable((v, row) => jsonText(v, "JSONL", spec.name, row));
     default:
       // Strings, booleans and json values: their JSON text, bigints inside with exact digits.
       return nullable((v) => stringifyJson(v));

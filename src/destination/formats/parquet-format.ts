@@ -4,11 +4,17 @@ import type { Row } from "../../representation/index.js";
 import type { FieldSpec } from "../../schema/index.js";
 import type { FileFormat } from "./file-format.js";
 import { importOptional, PARQUET_INSTALL } from "../optional-import.js";
+import { unstorable } from "../unstorable.js";
 import { type ElementInfo, fieldOfElement, parquetColumn } from "./parquet-schema.js";
 import { restoreTypedRows } from "./typed-rows.js";
 
 type Writer = typeof import("hyparquet-writer");
 type Reader = typeof import("hyparquet");
+
+// hyparquet's own decoder drops a leading U+FEFF (a byte order mark, to TextDecoder) from every
+// string: this one keeps it, so a string that starts with one reads back as it was written.
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+const stringFromBytes = (bytes: Uint8Array | undefined): string | undefined => bytes && utf8.decode(bytes);
 
 /**
  * Apache Parquet through hyparquet / hyparquet-writer, optional peer dependencies imported on
@@ -25,9 +31,10 @@ export class ParquetFormat implements FileFormat {
     const columnData = columns.map(({ element, toCell, plain }) => {
       const data = rows.map((row, index) => {
         try {
-          return toCell(Object.hasOwn(row, element.name) ? row[element.name] : null);
+          return toCell(Object.hasOwn(row, element.name) ? row[element.name] : null, index);
         } catch (error) {
-          throw new SchemaError(`Parquet: cannot write field "${element.name}" at row ${index}: ${(error as Error).message}`, { cause: error });
+          if (error instanceof SchemaError) throw error;
+          throw unstorable("Parquet", element.name, index, (error as Error).message, error);
         }
       });
       return plain ? { name: element.name, data, encoding: "PLAIN" as const } : { name: element.name, data };
@@ -46,7 +53,7 @@ export class ParquetFormat implements FileFormat {
     const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
     const metadata = parquetMetadata(file);
     const elements = metadata.schema.slice(1).filter((element) => element.num_children === undefined);
-    const rows = (await parquetReadObjects({ file, metadata })) as Row[];
+    const rows = (await parquetReadObjects({ file, metadata, parsers: { stringFromBytes } })) as Row[];
     const fields = schema ?? elements.map(fieldOfElement).filter((spec): spec is FieldSpec => spec !== null);
     parseJsonText(rows, fields, elements);
     return restoreTypedRows(rows, fields, "Parquet");

@@ -1,19 +1,24 @@
 import type { SchemaElement } from "hyparquet-writer";
 import type { FieldSpec } from "../../schema/index.js";
+import { isJsonContainer } from "../../schema/field-spec.js";
 import { parseIsoDate, parseIsoDateTime } from "../../schema/iso.js";
 import { toText } from "../../schema/text.js";
+import { storableJson, utf8Text } from "../unstorable.js";
 
 const DAY_MS = 86_400_000;
 
-/** A field's Parquet column: its schema element and how a canonical value becomes a cell. */
+/** A field's Parquet column: its schema element and how a canonical value (of a row) becomes a cell. */
 export interface ParquetColumn {
   readonly element: SchemaElement;
-  readonly toCell: (value: unknown) => unknown;
+  readonly toCell: (value: unknown, row: number) => unknown;
   /** Dictionary encoding would merge -0 into 0 (map keys cannot tell them apart). */
   readonly plain?: boolean;
 }
 
-const orNull = (convert: (value: unknown) => unknown) => (value: unknown) => (value === null || value === undefined ? null : convert(value));
+const orNull =
+  (convert: (value: unknown, row: number) => unknown) =>
+  (value: unknown, row: number): unknown =>
+    value === null || value === undefined ? null : convert(value, row);
 
 /** Milliseconds since the epoch of a Date or an ISO string (NaN when it is neither). */
 function timeOf(value: unknown): number {
@@ -59,20 +64,38 @@ export function parquetColumn(spec: FieldSpec): ParquetColumn {
       };
     case "json":
       // The writer serializes the values itself (the converted type is what DuckDB and Spark
-      // read as JSON); a bigint nested inside is written as a JSON number through Number.
+      // read as JSON). A value its JSON text would change (-0, NaN, ±Infinity inside) is refused.
       return {
         element: { ...base, type: "BYTE_ARRAY", converted_type: "JSON", logical_type: { type: "JSON" } },
-        toCell: orNull((v) => v),
+        toCell: orNull((v, row) => forJsonWriter(storableJson(v, "Parquet", spec.name, row))),
       };
     case "string":
       return stringColumn(base, spec);
   }
 }
 
+/**
+ * A json value as hyparquet-writer serializes it exactly. The writer rebuilds every ordinary
+ * object by assignment, which drops a "__proto__" key, but hands an object without a prototype
+ * to JSON.stringify as it is: plain objects are copied without one. A bigint becomes a number,
+ * as the writer makes it (JSON.stringify has no form for it).
+ */
+function forJsonWriter(value: unknown): unknown {
+  if (typeof value === "bigint") return Number(value);
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map(forJsonWriter);
+  if (!isJsonContainer(value)) return value;
+  const out = Object.create(null) as Record<string, unknown>;
+  // Without a prototype there is no "__proto__" setter: every key is an own field.
+  for (const key of Object.keys(value)) out[key] = forJsonWriter((value as Record<string, unknown>)[key]);
+  return out;
+}
+
+/** UTF8 text: a string holding a lone UTF-16 surrogate is refused (UTF-8 has no form for it). */
 function stringColumn(base: Pick<SchemaElement, "name" | "repetition_type">, spec: FieldSpec): ParquetColumn {
   return {
     element: { ...base, type: "BYTE_ARRAY", converted_type: "UTF8", logical_type: { type: "STRING" } },
-    toCell: orNull((v) => (typeof v === "string" ? v : toText(v, spec))),
+    toCell: orNull((v, row) => (typeof v === "string" ? utf8Text(v, "Parquet", spec.name, row) : toText(v, spec))),
   };
 }
 

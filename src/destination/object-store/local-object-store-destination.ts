@@ -45,10 +45,12 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
   /**
    * Replaces the file atomically, then its sidecar. A crash between the two leaves a sidecar
    * that names the old file's identity (inode, size, mtime), so it is ignored, never trusted.
+   * Dead writers' temporary files in the object's folder (a process killed mid-put) are then
+   * removed, when the folder existed before (see `sweepStaleTemps`); listings never sweep.
    */
   async putObject(name: string, payload: Uint8Array, contentType: string, metadata: Record<string, string>): Promise<void> {
     const path = this.pathOf(name);
-    const written = await writeFileAtomic(path, [payload]);
+    const written = await writeFileAtomic(path, [payload], { sweep: true });
     const sidecar: Sidecar = { metadata, contentType, ...identity(written) };
     await writeFileAtomic(sidecarOf(path), [JSON.stringify(sidecar)]);
   }

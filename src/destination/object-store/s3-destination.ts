@@ -47,6 +47,11 @@ export class S3Destination extends ObjectStoreDestination {
     this.#handle = undefined;
   }
 
+  /**
+   * One PutObject: S3 stores the whole object or nothing, so a process killed mid-upload leaves
+   * the previous object as it was and no temporary object behind (no multipart upload is ever
+   * started), and there is nothing to sweep, unlike the file destinations.
+   */
   async putObject(name: string, payload: Uint8Array, contentType: string, metadata: Record<string, string>): Promise<void> {
     await this.call("PutObject", name, ({ sdk, client }) =>
       client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key: name, Body: payload, ContentType: contentType, Metadata: withAliases(metadata) })),

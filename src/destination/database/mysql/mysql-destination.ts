@@ -7,7 +7,7 @@ import { loadDriver } from "../optional-driver.js";
 import { urlPassword, wrapDriverError } from "../secrets.js";
 import { SqlDestination } from "../sql-destination.js";
 import { storageKind } from "../sql-dialect.js";
-import { mysqlDialect, mysqlLiteral, mysqlValue } from "./mysql-dialect.js";
+import { mysqlDialect, mysqlLiteral, mysqlValue, SESSION_SETUP } from "./mysql-dialect.js";
 
 /** Options of MySQLDestination. */
 export interface MySQLDestinationOptions {
@@ -18,11 +18,13 @@ export interface MySQLDestinationOptions {
 /** Rows per INSERT at most; fewer for wide tables, so a statement stays far below 65,535 placeholders. */
 const MAX_BATCH_ROWS = 1000;
 const MAX_PLACEHOLDERS = 60_000;
-type Executor = Pick<MySQL.Pool, "execute" | "query">;
-
+/** Fresh snapshots a read takes at most while tables it reads are being created or altered. */
+const SNAPSHOT_ATTEMPTS = 5;
 /**
  * Tables in MySQL or MariaDB through mysql2 (an optional peer dependency), loaded with batched
- * multi-row INSERTs of bound values. The dataset is the database, created when absent.
+ * multi-row INSERTs of bound values. The dataset is the database, created when absent. Every
+ * connection it uses talks utf8mb4 and runs in strict mode (`SESSION_SETUP`), whatever the
+ * server's defaults, so a value a column cannot hold is an error, never truncated or mangled.
  */
 export class MySQLDestination extends SqlDestination {
   static override destinationName = "MySQL";
@@ -30,6 +32,8 @@ export class MySQLDestination extends SqlDestination {
   readonly #connection: ResolvedConnection;
   #pool: Promise<MySQL.Pool> | undefined;
   readonly #conn = new AsyncLocalStorage<MySQL.PoolConnection>();
+  /** The pool's connections whose session is set up (the driver's own connection objects). */
+  readonly #ready = new WeakSet<object>();
 
   constructor(options: MySQLDestinationOptions = {}) {
     super();
@@ -59,11 +63,15 @@ export class MySQLDestination extends SqlDestination {
         ...(url ? { uri: url } : { host, port, user, password, database }),
         connectionLimit: 4,
         connectTimeout: 10_000,
+        // utf8mb4 from the handshake on (SESSION_SETUP says it again, as a server may ignore it).
+        charset: "UTF8MB4_UNICODE_CI",
         // UTC on the wire both ways, DATE as its text: nothing depends on the process's zone.
         timezone: "Z",
         dateStrings: ["DATE"],
         supportBigNumbers: true,
         bigNumberStrings: true,
+        // MariaDB's JSON (LONGTEXT) would otherwise come back parsed, and be parsed again.
+        jsonStrings: true,
         // JSON as its text: reconcile parses it, and a JSON string "123" stays a string.
         // DATETIME as its text, read as UTC here: mysql2's own parse builds years 0-99 as 1900-1999.
         typeCast: (field, next) => (field.type === "JSON" ? field.string("utf8") : field.type === "DATETIME" ? utcDateTime(field.string("utf8")) : next()),
@@ -72,8 +80,21 @@ export class MySQLDestination extends SqlDestination {
     return this.#pool;
   }
 
-  private async executor(): Promise<Executor> {
-    return this.#conn.getStore() ?? (await this.pool());
+  /**
+   * A pooled connection, its session set up the first time the pool hands it out: utf8mb4 and
+   * a strict sql_mode (`SESSION_SETUP`). One that cannot be set up is discarded.
+   */
+  private async connection(): Promise<MySQL.PoolConnection> {
+    const connection = await (await this.pool()).getConnection().catch((error: unknown) => Promise.reject(this.fail(error, "connect failed")));
+    if (this.#ready.has(connection.connection)) return connection;
+    try {
+      await connection.query(SESSION_SETUP);
+    } catch (error) {
+      connection.destroy();
+      throw this.fail(error, "setting up the session (sql_mode, utf8mb4) failed");
+    }
+    this.#ready.add(connection.connection);
+    return connection;
   }
 
   private fail(error: unknown, doing: string): Error {
@@ -81,13 +102,16 @@ export class MySQLDestination extends SqlDestination {
   }
 
   protected async run(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    const target = await this.executor();
+    const current = this.#conn.getStore();
+    const target = current ?? (await this.connection());
     try {
       // Statements with values are prepared server-side; DDL (no values) goes as plain text.
       const [rows] = params.length > 0 ? await target.execute(sql, params as unknown as string[]) : await target.query(sql);
       return Array.isArray(rows) ? (rows as Row[]) : [];
     } catch (error) {
       throw this.fail(error, "query failed");
+    } finally {
+      if (!current) target.release();
     }
   }
 
@@ -100,7 +124,7 @@ export class MySQLDestination extends SqlDestination {
   }
 
   protected async createDataset(dataset: string | null): Promise<void> {
-    if (dataset !== null) await this.run(`CREATE DATABASE IF NOT EXISTS ${this.dialect.quote(dataset)}`);
+    if (dataset !== null) await this.run(`CREATE DATABASE IF NOT EXISTS ${this.dialect.quote(dataset)} CHARACTER SET utf8mb4`);
   }
 
   protected isAlreadyDone(error: unknown): boolean {
@@ -128,7 +152,7 @@ export class MySQLDestination extends SqlDestination {
     for (let start = 0; start < data.length; start += batch) {
       const end = Math.min(data.length, start + batch);
       const values: unknown[] = [];
-      for (let i = start; i < end; i++) for (let j = 0; j < fields.length; j++) values.push(mysqlValue(kinds[j]!, columns[j]![i]));
+      for (let i = start; i < end; i++) for (let j = 0; j < fields.length; j++) values.push(mysqlValue(kinds[j]!, columns[j]![i], fields[j]!.name, i));
       await this.run(head + new Array(end - start).fill(tuple).join(", "), values);
     }
   }
@@ -136,7 +160,7 @@ export class MySQLDestination extends SqlDestination {
   /** BEGIN ... COMMIT on one pooled connection, which every hook inside `fn` uses. */
   override async transaction<T>(fn: () => Promise<T>): Promise<T> {
     if (this.#conn.getStore()) return fn();
-    const connection = await (await this.pool()).getConnection().catch((error: unknown) => Promise.reject(this.fail(error, "connect failed")));
+    const connection = await this.connection();
     try {
       await connection.beginTransaction();
       const result = await this.#conn.run(connection, fn);
@@ -145,6 +169,44 @@ export class MySQLDestination extends SqlDestination {
     } catch (error) {
       await connection.rollback().catch(() => undefined);
       throw this.fail(error, "transaction failed");
+    } finally {
+      connection.release();
+    }
+  }
+
+  /**
+   * A read-only REPEATABLE READ transaction on one pooled connection, which every hook inside
+   * `fn` uses: its first read of a table takes the snapshot every later read sees. A table
+   * created or altered after that snapshot cannot be read in it (ER_TABLE_DEF_CHANGED, as the
+   * catalog is not versioned): the read starts over, on a fresh snapshot and catalog.
+   */
+  override async snapshot<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#conn.getStore()) return fn();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.readOnce(fn);
+      } catch (error) {
+        const code = (error as { driverCode?: string }).driverCode;
+        if (attempt >= SNAPSHOT_ATTEMPTS || (code !== "ER_TABLE_DEF_CHANGED" && code !== "1412")) throw error;
+        this.forgetCatalog();
+      }
+    }
+  }
+
+  /** One attempt of `snapshot`; `fn`'s errors pass through unchanged. */
+  private async readOnce<T>(fn: () => Promise<T>): Promise<T> {
+    const connection = await this.connection();
+    const own = (doing: string) => (error: unknown) => Promise.reject(this.fail(error, doing));
+    try {
+      // For this transaction only, whatever the server's default isolation level.
+      await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ").catch(own("starting a read failed"));
+      await connection.query("START TRANSACTION READ ONLY").catch(own("starting a read failed"));
+      const result = await this.#conn.run(connection, fn);
+      await connection.commit().catch(own("ending a read failed"));
+      return result;
+    } catch (error) {
+      await connection.rollback().catch(() => undefined);
+      throw error;
     } finally {
       connection.release();
     }

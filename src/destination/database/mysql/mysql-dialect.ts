@@ -1,9 +1,34 @@
 import { ConfigError } from "../../../errors.js";
 import { instantOf } from "../../../partitioning/dates.js";
 import { formatIsoDate } from "../../../schema/index.js";
+import { jsonText, unstorable, utf8Text, withinYears } from "../../unstorable.js";
 import { quoteBacktick, type SqlDialect, type StorageKind, utcDateTimeText } from "../sql-dialect.js";
 
 const MAX_IDENTIFIER = 64;
+const UTF8MB4 = "CHARACTER SET utf8mb4";
+
+/**
+ * sql_mode flags that would change what is stored or how the destination's SQL reads: MariaDB's
+ * EMPTY_STRING_IS_NULL stores '' as NULL, its ORACLE mode makes DATE a DATETIME, NO_BACKSLASH_ESCAPES
+ * and ANSI_QUOTES change string literals, ALLOW_INVALID_DATES stores dates that do not exist.
+ */
+const DROPPED_MODES = ["ALLOW_INVALID_DATES", "ANSI_QUOTES", "EMPTY_STRING_IS_NULL", "NO_BACKSLASH_ESCAPES", "ORACLE"];
+/**
+ * sql_mode flags every session has: a value a column cannot hold (text too long, an integer out
+ * of range, text the character set has no form for) is an error for every engine, never
+ * truncated, clamped or replaced; a table is created with the engine asked for or not at all.
+ */
+const REQUIRED_MODES = ["STRICT_ALL_TABLES", "NO_ENGINE_SUBSTITUTION"];
+
+/**
+ * What each connection runs once, in one statement: utf8mb4 both ways, and the server's own
+ * sql_mode with the required flags added and the dropped ones removed (the others, which change
+ * nothing the destination stores, are kept as the server has them).
+ */
+export const SESSION_SETUP =
+  "SET NAMES utf8mb4, SESSION sql_mode = TRIM(BOTH ',' FROM CONCAT(" +
+  DROPPED_MODES.reduce((modes, mode) => `REPLACE(${modes}, ',${mode},', ',')`, "CONCAT(',', @@SESSION.sql_mode, ',')") +
+  `, '${REQUIRED_MODES.join(",")}'))`;
 /** MySQL caps a table comment at 2048 characters. */
 export const MAX_COMMENT = 2048;
 
@@ -13,12 +38,14 @@ function quote(identifier: string): string {
 }
 
 // TEXT cannot be indexed without a prefix length: a partition column that holds text is VARCHAR.
+// Text is utf8mb4 whatever the server's or the database's default (latin1 would mangle or refuse
+// most of Unicode, MySQL's old "utf8" everything past the BMP).
 function columnType(kind: StorageKind, key: boolean): string {
   switch (kind) {
     case "string":
-      return key ? "VARCHAR(255)" : "TEXT";
+      return `${key ? "VARCHAR(255)" : "TEXT"} ${UTF8MB4}`;
     case "zoned":
-      return key ? "VARCHAR(64)" : "TEXT";
+      return `${key ? "VARCHAR(64)" : "TEXT"} ${UTF8MB4}`;
     case "integer":
       return "BIGINT";
     case "number":
@@ -80,8 +107,19 @@ export function mysqlLiteral(text: string): string {
   return `'${text.slice(0, MAX_COMMENT).replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
 }
 
-/** A conformed value as a bound MySQL parameter for a storage kind. */
-export function mysqlValue(kind: StorageKind, value: unknown): unknown {
+/** The years DATE and DATETIME hold (text of another year is refused with an unclear error). */
+const YEARS = [0, 9999] as const;
+const DATE_WHY = "a DATE column holds no other year";
+const DATETIME_WHY = "a DATETIME column holds no other year";
+
+/**
+ * A conformed value as a bound MySQL parameter for a storage kind; `field` and `row` name it in
+ * a refusal. Refused, as they would be stored changed: a string holding a lone UTF-16 surrogate
+ * (utf8mb4 text), -0 (MariaDB stores it in a DOUBLE as 0), NaN and ±Infinity (DOUBLE has
+ * neither; a server without strict mode would store another number), a json value JSON
+ * text cannot hold exactly (`jsonText`), and a date or datetime outside the years 0..9999.
+ */
+export function mysqlValue(kind: StorageKind, value: unknown, field: string, row: number): unknown {
   if (value === null || value === undefined) return null;
   switch (kind) {
     case "integer":
@@ -90,15 +128,22 @@ export function mysqlValue(kind: StorageKind, value: unknown): unknown {
     case "boolean":
       return value ? 1 : 0;
     case "date":
-      return value instanceof Date ? formatIsoDate(value) : value;
-    case "instant":
-      return utcDateTimeText(value instanceof Date ? value : new Date(instantOf(value)));
+      return value instanceof Date ? formatIsoDate(withinYears(value, "date", YEARS, "MySQL", field, row, DATE_WHY) as Date) : value;
+    case "instant": {
+      const date = value instanceof Date ? value : new Date(instantOf(value));
+      return utcDateTimeText(withinYears(date, "datetime", YEARS, "MySQL", field, row, DATETIME_WHY) as Date);
+    }
     case "zoned":
       return value instanceof Date ? value.toISOString() : value;
     case "json":
-      return JSON.stringify(value);
+      // MySQL's JSON parses the text: no lone surrogate in a string, besides JSON's limits.
+      return jsonText(value, "MySQL", field, row, { wellFormed: true });
     case "string":
-      return typeof value === "string" ? value : String(value);
+      return typeof value === "string" ? utf8Text(value, "MySQL", field, row) : String(value);
+    case "number":
+      if (typeof value === "number" && !Number.isFinite(value)) throw unstorable("MySQL", field, row, `a DOUBLE column cannot hold ${value}; expected a finite number`);
+      if (Object.is(value, -0)) throw unstorable("MySQL", field, row, "a DOUBLE column does not keep the sign of zero (MariaDB stores -0 as 0); expected a number other than -0");
+      return value;
     default:
       return value;
   }

@@ -150,6 +150,28 @@ export class PostgresDestination extends SqlDestination {
     }
   }
 
+  /**
+   * A read-only REPEATABLE READ transaction on one pooled client, which every hook inside `fn`
+   * uses: its first statement takes the snapshot every later one reads. It takes no lock a
+   * writer waits for, and a read-only transaction never fails to serialize.
+   */
+  override async snapshot<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#client.getStore()) return fn();
+    const client = await (await this.pool()).connect().catch((error: unknown) => Promise.reject(this.fail(error, "connect failed")));
+    let broken = false;
+    try {
+      await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY").catch((error: unknown) => Promise.reject(this.fail(error, "starting a read failed")));
+      const result = await this.#client.run(client, fn);
+      await client.query("COMMIT").catch((error: unknown) => Promise.reject(this.fail(error, "ending a read failed")));
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => (broken = true));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
   override async close(): Promise<void> {
     const pending = this.#pool;
     this.#pool = undefined;
@@ -167,14 +189,14 @@ export class PostgresDestination extends SqlDestination {
 
 /** The rows as COPY text, a few thousand rows per chunk so the stream sees few, large writes. */
 function* copyChunks(fields: readonly FieldSpec[], data: TableData): Generator<string> {
-  const writers = fields.map((field) => copyFieldWriter(storageKind(field)));
+  const writers = fields.map((field) => copyFieldWriter(storageKind(field), field.name));
   const columns = fields.map((field) => data.values(field.name));
   const width = fields.length;
   let chunk = "";
   for (let i = 0; i < data.length; i++) {
     for (let j = 0; j < width; j++) {
       const value = columns[j]![i];
-      chunk += (value === null || value === undefined ? "\\N" : writers[j]!(value)) + (j + 1 === width ? "\n" : "\t");
+      chunk += (value === null || value === undefined ? "\\N" : writers[j]!(value, i)) + (j + 1 === width ? "\n" : "\t");
     }
     if ((i + 1) % ROWS_PER_CHUNK === 0) {
       yield chunk;

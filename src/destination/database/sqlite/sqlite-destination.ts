@@ -33,6 +33,7 @@ export class SQLiteDestination extends SqlDestination {
   readonly path: string;
   #db: Promise<Database> | undefined;
   #queue: Promise<unknown> = Promise.resolve();
+  /** Set inside `exclusive`: this async context owns the connection (a transaction, a snapshot, a statement). */
   readonly #inTransaction = new AsyncLocalStorage<boolean>();
 
   constructor(options: SQLiteDestinationOptions) {
@@ -43,12 +44,45 @@ export class SQLiteDestination extends SqlDestination {
     this.path = options.path;
   }
 
+  /**
+   * The connection, opened on first use in WAL mode (kept in the file): a reader's snapshot then
+   * never blocks a writer's commit nor waits for it. In the default rollback journal, a read
+   * transaction held across awaits would leave a writer on another connection of this process
+   * spinning in its busy handler, the event loop blocked, until "database is locked".
+   */
   private database(): Promise<Database> {
-    this.#db ??= loadDriver<DatabaseConstructor>("better-sqlite3", "SQLiteDestination").then((Driver) => new Driver(this.path));
+    this.#db ??= loadDriver<DatabaseConstructor>("better-sqlite3", "SQLiteDestination").then((Driver) => {
+      const db = new Driver(this.path);
+      try {
+        // A private database (":memory:", "") stays in its "memory" or "delete" mode.
+        db.pragma("journal_mode = WAL");
+      } catch (error) {
+        db.close();
+        throw wrapDriverError(error, noRedaction, `SQLite ${this.path}: setting WAL mode`);
+      }
+      return db;
+    });
     return this.#db;
   }
 
-  protected async run(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+  /**
+   * Runs `fn` with the single connection to itself. One transaction or snapshot at a time, and a
+   * statement outside any waits for the open one to end rather than land inside it; calls from
+   * within `fn` run at once.
+   */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#inTransaction.getStore()) return fn();
+    const body = () => this.#inTransaction.run(true, fn);
+    const next = this.#queue.then(body, body);
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  protected run(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    return this.exclusive(() => this.statement(sql, params));
+  }
+
+  private async statement(sql: string, params: readonly unknown[]): Promise<Row[]> {
     const db = await this.database();
     try {
       const statement = db.prepare(sql);
@@ -86,7 +120,11 @@ export class SQLiteDestination extends SqlDestination {
     return `CREATE INDEX IF NOT EXISTS ${this.dialect.quote(name)} ON ${_qualified} (${this.dialect.quote(column)})`;
   }
 
-  protected async load(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void> {
+  protected load(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void> {
+    return this.exclusive(() => this.insertRows(table, dataset, fields, data));
+  }
+
+  private async insertRows(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void> {
     const db = await this.database();
     const names = fields.map((field) => this.dialect.quote(field.name)).join(", ");
     const marks = fields.map(() => "?").join(", ");
@@ -97,7 +135,7 @@ export class SQLiteDestination extends SqlDestination {
       const insertAll = () => {
         const values = new Array<unknown>(fields.length);
         for (let i = 0; i < data.length; i++) {
-          for (let j = 0; j < fields.length; j++) values[j] = sqliteValue(kinds[j]!, columns[j]![i]);
+          for (let j = 0; j < fields.length; j++) values[j] = sqliteValue(kinds[j]!, columns[j]![i], fields[j]!.name, i);
           statement.run(values);
         }
       };
@@ -113,22 +151,38 @@ export class SQLiteDestination extends SqlDestination {
   override async transaction<T>(fn: () => Promise<T>): Promise<T> {
     if (this.#inTransaction.getStore()) return fn();
     const db = await this.database();
-    const body = () =>
-      this.#inTransaction.run(true, async () => {
-        db.exec("BEGIN IMMEDIATE");
-        try {
-          const result = await fn();
-          db.exec("COMMIT");
-          return result;
-        } catch (error) {
-          if (db.inTransaction) db.exec("ROLLBACK");
-          this.forgetCatalog();
-          throw error;
-        }
-      });
-    const next = this.#queue.then(body, body);
-    this.#queue = next.catch(() => undefined);
-    return next;
+    return this.exclusive(async () => {
+      db.exec("BEGIN IMMEDIATE");
+      try {
+        const result = await fn();
+        db.exec("COMMIT");
+        return result;
+      } catch (error) {
+        if (db.inTransaction) db.exec("ROLLBACK");
+        this.forgetCatalog();
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * A read transaction: its first statement fixes what every later one sees. In WAL mode it
+   * neither waits for a writer on another connection nor holds one up.
+   */
+  override async snapshot<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#inTransaction.getStore()) return fn();
+    const db = await this.database();
+    return this.exclusive(async () => {
+      db.exec("BEGIN");
+      try {
+        const result = await fn();
+        db.exec("COMMIT");
+        return result;
+      } catch (error) {
+        if (db.inTransaction) db.exec("ROLLBACK");
+        throw error;
+      }
+    });
   }
 
   override async close(): Promise<void> {

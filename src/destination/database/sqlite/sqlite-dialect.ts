@@ -1,5 +1,5 @@
-import { SchemaError } from "../../../errors.js";
 import { formatIsoDate } from "../../../schema/index.js";
+import { jsonText, unstorable, utf8Text } from "../../unstorable.js";
 import { quoteDouble, type SqlDialect, type StorageKind } from "../sql-dialect.js";
 
 // Declared types name the field type, so the catalog tells a changed type apart. SQLite gives
@@ -34,8 +34,14 @@ export const sqliteDialect: SqlDialect = {
   timeBound: (bound, type) => (type.trim().toUpperCase() === "DATE" ? formatIsoDate(bound) : bound.toISOString()),
 };
 
-/** A conformed value as SQLite stores it for a storage kind. */
-export function sqliteValue(kind: StorageKind, value: unknown): unknown {
+/**
+ * A conformed value as SQLite stores it for a storage kind; `field` and `row` name it in a
+ * refusal. Refused, as they would read back changed: a string holding a lone UTF-16 surrogate
+ * (SQLite text is UTF-8), NaN (stored as NULL) and -0 (a REAL column keeps an integral value
+ * as an integer, whatever the column is declared: REAL, DOUBLE or FLOAT, STRICT or not), and a
+ * json value JSON text cannot hold exactly (`jsonText`).
+ */
+export function sqliteValue(kind: StorageKind, value: unknown, field: string, row: number): unknown {
   if (value === null || value === undefined) return null;
   switch (kind) {
     case "boolean":
@@ -46,12 +52,12 @@ export function sqliteValue(kind: StorageKind, value: unknown): unknown {
     case "zoned":
       return value instanceof Date ? value.toISOString() : value;
     case "json":
-      return JSON.stringify(value);
+      return jsonText(value, "SQLite", field, row);
     case "string":
-      return typeof value === "string" ? value : String(value);
+      return typeof value === "string" ? utf8Text(value, "SQLite", field, row) : String(value);
     case "number":
-      // SQLite stores a NaN REAL as NULL: refuse it rather than store it wrong.
-      if (typeof value === "number" && Number.isNaN(value)) throw new SchemaError("SQLite cannot store NaN in a number column (it would read back as NULL)");
+      if (typeof value === "number" && Number.isNaN(value)) throw unstorable("SQLite", field, row, "SQLite stores NaN as NULL; expected a number other than NaN");
+      if (Object.is(value, -0)) throw unstorable("SQLite", field, row, "SQLite keeps an integral REAL as an integer on disk, so -0 would read back as 0; expected a number other than -0");
       return value;
     default:
       return value;

@@ -1,0 +1,80 @@
+// Builds dist/: TypeScript compiles src/ (JavaScript and declarations), then rolldown joins the
+// JavaScript into one module graph per public entry point, with the code they share in
+// dist/chunks/. Node loads a hundred small ES modules noticeably slower than a few large ones
+// (each is resolved, read, compiled and linked on its own), and the CLI pays that on every start.
+//
+// Every public entry is built in the same rolldown run so that the CLI and a config importing
+// "interloper" share one copy of each class (a config's sources must be `instanceof` the CLI's).
+// Dependencies stay external: they are the user's to install and to share with their config.
+//
+// Exit code: TypeScript's (a type error still emits, and still bundles, so that tests of a change
+// in progress can run), or 1 when bundling fails.
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const COMPILED = join(ROOT, ".build", "tsc");
+const BUNDLED = join(ROOT, ".build", "dist");
+const DIST = join(ROOT, "dist");
+
+/** The entry points: the package's exports and the CLI (`bin/interloper` imports cli/main.js). */
+const ENTRIES = ["index", "cli/main", "destination/index", "destination/formats/index", "partitioning/list"];
+
+rmSync(join(ROOT, ".build"), { recursive: true, force: true });
+const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json", "--outDir", COMPILED], {
+  cwd: ROOT,
+  stdio: "inherit",
+});
+if (!existsSync(join(COMPILED, "index.js"))) {
+  console.error("build: TypeScript emitted nothing");
+  process.exit(tsc.status || 1);
+}
+
+const { build } = await import("rolldown");
+try {
+  await build({
+    input: Object.fromEntries(ENTRIES.map((entry) => [entry, join(COMPILED, `${entry}.js`)])),
+    // Only interloper's own modules (relative or absolute paths) go into the bundle.
+    external: (id) => !id.startsWith(".") && !id.startsWith("/"),
+    platform: "node",
+    logLevel: "warn",
+    output: {
+      dir: BUNDLED,
+      format: "esm",
+      sourcemap: true,
+      chunkFileNames: "chunks/[name]-[hash].js",
+      // The library's code in one chunk, which every entry and every command needs; the
+      // command line's own modules stay in small chunks loaded by the command that uses them.
+      codeSplitting: { groups: [{ name: "interloper", test: (id) => !id.includes("/cli/") }] },
+    },
+  });
+} catch (error) {
+  console.error(`build: bundling failed: ${error instanceof Error ? error.message : error}`);
+  process.exit(1);
+}
+
+// Declarations keep the source layout: types resolve `./api/index.js` to `./api/index.d.ts`.
+for (const file of walk(COMPILED)) {
+  if (!/\.d\.ts(\.map)?$/.test(file)) continue;
+  const target = join(BUNDLED, relative(COMPILED, file));
+  mkdirSync(dirname(target), { recursive: true });
+  cpSync(file, target);
+}
+
+// Swap the finished build in whole (two renames) rather than file by file, so that a CLI started
+// during a rebuild does not load a mixture of old and new modules.
+const previous = join(ROOT, ".build", "previous");
+if (existsSync(DIST)) renameSync(DIST, previous);
+renameSync(BUNDLED, DIST);
+rmSync(join(ROOT, ".build"), { recursive: true, force: true });
+process.exit(tsc.status ?? 1);
+
+function* walk(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(path);
+    else yield path;
+  }
+}
