@@ -148,38 +148,31 @@ export class SQLiteDestination extends SqlDestination {
   }
 
   /** One delete-then-insert at a time on the single connection, rolled back on failure. */
-  override async transaction<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.#inTransaction.getStore()) return fn();
-    const db = await this.database();
-    return this.exclusive(async () => {
-      db.exec("BEGIN IMMEDIATE");
-      try {
-        const result = await fn();
-        db.exec("COMMIT");
-        return result;
-      } catch (error) {
-        if (db.inTransaction) db.exec("ROLLBACK");
-        this.forgetCatalog();
-        throw error;
-      }
-    });
+  override transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.within("BEGIN IMMEDIATE", fn, () => this.forgetCatalog());
   }
 
   /**
    * A read transaction: its first statement fixes what every later one sees. In WAL mode it
    * neither waits for a writer on another connection nor holds one up.
    */
-  override async snapshot<T>(fn: () => Promise<T>): Promise<T> {
+  override snapshot<T>(fn: () => Promise<T>): Promise<T> {
+    return this.within("BEGIN", fn);
+  }
+
+  /** Runs `fn` between `begin` and COMMIT on the connection to itself; ROLLBACK (then `rolledBack`) if it fails. */
+  private async within<T>(begin: string, fn: () => Promise<T>, rolledBack?: () => void): Promise<T> {
     if (this.#inTransaction.getStore()) return fn();
     const db = await this.database();
     return this.exclusive(async () => {
-      db.exec("BEGIN");
+      db.exec(begin);
       try {
         const result = await fn();
         db.exec("COMMIT");
         return result;
       } catch (error) {
         if (db.inTransaction) db.exec("ROLLBACK");
+        rolledBack?.();
         throw error;
       }
     });
