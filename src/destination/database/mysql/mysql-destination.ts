@@ -2,10 +2,10 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type * as MySQL from "mysql2/promise";
 import type { Row, TableData } from "../../../representation/index.js";
 import type { FieldSpec } from "../../../schema/index.js";
-import { type ConnectionOptions, publicConnection, type ResolvedConnection, resolveConnection } from "../connection.js";
+import { type ConnectionOptions, resolveConnection } from "../connection.js";
 import { loadDriver } from "../optional-driver.js";
 import { urlPassword, wrapDriverError } from "../secrets.js";
-import { SqlDestination } from "../sql-destination.js";
+import { ServerSqlDestination } from "../server-destination.js";
 import { storageKind } from "../sql-dialect.js";
 import { mysqlDialect, mysqlLiteral, mysqlValue, SESSION_SETUP } from "./mysql-dialect.js";
 
@@ -26,39 +26,39 @@ const SNAPSHOT_ATTEMPTS = 5;
  * connection it uses talks utf8mb4 and runs in strict mode (`SESSION_SETUP`), whatever the
  * server's defaults, so a value a column cannot hold is an error, never truncated or mangled.
  */
-export class MySQLDestination extends SqlDestination {
+export class MySQLDestination extends ServerSqlDestination {
   static override destinationName = "MySQL";
   protected readonly dialect = mysqlDialect;
-  readonly #connection: ResolvedConnection;
   #pool: Promise<MySQL.Pool> | undefined;
   readonly #conn = new AsyncLocalStorage<MySQL.PoolConnection>();
   /** The pool's connections whose session is set up (the driver's own connection objects). */
   readonly #ready = new WeakSet<object>();
 
   constructor(options: MySQLDestinationOptions = {}) {
-    super();
     const env = process.env;
     const envUrl = env["DATABASE_URL"]?.startsWith("mysql") ? env["DATABASE_URL"] : undefined;
-    this.#connection = resolveConnection(
-      "MySQLDestination",
-      options.connection,
-      () =>
-        envUrl
-          ? { url: envUrl }
-          : {
-              host: env["MYSQL_HOST"] ?? "localhost",
-              port: env["MYSQL_PORT"] ? Number(env["MYSQL_PORT"]) : 3306,
-              user: env["MYSQL_USER"] ?? "root",
-              password: env["MYSQL_PASSWORD"],
-              database: env["MYSQL_DATABASE"],
-            },
-      [env["MYSQL_PASSWORD"], urlPassword(envUrl)],
+    super(
+      resolveConnection(
+        "MySQLDestination",
+        options.connection,
+        () =>
+          envUrl
+            ? { url: envUrl }
+            : {
+                host: env["MYSQL_HOST"] ?? "localhost",
+                port: env["MYSQL_PORT"] ? Number(env["MYSQL_PORT"]) : 3306,
+                user: env["MYSQL_USER"] ?? "root",
+                password: env["MYSQL_PASSWORD"],
+                database: env["MYSQL_DATABASE"],
+              },
+        [env["MYSQL_PASSWORD"], urlPassword(envUrl)],
+      ),
     );
   }
 
   private pool(): Promise<MySQL.Pool> {
     this.#pool ??= loadDriver<typeof MySQL>("mysql2/promise", "MySQLDestination", "npm install mysql2").then((mysql) => {
-      const { url, host, port, user, password, database } = this.#connection;
+      const { url, host, port, user, password, database } = this.settings;
       return mysql.createPool({
         ...(url ? { uri: url } : { host, port, user, password, database }),
         connectionLimit: 4,
@@ -98,7 +98,7 @@ export class MySQLDestination extends SqlDestination {
   }
 
   private fail(error: unknown, doing: string): Error {
-    return wrapDriverError(error, this.#connection.redact, `MySQL ${doing}`);
+    return wrapDriverError(error, this.settings.redact, `MySQL ${doing}`);
   }
 
   protected async run(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
@@ -218,13 +218,6 @@ export class MySQLDestination extends SqlDestination {
     if (pending) await (await pending).end();
   }
 
-  toJSON(): Record<string, unknown> {
-    return { destination: this.constructor.name, connection: publicConnection(this.#connection) };
-  }
-
-  [Symbol.for("nodejs.util.inspect.custom")](): string {
-    return `${this.constructor.name} ${JSON.stringify(publicConnection(this.#connection))}`;
-  }
 }
 
 /** A DATETIME's text ("0001-01-01 00:00:00.000", UTC on the wire) as a Date; null stays null. */

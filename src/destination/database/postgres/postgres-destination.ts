@@ -6,10 +6,10 @@ import type * as Pg from "pg";
 import type * as PgCopyStreams from "pg-copy-streams";
 import type { Row, TableData } from "../../../representation/index.js";
 import type { FieldSpec } from "../../../schema/index.js";
-import { type ConnectionOptions, publicConnection, type ResolvedConnection, resolveConnection } from "../connection.js";
+import { type ConnectionOptions, resolveConnection } from "../connection.js";
 import { loadDriver } from "../optional-driver.js";
 import { urlPassword, wrapDriverError } from "../secrets.js";
-import { SqlDestination } from "../sql-destination.js";
+import { ServerSqlDestination } from "../server-destination.js";
 import { storageKind } from "../sql-dialect.js";
 import { copyFieldWriter, postgresDialect, postgresLiteral } from "./postgres-dialect.js";
 
@@ -29,28 +29,28 @@ const TEXT_TYPES = new Set([1082, 114, 3802]);
  * Tables in PostgreSQL through pg (an optional peer dependency), bulk loaded with COPY FROM
  * STDIN (pg-copy-streams). The dataset is the schema, created when absent.
  */
-export class PostgresDestination extends SqlDestination {
+export class PostgresDestination extends ServerSqlDestination {
   static override destinationName = "PostgreSQL";
   protected readonly dialect = postgresDialect;
   protected override readonly deferIndexes = true;
-  readonly #connection: ResolvedConnection;
   #pool: Promise<Pg.Pool> | undefined;
   readonly #client = new AsyncLocalStorage<Pg.PoolClient>();
 
   constructor(options: PostgresDestinationOptions = {}) {
-    super();
     const env = process.env;
-    this.#connection = resolveConnection(
-      "PostgresDestination",
-      options.connection,
-      () => (env["DATABASE_URL"] ? { url: env["DATABASE_URL"] } : {}),
-      [env["PGPASSWORD"], urlPassword(env["DATABASE_URL"])],
+    super(
+      resolveConnection(
+        "PostgresDestination",
+        options.connection,
+        () => (env["DATABASE_URL"] ? { url: env["DATABASE_URL"] } : {}),
+        [env["PGPASSWORD"], urlPassword(env["DATABASE_URL"])],
+      ),
     );
   }
 
   private pool(): Promise<Pg.Pool> {
     this.#pool ??= loadDriver<typeof Pg>("pg", "PostgresDestination", INSTALL).then((pg) => {
-      const { url, host, port, user, password, database } = this.#connection;
+      const { url, host, port, user, password, database } = this.settings;
       const pool = new pg.Pool({
         ...(url ? { connectionString: url } : { host, port, user, password, database }),
         connectionTimeoutMillis: 10_000,
@@ -66,7 +66,7 @@ export class PostgresDestination extends SqlDestination {
   }
 
   private fail(error: unknown, doing: string): Error {
-    return wrapDriverError(error, this.#connection.redact, `PostgreSQL ${doing}`);
+    return wrapDriverError(error, this.settings.redact, `PostgreSQL ${doing}`);
   }
 
   protected async run(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
@@ -178,13 +178,6 @@ export class PostgresDestination extends SqlDestination {
     if (pending) await (await pending).end();
   }
 
-  toJSON(): Record<string, unknown> {
-    return { destination: this.constructor.name, connection: publicConnection(this.#connection) };
-  }
-
-  [Symbol.for("nodejs.util.inspect.custom")](): string {
-    return `${this.constructor.name} ${JSON.stringify(publicConnection(this.#connection))}`;
-  }
 }
 
 /** The rows as COPY text, a few thousand rows per chunk so the stream sees few, large writes. */

@@ -1,0 +1,30 @@
+import { publicConnection, type ResolvedConnection } from "./connection.js";
+import { SqlDestination } from "./sql-destination.js";
+
+/**
+ * A SqlDestination that reaches a server over a connection (PostgreSQL, MySQL). The resolved
+ * connection is private to this class, and the destination shows itself (JSON.stringify,
+ * util.inspect, and so every log line and `--json` output) with the connection's public fields
+ * only: no password, a URL's masked.
+ */
+export abstract class ServerSqlDestination extends SqlDestination {
+  readonly #connection: ResolvedConnection;
+
+  protected constructor(connection: ResolvedConnection) {
+    super();
+    this.#connection = connection;
+  }
+
+  /** The driver's settings and the redactor of every password they involve. */
+  protected get settings(): ResolvedConnection {
+    return this.#connection;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { destination: this.constructor.name, connection: publicConnection(this.#connection) };
+  }
+
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return `${this.constructor.name} ${JSON.stringify(publicConnection(this.#connection))}`;
+  }
+}
