@@ -1,23 +1,22 @@
 // 1,000,000 rows over 30 daily partitions into PostgreSQL: PostgresDestination.write against a
-// plain COPY FROM STDIN of the same rows through pg-copy-streams, in the same run. Each run
-// starts from an empty schema; the figure is the median of 3 runs. Target: ratio <= 1.5.
-// Both end with the same table: the destination indexes the partition column (issue 8), so the
-// plain load builds that index too, after its COPY, as a hand-written load would.
+// plain COPY FROM STDIN of the same rows through pg-copy-streams. Both end with the same table:
+// the destination indexes the partition column (issue 8), so the plain load builds that index
+// too, after its COPY, as a hand-written load would. Target: ratio <= 1.5.
 //
-//   npx jiti bench/database/postgres.ts        (PostgreSQL on 127.0.0.1:5432, database test)
+// A workload module of the bench runner (`npm run bench -- --only DB-POSTGRES-LOAD`): each run
+// is a fresh process that builds the rows and an empty schema in `setup` (untimed), times one
+// load, and drops the schema in `teardown`. PostgreSQL on 127.0.0.1:5432, database test; the
+// workload is skipped, with the reason printed, when the server does not answer.
 
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import copyStreams from "pg-copy-streams";
-import { PostgresDestination } from "../../src/destination/database/index.js";
-import { IOContext } from "../../src/destination/index.js";
-import { TimeGranularity, TimePartitionConfig, TimePartitionWindow } from "../../src/partitioning/index.js";
-import type { FieldSpec } from "../../src/schema/index.js";
+// The built package, as the other workloads measure it.
+import { type FieldSpec, IOContext, PostgresDestination, TimeGranularity, TimePartitionConfig, TimePartitionWindow } from "../../dist/index.js";
 
 const ROWS = 1_000_000;
 const DAYS = 30;
-const RUNS = 3;
 const connection = { host: "127.0.0.1", port: 5432, user: "postgres", database: "test" };
 const SCHEMA = `il_bench_${process.pid}`;
 
@@ -28,14 +27,13 @@ const fields: FieldSpec[] = [
   { name: "note", type: "string", nullable: true },
 ];
 const keys = Array.from({ length: DAYS }, (_, d) => new Date(Date.UTC(2026, 0, 1 + d)).toISOString().slice(0, 10));
-const rows = Array.from({ length: ROWS }, (_, i) => ({ date: keys[i % DAYS]!, id: i, amount: i * 0.25, note: i % 7 === 0 ? null : `note ${i}` }));
-
-const admin = new pg.Client(connection);
-await admin.connect();
-const reset = () => admin.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE; CREATE SCHEMA "${SCHEMA}"`);
+type Order = { date: string; id: number; amount: number; note: string | null };
+let rows: Order[] = [];
+let admin: pg.Client | undefined;
+let destination: PostgresDestination | undefined;
 
 async function plainCopy(): Promise<void> {
-  await admin.query(`CREATE TABLE "${SCHEMA}"."plain" (date date, id bigint, amount double precision, note text)`);
+  await admin!.query(`CREATE TABLE "${SCHEMA}"."plain" (date date, id bigint, amount double precision, note text)`);
   function* chunks(): Generator<string> {
     let chunk = "";
     for (let i = 0; i < rows.length; i++) {
@@ -48,34 +46,45 @@ async function plainCopy(): Promise<void> {
     }
     if (chunk) yield chunk;
   }
-  await pipeline(Readable.from(chunks()), admin.query(copyStreams.from(`COPY "${SCHEMA}"."plain" (date, id, amount, note) FROM STDIN`)));
-  await admin.query(`CREATE INDEX ON "${SCHEMA}"."plain" (date)`);
+  await pipeline(Readable.from(chunks()), admin!.query(copyStreams.from(`COPY "${SCHEMA}"."plain" (date, id, amount, note) FROM STDIN`)));
+  await admin!.query(`CREATE INDEX ON "${SCHEMA}"."plain" (date)`);
 }
 
-const destination = new PostgresDestination({ connection });
-const asset = { key: "bench.orders", table: "orders", dataset: SCHEMA, partitioning: new TimePartitionConfig({ column: "date", allowWindow: true }) };
-const window = new TimePartitionWindow(keys[0]!, keys[DAYS - 1]!, TimeGranularity.DAY);
-const viaDestination = () => destination.write(new IOContext({ asset, window, schema: fields }), rows);
-
-async function time(run: () => Promise<void>): Promise<number> {
-  await reset();
-  const start = performance.now();
-  await run();
-  return performance.now() - start;
+async function viaDestination(): Promise<void> {
+  const asset = { key: "bench.orders", table: "orders", dataset: SCHEMA, partitioning: new TimePartitionConfig({ column: "date", allowWindow: true }) };
+  const window = new TimePartitionWindow(keys[0]!, keys[DAYS - 1]!, TimeGranularity.DAY);
+  await destination!.write(new IOContext({ asset, window, schema: fields }), rows);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const plain: number[] = [];
-const ours: number[] = [];
-for (let run = 0; run < RUNS; run++) {
-  plain.push(await time(plainCopy));
-  ours.push(await time(viaDestination));
-}
-const [p, o] = [median(plain), median(ours)];
-console.log(`rows: ${ROWS} over ${DAYS} daily partitions, median of ${RUNS} runs`);
-console.log(`plain COPY:          ${p.toFixed(0)} ms   (runs: ${plain.map((x) => x.toFixed(0)).join(", ")})`);
-console.log(`PostgresDestination: ${o.toFixed(0)} ms   (runs: ${ours.map((x) => x.toFixed(0)).join(", ")})`);
-console.log(`ratio: ${(o / p).toFixed(2)} (target <= 1.5)`);
-await admin.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`);
-await admin.end();
-await destination.close();
+export const workloads = [
+  {
+    name: "postgres-load",
+    title: `${ROWS.toLocaleString("en")} rows over ${DAYS} daily partitions into PostgreSQL (PostgresDestination.write; baseline: plain COPY + the same index)`,
+    target: 1.5,
+    async available(): Promise<true | string> {
+      const client = new pg.Client({ ...connection, connectionTimeoutMillis: 3_000 });
+      try {
+        await client.connect();
+        return true;
+      } catch (error) {
+        return `PostgreSQL is not reachable at ${connection.host}:${connection.port} (${(error as Error).message})`;
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    },
+    async setup(): Promise<void> {
+      rows = Array.from({ length: ROWS }, (_, i) => ({ date: keys[i % DAYS]!, id: i, amount: i * 0.25, note: i % 7 === 0 ? null : `note ${i}` }));
+      admin = new pg.Client(connection);
+      await admin.connect();
+      await admin.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE; CREATE SCHEMA "${SCHEMA}"`);
+      destination = new PostgresDestination({ connection });
+    },
+    run: viaDestination,
+    baseline: plainCopy,
+    async teardown(): Promise<void> {
+      await admin?.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`);
+      await admin?.end();
+      await destination?.close();
+    },
+  },
+];
