@@ -1,6 +1,6 @@
-import { stringify } from "csv-stringify/sync";
 import { readAsset } from "../../api/read.js";
 import { loadProject } from "../../api/project.js";
+import { csvLine } from "../../destination/csv/csv-text.js";
 import { toText } from "../../schema/index.js";
 import type { GlobalOptions } from "../main.js";
 import { formatCount } from "../reporters/tracker.js";
@@ -27,7 +27,7 @@ export async function showCommand(key: string, flags: ShowFlags): Promise<number
     return 0;
   }
   if (flags.format === "json") write(JSON.stringify(result.rows, jsonValue));
-  else if (flags.format === "csv") write(stringify(result.rows, { header: true, columns: result.columns, cast: { boolean: text, date: text, number: text, bigint: text, object: text } }));
+  else if (flags.format === "csv") write(csvText(result.columns, result.rows));
   else {
     write(renderTable(result.columns, result.rows, process.stdout.columns || 120));
     const shown = result.rows.length < result.total ? `${formatCount(result.rows.length)} of ${formatCount(result.total)} rows (--limit 0 shows all)` : `${formatCount(result.total)} rows`;
@@ -36,8 +36,11 @@ export async function showCommand(key: string, flags: ShowFlags): Promise<number
   return 0;
 }
 
-function text(value: unknown): string {
-  return toText(value);
+/** CSV as CSVDestination writes it: each value's text form, null an empty field, "" a quoted one. */
+function csvText(columns: readonly string[], rows: readonly Record<string, unknown>[]): string {
+  let text = csvLine(columns);
+  for (const row of rows) text += csvLine(columns.map((column) => (row[column] === null || row[column] === undefined ? null : toText(row[column]))));
+  return text;
 }
 
 function jsonValue(_key: string, value: unknown): unknown {
