@@ -34,15 +34,26 @@ export function reconcileRows(
   schema: readonly FieldSpec[],
   options: ReconcileOptions = {},
 ): Record<string, unknown>[] {
-  const fields = prepareFields(schema, options.typed ? "typed" : "stored");
+  return restoreRows(rows, schema, options.typed ? "typed" : "stored", (spec, value, index) => `${assetPrefix(options.assetKey)}cannot restore field "${spec.name}" at row ${index}: ${mismatch(spec, value)}`);
+}
+
+/**
+ * Each row with the schema's fields converted (`mode`) in schema order, then its other fields
+ * unchanged; a value that cannot be converted is a SchemaError with `message`'s text. The
+ * shared loop of every restore from storage (CSV text, SQL, the typed formats).
+ */
+export function restoreRows(
+  rows: readonly Readonly<Record<string, unknown>>[],
+  schema: readonly FieldSpec[],
+  mode: ConvertMode,
+  message: (spec: FieldSpec, value: unknown, index: number) => string,
+): Record<string, unknown>[] {
+  const fields = prepareFields(schema, mode);
   const shape = compileShaper(
     fields,
     (j, row, index) => {
       const { spec } = fields[j]!;
-      const value = readField(row, spec.name);
-      throw new SchemaError(
-        `${assetPrefix(options.assetKey)}cannot restore field "${spec.name}" at row ${index}: ${mismatch(spec, value)}`,
-      );
+      throw new SchemaError(message(spec, readField(row, spec.name), index));
     },
     false,
   );
