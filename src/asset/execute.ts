@@ -83,6 +83,13 @@ async function writeAll(asset: Asset, window: PartitionWindow | null, conformed:
   if (window && conformed.rows !== null && conformed.rows > 0 && !hasColumn(conformed.data, io.partitionColumn())) {
     log("warn", `asset "${asset.qualifiedKey}": the data has no "${io.partitionColumn()}" column; reads by partition will find nothing`);
   }
+  // The last destination is handed the data rather than given it while it is still held here:
+  // V8 keeps an async function's variables alive across await, and a destination done with the
+  // rows before its I/O (CSVDestination, once they are encoded) would otherwise keep every
+  // partition in flight alive until its write completes.
+  const handed = [conformed.data];
+  const { schema, rows } = conformed;
+  conformed = { data: null, schema, rows, warnings: [] };
   const written: string[] = [];
   const failed: Array<[string, unknown]> = [];
   // Every destination gets the data even when an earlier one failed, so the result can say
@@ -92,7 +99,7 @@ async function writeAll(asset: Asset, window: PartitionWindow | null, conformed:
     const started = Date.now();
     options.emit({ ...base, type: "destination:write:started", time: now(), destination: name });
     try {
-      await destination.write(io, conformed.data);
+      await destination.write(io, index === asset.destinations.length - 1 ? handed.pop() : handed[0]);
       written.push(name);
       options.emit({ ...base, type: "destination:write:completed", time: now(), destination: name, rows: conformed.rows, durationMs: Date.now() - started });
     } catch (error) {

@@ -66,7 +66,9 @@ export async function runPartitionInChild(
     }
   });
   const result = await child;
-  if (finished && result.exitCode !== undefined && (result.exitCode === 0 || result.exitCode === 1)) {
+  // A child that said its run completed has committed every write: however it exits after (a
+  // stop asked for while it finished, a crash on the way out), the partition is complete.
+  if (finished === "completed" || (finished && result.exitCode !== undefined && (result.exitCode === 0 || result.exitCode === 1))) {
     return new RunResult({ runId, status: finished, executionTime: Date.now() - startedAt, partitionOrWindow: partition, assetExecutions: Object.fromEntries(executions) });
   }
   const how = result.timedOut ? `timed out after ${options.timeoutMs} ms and was killed` : result.isCanceled ? "was stopped (interrupted)" : result.signal ? `was killed by ${result.signal}` : `exited with code ${result.exitCode}`;

@@ -2,16 +2,16 @@ import { createReadStream } from "node:fs";
 import { SchemaError } from "../../errors.js";
 import type { Partition } from "../../partitioning/index.js";
 import { TableData, type Row } from "../../representation/index.js";
-import { numberText, toText } from "../../schema/index.js";
-import { fieldReader } from "../../schema/row-shaper.js";
 import { Destination } from "../destination.js";
 import { PartitionFiles } from "../files/partition-files.js";
 import type { IOContext } from "../io-context.js";
-import { jsonText, utf8Text } from "../unstorable.js";
-import { csvField, csvLine, csvParseStream, parseCsvRows } from "./csv-text.js";
+import { recycleChunks } from "./csv-bytes.js";
+import { CsvEncoder } from "./csv-encoder.js";
+import { csvParseStream, parseCsvRows } from "./csv-text.js";
 
-// Rows are serialised in batches so that a huge partition never becomes one giant string.
-const BATCH_ROWS = 1_000;
+// A partition given as rows is encoded whole before its file is opened when its CSV takes at most
+// this much; a larger one is encoded as the file takes it, so that it is never held twice.
+const EAGER_BYTES = 32 * 1024 * 1024;
 
 /** Options of `CSVDestination`. */
 export interface CSVDestinationOptions {
@@ -42,13 +42,30 @@ export class CSVDestination extends Destination {
   }
 
   async writePartition(context: IOContext, partition: Partition | null, data: unknown): Promise<void> {
-    const table = TableData.from(data);
+    let table = TableData.from(data);
     if (!table) {
       throw new SchemaError(`CSVDestination stores tables, but asset "${context.asset.key}" produced a ${describeKind(data)}; use FileDestination for other values`);
     }
-    const rows = table.rows;
-    const header = headerOf(rows, context);
-    await this.files.write(context, partition, csvChunks(rows, header, context.asset.key, true, 0, jsonFields(context)), rows.length);
+    let rows: readonly Row[] | null = table.rows;
+    const count = rows.length;
+    const encoder = new CsvEncoder(headerOf(rows, context), context.asset.key, jsonFields(context));
+    const next = encoder.encode(rows, 0, 0, EAGER_BYTES);
+    if (next < count) {
+      // A partition too large to hold as bytes too is encoded as the file takes it.
+      await this.files.write(context, partition, encoder.rest(rows, next), count);
+      return;
+    }
+    const chunks = encoder.bytes.finish();
+    // Encoded, the rows are no longer needed, but V8 keeps every variable of an async function
+    // alive across an await. Dropped before the first I/O wait, they die young, where collecting
+    // them is nearly free; held through the write, the rows of every partition in flight would
+    // survive into the old generation, which then grows to several times what is live.
+    data = table = rows = null;
+    try {
+      await this.files.write(context, partition, chunks, count);
+    } finally {
+      recycleChunks(chunks);
+    }
   }
 
   /** Streams a partition to its file batch by batch: memory stays flat however many rows arrive. */
@@ -56,15 +73,15 @@ export class CSVDestination extends Destination {
     let rows = 0;
     const assetKey = context.asset.key;
     const json = jsonFields(context);
-    async function* chunks(): AsyncGenerator<string> {
-      let header: string[] | null = null;
+    async function* chunks(): AsyncGenerator<Uint8Array> {
+      let encoder: CsvEncoder | null = null;
       for await (const batch of batches) {
         if (batch.length === 0) continue;
-        header ??= headerOf(batch, context);
-        yield* csvChunks(batch, header, assetKey, rows === 0, rows, json);
+        encoder ??= new CsvEncoder(headerOf(batch, context), assetKey, json);
+        yield* encoder.chunks(batch, 0, rows);
         rows += batch.length;
       }
-      if (header === null) yield* csvChunks([], headerOf([], context), assetKey, true, 0, json);
+      yield* (encoder ?? new CsvEncoder(headerOf([], context), assetKey, json)).bytes.finish();
     }
     await this.files.write(context, partition, chunks(), () => rows);
   }
@@ -87,67 +104,6 @@ function headerOf(rows: readonly Record<string, unknown>[], context: IOContext):
 /** The schema's json fields, whose every value is written as JSON text. */
 function jsonFields(context: IOContext): ReadonlySet<string> {
   return new Set(context.schema?.filter((field) => field.type === "json").map((field) => field.name));
-}
-
-/**
- * CSV text in batches; `withHeader` starts it with the header line, `offset` numbers rows in
- * messages, `json` names the json fields.
- */
-function* csvChunks(rows: readonly Record<string, unknown>[], header: readonly string[], assetKey: string, withHeader: boolean, offset: number, json: ReadonlySet<string>): Generator<string> {
-  if (header.length === 0) return;
-  const known = new Set(header);
-  const reads = header.map(fieldReader);
-  const cells = header.map((name) => cellWriter(name, json.has(name)));
-  const width = header.length;
-  if (withHeader) yield csvLine(header);
-  for (let start = 0; start < rows.length; start += BATCH_ROWS) {
-    const end = Math.min(rows.length, start + BATCH_ROWS);
-    let text = "";
-    for (let i = start; i < end; i++) {
-      const row = rows[i]!;
-      for (const key in row) {
-        if (!known.has(key)) {
-          throw new SchemaError(`asset "${assetKey}": row ${offset + i} has the column "${key}", which is not in the CSV header (${header.join(", ")}) taken from the first row`);
-        }
-      }
-      let line = csvField(cells[0]!(reads[0]!(row), offset + i));
-      for (let j = 1; j < width; j++) line += `,${csvField(cells[j]!(reads[j]!(row), offset + i))}`;
-      text += `${line}\n`;
-    }
-    yield text;
-  }
-}
-
-/** A column's value as its field's text (null: an empty field); `row` names it in a refusal. */
-type CellWriter = (value: unknown, row: number) => string | null;
-
-/**
- * The writer of one column's values: each type's text form (the one reconcileRows reads back),
- * in the one pass that writes it. A string is refused when UTF-8 cannot hold it; an object (a
- * json value) is JSON text, refused where that text would change it; in a json field a string
- * or a number is JSON text too, so "123" reads back as text and NaN is refused.
- */
-function cellWriter(column: string, json: boolean): CellWriter {
-  return (value, row) => {
-    switch (typeof value) {
-      case "string":
-        return json ? jsonText(value, "CSV", column, row) : utf8Text(value, "CSV", column, row);
-      case "number":
-        return json ? jsonText(value, "CSV", column, row) : numberText(value);
-      case "bigint":
-        return value.toString();
-      case "boolean":
-        return value ? "true" : "false";
-      case "undefined":
-        return null;
-      case "object":
-        if (value === null) return null;
-        return value instanceof Date ? toText(value) : jsonText(value, "CSV", column, row);
-      default:
-        // A function or a symbol: toText refuses it, naming the field.
-        return toText(value, { name: column, type: "string", nullable: true });
-    }
-  };
 }
 
 /** Counts a CSV file's records without keeping them (quoted newlines are part of one record). */

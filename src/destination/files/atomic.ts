@@ -148,8 +148,9 @@ export async function writeFileAtomic(
   let written: Stats;
   try {
     for await (const chunk of chunks) {
-      if (typeof chunk === "string") await handle.write(chunk);
-      else await handle.write(chunk);
+      const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+      // A write may take fewer bytes than it was given; the rest follows.
+      for (let at = 0; at < bytes.byteLength; ) at += (await handle.write(bytes, at)).bytesWritten;
     }
     written = await handle.stat();
     await handle.close();

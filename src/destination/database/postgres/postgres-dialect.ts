@@ -88,8 +88,8 @@ function datedWriter(kind: "date" | "datetime", field: string, write: (value: un
 export function copyFieldWriter(kind: StorageKind, field: string): Field {
   switch (kind) {
     case "integer":
-      return (value) => String(value);
     case "number":
+      // numberText rather than String: the same text, without a string in the old generation per value.
       return (value) => (typeof value === "number" ? numberText(value) : String(value));
     case "string":
       return (value, row) => escapeText(typeof value === "string" ? utf8Text(value, "PostgreSQL", field, row) : String(value));

@@ -1,0 +1,98 @@
+import { SchemaError } from "../../errors.js";
+import type { Row } from "../../representation/index.js";
+import { toText } from "../../schema/index.js";
+import { fieldReader } from "../../schema/row-shaper.js";
+import { jsonText, utf8Text } from "../unstorable.js";
+import { CSV_CHUNK_BYTES, CsvBytes } from "./csv-bytes.js";
+
+/** Writes one column's value into the record being encoded; `row` names it in a refusal. */
+type CellWriter = (out: CsvBytes, value: unknown, row: number, first: boolean) => void;
+
+/**
+ * Encodes rows as the records of one CSV file whose header is `header` (written first). A row
+ * holding a column the header lacks is refused: its value would be lost.
+ */
+export class CsvEncoder {
+  readonly bytes = new CsvBytes();
+  private readonly known: ReadonlySet<string>;
+  private readonly reads: Array<(row: Readonly<Row>) => unknown>;
+  private readonly cells: CellWriter[];
+
+  /** `json` names the schema's json fields, whose every value is written as JSON text. */
+  constructor(
+    private readonly header: readonly string[],
+    private readonly assetKey: string,
+    json: ReadonlySet<string>,
+  ) {
+    this.known = new Set(header);
+    this.reads = header.map(fieldReader);
+    this.cells = header.map((name) => cellWriter(name, json.has(name)));
+    if (header.length > 0) this.bytes.record(header);
+  }
+
+  /**
+   * Encodes rows from `from` on until `budget` bytes are held, and gives the index of the first
+   * row left; `offset` is the number of the first row in refusals (rows of earlier batches).
+   */
+  encode(rows: readonly Readonly<Row>[], from = 0, offset = 0, budget = Infinity): number {
+    const { header, known, reads, cells, bytes } = this;
+    const width = header.length;
+    if (width === 0) return rows.length;
+    let i = from;
+    for (; i < rows.length && bytes.size < budget; i++) {
+      const row = rows[i]!;
+      for (const key in row) {
+        if (!known.has(key)) {
+          throw new SchemaError(`asset "${this.assetKey}": row ${offset + i} has the column "${key}", which is not in the CSV header (${header.join(", ")}) taken from the first row`);
+        }
+      }
+      for (let j = 0; j < width; j++) cells[j]!(bytes, reads[j]!(row), offset + i, j === 0);
+      bytes.endRecord();
+    }
+    return i;
+  }
+
+  /** Every chunk left once rows from `from` on are encoded: those held, then the rest as it is encoded. */
+  *rest(rows: readonly Readonly<Row>[], from = 0, offset = 0): Generator<Uint8Array> {
+    yield* this.bytes.takeFullChunks();
+    yield* this.chunks(rows, from, offset);
+    yield* this.bytes.finish();
+  }
+
+  /** Encodes rows from `from` on, giving each chunk as soon as it is full (the last partial one stays). */
+  *chunks(rows: readonly Readonly<Row>[], from = 0, offset = 0): Generator<Uint8Array> {
+    for (let i = from; i < rows.length; ) {
+      i = this.encode(rows, i, offset, this.bytes.size + CSV_CHUNK_BYTES);
+      yield* this.bytes.takeFullChunks();
+    }
+  }
+}
+
+/**
+ * The writer of one column's values: each type's text form (the one reconcileRows reads back),
+ * in the one pass that writes it. A string is refused when UTF-8 cannot hold it; an object (a
+ * json value) is JSON text, refused where that text would change it; in a json field a string
+ * or a number is JSON text too, so "123" reads back as text and NaN is refused.
+ */
+function cellWriter(column: string, json: boolean): CellWriter {
+  return (out, value, row, first) => {
+    switch (typeof value) {
+      case "string":
+        return out.field(json ? jsonText(value, "CSV", column, row) : utf8Text(value, "CSV", column, row), first);
+      case "number":
+        return json ? out.field(jsonText(value, "CSV", column, row), first) : out.number(value, first);
+      case "bigint":
+        return out.field(value.toString(), first);
+      case "boolean":
+        return out.field(value ? "true" : "false", first);
+      case "undefined":
+        return out.field(null, first);
+      case "object":
+        if (value === null) return out.field(null, first);
+        return out.field(value instanceof Date ? toText(value) : jsonText(value, "CSV", column, row), first);
+      default:
+        // A function or a symbol: toText refuses it, naming the field.
+        return out.field(toText(value, { name: column, type: "string", nullable: true }), first);
+    }
+  };
+}
