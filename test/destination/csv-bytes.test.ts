@@ -6,7 +6,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CSVDestination, IOContext, type AssetRef } from "../../src/destination/index.js";
-import { CSV_CHUNK_BYTES, CsvBytes, recycleChunks } from "../../src/destination/csv/csv-bytes.js";
+import { CHUNK_BYTES, recycleChunks } from "../../src/destination/byte-chunks.js";
+import { CsvBytes } from "../../src/destination/csv/csv-bytes.js";
 import { CsvEncoder } from "../../src/destination/csv/csv-encoder.js";
 import { csvLine } from "../../src/destination/csv/csv-text.js";
 import { TimePartitionConfig, TimePartitionWindow } from "../../src/partitioning/index.js";
@@ -60,7 +61,7 @@ describe("CsvBytes", () => {
   });
 
   it("spans chunks: records across chunk boundaries, and fields larger than a chunk", () => {
-    const big = "é".repeat(CSV_CHUNK_BYTES); // 2 bytes each: twice a chunk
+    const big = "é".repeat(CHUNK_BYTES); // 2 bytes each: twice a chunk
     const records: Array<Array<string | null>> = [];
     for (let i = 0; i < 40_000; i++) records.push([`row ${i}`, i % 7 === 0 ? null : `"quoted, ${i}"`, i === 20_000 ? big : "x".repeat(i % 50)]);
     const out = new CsvBytes();
@@ -69,7 +70,7 @@ describe("CsvBytes", () => {
     expect(chunks.length).toBeGreaterThan(2);
     expect(text(chunks)).toBe(records.map(csvLine).join(""));
     // A chunk outgrows the standard size only to hold one field larger than it.
-    expect(chunks.filter((chunk) => chunk.byteLength > CSV_CHUNK_BYTES)).toHaveLength(1);
+    expect(chunks.filter((chunk) => chunk.byteLength > CHUNK_BYTES)).toHaveLength(1);
   });
 
   it("reuses a recycled chunk, and never hands one chunk to two encoders", () => {

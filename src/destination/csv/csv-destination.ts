@@ -5,7 +5,7 @@ import { TableData, type Row } from "../../representation/index.js";
 import { Destination } from "../destination.js";
 import { PartitionFiles } from "../files/partition-files.js";
 import type { IOContext } from "../io-context.js";
-import { recycleChunks } from "./csv-bytes.js";
+import { recycleChunks } from "../byte-chunks.js";
 import { CsvEncoder } from "./csv-encoder.js";
 import { csvParseStream, parseCsvRows } from "./csv-text.js";
 

@@ -3,7 +3,8 @@ import type { Row } from "../../representation/index.js";
 import { toText } from "../../schema/index.js";
 import { fieldReader } from "../../schema/row-shaper.js";
 import { jsonText, utf8Text } from "../unstorable.js";
-import { CSV_CHUNK_BYTES, CsvBytes } from "./csv-bytes.js";
+import { CHUNK_BYTES } from "../byte-chunks.js";
+import { CsvBytes } from "./csv-bytes.js";
 
 /** Writes one column's value into the record being encoded; `row` names it in a refusal. */
 type CellWriter = (out: CsvBytes, value: unknown, row: number, first: boolean) => void;
@@ -62,7 +63,7 @@ export class CsvEncoder {
   /** Encodes rows from `from` on, giving each chunk as soon as it is full (the last partial one stays). */
   *chunks(rows: readonly Readonly<Row>[], from = 0, offset = 0): Generator<Uint8Array> {
     for (let i = from; i < rows.length; ) {
-      i = this.encode(rows, i, offset, this.bytes.size + CSV_CHUNK_BYTES);
+      i = this.encode(rows, i, offset, this.bytes.size + CHUNK_BYTES);
       yield* this.bytes.takeFullChunks();
     }
   }
