@@ -57,7 +57,11 @@ export async function executeAsset(asset: Asset, partitionOrWindow: PartitionWin
   const context = new ExecutionContext({ asset, window, runId: options.runId, backfillId: options.backfillId, log, ...(options.signal ? { signal: options.signal } : {}) });
   let output: unknown;
   try {
-    output = await asset.definition.run(context, dependencies);
+    output = asset.definition.run(context, dependencies);
+    // Rows returned as they are go on to conform and to the destination in the same turn: an
+    // await here would let the other partitions in flight run their assets first, and all
+    // their rows would be alive at once.
+    if (isThenable(output)) output = await output;
   } catch (error) {
     if (error instanceof InterloperError) throw error;
     throw new AssetError(`asset "${asset.qualifiedKey}" failed${window ? ` for ${String(window)}` : ""}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
@@ -221,4 +225,8 @@ export function resolveWithinSource(asset: Asset, name: string, optional: boolea
     throw new DependencyNotFoundError(`asset "${asset.qualifiedKey}" requires "${label}" (as ${name}), which is not in its source; run it in a DAG holding that asset`);
   }
   return found;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
