@@ -61,7 +61,7 @@ export async function coverage({ dir, window, start = "2016-01-01" }) {
   const { il, shopProject } = await lazyProject();
   const { assetCoverage } = await import("../../dist/index.js");
   const { orders } = shopProject({ destination: new il.CSVDestination({ basePath: dir }), start });
-  const { ms, inner, value } = await timed(() => assetCoverage(orders, { window }), { warm: 1, repeat: 5 });
+  const { ms, inner, value } = await timed(() => assetCoverage(orders, { window }), { warm: 3, repeat: 15 });
   return { ms, extra: { inner, expected: value.expected, materialized: value.materialized, missing: value.missing, rows: value.rows } };
 }
 
@@ -73,7 +73,7 @@ export async function coverageBaseline({ dir }) {
       const stats = await Promise.all(names.map((n) => stat(join(table, n, "data.csv"))));
       return stats.length;
     },
-    { warm: 1, repeat: 5 },
+    { warm: 3, repeat: 15 },
   );
   return { ms, extra: { inner, partitions: value } };
 }

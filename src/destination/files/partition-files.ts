@@ -1,3 +1,4 @@
+import type { Stats } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { DataNotFoundError } from "../../errors.js";
@@ -86,25 +87,30 @@ export class PartitionFiles {
   async rowCounts(context: IOContext, recount: (path: string) => Promise<number>): Promise<Record<string, number>> {
     const table = this.tableDir(context);
     const prefix = `${safeSegment(context.partitionColumn(), "partition column", this.owner)}=`;
-    let names: string[];
-    try {
-      names = (await readdir(table)).filter((name) => name.startsWith(prefix) && !name.includes(TEMP_MARKER));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
-      throw error;
-    }
-    const index = await readIndex(this.indexPath(context));
+    const [listed, index] = await Promise.all([readdir(table).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? null : Promise.reject(error))), readIndex(this.indexPath(context))]);
+    if (listed === null) return {};
+    const names = listed.filter((name) => name.startsWith(prefix) && !name.includes(TEMP_MARKER));
+    const paths = names.map((name) => join(table, name, this.fileName));
+    // A stat holds no file descriptor: every partition's at once, as a listing costs.
+    const infos = await Promise.all(paths.map((path) => stat(path).catch(() => null)));
     const counts: Record<string, number> = {};
+    const stale: number[] = [];
+    names.forEach((name, i) => {
+      const info = infos[i];
+      if (!info) return;
+      const indexed = index[name.slice(prefix.length)];
+      if (matchesFile(indexed, info)) counts[name.slice(prefix.length)] = indexed.rows;
+      else stale.push(i);
+    });
+    // Partitions whose record is missing or out of date are read: a bounded number at once.
     let next = 0;
     const worker = async () => {
-      while (next < names.length) {
-        const name = names[next++]!;
-        const key = name.slice(prefix.length);
-        const found = await this.countOne(join(table, name, this.fileName), index[key], recount);
-        if (found) counts[key] = found.rows;
+      while (next < stale.length) {
+        const i = stale[next++]!;
+        counts[names[i]!.slice(prefix.length)] = (await this.recount(paths[i]!, infos[i]!, recount)).rows;
       }
     };
-    await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, names.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, stale.length) }, worker));
     // Listing order is the filesystem's; keys sort chronologically (or as declared) as strings.
     return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
@@ -114,13 +120,10 @@ export class PartitionFiles {
     return join(this.tableDir(context), `.${this.fileName}.${context.partitionColumn()}.rows-index.json`);
   }
 
-  private async countOne(path: string, indexed: CountRecord | undefined, recount: (path: string) => Promise<number>): Promise<CountRecord | null> {
-    const info = await stat(path).catch(() => null);
-    if (!info) return null;
-    const matches = (record: CountRecord | null | undefined): record is CountRecord => !!record && record.size === info.size && record.mtimeMs === info.mtimeMs;
-    if (matches(indexed)) return indexed;
+  /** The count of a file the index has no current record of: its sidecar's, or a recount. */
+  private async recount(path: string, info: Stats, recount: (path: string) => Promise<number>): Promise<CountRecord> {
     const record = await this.readCount(path);
-    if (matches(record)) return record;
+    if (matchesFile(record, info)) return record;
     const rows = await recount(path);
     const after = await stat(path).catch(() => null);
     const counted = { rows, size: info.size, mtimeMs: info.mtimeMs };
@@ -199,4 +202,9 @@ async function readIndex(path: string): Promise<Record<string, CountRecord>> {
   } catch {
     return {};
   }
+}
+
+/** Whether a count record describes the file as it is now (same size and modification time). */
+function matchesFile(record: CountRecord | null | undefined, info: Stats): record is CountRecord {
+  return !!record && record.size === info.size && record.mtimeMs === info.mtimeMs;
 }
