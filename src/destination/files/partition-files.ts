@@ -16,6 +16,7 @@ interface CountRecord {
 
 // Reading many small files at once hides per-file latency; a bound keeps descriptors in check.
 const PARALLEL_READS = 64;
+const PARALLEL_STATS = 1_024;
 
 /**
  * One data file per partition in hive folders, shared by the file-based destinations:
@@ -91,8 +92,11 @@ export class PartitionFiles {
     if (listed === null) return {};
     const names = listed.filter((name) => name.startsWith(prefix) && !name.includes(TEMP_MARKER));
     const paths = names.map((name) => join(table, name, this.fileName));
-    // A stat holds no file descriptor: every partition's at once, as a listing costs.
-    const infos = await Promise.all(paths.map((path) => stat(path).catch(() => null)));
+    // A stat holds no file descriptor: many at once, in slices that bound what is queued.
+    const infos: Array<Stats | null> = [];
+    for (let start = 0; start < paths.length; start += PARALLEL_STATS) {
+      infos.push(...(await Promise.all(paths.slice(start, start + PARALLEL_STATS).map((path) => stat(path).catch(() => null)))));
+    }
     const counts: Record<string, number> = {};
     const stale: number[] = [];
     names.forEach((name, i) => {
@@ -107,7 +111,7 @@ export class PartitionFiles {
     const worker = async () => {
       while (next < stale.length) {
         const i = stale[next++]!;
-        counts[names[i]!.slice(prefix.length)] = (await this.recount(paths[i]!, infos[i]!, recount)).rows;
+        counts[names[i]!.slice(prefix.length)] = (await this.countStale(paths[i]!, infos[i]!, recount)).rows;
       }
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, stale.length) }, worker));
@@ -121,7 +125,7 @@ export class PartitionFiles {
   }
 
   /** The count of a file the index has no current record of: its sidecar's, or a recount. */
-  private async recount(path: string, info: Stats, recount: (path: string) => Promise<number>): Promise<CountRecord> {
+  private async countStale(path: string, info: Stats, recount: (path: string) => Promise<number>): Promise<CountRecord> {
     const record = await this.readCount(path);
     if (matchesFile(record, info)) return record;
     const rows = await recount(path);
