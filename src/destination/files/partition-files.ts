@@ -99,11 +99,12 @@ export class PartitionFiles {
     }
     const counts: Record<string, number> = {};
     const stale: number[] = [];
-    names.forEach((name, i) => {
+    const keys = names.map((name) => name.slice(prefix.length));
+    keys.forEach((key, i) => {
       const info = infos[i];
       if (!info) return;
-      const indexed = index[name.slice(prefix.length)];
-      if (matchesFile(indexed, info)) counts[name.slice(prefix.length)] = indexed.rows;
+      const indexed = index[key];
+      if (matchesFile(indexed, info)) counts[key] = indexed.rows;
       else stale.push(i);
     });
     // Partitions whose record is missing or out of date are read: a bounded number at once.
@@ -111,7 +112,7 @@ export class PartitionFiles {
     const worker = async () => {
       while (next < stale.length) {
         const i = stale[next++]!;
-        counts[names[i]!.slice(prefix.length)] = (await this.countStale(paths[i]!, infos[i]!, recount)).rows;
+        counts[keys[i]!] = (await this.countStale(paths[i]!, infos[i]!, recount)).rows;
       }
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, stale.length) }, worker));
