@@ -1,7 +1,7 @@
 // The runner hands an asset's rows over to its destination instead of holding them through the
 // write: a destination done with them before its I/O (CSVDestination encodes them first) lets
 // them be collected while the write is still pending. Without that, the rows of every partition
-// in flight in a backfill survive into V8's old generation (see the README's performance section).
+// in flight in a backfill survive into V8's old generation (see docs/performance.md).
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";

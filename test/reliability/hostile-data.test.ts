@@ -2,7 +2,7 @@
 // value round trips exactly, or the write is refused with an interloper error and nothing is
 // stored for it — never stored wrong. Hand-picked values go one per partition; generated ones
 // (fast-check, seed printed) many to a partition. What each destination refuses, or (documented)
-// changes, is listed in LIMITS and in GUARANTEES.md; a refusal must be one of them.
+// changes, is listed in LIMITS and in docs/reliability.md; a refusal must be one of them.
 import fc from "fast-check";
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -108,7 +108,7 @@ const TYPES: Record<Kind, z.ZodType> = { nstring: z.string().nullable(), string:
  * read (`readsBack`). Everything no limit covers must round trip exactly.
  */
 interface Limit {
-  /** What it is, as GUARANTEES.md says it. */
+  /** What it is, as docs/reliability.md says it. */
   readonly what: string;
   readonly kinds: readonly Kind[];
   /** Whether a value of one of `kinds` falls under it. */
