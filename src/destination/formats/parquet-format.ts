@@ -1,10 +1,11 @@
 import type { SchemaElement } from "hyparquet-writer";
 import { SchemaError } from "../../errors.js";
-import type { Row } from "../../representation/index.js";
+import { type Row, setOwn } from "../../representation/index.js";
 import type { FieldSpec } from "../../schema/index.js";
 import type { FileFormat } from "./file-format.js";
 import { importOptional, PARQUET_INSTALL } from "../optional-import.js";
 import { unstorable } from "../unstorable.js";
+import { exactNamesMetadata, restoreExactNames } from "./parquet-names.js";
 import { type ElementInfo, fieldOfElement, parquetColumn } from "./parquet-schema.js";
 import { restoreTypedRows } from "./typed-rows.js";
 
@@ -41,19 +42,31 @@ export class ParquetFormat implements FileFormat {
     });
     const root: SchemaElement = { name: "root", num_children: columns.length };
     try {
-      return new Uint8Array(parquetWriteBuffer({ columnData, schema: [root, ...columns.map((c) => c.element)] }));
+      const kvMetadata = exactNamesMetadata(schema.map((spec) => spec.name));
+      return new Uint8Array(parquetWriteBuffer({ columnData, schema: [root, ...columns.map((c) => c.element)], ...(kvMetadata && { kvMetadata }) }));
     } catch (error) {
       throw new SchemaError(`Parquet: cannot write ${rows.length} row(s): ${(error as Error).message}`, { cause: error });
     }
   }
 
   async deserialize(bytes: Uint8Array, schema: readonly FieldSpec[] | null): Promise<Row[]> {
-    const { parquetMetadata, parquetReadObjects } = await importOptional<Reader>("hyparquet", PARQUET_INSTALL, "the Parquet format");
+    const { parquetMetadata, parquetRead, parquetSchema } = await importOptional<Reader>("hyparquet", PARQUET_INSTALL, "the Parquet format");
     // hyparquet reads from an ArrayBuffer; a Buffer may be a view into a larger shared pool.
     const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
     const metadata = parquetMetadata(file);
+    restoreExactNames(metadata);
     const elements = metadata.schema.slice(1).filter((element) => element.num_children === undefined);
-    const rows = (await parquetReadObjects({ file, metadata, parsers: { stringFromBytes } })) as Row[];
+    // Rows as arrays, named here: hyparquet's row objects assign each name, which makes a
+    // "__proto__" column the row's prototype instead of a field.
+    const columns = parquetSchema(metadata).children.map((child) => child.element.name);
+    const values = await new Promise<unknown[][]>((resolve, reject) => {
+      parquetRead({ file, metadata, columns, parsers: { stringFromBytes }, rowFormat: "array", onComplete: resolve }).catch(reject);
+    });
+    const rows = values.map((cells) => {
+      const row: Row = {};
+      for (let c = 0; c < columns.length; c++) setOwn(row, columns[c]!, cells[c]);
+      return row;
+    });
     const fields = schema ?? elements.map(fieldOfElement).filter((spec): spec is FieldSpec => spec !== null);
     parseJsonText(rows, fields, elements);
     return restoreTypedRows(rows, fields, "Parquet");
