@@ -11,6 +11,7 @@ import { restoreTypedRows } from "./typed-rows.js";
 
 type Writer = typeof import("hyparquet-writer");
 type Reader = typeof import("hyparquet");
+type FileMetaData = import("hyparquet").FileMetaData;
 
 // hyparquet's own decoder drops a leading U+FEFF (a byte order mark, to TextDecoder) from every
 // string: this one keeps it, so a string that starts with one reads back as it was written.
@@ -50,27 +51,35 @@ export class ParquetFormat implements FileFormat {
   }
 
   async deserialize(bytes: Uint8Array, schema: readonly FieldSpec[] | null): Promise<Row[]> {
-    const { parquetMetadata, parquetRead, parquetSchema } = await importOptional<Reader>("hyparquet", PARQUET_INSTALL, "the Parquet format");
+    const hyparquet = await importOptional<Reader>("hyparquet", PARQUET_INSTALL, "the Parquet format");
     // hyparquet reads from an ArrayBuffer; a Buffer may be a view into a larger shared pool.
     const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-    const metadata = parquetMetadata(file);
+    const metadata = hyparquet.parquetMetadata(file);
     restoreExactNames(metadata);
     const elements = metadata.schema.slice(1).filter((element) => element.num_children === undefined);
-    // Rows as arrays, named here: hyparquet's row objects assign each name, which makes a
-    // "__proto__" column the row's prototype instead of a field.
-    const columns = parquetSchema(metadata).children.map((child) => child.element.name);
-    const values = await new Promise<unknown[][]>((resolve, reject) => {
-      parquetRead({ file, metadata, columns, parsers: { stringFromBytes }, rowFormat: "array", onComplete: resolve }).catch(reject);
-    });
-    const rows = values.map((cells) => {
-      const row: Row = {};
-      for (let c = 0; c < columns.length; c++) setOwn(row, columns[c]!, cells[c]);
-      return row;
-    });
+    const rows = await readRows(hyparquet, file, metadata);
     const fields = schema ?? elements.map(fieldOfElement).filter((spec): spec is FieldSpec => spec !== null);
     parseJsonText(rows, fields, elements);
     return restoreTypedRows(rows, fields, "Parquet");
   }
+}
+
+/**
+ * The file's rows as objects. hyparquet builds each row object by assigning its column names,
+ * which for a "__proto__" column sets the row's prototype instead of making a field: a file
+ * with such a column is read as arrays and its rows built here (slower, so only then).
+ */
+async function readRows(hyparquet: Reader, file: ArrayBuffer, metadata: FileMetaData): Promise<Row[]> {
+  const columns = hyparquet.parquetSchema(metadata).children.map((child) => child.element.name);
+  if (!columns.includes("__proto__")) return (await hyparquet.parquetReadObjects({ file, metadata, parsers: { stringFromBytes } })) as Row[];
+  const values = await new Promise<unknown[][]>((resolve, reject) => {
+    hyparquet.parquetRead({ file, metadata, columns, parsers: { stringFromBytes }, rowFormat: "array", onComplete: resolve }).catch(reject);
+  });
+  return values.map((cells) => {
+    const row: Row = {};
+    for (let c = 0; c < columns.length; c++) setOwn(row, columns[c]!, cells[c]);
+    return row;
+  });
 }
 
 /** JSON columns stored as text (only the JSON logical type, or a plain string) are parsed here. */
