@@ -1,4 +1,5 @@
 import { InterloperError } from "../errors.js";
+import { printable, printableLines } from "./printable.js";
 
 /**
  * Prints an error for a person: one line, no stack unless verbose (or DEBUG=interloper).
@@ -9,7 +10,10 @@ export function reportError(error: unknown, verbose: boolean): number {
   const err = error instanceof Error ? error : new Error(String(error));
   const known = err instanceof InterloperError;
   const line = err.message.split("\n")[0]!.trim();
-  process.stderr.write(`interloper: ${known ? "" : "unexpected error: "}${line}\n`);
-  if (debug) process.stderr.write(`${err.stack ?? ""}\n${err.cause ? `caused by: ${(err.cause as Error).stack ?? String(err.cause)}\n` : ""}`);
+  process.stderr.write(`interloper: ${known ? "" : "unexpected error: "}${printable(line)}\n`);
+  if (debug) {
+    const trace = `${err.stack ?? ""}${err.cause ? `\ncaused by: ${(err.cause as Error).stack ?? String(err.cause)}` : ""}`;
+    process.stderr.write(`${printableLines(trace.split("\n"))}\n`);
+  }
   return known ? 2 : 1;
 }

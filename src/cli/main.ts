@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import type { Command } from "commander";
 import { reportError } from "./errors.js";
+import { printable } from "./printable.js";
 
 // Loaded as CommonJS, which commander is: through its ES module wrapper Node would first scan
 // its source for export names, a cost every command pays at start-up.
@@ -143,7 +144,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
         process.exitCode = 0;
         return;
       }
-      process.stderr.write(`interloper: ${error.message.replace(/^error:\s*/i, "").replace(/\s*\n\s*/g, " ")}\n`);
+      process.stderr.write(`interloper: ${printable(error.message.replace(/^error:\s*/i, "").replace(/\s*\n\s*/g, " "))}\n`);
       process.exitCode = 2;
       return;
     }

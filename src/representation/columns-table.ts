@@ -1,5 +1,6 @@
 import { registerRepresentation } from "./registry.js";
 import type { Representation } from "./registry.js";
+import { setOwn } from "./own-field.js";
 import { isPlainObject } from "./rows-table.js";
 import { TableData } from "./table-data.js";
 import type { Columns, Row } from "./table-data.js";
@@ -49,7 +50,7 @@ export class ColumnsTable extends TableData<Columns> {
     const out = new Array<Row>(this.length);
     for (let i = 0; i < this.length; i++) {
       const row: Row = {};
-      for (let c = 0; c < names.length; c++) row[names[c]!] = cols[c]![i];
+      for (let c = 0; c < names.length; c++) setOwn(row, names[c]!, cols[c]![i]);
       out[i] = row;
     }
     return out;
@@ -69,7 +70,7 @@ export class ColumnsTable extends TableData<Columns> {
       const col = this.data[name]!;
       const picked = new Array<unknown>(indices.length);
       for (let j = 0; j < indices.length; j++) picked[j] = col[indices[j]!];
-      out[name] = picked;
+      setOwn(out, name, picked);
     }
     return new ColumnsTable(out, indices.length);
   }
@@ -91,7 +92,7 @@ export class ColumnsTable extends TableData<Columns> {
         const col = table.values(name);
         for (let i = 0; i < col.length; i++) merged[at++] = col[i];
       }
-      out[name] = merged;
+      setOwn(out, name, merged);
     }
     return new ColumnsTable(out, total);
   }
@@ -100,7 +101,7 @@ export class ColumnsTable extends TableData<Columns> {
 /** Builds columns from any table: its column names in order, each column's cells copied. */
 function columnsFromTable(table: TableData): ColumnsTable {
   const out: Columns = {};
-  for (const name of table.columns()) out[name] = Array.from(table.values(name));
+  for (const name of table.columns()) setOwn(out, name, Array.from(table.values(name)));
   return new ColumnsTable(out, table.length);
 }
 

@@ -3,6 +3,7 @@
 export { RowsTable, isPlainObject, isRows, rowsRepresentation } from "./rows-table.js";
 export { ColumnsTable, columnsRepresentation, looksLikeColumns } from "./columns-table.js";
 export { TableData } from "./table-data.js";
+export { setOwn } from "./own-field.js";
 export type { Columns, NativeKinds, Row, TableSplit } from "./table-data.js";
 export {
   detectRepresentation,

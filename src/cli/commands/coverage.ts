@@ -3,8 +3,10 @@ import { coverage, type Coverage } from "../../api/coverage/index.js";
 import { loadProject } from "../../api/project.js";
 import { ConfigError } from "../../errors.js";
 import type { GlobalOptions } from "../main.js";
+import { printable, printableLines, terminalJson } from "../printable.js";
 import { coverageHtml } from "../report/coverage-html.js";
 import { coverageText, summaryLines } from "../views/coverage-text.js";
+import { printableCoverage } from "../views/printable-coverage.js";
 
 /** Flags of `interloper coverage`. */
 export interface CoverageFlags extends GlobalOptions {
@@ -25,9 +27,9 @@ export async function coverageCommand(key: string | undefined, flags: CoverageFl
       throw new ConfigError(`--html ${flags.html}: cannot write the report there (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); expected a file path in an existing folder`, { cause: error });
     }
   }
-  if (flags.json) process.stdout.write(`${JSON.stringify(key ? results[0] : results)}\n`);
-  else await show(results, key !== undefined);
-  if (flags.html && !flags.json) process.stderr.write(`coverage report written to ${flags.html}\n`);
+  if (flags.json) process.stdout.write(`${terminalJson(JSON.stringify(key ? results[0] : results))}\n`);
+  else await show(results.map(printableCoverage), key !== undefined);
+  if (flags.html && !flags.json) process.stderr.write(`${printable(`coverage report written to ${flags.html}`)}\n`);
   return flags.failOnMissing && results.some((c) => c.missing > 0) ? 1 : 0;
 }
 
@@ -41,12 +43,13 @@ async function show(results: readonly Coverage[], single: boolean): Promise<void
     return;
   }
   if (single) {
-    process.stdout.write(`${coverageText(results[0]!, width).join("\n")}\n`);
+    process.stdout.write(`${printableLines(coverageText(results[0]!, width))}\n`);
     return;
   }
   if (results.length === 0) {
     process.stdout.write("no partitioned assets\n");
     return;
   }
-  process.stdout.write(`${summaryLines(results, width).join("\n")}\n`);
+  process.stdout.write(`${printableLines(summaryLines(results, width))}\n`);
 }
+

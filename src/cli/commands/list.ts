@@ -1,17 +1,18 @@
 import { describeAssets, type AssetDescription } from "../../api/describe.js";
 import { loadProject } from "../../api/project.js";
 import type { GlobalOptions } from "../main.js";
+import { printableLines, terminalJson } from "../printable.js";
 
 /** `interloper list`: every asset and how it is set up; returns the exit code. */
 export async function listCommand(flags: GlobalOptions & { json?: boolean }): Promise<number> {
   const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
   const assets = describeAssets(project.dag);
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify(assets)}\n`);
+    process.stdout.write(`${terminalJson(JSON.stringify(assets))}\n`);
     return 0;
   }
   const lines = assets.flatMap(describeLines);
-  process.stdout.write(`${lines.join("\n")}\n`);
+  process.stdout.write(`${printableLines(lines)}\n`);
   return 0;
 }
 

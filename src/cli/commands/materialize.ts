@@ -5,6 +5,7 @@ import { loadProject } from "../../api/project.js";
 import { ConfigError } from "../../errors.js";
 import { eventToJson, type EventHandler } from "../../runner/events.js";
 import type { GlobalOptions } from "../main.js";
+import { printable, terminalJson } from "../printable.js";
 import { PlainReporter } from "../reporters/plain.js";
 import { summaryLines } from "../reporters/summary.js";
 import { formatCount } from "../reporters/tracker.js";
@@ -25,8 +26,9 @@ export interface MaterializeFlags extends GlobalOptions, SelectionFlags, ShardFl
   readonly includeEmpty?: boolean;
 }
 
-const out = (line: string) => process.stdout.write(`${line}\n`);
-const err = (line: string) => process.stderr.write(`${line}\n`);
+// Every line holds names, keys or messages from the project and its data: printed printable.
+const out = (line: string) => process.stdout.write(`${printable(line)}\n`);
+const err = (line: string) => process.stderr.write(`${printable(line)}\n`);
 
 /** `interloper materialize`: returns the exit code. */
 export async function materializeCommand(assets: readonly string[], flags: MaterializeFlags): Promise<number> {
@@ -52,7 +54,8 @@ export async function materializeCommand(assets: readonly string[], flags: Mater
   const onSignal = (signal: NodeJS.Signals) => {
     if (interrupt.signal.aborted) process.exit(signal === "SIGINT" ? 130 : 143);
     signalCode = signal === "SIGINT" ? 130 : 143;
-    err(`\n${signal} received: finishing running partitions, starting no new ones (press Ctrl-C again to stop at once)`);
+    err("");
+    err(`${signal} received: finishing running partitions, starting no new ones (press Ctrl-C again to stop at once)`);
     interrupt.abort();
   };
   process.on("SIGINT", onSignal);
@@ -94,7 +97,7 @@ async function chooseReporter(plan: Plan, flags: MaterializeFlags): Promise<Acti
     return {
       onEvent: (event) => {
         if (event.type === "asset:completed") rows += event.rows ?? 0;
-        out(eventToJson(event));
+        out(terminalJson(eventToJson(event)));
       },
       rows: () => rows,
       stop: async () => undefined,

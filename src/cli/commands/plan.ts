@@ -2,6 +2,7 @@ import { missingPlanOptions } from "../../api/missing.js";
 import { planMaterialize, type PlanOptions } from "../../api/plan.js";
 import { loadProject } from "../../api/project.js";
 import type { GlobalOptions } from "../main.js";
+import { printable, terminalJson } from "../printable.js";
 import { planOptions, type SelectionFlags } from "./selection.js";
 
 /** Flags of `interloper plan`. */
@@ -17,26 +18,29 @@ export async function planCommand(assets: readonly string[], flags: PlanFlags): 
   const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
   let options: PlanOptions = { ...planOptions(assets, flags), order: flags.order ?? "newest" };
   if (flags.missing) options = await missingPlanOptions(project, options);
-  const print = (line: string) => process.stdout.write(`${line}\n`);
+  // Keys and names are the project's text; JSON lines come through terminalJson.
+  const print = (line: string) => process.stdout.write(`${printable(line)}\n`);
   const plan = planMaterialize(project, options);
   if (flags.shards !== undefined) {
     const shards = Array.from({ length: flags.shards }, (_, i) => {
       const shard = { index: i + 1, count: flags.shards! };
       return { shard: `${shard.index}/${shard.count}`, partitions: planMaterialize(project, { ...options, shard }).partitions };
     });
-    if (flags.json) print(JSON.stringify({ include: shards }));
+    if (flags.json) print(terminalJson(JSON.stringify({ include: shards })));
     else for (const { shard, partitions } of shards) print(`shard ${shard}: ${partitions.length} partitions${partitions.length ? ` (${partitions.slice(0, 6).join(", ")}${partitions.length > 6 ? ", ..." : ""})` : ""}`);
     return 0;
   }
   if (flags.json) {
     print(
-      JSON.stringify({
-        mode: plan.mode,
-        window: plan.window ? String(plan.window) : null,
-        order: plan.order,
-        assets: plan.assets.map((a) => a.qualifiedKey),
-        runs: plan.runs,
-      }),
+      terminalJson(
+        JSON.stringify({
+          mode: plan.mode,
+          window: plan.window ? String(plan.window) : null,
+          order: plan.order,
+          assets: plan.assets.map((a) => a.qualifiedKey),
+          runs: plan.runs,
+        }),
+      ),
     );
     return 0;
   }

@@ -3,6 +3,7 @@ import { loadProject } from "../../api/project.js";
 import { csvLine } from "../../destination/csv/csv-text.js";
 import { toText } from "../../schema/index.js";
 import type { GlobalOptions } from "../main.js";
+import { printable, printableLines, terminalJson } from "../printable.js";
 import { formatCount } from "../reporters/tracker.js";
 
 /** Flags of `interloper show`. */
@@ -22,16 +23,18 @@ export async function showCommand(key: string, flags: ShowFlags): Promise<number
     limit: flags.limit ?? 20,
   });
   const write = (text: string) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+  // CSV is the data itself, exact; JSON escapes what a terminal would act on; a table or a
+  // value shows it as escapes.
   if (!result.rows) {
-    write(flags.format === "json" ? JSON.stringify(result.value, jsonValue) : String(result.value));
+    write(flags.format === "json" ? terminalJson(JSON.stringify(result.value, jsonValue)) : printableLines(String(result.value).split("\n")));
     return 0;
   }
-  if (flags.format === "json") write(JSON.stringify(result.rows, jsonValue));
+  if (flags.format === "json") write(terminalJson(JSON.stringify(result.rows, jsonValue)));
   else if (flags.format === "csv") write(csvText(result.columns, result.rows));
   else {
     write(renderTable(result.columns, result.rows, process.stdout.columns || 120));
     const shown = result.rows.length < result.total ? `${formatCount(result.rows.length)} of ${formatCount(result.total)} rows (--limit 0 shows all)` : `${formatCount(result.total)} rows`;
-    write(`${shown}${result.window ? ` in ${result.window}` : ""}`);
+    write(printable(`${shown}${result.window ? ` in ${result.window}` : ""}`));
   }
   return 0;
 }
@@ -47,10 +50,14 @@ function jsonValue(_key: string, value: unknown): unknown {
   return typeof value === "bigint" ? value.toString() : value;
 }
 
-/** A plain table that fits `width` columns: cells are cut with "…" when they must be. */
+/**
+ * A plain table that fits `width` columns: cells are cut with "…" when they must be. Names and
+ * cells are shown printable (white space runs as one space, other controls as escapes).
+ */
 export function renderTable(columns: readonly string[], rows: readonly Record<string, unknown>[], width: number): string {
-  const cells = rows.map((row) => columns.map((c) => (row[c] === null || row[c] === undefined ? "" : toText(row[c]).replace(/\s+/g, " "))));
-  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
+  const cells = rows.map((row) => columns.map((c) => (row[c] === null || row[c] === undefined ? "" : printable(toText(row[c]).replace(/\s+/g, " ")))));
+  const names = columns.map(printable);
+  const widths = names.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
   const budget = Math.max(columns.length * 4, width - (columns.length - 1) * 2);
   // Shrink the widest column until the table fits.
   while (widths.reduce((a, b) => a + b, 0) > budget) {
@@ -60,5 +67,5 @@ export function renderTable(columns: readonly string[], rows: readonly Record<st
   }
   const cutToWidth = (s: string, w: number) => (s.length > w ? `${s.slice(0, w - 1)}…` : s.padEnd(w));
   const line = (values: readonly string[]) => values.map((v, i) => cutToWidth(v, widths[i]!)).join("  ").trimEnd();
-  return [line(columns), line(widths.map((w) => "─".repeat(w))), ...cells.map(line)].join("\n");
+  return [line(names), line(widths.map((w) => "─".repeat(w))), ...cells.map(line)].join("\n");
 }

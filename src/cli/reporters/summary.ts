@@ -1,4 +1,5 @@
 import type { MaterializeOutcome } from "../../api/materialize.js";
+import { printable } from "../printable.js";
 import { formatCount, formatDuration } from "./tracker.js";
 
 /** How the command was invoked, to print the command that re-runs what failed. */
@@ -39,7 +40,7 @@ export function rerunCommands(outcome: MaterializeOutcome, invocation: Invocatio
   if (outcome.incomplete.length === 0) return [];
   const base = ["interloper", "materialize", ...invocation.assets, ...(invocation.config ? ["-c", invocation.config] : [])].map(quote).join(" ");
   const window = outcome.plan.window;
-  if (!window || outcome.plan.mode === "run") return [window ? `${base} --window ${String(window)}` : base];
+  if (!window || outcome.plan.mode === "run") return [window ? `${base} --window ${quote(String(window))}` : base];
   const incomplete = new Set(outcome.incomplete);
   const ranges: string[] = [];
   let start: string | null = null;
@@ -54,7 +55,7 @@ export function rerunCommands(outcome: MaterializeOutcome, invocation: Invocatio
     }
   }
   if (start) ranges.push(start === previous ? start : `${start}..${previous}`);
-  const shown = ranges.slice(0, 5).map((r) => `${base} ${r.includes("..") ? "--window" : "--partition"} ${r}`);
+  const shown = ranges.slice(0, 5).map((r) => `${base} ${r.includes("..") ? "--window" : "--partition"} ${quote(r)}`);
   if (ranges.length > 5) shown.push(`(and ${ranges.length - 5} more ranges)`);
   return shown;
 }
@@ -64,6 +65,14 @@ function compactKeys(keys: readonly string[]): string {
   return sorted.length > 12 ? `${sorted.slice(0, 12).join(", ")} and ${sorted.length - 12} more` : sorted.join(", ");
 }
 
+/**
+ * A word as a POSIX shell reads it back: as it is, in single quotes, or, when it holds a control
+ * character, in ANSI-C quotes (`$'...'`, bash, zsh and ksh), whose escapes are the ones
+ * `printable` writes, so the command shows no raw control and still names the same partition.
+ */
 function quote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+  if (/^[\w@%+=:,./-]+$/.test(word)) return word;
+  const escaped = word.replace(/[\\']/g, (char) => `\\${char}`);
+  const shown = printable(escaped);
+  return shown === escaped ? `'${word.replace(/'/g, `'\\''`)}'` : `$'${shown}'`;
 }

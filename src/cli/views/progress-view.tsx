@@ -1,5 +1,6 @@
 import { Box, Static, Text } from "ink";
 import { useEffect, useState } from "react";
+import { printable } from "../printable.js";
 import { formatCount, formatDuration, type FinishedUnit, type RunTracker } from "../reporters/tracker.js";
 
 /** Notifies the view when the tracker changed. */
@@ -26,7 +27,7 @@ export function ProgressView({ feed, title, color = true }: { feed: ProgressFeed
       <Static items={t.finished.map((unit, index) => ({ unit, index }))}>
         {({ unit, index }) => <FinishedLine key={index} unit={unit} color={color} />}
       </Static>
-      <Text bold={color}>{title}</Text>
+      <Text bold={color}>{printable(title)}</Text>
       <Text>
         <Text color={color ? "green" : undefined}>{"█".repeat(filled)}</Text>
         <Text dimColor={color}>{"░".repeat(BAR_WIDTH - filled)}</Text>
@@ -35,7 +36,7 @@ export function ProgressView({ feed, title, color = true }: { feed: ProgressFeed
         {t.failed > 0 ? <Text color={color ? "red" : undefined}>{`  ${t.failed} failed`}</Text> : null}
       </Text>
       {running.map(([label, since]) => (
-        <Text key={label} dimColor={color}>{`  running ${label}  ${formatDuration(now - since)}`}</Text>
+        <Text key={label} dimColor={color}>{`  running ${printable(label)}  ${formatDuration(now - since)}`}</Text>
       ))}
       {t.running.size > MAX_RUNNING_SHOWN ? <Text dimColor={color}>{`  and ${t.running.size - MAX_RUNNING_SHOWN} more`}</Text> : null}
     </Box>
@@ -46,12 +47,12 @@ function FinishedLine({ unit, color }: { unit: FinishedUnit; color: boolean }) {
   return unit.ok ? (
     <Text>
       <Text color={color ? "green" : undefined}>{"✓ "}</Text>
-      {`${unit.label}  ${formatCount(unit.rows)} rows  ${formatDuration(unit.durationMs)}`}
+      {`${printable(unit.label)}  ${formatCount(unit.rows)} rows  ${formatDuration(unit.durationMs)}`}
     </Text>
   ) : (
     <Text>
       <Text color={color ? "red" : undefined}>{"✗ "}</Text>
-      {`${unit.label}  ${unit.failures.join("; ")}`}
+      {printable(`${unit.label}  ${unit.failures.join("; ")}`)}
     </Text>
   );
 }

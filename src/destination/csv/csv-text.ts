@@ -20,12 +20,14 @@ export const csvParseStream = () => (streamModule ??= load("csv-parse") as typeo
 // them. Files written before "" was quoted hold both as an empty unquoted field, and keep reading
 // as they did: null in a nullable string field.
 
-const NEEDS_QUOTES = /[",\r\n]/;
+// A field that starts with U+FEFF is quoted too: heading a file (the first column's name), its
+// bytes unquoted are a byte order mark, which readers (csv-parse's `bom`, spreadsheets) strip.
+const NEEDS_QUOTES = /^\uFEFF|[",\r\n]/;
 
 /**
  * One field of a record, as RFC 4180 (and csv-stringify) write it: text as it is, or quoted
- * with its quotes doubled when it holds a quote, a comma or a line break; besides, null is an
- * empty field and "" an empty quoted one (`""`). Written here rather than by csv-stringify,
+ * with its quotes doubled when it holds a quote, a comma or a line break, or starts with U+FEFF;
+ * besides, null is an empty field and "" an empty quoted one (`""`). Written here rather than by csv-stringify,
  * whose `quoted_empty` quotes null too, and whose per-field work costs three times this loop.
  */
 export function csvField(text: string | null): string {

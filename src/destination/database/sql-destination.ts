@@ -1,7 +1,7 @@
 import { SchemaError } from "../../errors.js";
 import { describe } from "../../partitioning/index.js";
 import type { PartitionFilter } from "../../partitioning/index.js";
-import { type Row, TableData } from "../../representation/index.js";
+import { type Row, setOwn, TableData } from "../../representation/index.js";
 import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
 import type { IOContext } from "../io-context.js";
 import { DatabaseDestination } from "./database-destination.js";
@@ -81,9 +81,15 @@ export abstract class SqlDestination extends DatabaseDestination {
     const q = (name: string) => this.dialect.quote(name);
     const params: unknown[] = [];
     const condition = where ? ` WHERE ${this.condition(where, columns, params)}` : "";
-    const list = names.length > 0 ? names.map(q).join(", ") : q(ROW_COLUMN);
+    // Drivers build a row by assigning its column names: a "__proto__" column sets the row's
+    // prototype (better-sqlite3) or is refused (mysql2, which refuses a few more of
+    // Object.prototype's names). When a name is one of those, every column is selected under a
+    // positional alias and the rows are rebuilt with their names as own fields.
+    const aliased = names.some((name) => name in Object.prototype);
+    const list = names.length === 0 ? q(ROW_COLUMN) : names.map((name, i) => (aliased ? `${q(name)} AS ${q(`c${i}`)}` : q(name))).join(", ");
     const rows = await this.run(`SELECT ${list} FROM ${this.dialect.table(table, dataset)}${condition} ORDER BY ${q(ROW_COLUMN)}`, params);
-    return names.length > 0 ? rows : rows.map(() => ({}));
+    if (names.length === 0) return rows.map(() => ({}));
+    return aliased ? rows.map((row) => namedRow(row, names)) : rows;
   }
 
   async count(table: string, dataset: string | null, column: string): Promise<Record<string, number>> {
@@ -185,6 +191,13 @@ export abstract class SqlDestination extends DatabaseDestination {
       if (!this.isAlreadyDone(error)) throw error;
     }
   }
+}
+
+/** A row selected under positional aliases (`c0`, `c1`, ...), with its columns' names back. */
+function namedRow(row: Row, names: readonly string[]): Row {
+  const out: Row = {};
+  for (let i = 0; i < names.length; i++) setOwn(out, names[i]!, row[`c${i}`]);
+  return out;
 }
 
 /** A short, stable index name: identifiers have length limits and names may be long. */

@@ -1,15 +1,17 @@
 import type { SchemaElement } from "hyparquet-writer";
 import { SchemaError } from "../../errors.js";
-import type { Row } from "../../representation/index.js";
+import { type Row, setOwn } from "../../representation/index.js";
 import type { FieldSpec } from "../../schema/index.js";
 import type { FileFormat } from "./file-format.js";
 import { importOptional, PARQUET_INSTALL } from "../optional-import.js";
 import { unstorable } from "../unstorable.js";
+import { exactNamesMetadata, restoreExactNames } from "./parquet-names.js";
 import { type ElementInfo, fieldOfElement, parquetColumn } from "./parquet-schema.js";
 import { restoreTypedRows } from "./typed-rows.js";
 
 type Writer = typeof import("hyparquet-writer");
 type Reader = typeof import("hyparquet");
+type FileMetaData = import("hyparquet").FileMetaData;
 
 // hyparquet's own decoder drops a leading U+FEFF (a byte order mark, to TextDecoder) from every
 // string: this one keeps it, so a string that starts with one reads back as it was written.
@@ -41,23 +43,43 @@ export class ParquetFormat implements FileFormat {
     });
     const root: SchemaElement = { name: "root", num_children: columns.length };
     try {
-      return new Uint8Array(parquetWriteBuffer({ columnData, schema: [root, ...columns.map((c) => c.element)] }));
+      const kvMetadata = exactNamesMetadata(schema.map((spec) => spec.name));
+      return new Uint8Array(parquetWriteBuffer({ columnData, schema: [root, ...columns.map((c) => c.element)], ...(kvMetadata && { kvMetadata }) }));
     } catch (error) {
       throw new SchemaError(`Parquet: cannot write ${rows.length} row(s): ${(error as Error).message}`, { cause: error });
     }
   }
 
   async deserialize(bytes: Uint8Array, schema: readonly FieldSpec[] | null): Promise<Row[]> {
-    const { parquetMetadata, parquetReadObjects } = await importOptional<Reader>("hyparquet", PARQUET_INSTALL, "the Parquet format");
+    const hyparquet = await importOptional<Reader>("hyparquet", PARQUET_INSTALL, "the Parquet format");
     // hyparquet reads from an ArrayBuffer; a Buffer may be a view into a larger shared pool.
     const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-    const metadata = parquetMetadata(file);
+    const metadata = hyparquet.parquetMetadata(file);
+    restoreExactNames(metadata);
     const elements = metadata.schema.slice(1).filter((element) => element.num_children === undefined);
-    const rows = (await parquetReadObjects({ file, metadata, parsers: { stringFromBytes } })) as Row[];
+    const rows = await readRows(hyparquet, file, metadata);
     const fields = schema ?? elements.map(fieldOfElement).filter((spec): spec is FieldSpec => spec !== null);
     parseJsonText(rows, fields, elements);
     return restoreTypedRows(rows, fields, "Parquet");
   }
+}
+
+/**
+ * The file's rows as objects. hyparquet builds each row object by assigning its column names,
+ * which for a "__proto__" column sets the row's prototype instead of making a field: a file
+ * with such a column is read as arrays and its rows built here (slower, so only then).
+ */
+async function readRows(hyparquet: Reader, file: ArrayBuffer, metadata: FileMetaData): Promise<Row[]> {
+  const columns = hyparquet.parquetSchema(metadata).children.map((child) => child.element.name);
+  if (!columns.includes("__proto__")) return (await hyparquet.parquetReadObjects({ file, metadata, parsers: { stringFromBytes } })) as Row[];
+  const values = await new Promise<unknown[][]>((resolve, reject) => {
+    hyparquet.parquetRead({ file, metadata, columns, parsers: { stringFromBytes }, rowFormat: "array", onComplete: resolve }).catch(reject);
+  });
+  return values.map((cells) => {
+    const row: Row = {};
+    for (let c = 0; c < columns.length; c++) setOwn(row, columns[c]!, cells[c]);
+    return row;
+  });
 }
 
 /** JSON columns stored as text (only the JSON logical type, or a plain string) are parsed here. */

@@ -1,5 +1,5 @@
 import { ListPartition, type Partition, TimeGranularity, TimePartition } from "../../partitioning/index.js";
-import type { Row } from "../../representation/index.js";
+import { type Row, setOwn } from "../../representation/index.js";
 import { type FieldSpec, formatIsoDate, reconcileRows } from "../../schema/index.js";
 
 /**
@@ -48,10 +48,10 @@ export class PartitionColumn {
       let index = 0;
       for (const key of Object.keys(row)) {
         if (key === this.name) continue;
-        if (index++ === position) out[this.name] = value;
-        out[key] = row[key];
+        if (index++ === position) setOwn(out, this.name, value);
+        setOwn(out, key, row[key]);
       }
-      if (!Object.hasOwn(out, this.name)) out[this.name] = value;
+      if (!Object.hasOwn(out, this.name)) setOwn(out, this.name, value);
       return out;
     });
   }

@@ -1,0 +1,21 @@
+import type { Coverage, PartitionCoverage } from "../../api/coverage/index.js";
+import { printable } from "../printable.js";
+
+/**
+ * Coverage with every name and key printable (list values and stored keys are anyone's text),
+ * made before the layout so that widths count what the terminal shows.
+ */
+export function printableCoverage(c: Coverage): Coverage {
+  const partition = (p: PartitionCoverage): PartitionCoverage => ({ ...p, key: printable(p.key) });
+  return {
+    ...c,
+    asset: printable(c.asset),
+    column: printable(c.column),
+    first: c.first === null ? null : printable(c.first),
+    last: c.last === null ? null : printable(c.last),
+    partitions: c.partitions.map(partition),
+    suspicious: c.suspicious.map(partition),
+    missingRanges: c.missingRanges.map(printable),
+    emptyRanges: c.emptyRanges.map(printable),
+  };
+}
