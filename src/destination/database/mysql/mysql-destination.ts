@@ -1,13 +1,20 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
 import type * as MySQL from "mysql2/promise";
 import type { Row, TableData } from "../../../representation/index.js";
 import type { FieldSpec } from "../../../schema/index.js";
+import type { IOContext } from "../../io-context.js";
 import { type ConnectionOptions, resolveConnection } from "../connection.js";
+import type { WriteScope } from "../database-destination.js";
 import { loadDriver } from "../optional-driver.js";
+import { LEDGER_ENTRY, LEDGER_TABLE } from "../partition-ledger.js";
 import { urlPassword, wrapDriverError } from "../secrets.js";
 import { ServerSqlDestination } from "../server-destination.js";
-import { storageKind } from "../sql-dialect.js";
+import { type SqlDialect, storageKind } from "../sql-dialect.js";
+import { type CatalogColumn, collisionError, collisionGroups, collisionQuery, convertStatement, wantedCollation } from "./exact-text.js";
 import { mysqlDialect, mysqlLiteral, mysqlValue, SESSION_SETUP } from "./mysql-dialect.js";
+import { SERVER_QUERY, type ServerFacts, serverFacts } from "./mysql-server.js";
+import { type PartitionLock, partitionLocks, releaseLocks, takeLocks } from "./partition-locks.js";
 
 /** Options of MySQLDestination. */
 export interface MySQLDestinationOptions {
@@ -20,6 +27,10 @@ const MAX_BATCH_ROWS = 1000;
 const MAX_PLACEHOLDERS = 60_000;
 /** Fresh snapshots a read takes at most while tables it reads are being created or altered. */
 const SNAPSHOT_ATTEMPTS = 5;
+/** Times a write transaction runs at most while the server picks it as a deadlock's victim. */
+const WRITE_ATTEMPTS = 5;
+/** Deadlock (1213) and lock wait timeout (1205): the transaction is rolled back whole, and may run again. */
+const LOCK_CONFLICTS = new Set(["ER_LOCK_DEADLOCK", "1213", "ER_LOCK_WAIT_TIMEOUT", "1205"]);
 /**
  * Tables in MySQL or MariaDB through mysql2 (an optional peer dependency), loaded with batched
  * multi-row INSERTs of bound values. The dataset is the database, created when absent. Every
@@ -28,8 +39,12 @@ const SNAPSHOT_ATTEMPTS = 5;
  */
 export class MySQLDestination extends ServerSqlDestination {
   static override destinationName = "MySQL";
-  protected readonly dialect = mysqlDialect;
+  /** Set from the server's facts, the first time a table is ensured. */
+  protected dialect: SqlDialect = mysqlDialect(null);
   #pool: Promise<MySQL.Pool> | undefined;
+  #server: Promise<ServerFacts> | undefined;
+  /** What the catalog last said of each table's columns, beyond their type ([dataset, table] as JSON). */
+  readonly #catalogColumns = new Map<string, Map<string, CatalogColumn>>();
   readonly #conn = new AsyncLocalStorage<MySQL.PoolConnection>();
   /** The pool's connections whose session is set up (the driver's own connection objects). */
   readonly #ready = new WeakSet<object>();
@@ -115,12 +130,60 @@ export class MySQLDestination extends ServerSqlDestination {
     }
   }
 
+  /** What the server is, asked once per pool; the dialect follows it. */
+  private server(): Promise<ServerFacts> {
+    this.#server ??= this.run(SERVER_QUERY).then(
+      (rows) => {
+        const facts = serverFacts(rows[0] ?? {});
+        this.dialect = mysqlDialect(facts.exactCollation, facts.version);
+        return facts;
+      },
+      (error: unknown) => {
+        this.#server = undefined;
+        throw error;
+      },
+    );
+    return this.#server;
+  }
+
   protected async readColumns(table: string, dataset: string | null): Promise<Map<string, string> | null> {
     const rows = await this.run(
-      "SELECT COLUMN_NAME AS name, COLUMN_TYPE AS type FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION",
+      "SELECT COLUMN_NAME AS name, COLUMN_TYPE AS type, CHARACTER_SET_NAME AS charset, COLLATION_NAME AS collation, IS_NULLABLE AS nullable FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION",
       [dataset, table],
     );
+    const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
+    this.#catalogColumns.set(
+      JSON.stringify([dataset, table]),
+      new Map(rows.map((row) => [String(row["name"]), { type: String(row["type"]), charset: text(row["charset"]), collation: text(row["collation"]), nullable: row["nullable"] !== "NO" }])),
+    );
     return rows.length === 0 ? null : new Map(rows.map((row) => [String(row["name"]), String(row["type"])]));
+  }
+
+  /** Learns the server first: the types a table is created with depend on it. */
+  protected override async ensureTable(table: string, dataset: string | null, context: IOContext): Promise<void> {
+    await this.server();
+    await super.ensureTable(table, dataset, context);
+  }
+
+  /**
+   * Converts exact text that an older version created with another collation, after checking
+   * that nothing stored depends on the old one (see exact-text.ts for why this is safe, and
+   * when the write refuses instead).
+   */
+  protected override async alignColumn(table: string, dataset: string | null, field: FieldSpec, definition: string): Promise<boolean> {
+    const collation = wantedCollation(definition);
+    const catalog = this.#catalogColumns.get(JSON.stringify([dataset, table]))?.get(field.name);
+    if (collation === null || !catalog || catalog.collation === null || catalog.collation === collation) return false;
+    const qualified = this.dialect.table(table, dataset);
+    const column = this.dialect.quote(field.name);
+    const convert = convertStatement(qualified, column, catalog, collation);
+    if (table !== LEDGER_TABLE) {
+      const ledger = (await this.readColumns(LEDGER_TABLE, dataset))?.has(LEDGER_ENTRY) ? { qualified: this.dialect.table(LEDGER_TABLE, dataset), entry: this.dialect.quote(LEDGER_ENTRY) } : null;
+      const groups = collisionGroups(await this.run(collisionQuery(qualified, column, catalog, ledger), ledger ? [table] : []));
+      if (groups.length > 0) throw collisionError(dataset === null ? table : `${dataset}.${table}`, field.name, catalog, groups, convert);
+    }
+    await this.run(convert);
+    return true;
   }
 
   protected async createDataset(dataset: string | null): Promise<void> {
@@ -157,20 +220,52 @@ export class MySQLDestination extends ServerSqlDestination {
     }
   }
 
-  /** BEGIN ... COMMIT on one pooled connection, which every hook inside `fn` uses. */
-  override async transaction<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * BEGIN ... COMMIT on one pooled connection, which every hook inside `fn` uses, holding the
+   * locks of the partitions `scope` replaces (see partition-locks.ts). Writes run at READ
+   * COMMITTED (ServerFacts.writeIsolation): a delete then takes no gap lock, so writers of
+   * neighbouring partitions do not wait on each other, nor deadlock. A transaction the server
+   * still rolls back as a deadlock's victim, or after a lock wait timeout, runs again whole
+   * (delete, insert, ledger) after a short random pause: nothing of it remains to be undone.
+   */
+  override async transaction<T>(fn: () => Promise<T>, scope?: WriteScope): Promise<T> {
     if (this.#conn.getStore()) return fn();
+    const { writeIsolation, database } = await this.server();
     const connection = await this.connection();
+    const held: PartitionLock[] = [];
+    let reusable = true;
     try {
+      if (scope) await takeLocks(connection, partitionLocks(scope.dataset ?? database ?? "", scope.table, scope.partitions), held, scope.table);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await this.writeOnce(connection, fn, writeIsolation);
+        } catch (error) {
+          if (attempt >= WRITE_ATTEMPTS || !LOCK_CONFLICTS.has(driverCode(error))) throw error;
+          await sleep(Math.round(10 * 2 ** attempt * (0.5 + Math.random())));
+        }
+      }
+    } catch (error) {
+      throw this.fail(error, "transaction failed");
+    } finally {
+      // A connection that may still hold a lock must not go back to the pool: closing it frees them.
+      if (held.length > 0) await releaseLocks(connection, held).catch(() => (reusable = false));
+      if (reusable) connection.release();
+      else connection.destroy();
+    }
+  }
+
+  /** One attempt of `transaction`: its errors pass through, the transaction rolled back. */
+  private async writeOnce<T>(connection: MySQL.PoolConnection, fn: () => Promise<T>, isolation: ServerFacts["writeIsolation"]): Promise<T> {
+    try {
+      // For this transaction only, whatever the server's default isolation level.
+      await connection.query(`SET TRANSACTION ISOLATION LEVEL ${isolation}`);
       await connection.beginTransaction();
       const result = await this.#conn.run(connection, fn);
       await connection.commit();
       return result;
     } catch (error) {
       await connection.rollback().catch(() => undefined);
-      throw this.fail(error, "transaction failed");
-    } finally {
-      connection.release();
+      throw error;
     }
   }
 
@@ -215,9 +310,16 @@ export class MySQLDestination extends ServerSqlDestination {
   override async close(): Promise<void> {
     const pending = this.#pool;
     this.#pool = undefined;
+    this.#server = undefined;
     if (pending) await (await pending).end();
   }
 
+}
+
+/** The driver's code of an error, raw or wrapped (DatabaseError.driverCode). */
+function driverCode(error: unknown): string {
+  const { driverCode, code, errno } = (error ?? {}) as { driverCode?: unknown; code?: unknown; errno?: unknown };
+  return String(driverCode ?? code ?? errno ?? "");
 }
 
 /** A DATETIME's text ("0001-01-01 00:00:00.000", UTC on the wire) as a Date; null stays null. */
