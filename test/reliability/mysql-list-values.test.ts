@@ -108,15 +108,16 @@ describe("MySQL: list values that differ only in case, accents or trailing space
 });
 
 describe("MySQL: a table an older version made with the server's default collation", () => {
-  /** The table and ledger as an older version created them, with the old default collation. */
-  async function oldTables(dataset: string, rows: ReadonlyArray<readonly [string, number]>, ledger: readonly string[]): Promise<void> {
+  /** The table and ledger (null: none yet) as an older version created them, with the old default collation. */
+  async function oldTables(dataset: string, rows: ReadonlyArray<readonly [string, number]>, ledger: readonly string[] | null): Promise<void> {
     await sql(`CREATE DATABASE \`${dataset}\` CHARACTER SET utf8mb4`);
     await sql(
       `CREATE TABLE \`${dataset}\`.\`regions\` (\`_interloper_row\` BIGINT AUTO_INCREMENT PRIMARY KEY, \`region\` VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci, \`n\` BIGINT, \`tag\` TEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci)`,
     );
     await sql(`CREATE INDEX \`il_idx_old\` ON \`${dataset}\`.\`regions\` (\`region\`)`);
-    await sql(`CREATE TABLE \`${dataset}\`.\`_interloper_partitions\` (\`_interloper_row\` BIGINT AUTO_INCREMENT PRIMARY KEY, \`entry\` TEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci)`);
     for (const [value, count] of rows) for (const row of rowsOf(value, count, "old")) await sql(`INSERT INTO \`${dataset}\`.\`regions\` (region, n, tag) VALUES (?, ?, ?)`, [row.region, row.n, row.tag]);
+    if (ledger === null) return;
+    await sql(`CREATE TABLE \`${dataset}\`.\`_interloper_partitions\` (\`_interloper_row\` BIGINT AUTO_INCREMENT PRIMARY KEY, \`entry\` TEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci)`);
     for (const value of ledger) await sql(`INSERT INTO \`${dataset}\`.\`_interloper_partitions\` (entry) VALUES (?)`, [JSON.stringify(["regions", value])]);
   }
 
@@ -167,6 +168,25 @@ describe("MySQL: a table an older version made with the server's default collati
       for (const value of ["x", "x ", "eu"]) await destination.writePartition(context(dataset, "regions", value), partition(value), rowsOf(value));
       expect(await destination.partitionRowCounts(context(dataset, "regions", null))).toEqual({ eu: 3, x: 3, "x ": 3 });
       expect(await destination.readPartition(context(dataset, "regions", "x"), partition("x"))).toEqual(rowsOf("x"));
+    } finally {
+      await destination.close();
+    }
+  }, 60_000);
+
+  it("with no ledger yet: refused when its rows hold values that collide, converted when they do not", async () => {
+    if (!available) return;
+    const colliding = freshDataset();
+    await oldTables(colliding, [["café", 2], ["CAFE", 2]], null);
+    const clean = freshDataset();
+    await oldTables(clean, [["cafe", 2]], null);
+    const destination = new MySQLDestination({ connection: MYSQL_CONNECTION });
+    try {
+      await expect(destination.writePartition(context(colliding, "regions", "eu"), partition("eu"), rowsOf("eu"))).rejects.toThrow(/the stored partitions ("café" and "CAFE"|"CAFE" and "café") are one value/);
+      expect(await collation(colliding, "regions", "region")).toBe("utf8mb4_general_ci");
+      await destination.writePartition(context(clean, "regions", "café"), partition("café"), rowsOf("café"));
+      expect(await collation(clean, "regions", "region")).toMatch(/^utf8mb4_(nopad|0900)_bin$/);
+      expect(await destination.readPartition(context(clean, "regions", "cafe"), partition("cafe"))).toEqual(rowsOf("cafe", 2, "old"));
+      expect(await destination.readPartition(context(clean, "regions", "café"), partition("café"))).toEqual(rowsOf("café"));
     } finally {
       await destination.close();
     }

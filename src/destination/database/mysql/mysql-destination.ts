@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { setTimeout as sleep } from "node:timers/promises";
 import type * as MySQL from "mysql2/promise";
 import type { Row, TableData } from "../../../representation/index.js";
 import type { FieldSpec } from "../../../schema/index.js";
@@ -13,8 +12,9 @@ import { ServerSqlDestination } from "../server-destination.js";
 import { type SqlDialect, storageKind } from "../sql-dialect.js";
 import { type CatalogColumn, collisionError, collisionGroups, collisionQuery, convertStatement, wantedCollation } from "./exact-text.js";
 import { mysqlDialect, mysqlLiteral, mysqlValue, SESSION_SETUP } from "./mysql-dialect.js";
+import { createPool } from "./mysql-pool.js";
 import { SERVER_QUERY, type ServerFacts, serverFacts } from "./mysql-server.js";
-import { type PartitionLock, partitionLocks, releaseLocks, takeLocks } from "./partition-locks.js";
+import { holdingLocks, partitionLocks, retryOnLockConflict } from "./write-locks.js";
 
 /** Options of MySQLDestination. */
 export interface MySQLDestinationOptions {
@@ -27,10 +27,6 @@ const MAX_BATCH_ROWS = 1000;
 const MAX_PLACEHOLDERS = 60_000;
 /** Fresh snapshots a read takes at most while tables it reads are being created or altered. */
 const SNAPSHOT_ATTEMPTS = 5;
-/** Times a write transaction runs at most while the server picks it as a deadlock's victim. */
-const WRITE_ATTEMPTS = 5;
-/** Deadlock (1213) and lock wait timeout (1205): the transaction is rolled back whole, and may run again. */
-const LOCK_CONFLICTS = new Set(["ER_LOCK_DEADLOCK", "1213", "ER_LOCK_WAIT_TIMEOUT", "1205"]);
 /**
  * Tables in MySQL or MariaDB through mysql2 (an optional peer dependency), loaded with batched
  * multi-row INSERTs of bound values. The dataset is the database, created when absent. Every
@@ -72,26 +68,7 @@ export class MySQLDestination extends ServerSqlDestination {
   }
 
   private pool(): Promise<MySQL.Pool> {
-    this.#pool ??= loadDriver<typeof MySQL>("mysql2/promise", "MySQLDestination", "npm install mysql2").then((mysql) => {
-      const { url, host, port, user, password, database } = this.settings;
-      return mysql.createPool({
-        ...(url ? { uri: url } : { host, port, user, password, database }),
-        connectionLimit: 4,
-        connectTimeout: 10_000,
-        // utf8mb4 from the handshake on (SESSION_SETUP says it again, as a server may ignore it).
-        charset: "UTF8MB4_UNICODE_CI",
-        // UTC on the wire both ways, DATE as its text: nothing depends on the process's zone.
-        timezone: "Z",
-        dateStrings: ["DATE"],
-        supportBigNumbers: true,
-        bigNumberStrings: true,
-        // MariaDB's JSON (LONGTEXT) would otherwise come back parsed, and be parsed again.
-        jsonStrings: true,
-        // JSON as its text: reconcile parses it, and a JSON string "123" stays a string.
-        // DATETIME as its text, read as UTC here: mysql2's own parse builds years 0-99 as 1900-1999.
-        typeCast: (field, next) => (field.type === "JSON" ? field.string("utf8") : field.type === "DATETIME" ? utcDateTime(field.string("utf8")) : next()),
-      });
-    });
+    this.#pool ??= loadDriver<typeof MySQL>("mysql2/promise", "MySQLDestination", "npm install mysql2").then((mysql) => createPool(mysql, this.settings));
     return this.#pool;
   }
 
@@ -222,7 +199,7 @@ export class MySQLDestination extends ServerSqlDestination {
 
   /**
    * BEGIN ... COMMIT on one pooled connection, which every hook inside `fn` uses, holding the
-   * locks of the partitions `scope` replaces (see partition-locks.ts). Writes run at READ
+   * locks of the partitions `scope` replaces (see write-locks.ts). Writes run at READ
    * COMMITTED (ServerFacts.writeIsolation): a delete then takes no gap lock, so writers of
    * neighbouring partitions do not wait on each other, nor deadlock. A transaction the server
    * still rolls back as a deadlock's victim, or after a lock wait timeout, runs again whole
@@ -232,23 +209,13 @@ export class MySQLDestination extends ServerSqlDestination {
     if (this.#conn.getStore()) return fn();
     const { writeIsolation, database } = await this.server();
     const connection = await this.connection();
-    const held: PartitionLock[] = [];
+    const locks = scope ? partitionLocks(scope.dataset ?? database ?? "", scope.table, scope.partitions) : [];
     let reusable = true;
     try {
-      if (scope) await takeLocks(connection, partitionLocks(scope.dataset ?? database ?? "", scope.table, scope.partitions), held, scope.table);
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await this.writeOnce(connection, fn, writeIsolation);
-        } catch (error) {
-          if (attempt >= WRITE_ATTEMPTS || !LOCK_CONFLICTS.has(driverCode(error))) throw error;
-          await sleep(Math.round(10 * 2 ** attempt * (0.5 + Math.random())));
-        }
-      }
+      return await holdingLocks(connection, locks, scope?.table ?? "", () => retryOnLockConflict(() => this.writeOnce(connection, fn, writeIsolation)), () => (reusable = false));
     } catch (error) {
       throw this.fail(error, "transaction failed");
     } finally {
-      // A connection that may still hold a lock must not go back to the pool: closing it frees them.
-      if (held.length > 0) await releaseLocks(connection, held).catch(() => (reusable = false));
       if (reusable) connection.release();
       else connection.destroy();
     }
@@ -313,16 +280,4 @@ export class MySQLDestination extends ServerSqlDestination {
     this.#server = undefined;
     if (pending) await (await pending).end();
   }
-
-}
-
-/** The driver's code of an error, raw or wrapped (DatabaseError.driverCode). */
-function driverCode(error: unknown): string {
-  const { driverCode, code, errno } = (error ?? {}) as { driverCode?: unknown; code?: unknown; errno?: unknown };
-  return String(driverCode ?? code ?? errno ?? "");
-}
-
-/** A DATETIME's text ("0001-01-01 00:00:00.000", UTC on the wire) as a Date; null stays null. */
-function utcDateTime(text: string | null): Date | null {
-  return text === null ? null : new Date(`${text.replace(" ", "T")}Z`);
 }

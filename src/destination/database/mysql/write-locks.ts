@@ -1,6 +1,9 @@
 import { createHash } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import type * as MySQL from "mysql2/promise";
 import { DatabaseError } from "../secrets.js";
+
+// The locking of MySQL write transactions: partition locks, and runs again after a deadlock.
 
 // Writes run at READ COMMITTED, which takes no gap locks: two writers of a partition that holds
 // no row yet would both find nothing to delete, both insert, and the partition would hold both
@@ -58,5 +61,48 @@ export async function takeLocks(connection: MySQL.PoolConnection, locks: readonl
 export async function releaseLocks(connection: MySQL.PoolConnection, locks: readonly PartitionLock[]): Promise<void> {
   for (const batch of chunks(locks)) {
     await connection.execute(`SELECT ${batch.map((_, i) => `RELEASE_LOCK(?) AS r${i}`).join(", ")}`, batch.map((lock) => lock.name));
+  }
+}
+
+/**
+ * Runs `body` holding `locks` on `connection` (taken before it, released after it, whatever it
+ * does). `broken` is called when a release fails: the connection may still hold a lock, and
+ * must be closed (which frees them) rather than go back to the pool.
+ */
+export async function holdingLocks<T>(connection: MySQL.PoolConnection, locks: readonly PartitionLock[], table: string, body: () => Promise<T>, broken: () => void): Promise<T> {
+  const held: PartitionLock[] = [];
+  try {
+    await takeLocks(connection, locks, held, table);
+    return await body();
+  } finally {
+    if (held.length > 0) await releaseLocks(connection, held).catch(broken);
+  }
+}
+
+/** Times a write transaction runs at most while the server picks it as a deadlock's victim. */
+const WRITE_ATTEMPTS = 5;
+/** Deadlock (1213) and lock wait timeout (1205): the server rolled the transaction back (the caller rolls back the rest). */
+const LOCK_CONFLICTS = new Set(["ER_LOCK_DEADLOCK", "1213", "ER_LOCK_WAIT_TIMEOUT", "1205"]);
+
+/** The driver's code of an error, raw or wrapped (DatabaseError.driverCode). */
+function driverCode(error: unknown): string {
+  const { driverCode, code, errno } = (error ?? {}) as { driverCode?: unknown; code?: unknown; errno?: unknown };
+  return String(driverCode ?? code ?? errno ?? "");
+}
+
+/**
+ * Runs `attempt`, a whole transaction that rolls itself back when it fails, again after a
+ * deadlock or a lock wait timeout, up to WRITE_ATTEMPTS times, after a short random pause
+ * (20, 40, 80, 160 ms, each between half and one and a half times that) so that two writers
+ * that collided do not collide again in step. Nothing of a rolled-back attempt remains.
+ */
+export async function retryOnLockConflict<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (n >= WRITE_ATTEMPTS || !LOCK_CONFLICTS.has(driverCode(error))) throw error;
+      await sleep(Math.round(10 * 2 ** n * (0.5 + Math.random())));
+    }
   }
 }
