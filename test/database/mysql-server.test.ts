@@ -9,7 +9,7 @@ import { mysqlDialect } from "../../src/destination/database/mysql/mysql-dialect
 import { SERVER_QUERY, serverFacts } from "../../src/destination/database/mysql/mysql-server.js";
 import { partitionLocks } from "../../src/destination/database/mysql/write-locks.js";
 import { ConfigError, SchemaError } from "../../src/errors.js";
-import { ListPartition, ListPartitionConfig } from "../../src/partitioning/index.js";
+import { ListPartition, ListPartitionConfig, TimePartition, TimePartitionConfig } from "../../src/partitioning/index.js";
 import { isolatedMySQL, mysqlAvailable } from "./servers.js";
 
 describe("serverFacts", () => {
@@ -35,12 +35,14 @@ describe("serverFacts", () => {
 });
 
 describe("the MySQL dialect's exact text", () => {
-  it("a text partition column and the ledger's entry take the binary NO PAD collation; other text and zoned keys keep the default", () => {
+  it("exact text (a list partition column, the ledger's entry) takes the binary NO PAD collation; other text keeps the default", () => {
     const dialect = mysqlDialect("utf8mb4_nopad_bin", "10.11");
     expect(dialect.columnType("string", true, true)).toBe("VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin");
     expect(dialect.columnType("string", false, true)).toBe("TEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin");
+    expect(dialect.columnType("string", true, false)).toBe("VARCHAR(255) CHARACTER SET utf8mb4");
     expect(dialect.columnType("string", false, false)).toBe("TEXT CHARACTER SET utf8mb4");
-    expect(dialect.columnType("zoned", true, true)).toBe("VARCHAR(64) CHARACTER SET utf8mb4");
+    expect(dialect.columnType("zoned", true, false)).toBe("VARCHAR(64) CHARACTER SET utf8mb4");
+    expect(dialect.columnType("date", true, true)).toBe("DATE");
   });
 
   it("a server without one refuses exact text with a ConfigError naming the server and what is needed", () => {
@@ -99,6 +101,22 @@ describe.skipIf(!(await mysqlAvailable()))("MySQLDestination and its server (Mar
       expect(asked.filter((sql) => sql === SERVER_QUERY)).toHaveLength(1);
     } finally {
       for (const channel of channels) channel.unsubscribe(subscriber as never);
+      await h.cleanup();
+    }
+  });
+
+  it("only text compared with = takes the exact collation: a list partition column, not a time partition's text", async () => {
+    const h = isolatedMySQL();
+    const run = (sql: string, params: unknown[]) => (h.destination as unknown as { run(s: string, p: unknown[]): Promise<Record<string, unknown>[]> }).run(sql, params);
+    const daily = new TimePartitionConfig({ column: "day" });
+    const day = TimePartition.fromKey("2024-01-02");
+    try {
+      const context = new IOContext({ asset: { key: "t", table: "t", dataset: "d", partitioning: daily }, window: day, schema: [{ name: "day", type: "string", nullable: false }] });
+      await h.destination.writePartition(context, day, [{ day: "2024-01-02T10:00:00Z" }]);
+      const [column] = await run("SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 't' AND COLUMN_NAME = 'day'", [h.iso.rename("d")]);
+      expect(column?.["c"]).not.toMatch(/_bin$/);
+      expect(await h.destination.partitionRowCounts(context)).toEqual({ "2024-01-02": 1 });
+    } finally {
       await h.cleanup();
     }
   });

@@ -1,5 +1,5 @@
 import { SchemaError } from "../../errors.js";
-import { describe } from "../../partitioning/index.js";
+import { describe, TimePartitionConfig } from "../../partitioning/index.js";
 import type { PartitionFilter } from "../../partitioning/index.js";
 import { type Row, TableData } from "../../representation/index.js";
 import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
@@ -116,7 +116,7 @@ export abstract class SqlDestination extends DatabaseDestination {
     const columns = await this.readColumns(table, dataset);
     const partitionColumn = context.asset.partitioning?.column ?? null;
     const qualified = this.dialect.table(table, dataset);
-    const define = (field: FieldSpec) => `${this.dialect.quote(field.name)} ${this.typeOf(field, partitionColumn, table)}`;
+    const define = (field: FieldSpec) => `${this.dialect.quote(field.name)} ${this.typeOf(field, context, table)}`;
     const indexed = (added: readonly FieldSpec[]) => partitionColumn !== null && added.some((field) => field.name === partitionColumn);
     let added: readonly FieldSpec[];
     let aligned = false;
@@ -131,7 +131,7 @@ export abstract class SqlDestination extends DatabaseDestination {
       // Every column is nullable, so one a later schema adds leaves the older rows valid.
       for (const field of added) await this.ddl(`ALTER TABLE ${qualified} ADD COLUMN ${define(field)}`);
       for (const field of fields) {
-        if (!added.includes(field) && (await this.alignColumn(table, dataset, field, this.typeOf(field, partitionColumn, table)))) aligned = true;
+        if (!added.includes(field) && (await this.alignColumn(table, dataset, field, this.typeOf(field, context, table)))) aligned = true;
       }
     }
     if (columns && added.length === 0 && !aligned) return void this.catalog.set(key, columns);
@@ -143,17 +143,23 @@ export abstract class SqlDestination extends DatabaseDestination {
     this.catalog.set(key, (await this.readColumns(table, dataset)) ?? new Map());
   }
 
-  /** The column type of a field here. */
-  private typeOf(field: FieldSpec, partitionColumn: string | null, table: string): string {
-    const key = field.name === partitionColumn;
-    return this.dialect.columnType(storageKind(field), key, key || (table === LEDGER_TABLE && field.name === LEDGER_ENTRY));
+  /**
+   * The column type of a field of the asset `context` names, in `table`. A list partition's
+   * values and the ledger's entries are compared with = and IN, so exactly; a time partition's
+   * are compared as instants, whatever text they are stored as.
+   */
+  private typeOf(field: FieldSpec, context: IOContext, table: string): string {
+    const partitioning = context.asset.partitioning;
+    const key = field.name === partitioning?.column;
+    const exact = (key && !(partitioning instanceof TimePartitionConfig)) || (table === LEDGER_TABLE && field.name === LEDGER_ENTRY);
+    return this.dialect.columnType(storageKind(field), key, exact);
   }
 
   /** Whether an existing column holds a field's type; a changed type is a SchemaError naming it. */
   private sameType(columns: Columns, field: FieldSpec, context: IOContext, table: string): boolean {
     const existing = columns.get(field.name);
     if (existing === undefined) return false;
-    const wanted = this.typeOf(field, context.asset.partitioning?.column ?? null, table);
+    const wanted = this.typeOf(field, context, table);
     if (this.dialect.family(existing) === this.dialect.family(wanted)) return true;
     throw new SchemaError(
       `${this.displayName}: column "${field.name}" of table ${table} is ${existing}, but the schema of asset "${context.asset.key}" now makes it ${field.type} (${wanted}); a column's type cannot change in place: migrate the table or rename the field`,

@@ -43,13 +43,14 @@ function quote(identifier: string): string {
 // most of Unicode, MySQL's old "utf8" everything past the BMP). Text a WHERE compares (`exact`:
 // a list partition's values, the ledger's entries) has the server's binary NO PAD collation, so
 // that every distinct string is its own partition; other text keeps the database's default, which
-// queries of the user's own may rely on. Zoned datetimes are compared as instants, never as text.
+// queries of the user's own may rely on.
 function columnType(kind: StorageKind, key: boolean, exact: boolean, exactCollation: string | null, server: string): string {
+  const collate = exact ? ` COLLATE ${exactCollationOf(exactCollation, server)}` : "";
   switch (kind) {
     case "string":
-      return `${key ? "VARCHAR(255)" : "TEXT"} ${UTF8MB4}${exact ? ` COLLATE ${exactCollationOf(exactCollation, server)}` : ""}`;
+      return `${key ? "VARCHAR(255)" : "TEXT"} ${UTF8MB4}${collate}`;
     case "zoned":
-      return `${key ? "VARCHAR(64)" : "TEXT"} ${UTF8MB4}`;
+      return `${key ? "VARCHAR(64)" : "TEXT"} ${UTF8MB4}${collate}`;
     case "integer":
       return "BIGINT";
     case "number":
