@@ -88,16 +88,15 @@ function family(type: string): string {
 /**
  * The UTC instant of ISO text in SQL. MariaDB ignores an offset when casting, so the offset
  * (Z, +HH:MM, +HHMM or +HH) is cut off and applied with CONVERT_TZ, which takes numeric
- * offsets without time zone tables; plain dates and zoneless text cast as UTC. The patterns name
- * both cases of each letter: a REGEXP on a binary collation is case-sensitive.
+ * offsets without time zone tables; plain dates and zoneless text cast as UTC.
  */
 export function instantOfText(c: string): string {
   const cut = (n: string) => `CAST(LEFT(${c}, CHAR_LENGTH(${c}) - ${n}) AS DATETIME(6))`;
   return (
     `(CASE WHEN ${c} REGEXP '[Zz]$' THEN ${cut("1")}` +
-    ` WHEN ${c} REGEXP '[Tt][0-9:.,]*[+-][0-9]{2}:[0-9]{2}$' THEN CONVERT_TZ(${cut("6")}, RIGHT(${c}, 6), '+00:00')` +
-    ` WHEN ${c} REGEXP '[Tt][0-9:.,]*[+-][0-9]{4}$' THEN CONVERT_TZ(${cut("5")}, CONCAT(LEFT(RIGHT(${c}, 5), 3), ':', RIGHT(${c}, 2)), '+00:00')` +
-    ` WHEN ${c} REGEXP '[Tt][0-9:.,]*[+-][0-9]{2}$' THEN CONVERT_TZ(${cut("3")}, CONCAT(RIGHT(${c}, 3), ':00'), '+00:00')` +
+    ` WHEN ${c} REGEXP 'T[0-9:.,]*[+-][0-9]{2}:[0-9]{2}$' THEN CONVERT_TZ(${cut("6")}, RIGHT(${c}, 6), '+00:00')` +
+    ` WHEN ${c} REGEXP 'T[0-9:.,]*[+-][0-9]{4}$' THEN CONVERT_TZ(${cut("5")}, CONCAT(LEFT(RIGHT(${c}, 5), 3), ':', RIGHT(${c}, 2)), '+00:00')` +
+    ` WHEN ${c} REGEXP 'T[0-9:.,]*[+-][0-9]{2}$' THEN CONVERT_TZ(${cut("3")}, CONCAT(RIGHT(${c}, 3), ':00'), '+00:00')` +
     ` ELSE CAST(${c} AS DATETIME(6)) END)`
   );
 }

@@ -22,8 +22,9 @@ export interface PartitionLock {
 }
 
 /**
- * The locks of a write of `partitions` of a table (of the whole table when null), sorted by
- * name. The name hashes database, table and key exactly, so `eu` and `EU` are two locks.
+ * The locks of a write of `partitions` of a table (of the whole table when null: an unpartitioned
+ * asset's writes take turns on it), sorted by name. The name hashes database, table and key
+ * exactly, so `eu` and `EU` are two locks.
  */
 export function partitionLocks(database: string, table: string, partitions: readonly string[] | null): PartitionLock[] {
   const keys = partitions === null ? [null] : [...new Set(partitions)];
