@@ -196,7 +196,7 @@ export interface StoredState {
  * count is the fixture's, every partition reads back exactly as the fixture made it (writer `w`),
  * and (for file layouts) every data file on disk is a counted partition. Throws on any breach.
  */
-export async function checkStored(kind: LocalKind, data: string, window: TimePartitionWindow, options: { writers?: readonly string[]; pad?: number; dataset?: string } = {}): Promise<StoredState> {
+export async function checkStored(kind: LocalKind, data: string, window: TimePartitionWindow, options: { writers?: readonly string[]; pad?: number; scale?: number; dataset?: string } = {}): Promise<StoredState> {
   const writers = options.writers ?? ["w"];
   const destination = localDestination(kind, data);
   try {
@@ -208,7 +208,7 @@ export async function checkStored(kind: LocalKind, data: string, window: TimePar
       const read = normalRows(await destination.readPartition(eventsContext(TimePartition.fromKey(key), dataset), TimePartition.fromKey(key)));
       const writer = read[0]?.writer ?? "w";
       if (!writers.includes(writer)) throw new Error(`${kind}: partition ${key} holds rows of an unknown writer ${writer}`);
-      const expected = eventRows(key, writer, 1, options.pad ?? 0);
+      const expected = eventRows(key, writer, options.scale ?? 1, options.pad ?? 0);
       if (rows !== expected.length) throw new Error(`${kind}: partition ${key} is counted ${rows} rows, the fixture makes ${expected.length}`);
       if (JSON.stringify(read) !== JSON.stringify(expected)) {
         throw new Error(`${kind}: partition ${key} does not read back as written (${read.length} rows, writers ${[...new Set(read.map((r) => r.writer))].join("+")}, expected ${expected.length} rows of ${writer})`);

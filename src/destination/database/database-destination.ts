@@ -13,6 +13,13 @@ import { checkWindowRows } from "./window-check.js";
 
 type MaybePromise<T> = T | Promise<T>;
 
+/** What a write transaction replaces: the partitions (keys) of a table, or all of it (null). */
+export interface WriteScope {
+  readonly table: string;
+  readonly dataset: string | null;
+  readonly partitions: readonly string[] | null;
+}
+
 /** The partition key a stored column value (as `count` renders it) belongs to, or null. */
 function partitionKeyOf(partitioning: PartitionConfig | null, value: string): string | null {
   if (partitioning instanceof TimePartitionConfig) {
@@ -45,8 +52,11 @@ export abstract class DatabaseDestination extends Destination implements Databas
   /** Rows per stored value of `column`, values as text (ISO 8601 for dates); {} for a missing table. */
   abstract count(table: string, dataset: string | null, column: string): MaybePromise<Record<string, number>>;
 
-  /** Runs `fn` as one unit: each delete-then-insert. A no-op wrapper unless a backend has one. */
-  transaction<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` as one unit: each delete-then-insert of `scope` (given by `write`, which a backend
+   * may lock against other writers). A no-op wrapper unless a backend has one.
+   */
+  transaction<T>(fn: () => Promise<T>, _scope?: WriteScope): Promise<T> {
     return fn();
   }
 
@@ -86,11 +96,12 @@ export abstract class DatabaseDestination extends Destination implements Databas
     const typed = context.schema ? context : context.withSchema(inferFieldSpecs(table.rows));
     await this.ensureTable(name, dataset, typed);
     if (window) await this.ensureTable(ledgerContext(dataset).asset.table, dataset, ledgerContext(dataset));
+    const scope: WriteScope = { table: name, dataset, partitions: window ? window.partitions.map((p) => p.key) : null };
     await this.transaction(async () => {
       await this.delete(name, dataset, window && column ? window.filter(column) : null);
       await this.insert(name, dataset, table.data, typed);
       if (window) await recordWritten(this, name, dataset, window);
-    });
+    }, scope);
   }
 
   /** Reads a window, oldest partition first; rows are restored to context.schema's types. */

@@ -6,7 +6,9 @@ import type { DatabaseHooks } from "./hooks.js";
 
 /** The table, one per dataset, recording which partitions of which table were written. */
 export const LEDGER_TABLE = "_interloper_partitions";
-const ENTRY = "entry";
+/** Its one column: an entry per partition written. */
+export const LEDGER_ENTRY = "entry";
+const ENTRY = LEDGER_ENTRY;
 const LEDGER_SCHEMA: readonly FieldSpec[] = [{ name: ENTRY, type: "string", nullable: false }];
 
 // A partition written with no rows leaves nothing in its table, yet it was written: reading it

@@ -1,10 +1,11 @@
 import { SchemaError } from "../../errors.js";
-import { describe } from "../../partitioning/index.js";
+import { describe, TimePartitionConfig } from "../../partitioning/index.js";
 import type { PartitionFilter } from "../../partitioning/index.js";
 import { type Row, setOwn, TableData } from "../../representation/index.js";
 import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
 import type { IOContext } from "../io-context.js";
 import { DatabaseDestination } from "./database-destination.js";
+import { LEDGER_ENTRY, LEDGER_TABLE } from "./partition-ledger.js";
 import { ROW_COLUMN, type SqlDialect, storageKind } from "./sql-dialect.js";
 
 type Columns = ReadonlyMap<string, string>;
@@ -45,6 +46,14 @@ export abstract class SqlDestination extends DatabaseDestination {
   protected abstract isAlreadyDone(error: unknown): boolean;
   /** The statement creating the index on a partition column. */
   protected abstract createIndex(qualified: string, name: string, column: string): string;
+  /**
+   * Brings an existing column of the field's family to `definition`, the type this version
+   * creates it with, where the two differ in more than the family compares (MySQL: the
+   * collation of exact text); true when it altered the table. Nothing by default.
+   */
+  protected async alignColumn(_table: string, _dataset: string | null, _field: FieldSpec, _definition: string): Promise<boolean> {
+    return false;
+  }
 
   /** Writes the window (see DatabaseDestination.write), then builds the indexes it deferred. */
   override async write(context: IOContext, data: unknown): Promise<void> {
@@ -113,9 +122,10 @@ export abstract class SqlDestination extends DatabaseDestination {
     const columns = await this.readColumns(table, dataset);
     const partitionColumn = context.asset.partitioning?.column ?? null;
     const qualified = this.dialect.table(table, dataset);
-    const define = (field: FieldSpec) => `${this.dialect.quote(field.name)} ${this.typeOf(field, partitionColumn)}`;
+    const define = (field: FieldSpec) => `${this.dialect.quote(field.name)} ${this.typeOf(field, context, table)}`;
     const indexed = (added: readonly FieldSpec[]) => partitionColumn !== null && added.some((field) => field.name === partitionColumn);
     let added: readonly FieldSpec[];
+    let aligned = false;
     if (!columns) {
       await this.createDataset(dataset);
       await this.ddl(`CREATE TABLE IF NOT EXISTS ${qualified} (${[this.dialect.rowColumn(), ...fields.map(define)].join(", ")})`);
@@ -126,8 +136,11 @@ export abstract class SqlDestination extends DatabaseDestination {
       added = fields.filter((field) => !this.sameType(columns, field, context, table));
       // Every column is nullable, so one a later schema adds leaves the older rows valid.
       for (const field of added) await this.ddl(`ALTER TABLE ${qualified} ADD COLUMN ${define(field)}`);
+      for (const field of fields) {
+        if (!added.includes(field) && (await this.alignColumn(table, dataset, field, this.typeOf(field, context, table)))) aligned = true;
+      }
     }
-    if (columns && added.length === 0) return void this.catalog.set(key, columns);
+    if (columns && added.length === 0 && !aligned) return void this.catalog.set(key, columns);
     if (indexed(added)) {
       const statement = this.createIndex(qualified, indexName(dataset, table, partitionColumn!), partitionColumn!);
       if (!columns && this.deferIndexes) this.pendingIndexes.set(key, statement);
@@ -136,16 +149,23 @@ export abstract class SqlDestination extends DatabaseDestination {
     this.catalog.set(key, (await this.readColumns(table, dataset)) ?? new Map());
   }
 
-  /** The column type of a field here. */
-  private typeOf(field: FieldSpec, partitionColumn: string | null): string {
-    return this.dialect.columnType(storageKind(field), field.name === partitionColumn);
+  /**
+   * The column type of a field of the asset `context` names, in `table`. A list partition's
+   * values and the ledger's entries are compared with = and IN, so exactly; a time partition's
+   * are compared as instants, whatever text they are stored as.
+   */
+  private typeOf(field: FieldSpec, context: IOContext, table: string): string {
+    const partitioning = context.asset.partitioning;
+    const key = field.name === partitioning?.column;
+    const exact = (key && !(partitioning instanceof TimePartitionConfig)) || (table === LEDGER_TABLE && field.name === LEDGER_ENTRY);
+    return this.dialect.columnType(storageKind(field), key, exact);
   }
 
   /** Whether an existing column holds a field's type; a changed type is a SchemaError naming it. */
   private sameType(columns: Columns, field: FieldSpec, context: IOContext, table: string): boolean {
     const existing = columns.get(field.name);
     if (existing === undefined) return false;
-    const wanted = this.typeOf(field, context.asset.partitioning?.column ?? null);
+    const wanted = this.typeOf(field, context, table);
     if (this.dialect.family(existing) === this.dialect.family(wanted)) return true;
     throw new SchemaError(
       `${this.displayName}: column "${field.name}" of table ${table} is ${existing}, but the schema of asset "${context.asset.key}" now makes it ${field.type} (${wanted}); a column's type cannot change in place: migrate the table or rename the field`,

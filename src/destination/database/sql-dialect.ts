@@ -24,8 +24,12 @@ export interface SqlDialect {
   table(table: string, dataset: string | null): string;
   /** The placeholder of the n-th (1-based) bound value. */
   param(index: number): string;
-  /** The column type a storage kind is created with; `key` for the partition column. */
-  columnType(kind: StorageKind, key: boolean): string;
+  /**
+   * The column type a storage kind is created with; `key` for the partition column (indexed),
+   * `exact` for a column whose values a WHERE compares (the partition column, the ledger's
+   * entries), where two distinct strings must never compare equal.
+   */
+  columnType(kind: StorageKind, key: boolean, exact: boolean): string;
   /** A catalog type reduced to a family, so `varchar(255)` and `text` compare equal. */
   family(catalogType: string): string;
   /** The definition of the hidden insertion-order column. */

@@ -2,12 +2,19 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type * as MySQL from "mysql2/promise";
 import type { Row, TableData } from "../../../representation/index.js";
 import type { FieldSpec } from "../../../schema/index.js";
+import type { IOContext } from "../../io-context.js";
 import { type ConnectionOptions, resolveConnection } from "../connection.js";
+import type { WriteScope } from "../database-destination.js";
 import { loadDriver } from "../optional-driver.js";
+import { LEDGER_ENTRY, LEDGER_TABLE } from "../partition-ledger.js";
 import { urlPassword, wrapDriverError } from "../secrets.js";
 import { ServerSqlDestination } from "../server-destination.js";
-import { storageKind } from "../sql-dialect.js";
+import { type SqlDialect, storageKind } from "../sql-dialect.js";
+import { type CatalogColumn, collisionError, collisionGroups, collisionQuery, convertStatement, wantedCollation } from "./exact-text.js";
 import { mysqlDialect, mysqlLiteral, mysqlValue, SESSION_SETUP } from "./mysql-dialect.js";
+import { createPool } from "./mysql-pool.js";
+import { SERVER_QUERY, type ServerFacts, serverFacts } from "./mysql-server.js";
+import { holdingLocks, partitionLocks, retryOnLockConflict } from "./write-locks.js";
 
 /** Options of MySQLDestination. */
 export interface MySQLDestinationOptions {
@@ -28,8 +35,12 @@ const SNAPSHOT_ATTEMPTS = 5;
  */
 export class MySQLDestination extends ServerSqlDestination {
   static override destinationName = "MySQL";
-  protected readonly dialect = mysqlDialect;
+  /** Set from the server's facts, the first time a table is ensured. */
+  protected dialect: SqlDialect = mysqlDialect(null);
   #pool: Promise<MySQL.Pool> | undefined;
+  #server: Promise<ServerFacts> | undefined;
+  /** What the catalog last said of each table's columns, beyond their type ([dataset, table] as JSON). */
+  readonly #catalogColumns = new Map<string, Map<string, CatalogColumn>>();
   readonly #conn = new AsyncLocalStorage<MySQL.PoolConnection>();
   /** The pool's connections whose session is set up (the driver's own connection objects). */
   readonly #ready = new WeakSet<object>();
@@ -57,26 +68,7 @@ export class MySQLDestination extends ServerSqlDestination {
   }
 
   private pool(): Promise<MySQL.Pool> {
-    this.#pool ??= loadDriver<typeof MySQL>("mysql2/promise", "MySQLDestination", "npm install mysql2").then((mysql) => {
-      const { url, host, port, user, password, database } = this.settings;
-      return mysql.createPool({
-        ...(url ? { uri: url } : { host, port, user, password, database }),
-        connectionLimit: 4,
-        connectTimeout: 10_000,
-        // utf8mb4 from the handshake on (SESSION_SETUP says it again, as a server may ignore it).
-        charset: "UTF8MB4_UNICODE_CI",
-        // UTC on the wire both ways, DATE as its text: nothing depends on the process's zone.
-        timezone: "Z",
-        dateStrings: ["DATE"],
-        supportBigNumbers: true,
-        bigNumberStrings: true,
-        // MariaDB's JSON (LONGTEXT) would otherwise come back parsed, and be parsed again.
-        jsonStrings: true,
-        // JSON as its text: reconcile parses it, and a JSON string "123" stays a string.
-        // DATETIME as its text, read as UTC here: mysql2's own parse builds years 0-99 as 1900-1999.
-        typeCast: (field, next) => (field.type === "JSON" ? field.string("utf8") : field.type === "DATETIME" ? utcDateTime(field.string("utf8")) : next()),
-      });
-    });
+    this.#pool ??= loadDriver<typeof MySQL>("mysql2/promise", "MySQLDestination", "npm install mysql2").then((mysql) => createPool(mysql, this.settings));
     return this.#pool;
   }
 
@@ -115,12 +107,60 @@ export class MySQLDestination extends ServerSqlDestination {
     }
   }
 
+  /** What the server is, asked once per pool; the dialect follows it. */
+  private server(): Promise<ServerFacts> {
+    this.#server ??= this.run(SERVER_QUERY).then(
+      (rows) => {
+        const facts = serverFacts(rows[0] ?? {});
+        this.dialect = mysqlDialect(facts.exactCollation, facts.version);
+        return facts;
+      },
+      (error: unknown) => {
+        this.#server = undefined;
+        throw error;
+      },
+    );
+    return this.#server;
+  }
+
   protected async readColumns(table: string, dataset: string | null): Promise<Map<string, string> | null> {
     const rows = await this.run(
-      "SELECT COLUMN_NAME AS name, COLUMN_TYPE AS type FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION",
+      "SELECT COLUMN_NAME AS name, COLUMN_TYPE AS type, CHARACTER_SET_NAME AS charset, COLLATION_NAME AS collation, IS_NULLABLE AS nullable FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION",
       [dataset, table],
     );
+    const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
+    this.#catalogColumns.set(
+      JSON.stringify([dataset, table]),
+      new Map(rows.map((row) => [String(row["name"]), { type: String(row["type"]), charset: text(row["charset"]), collation: text(row["collation"]), nullable: row["nullable"] !== "NO" }])),
+    );
     return rows.length === 0 ? null : new Map(rows.map((row) => [String(row["name"]), String(row["type"])]));
+  }
+
+  /** Learns the server first: the types a table is created with depend on it. */
+  protected override async ensureTable(table: string, dataset: string | null, context: IOContext): Promise<void> {
+    await this.server();
+    await super.ensureTable(table, dataset, context);
+  }
+
+  /**
+   * Converts exact text that an older version created with another collation, after checking
+   * that nothing stored depends on the old one (see exact-text.ts for why this is safe, and
+   * when the write refuses instead).
+   */
+  protected override async alignColumn(table: string, dataset: string | null, field: FieldSpec, definition: string): Promise<boolean> {
+    const collation = wantedCollation(definition);
+    const catalog = this.#catalogColumns.get(JSON.stringify([dataset, table]))?.get(field.name);
+    if (collation === null || !catalog || catalog.collation === null || catalog.collation === collation) return false;
+    const qualified = this.dialect.table(table, dataset);
+    const column = this.dialect.quote(field.name);
+    const convert = convertStatement(qualified, column, catalog, collation);
+    if (table !== LEDGER_TABLE) {
+      const ledger = (await this.readColumns(LEDGER_TABLE, dataset))?.has(LEDGER_ENTRY) ? { qualified: this.dialect.table(LEDGER_TABLE, dataset), entry: this.dialect.quote(LEDGER_ENTRY) } : null;
+      const groups = collisionGroups(await this.run(collisionQuery(qualified, column, catalog, ledger), ledger ? [table] : []));
+      if (groups.length > 0) throw collisionError(dataset === null ? table : `${dataset}.${table}`, field.name, catalog, groups, convert);
+    }
+    await this.run(convert);
+    return true;
   }
 
   protected async createDataset(dataset: string | null): Promise<void> {
@@ -157,20 +197,42 @@ export class MySQLDestination extends ServerSqlDestination {
     }
   }
 
-  /** BEGIN ... COMMIT on one pooled connection, which every hook inside `fn` uses. */
-  override async transaction<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * BEGIN ... COMMIT on one pooled connection, which every hook inside `fn` uses, holding the
+   * locks of the partitions `scope` replaces (see write-locks.ts). Writes run at READ
+   * COMMITTED (ServerFacts.writeIsolation): a delete then takes no gap lock, so writers of
+   * neighbouring partitions do not wait on each other, nor deadlock. A transaction the server
+   * still rolls back as a deadlock's victim, or after a lock wait timeout, runs again whole
+   * (delete, insert, ledger) after a short random pause: nothing of it remains to be undone.
+   */
+  override async transaction<T>(fn: () => Promise<T>, scope?: WriteScope): Promise<T> {
     if (this.#conn.getStore()) return fn();
+    const { writeIsolation, database } = await this.server();
     const connection = await this.connection();
+    const locks = scope ? partitionLocks(scope.dataset ?? database ?? "", scope.table, scope.partitions) : [];
+    let reusable = true;
     try {
+      return await holdingLocks(connection, locks, scope?.table ?? "", () => retryOnLockConflict(() => this.writeOnce(connection, fn, writeIsolation)), () => (reusable = false));
+    } catch (error) {
+      throw this.fail(error, "transaction failed");
+    } finally {
+      if (reusable) connection.release();
+      else connection.destroy();
+    }
+  }
+
+  /** One attempt of `transaction`: its errors pass through, the transaction rolled back. */
+  private async writeOnce<T>(connection: MySQL.PoolConnection, fn: () => Promise<T>, isolation: ServerFacts["writeIsolation"]): Promise<T> {
+    try {
+      // For this transaction only, whatever the server's default isolation level.
+      await connection.query(`SET TRANSACTION ISOLATION LEVEL ${isolation}`);
       await connection.beginTransaction();
       const result = await this.#conn.run(connection, fn);
       await connection.commit();
       return result;
     } catch (error) {
       await connection.rollback().catch(() => undefined);
-      throw this.fail(error, "transaction failed");
-    } finally {
-      connection.release();
+      throw error;
     }
   }
 
@@ -215,12 +277,7 @@ export class MySQLDestination extends ServerSqlDestination {
   override async close(): Promise<void> {
     const pending = this.#pool;
     this.#pool = undefined;
+    this.#server = undefined;
     if (pending) await (await pending).end();
   }
-
-}
-
-/** A DATETIME's text ("0001-01-01 00:00:00.000", UTC on the wire) as a Date; null stays null. */
-function utcDateTime(text: string | null): Date | null {
-  return text === null ? null : new Date(`${text.replace(" ", "T")}Z`);
 }

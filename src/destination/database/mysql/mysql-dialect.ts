@@ -3,6 +3,7 @@ import { instantOf } from "../../../partitioning/dates.js";
 import { formatIsoDate } from "../../../schema/index.js";
 import { jsonText, unstorable, utf8Text, withinYears } from "../../unstorable.js";
 import { quoteBacktick, type SqlDialect, type StorageKind, utcDateTimeText } from "../sql-dialect.js";
+import { EXACT_COLLATIONS } from "./mysql-server.js";
 
 const MAX_IDENTIFIER = 64;
 const UTF8MB4 = "CHARACTER SET utf8mb4";
@@ -39,13 +40,17 @@ function quote(identifier: string): string {
 
 // TEXT cannot be indexed without a prefix length: a partition column that holds text is VARCHAR.
 // Text is utf8mb4 whatever the server's or the database's default (latin1 would mangle or refuse
-// most of Unicode, MySQL's old "utf8" everything past the BMP).
-function columnType(kind: StorageKind, key: boolean): string {
+// most of Unicode, MySQL's old "utf8" everything past the BMP). Text a WHERE compares (`exact`:
+// a list partition's values, the ledger's entries) has the server's binary NO PAD collation, so
+// that every distinct string is its own partition; other text keeps the database's default, which
+// queries of the user's own may rely on.
+function columnType(kind: StorageKind, key: boolean, exact: boolean, exactCollation: string | null, server: string): string {
+  const collate = exact ? ` COLLATE ${exactCollationOf(exactCollation, server)}` : "";
   switch (kind) {
     case "string":
-      return `${key ? "VARCHAR(255)" : "TEXT"} ${UTF8MB4}`;
+      return `${key ? "VARCHAR(255)" : "TEXT"} ${UTF8MB4}${collate}`;
     case "zoned":
-      return `${key ? "VARCHAR(64)" : "TEXT"} ${UTF8MB4}`;
+      return `${key ? "VARCHAR(64)" : "TEXT"} ${UTF8MB4}${collate}`;
     case "integer":
       return "BIGINT";
     case "number":
@@ -60,6 +65,13 @@ function columnType(kind: StorageKind, key: boolean): string {
     case "json":
       return "JSON";
   }
+}
+
+function exactCollationOf(collation: string | null, server: string): string {
+  if (collation !== null) return collation;
+  throw new ConfigError(
+    `MySQL server ${server} has no binary NO PAD collation (${EXACT_COLLATIONS.join(" or ")}), so partitions such as "x" and "x " would be one; expected MariaDB 10.2 or later, or MySQL 8.0.17 or later`,
+  );
 }
 
 /** Catalog COLUMN_TYPE (or a type we create) reduced to a family. MariaDB's JSON is LONGTEXT. */
@@ -89,17 +101,22 @@ export function instantOfText(c: string): string {
   );
 }
 
-/** MySQL's SQL: backtick names, `?` placeholders; the dataset is the database. */
-export const mysqlDialect: SqlDialect = {
-  quote,
-  table: (table, dataset) => (dataset === null ? quote(table) : `${quote(dataset)}.${quote(table)}`),
-  param: () => "?",
-  columnType,
-  family,
-  rowColumn: () => `${quote("_interloper_row")} BIGINT AUTO_INCREMENT PRIMARY KEY`,
-  timeOperand: (column, type) => (family(type) === "text" ? instantOfText(column) : column),
-  timeBound: (bound, type) => (family(type) === "date" ? formatIsoDate(bound) : utcDateTimeText(bound)),
-};
+/**
+ * MySQL's SQL: backtick names, `?` placeholders; the dataset is the database. Exact text takes
+ * `exactCollation` (the server's, see ServerFacts); `server` names the server in a refusal.
+ */
+export function mysqlDialect(exactCollation: string | null, server = "(not yet asked)"): SqlDialect {
+  return {
+    quote,
+    table: (table, dataset) => (dataset === null ? quote(table) : `${quote(dataset)}.${quote(table)}`),
+    param: () => "?",
+    columnType: (kind, key, exact) => columnType(kind, key, exact, exactCollation, server),
+    family,
+    rowColumn: () => `${quote("_interloper_row")} BIGINT AUTO_INCREMENT PRIMARY KEY`,
+    timeOperand: (column, type) => (family(type) === "text" ? instantOfText(column) : column),
+    timeBound: (bound, type) => (family(type) === "date" ? formatIsoDate(bound) : utcDateTimeText(bound)),
+  };
+}
 
 /** A string literal for the one place SQL takes no parameter (a table COMMENT). */
 export function mysqlLiteral(text: string): string {
