@@ -52,6 +52,7 @@ export class MySQLDestination extends ServerSqlDestination {
                 database: env["MYSQL_DATABASE"],
               },
         [env["MYSQL_PASSWORD"], urlPassword(envUrl)],
+        { schemes: ["mysql:", "mariadb:"], example: "mysql://user:password@host:3306/database", decodesUserinfo: true },
       ),
     );
   }
@@ -59,9 +60,12 @@ export class MySQLDestination extends ServerSqlDestination {
   private pool(): Promise<MySQL.Pool> {
     this.#pool ??= loadDriver<typeof MySQL>("mysql2/promise", "MySQLDestination", "npm install mysql2").then((mysql) => {
       const { url, host, port, user, password, database } = this.settings;
-      return mysql.createPool({
+      const pool = mysql.createPool({
         ...(url ? { uri: url } : { host, port, user, password, database }),
         connectionLimit: 4,
+        // A server that does not answer fails the connect after 10 s rather than never; mysql2
+        // keeps TCP keepalive on, so one that vanishes while a statement runs is found too. A
+        // server that hangs mid-statement is left to --timeout: a statement may rightly run long.
         connectTimeout: 10_000,
         // utf8mb4 from the handshake on (SESSION_SETUP says it again, as a server may ignore it).
         charset: "UTF8MB4_UNICODE_CI",
@@ -76,6 +80,11 @@ export class MySQLDestination extends ServerSqlDestination {
         // DATETIME as its text, read as UTC here: mysql2's own parse builds years 0-99 as 1900-1999.
         typeCast: (field, next) => (field.type === "JSON" ? field.string("utf8") : field.type === "DATETIME" ? utcDateTime(field.string("utf8")) : next()),
       });
+      // A connection losing its server emits 'error' (after failing the statement in flight,
+      // which reports it), and an 'error' event nobody listens to ends the process. mysql2's
+      // pool listens once per connection to drop it; this listener stays for any error after.
+      pool.on("connection", (connection) => connection.on("error", () => undefined));
+      return pool;
     });
     return this.#pool;
   }
