@@ -191,29 +191,47 @@ export interface StoredState {
   readonly leftovers: string[];
 }
 
+/** What a check of stored partitions is told about the rows written. */
+export interface StoredOptions {
+  /** The writers whose rows a partition may hold (default ["w"]). */
+  readonly writers?: readonly string[];
+  readonly pad?: number;
+  readonly scale?: number;
+  readonly dataset?: string;
+}
+
 /**
- * Checks everything `rel.events` holds in `data`: every counted key is a day of `window` whose
- * count is the fixture's, every partition reads back exactly as the fixture made it (writer `w`),
- * and (for file layouts) every data file on disk is a counted partition. Throws on any breach.
+ * Checks every partition of `rel.events` a destination holds: every counted key is a day of
+ * `window` whose count is the fixture's, and every partition reads back exactly as the fixture
+ * made it. Returns the counts; throws on any breach, the message starting with `label`.
  */
-export async function checkStored(kind: LocalKind, data: string, window: TimePartitionWindow, options: { writers?: readonly string[]; pad?: number; scale?: number; dataset?: string } = {}): Promise<StoredState> {
+export async function checkPartitions(destination: Destination, label: string, window: TimePartitionWindow, options: StoredOptions = {}): Promise<Record<string, number>> {
   const writers = options.writers ?? ["w"];
+  const dataset = options.dataset ?? "rel";
+  const counts = await destination.partitionRowCounts(eventsContext(null, dataset));
+  const keys = new Set(window.partitions.map((p) => p.key));
+  for (const [key, rows] of Object.entries(counts)) {
+    if (!keys.has(key)) throw new Error(`${label}: partitionRowCounts gave a key that is no partition of ${String(window)}: ${JSON.stringify(key)}`);
+    const read = normalRows(await destination.readPartition(eventsContext(TimePartition.fromKey(key), dataset), TimePartition.fromKey(key)));
+    const writer = read[0]?.writer ?? "w";
+    if (!writers.includes(writer)) throw new Error(`${label}: partition ${key} holds rows of an unknown writer ${writer}`);
+    const expected = eventRows(key, writer, options.scale ?? 1, options.pad ?? 0);
+    if (rows !== expected.length) throw new Error(`${label}: partition ${key} is counted ${rows} rows, the fixture makes ${expected.length}`);
+    if (JSON.stringify(read) !== JSON.stringify(expected)) {
+      throw new Error(`${label}: partition ${key} does not read back as written (${read.length} rows, writers ${[...new Set(read.map((r) => r.writer))].join("+")}, expected ${expected.length} rows of ${writer})`);
+    }
+  }
+  return counts;
+}
+
+/**
+ * Checks everything `rel.events` holds in `data` (see checkPartitions), and (for file layouts)
+ * that every data file on disk is a counted partition. Throws on any breach.
+ */
+export async function checkStored(kind: LocalKind, data: string, window: TimePartitionWindow, options: StoredOptions = {}): Promise<StoredState> {
   const destination = localDestination(kind, data);
   try {
-    const dataset = options.dataset ?? "rel";
-    const counts = await destination.partitionRowCounts(eventsContext(null, dataset));
-    const keys = new Set(window.partitions.map((p) => p.key));
-    for (const [key, rows] of Object.entries(counts)) {
-      if (!keys.has(key)) throw new Error(`${kind}: partitionRowCounts gave a key that is no partition of ${String(window)}: ${JSON.stringify(key)}`);
-      const read = normalRows(await destination.readPartition(eventsContext(TimePartition.fromKey(key), dataset), TimePartition.fromKey(key)));
-      const writer = read[0]?.writer ?? "w";
-      if (!writers.includes(writer)) throw new Error(`${kind}: partition ${key} holds rows of an unknown writer ${writer}`);
-      const expected = eventRows(key, writer, options.scale ?? 1, options.pad ?? 0);
-      if (rows !== expected.length) throw new Error(`${kind}: partition ${key} is counted ${rows} rows, the fixture makes ${expected.length}`);
-      if (JSON.stringify(read) !== JSON.stringify(expected)) {
-        throw new Error(`${kind}: partition ${key} does not read back as written (${read.length} rows, writers ${[...new Set(read.map((r) => r.writer))].join("+")}, expected ${expected.length} rows of ${writer})`);
-      }
-    }
+    const counts = await checkPartitions(destination, kind, window, options);
     const files = await listAll(data);
     const leftovers = files.filter((f) => f.includes(".tmp-"));
     if (kind !== "sqlite" && kind !== "postgres" && kind !== "mysql") {

@@ -1,5 +1,5 @@
 import { ConfigError } from "../../errors.js";
-import { redactor, redactUrl, urlPassword } from "./secrets.js";
+import { maskUserinfo, redactor, redactUrl, urlPassword } from "./secrets.js";
 
 /** How to reach a database server: a URL, or its fields. Omitted: from the environment. */
 export type ConnectionOptions =
@@ -24,16 +24,30 @@ export interface ResolvedConnection {
   readonly redact: (text: string) => string;
 }
 
+/** The connection URLs a destination's driver reads. */
+export interface UrlForm {
+  /** Its schemes, colon included ("postgres:"). */
+  readonly schemes: readonly string[];
+  /** The form, for messages: "postgres://user:password@host:5432/database". */
+  readonly example: string;
+  /** Whether a path such as "/var/run/postgresql" stands for a local socket (pg reads it so). */
+  readonly socketPath?: boolean;
+  /** Whether the driver decodes the user and password itself, failing on a malformed %-escape. */
+  readonly decodesUserinfo?: boolean;
+}
+
 /**
  * Resolves a destination's `connection` option; without one, `fallback()` reads the
  * environment as the driver documents it. Every password seen, given or from the environment,
- * feeds the redactor, so none survives into a message.
+ * feeds the redactor, so none survives into a message. A URL is checked here, as its driver
+ * would read it: a malformed one is a ConfigError now, not a driver's TypeError mid-run.
  */
 export function resolveConnection(
   owner: string,
   connection: ConnectionOptions | undefined,
   fallback: () => Omit<ResolvedConnection, "redact">,
   envSecrets: ReadonlyArray<string | undefined>,
+  form: UrlForm,
 ): ResolvedConnection {
   if (connection !== undefined && (typeof connection !== "object" || connection === null)) {
     throw new ConfigError(`${owner}: connection must be { url } or { host, port, user, password, database }, got ${typeof connection}`);
@@ -43,6 +57,7 @@ export function resolveConnection(
     throw new ConfigError(`${owner}: connection.url must be a string`);
   }
   const url = "url" in settings ? settings.url : undefined;
+  if (url !== undefined) checkUrl(owner, connection === undefined ? "DATABASE_URL" : "connection.url", url, form);
   const password = "password" in settings ? settings.password : undefined;
   const redact = redactor([password, urlPassword(url), ...envSecrets]);
   return Object.freeze({ ...settings, redact });
@@ -57,4 +72,32 @@ export function publicConnection(connection: ResolvedConnection): Record<string,
   }
   if (connection.password) shown["password"] = "***";
   return shown;
+}
+
+/** Throws a ConfigError naming `option` when `url` is not one `form` describes; the message holds no password. */
+function checkUrl(owner: string, option: string, url: string, form: UrlForm): void {
+  if (form.socketPath && url.startsWith("/")) return;
+  const refuse = (why: string): never => {
+    throw new ConfigError(`${owner}: ${option} ${why}: expected ${form.example}, got ${JSON.stringify(maskUserinfo(url))}`);
+  };
+  // A URL with no host ("postgres://user@/db?host=/socket") is read by pg with a stand-in host.
+  const parsed = parseUrl(url) ?? parseUrl(url.replace("@/", "@localhost/"));
+  if (!parsed) return refuse("is not a valid URL");
+  if (!form.schemes.includes(parsed.protocol)) return refuse(`has the scheme "${parsed.protocol}"`);
+  if (form.decodesUserinfo) {
+    try {
+      decodeURIComponent(parsed.username);
+      decodeURIComponent(parsed.password);
+    } catch {
+      refuse('has a user or password with a malformed %-escape (write "%" as "%25")');
+    }
+  }
+}
+
+function parseUrl(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
 }

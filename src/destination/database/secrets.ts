@@ -12,15 +12,18 @@ export class DatabaseError extends InterloperError {
   }
 }
 
-// A URL's credentials, wherever one appears in a message: scheme://user:password@host.
+// A URL's credentials, wherever one appears in a message: scheme://user:password@host, and a
+// password given as a query parameter (?password=..., which pg reads).
 const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:)([^@\s]*)@/gi;
+const QUERY_PASSWORD = /([?&](?:ssl)?password=)([^&#\s]*)/gi;
 
-/** The password of a connection URL, or undefined. */
+/** The password of a connection URL (in its user info or its query), or undefined. */
 export function urlPassword(url: string | undefined): string | undefined {
   if (!url) return undefined;
   try {
-    const password = new URL(url).password;
-    return password ? decodeURIComponent(password) : undefined;
+    const parsed = new URL(url);
+    const password = parsed.password ? decodeURIComponent(parsed.password) : parsed.searchParams.get("password");
+    return password || undefined;
   } catch {
     return undefined;
   }
@@ -28,7 +31,17 @@ export function urlPassword(url: string | undefined): string | undefined {
 
 /** A URL with its password replaced by "***". */
 export function redactUrl(url: string): string {
-  return url.replace(URL_PASSWORD, "$1***@");
+  return url.replace(URL_PASSWORD, "$1***@").replace(QUERY_PASSWORD, "$1***");
+}
+
+/**
+ * A URL as it may be shown even when it does not parse: everything between the scheme and the
+ * last "@" (user and password, whatever characters they hold) as "***", passwords in the query too.
+ */
+export function maskUserinfo(url: string): string {
+  const at = url.lastIndexOf("@");
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url)?.[0] ?? "";
+  return (at < 0 ? url : `${scheme}***${url.slice(at)}`).replace(QUERY_PASSWORD, "$1***");
 }
 
 /** A function that removes every given secret (and any URL password) from a text. */

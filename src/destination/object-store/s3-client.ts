@@ -1,4 +1,5 @@
 import type { S3Client } from "@aws-sdk/client-s3";
+import { ConfigError } from "../../errors.js";
 import { importOptional } from "../optional-import.js";
 import { ObjectStoreError } from "./errors.js";
 
@@ -13,6 +14,28 @@ export interface S3ConnectionOptions {
   /** Addresses buckets as `endpoint/bucket` rather than `bucket.endpoint` (MinIO and most emulators need it). */
   readonly forcePathStyle?: boolean;
   readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string; readonly sessionToken?: string };
+}
+
+/**
+ * Throws a ConfigError when `connection.endpoint` is not an http(s) URL: the SDK would throw a
+ * bare TypeError at the first request. The message masks any user info the endpoint holds.
+ */
+export function checkEndpoint(connection: S3ConnectionOptions): void {
+  const endpoint: unknown = connection.endpoint;
+  if (endpoint === undefined) return;
+  const expected = "expected an http(s) URL such as http://localhost:9000";
+  if (typeof endpoint !== "string") throw new ConfigError(`S3Destination: connection.endpoint must be a string (${expected}), got ${typeof endpoint}`);
+  let protocol: string | null = null;
+  try {
+    protocol = new URL(endpoint).protocol;
+  } catch {
+    protocol = null;
+  }
+  if (protocol !== "http:" && protocol !== "https:") {
+    const at = endpoint.lastIndexOf("@");
+    const shown = at < 0 ? endpoint : `${/^[a-z][a-z0-9+.-]*:\/\//i.exec(endpoint)?.[0] ?? ""}***${endpoint.slice(at)}`;
+    throw new ConfigError(`S3Destination: connection.endpoint ${protocol ? `has the scheme "${protocol}"` : "is not a valid URL"}: ${expected}, got ${JSON.stringify(shown)}`);
+  }
 }
 
 /** A client and the SDK it came from, created once per destination. */
@@ -36,6 +59,11 @@ export async function createS3Client(connection: S3ConnectionOptions): Promise<S
     ...(connection.credentials !== undefined && { credentials: { ...connection.credentials } }),
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
+    // The SDK waits forever by default. A server that does not accept the connection fails it
+    // after 10 s, one that stops sending or reading for 60 s fails the request (each then
+    // retried by the SDK, as a reset connection is). No limit on a whole request: an upload
+    // or a download may rightly take long while bytes flow.
+    requestHandler: { connectionTimeout: 10_000, socketTimeout: 60_000 },
   });
   return { sdk, client };
 }

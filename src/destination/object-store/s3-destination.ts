@@ -1,7 +1,7 @@
 import { ConfigError } from "../../errors.js";
 import type { FileFormat, FormatName } from "../formats/file-format.js";
 import { ObjectStoreDestination, type StoredObject } from "./object-store-destination.js";
-import { createS3Client, isNotFound, type S3ConnectionOptions, type S3Handle, storageError } from "./s3-client.js";
+import { checkEndpoint, createS3Client, isNotFound, type S3ConnectionOptions, type S3Handle, storageError } from "./s3-client.js";
 
 /** Options of `S3Destination`. */
 export interface S3DestinationOptions {
@@ -34,6 +34,7 @@ export class S3Destination extends ObjectStoreDestination {
     if (options.prefix !== undefined) this.prefix = options.prefix;
     if (options.format !== undefined) this.format = options.format;
     this.#connection = { ...(options.connection ?? {}) };
+    checkEndpoint(this.#connection);
   }
 
   /** The connection options, credentials redacted. */
@@ -43,6 +44,7 @@ export class S3Destination extends ObjectStoreDestination {
   }
 
   set connection(value: S3ConnectionOptions) {
+    checkEndpoint({ ...(value ?? {}) });
     this.#connection = { ...(value ?? {}) };
     this.#handle = undefined;
   }

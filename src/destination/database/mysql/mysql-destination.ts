@@ -63,6 +63,7 @@ export class MySQLDestination extends ServerSqlDestination {
                 database: env["MYSQL_DATABASE"],
               },
         [env["MYSQL_PASSWORD"], urlPassword(envUrl)],
+        { schemes: ["mysql:", "mariadb:"], example: "mysql://user:password@host:3306/database", decodesUserinfo: true },
       ),
     );
   }

@@ -7,9 +7,12 @@ import type { ResolvedConnection } from "../connection.js";
  */
 export function createPool(mysql: typeof MySQL, settings: ResolvedConnection): MySQL.Pool {
   const { url, host, port, user, password, database } = settings;
-  return mysql.createPool({
+  const pool = mysql.createPool({
     ...(url ? { uri: url } : { host, port, user, password, database }),
     connectionLimit: 4,
+    // A server that does not answer fails the connect after 10 s rather than never; mysql2
+    // keeps TCP keepalive on, so one that vanishes while a statement runs is found too. A
+    // server that hangs mid-statement is left to --timeout: a statement may rightly run long.
     connectTimeout: 10_000,
     // utf8mb4 from the handshake on (SESSION_SETUP says it again, as a server may ignore it).
     charset: "UTF8MB4_UNICODE_CI",
@@ -24,6 +27,11 @@ export function createPool(mysql: typeof MySQL, settings: ResolvedConnection): M
     // DATETIME as its text, read as UTC here: mysql2's own parse builds years 0-99 as 1900-1999.
     typeCast: (field, next) => (field.type === "JSON" ? field.string("utf8") : field.type === "DATETIME" ? utcDateTime(field.string("utf8")) : next()),
   });
+  // A connection losing its server emits 'error' (after failing the statement in flight,
+  // which reports it), and an 'error' event nobody listens to ends the process. mysql2's
+  // pool listens once per connection to drop it; this listener stays for any error after.
+  pool.on("connection", (connection) => connection.on("error", () => undefined));
+  return pool;
 }
 
 /** A DATETIME's text ("0001-01-01 00:00:00.000", UTC on the wire) as a Date; null stays null. */

@@ -44,6 +44,7 @@ export class PostgresDestination extends ServerSqlDestination {
         options.connection,
         () => (env["DATABASE_URL"] ? { url: env["DATABASE_URL"] } : {}),
         [env["PGPASSWORD"], urlPassword(env["DATABASE_URL"])],
+        { schemes: ["postgres:", "postgresql:", "socket:"], example: "postgres://user:password@host:5432/database", socketPath: true },
       ),
     );
   }
@@ -53,13 +54,24 @@ export class PostgresDestination extends ServerSqlDestination {
       const { url, host, port, user, password, database } = this.settings;
       const pool = new pg.Pool({
         ...(url ? { connectionString: url } : { host, port, user, password, database }),
+        // A server that does not answer fails the connect after 10 s rather than never; one
+        // that vanishes while a statement runs (no reset ever comes) is found by TCP keepalive.
+        // A server that hangs mid-statement is left to --timeout: a statement may rightly run long.
         connectionTimeoutMillis: 10_000,
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 10_000,
         // Instants are compared and cast in UTC whatever the server's default zone is.
         options: "-c TimeZone=UTC",
         types: { getTypeParser: ((oid: number, format?: "text" | "binary") => (TEXT_TYPES.has(oid) ? (value: string) => value : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser },
       });
-      // An idle client losing its server must not crash the process; the next query reports it.
+      // A client losing its connection (a server restart, a network cut) emits 'error', and an
+      // 'error' event nobody listens to ends the process. The pool listens to its idle clients;
+      // a checked-out client is its user's to watch, so every client gets a listener of its own
+      // from birth. The error itself reaches the statement in flight (pg fails every queued
+      // query with it, and later ones as "not queryable"), which reports it; the client is then
+      // released as broken and the pool discards it.
       pool.on("error", () => undefined);
+      pool.on("connect", (client) => client.on("error", () => undefined));
       return pool;
     });
     return this.#pool;
@@ -111,12 +123,15 @@ export class PostgresDestination extends ServerSqlDestination {
     const sql = `COPY ${this.dialect.table(table, dataset)} (${names}) FROM STDIN`;
     const own = this.#client.getStore() ? null : await (await this.pool()).connect().catch((error: unknown) => Promise.reject(this.fail(error, "connect failed")));
     const client = this.#client.getStore() ?? own!;
+    let failed = false;
     try {
       await pipeline(Readable.from(copyChunks(fields, data)), client.query(copy.from(sql)));
     } catch (error) {
+      failed = true;
       throw this.fail(error, `COPY into ${table} failed`);
     } finally {
-      own?.release();
+      // A client whose COPY failed may have lost its connection: the pool makes a new one.
+      own?.release(failed);
     }
   }
 
