@@ -3,12 +3,15 @@ import type { Asset } from "../asset/asset.js";
 import { errorInfo } from "../asset/events.js";
 import { executeAsset, type Execution } from "../asset/execute.js";
 import type { DAG } from "../dag/dag.js";
-import { ConfigError, PartitionError } from "../errors.js";
+import { AssetError, ConfigError, PartitionError } from "../errors.js";
 import { Partition, type PartitionWindow } from "../partitioning/index.js";
 import type { FieldSpec } from "../schema/index.js";
+import { AbandonedAttempt, Attempt, RunControl, type Abandonment } from "./attempt.js";
 import { emitter, type EventHandler } from "./events.js";
 import { Limiter } from "./limiter.js";
 import { RunResult, type AssetExecution, type ExecutionStatus } from "./run-result.js";
+import { checkLimits, formatLimit, interruptName } from "./limits.js";
+import { watchRun } from "./watchdog.js";
 
 /** Options of `dag.materialize`. */
 export interface RunOptions {
@@ -23,6 +26,17 @@ export interface RunOptions {
   readonly backfillId?: string;
   /** Aborting stops scheduling; running assets see it on `context.signal`. */
   readonly signal?: AbortSignal;
+  /**
+   * A limit on the run, from its start: assets still running then fail ("timed out after 30s",
+   * naming the destination when a write hung); their `context.signal` is aborted, the run stops
+   * waiting for them, and nothing more of theirs is written.
+   */
+  readonly timeoutMs?: number;
+  /**
+   * After `signal` aborts, how long running assets may take to finish; those still running then
+   * are abandoned (canceled, nothing more of theirs written). Unset: as long as they take.
+   */
+  readonly graceMs?: number;
 }
 
 /** Internal extras a backfill passes to its runs. */
@@ -31,6 +45,8 @@ export interface RunInternals {
   readonly schemas?: Map<string, readonly FieldSpec[] | null>;
   /** An emitter that already reaches the subscribers. */
   readonly emit?: EventHandler;
+  /** The backfill's control, so that stopping it stops its runs; a run alone makes its own. */
+  readonly control?: RunControl;
 }
 
 /** The assets a run covers: the selection, or every materializable asset. */
@@ -74,6 +90,7 @@ export function checkRunWindow(assets: readonly Asset[], partitionOrWindow: Part
 export async function materializeDag(dag: DAG, partitionOrWindow: PartitionWindow | Partition | null | undefined, options: RunOptions & RunInternals = {}): Promise<RunResult> {
   const selected = selectAssets(dag, options.assets);
   const window = checkRunWindow(selected, partitionOrWindow);
+  checkLimits(options);
   const emit = options.emit ?? emitter(options.onEvent);
   const limiter = options.limiter ?? new Limiter(options.concurrency ?? 4);
   const failFast = options.failFast ?? true;
@@ -86,6 +103,47 @@ export async function materializeDag(dag: DAG, partitionOrWindow: PartitionWindo
   const running = new Set<string>();
   const startedAt = Date.now();
   let stopped = false;
+  const control = options.control ?? new RunControl();
+  const unwatch = options.control ? null : watchRun(control);
+  const attempts = new Map<string, Attempt>();
+  const abandonAll = (outcome: (attempt: Attempt) => Abandonment) => {
+    for (const attempt of attempts.values()) attempt.abandon(outcome(attempt));
+  };
+
+  let timedOut = false;
+  const timeoutMs = options.timeoutMs;
+  const timeout =
+    timeoutMs === undefined
+      ? null
+      : setTimeout(() => {
+          timedOut = true;
+          abandonAll((attempt) => {
+            const io = attempt.io;
+            const doing = io ? (io.kind === "write" ? ` writing to ${io.destination}` : ` reading ${io.destination}`) : "";
+            return { status: "failed", error: new AssetError(`${attempt.label} timed out after ${formatLimit(timeoutMs)}${doing}`) };
+          });
+        }, timeoutMs);
+  let grace: ReturnType<typeof setTimeout> | null = null;
+  const graceMs = options.graceMs;
+  const onInterrupt = () => {
+    if (graceMs === undefined || grace) return;
+    const after = `abandoned: still running ${formatLimit(graceMs)} after ${interruptName(options.signal!)}`;
+    grace = setTimeout(() => abandonAll(() => ({ status: "canceled", error: new Error(after) })), graceMs);
+  };
+  if (options.signal?.aborted) onInterrupt();
+  else options.signal?.addEventListener("abort", onInterrupt, { once: true });
+
+  /** Why nothing more starts, once something stopped the run. */
+  const stopReason = (): string | null =>
+    options.signal?.aborted
+      ? "the run was interrupted"
+      : timedOut
+        ? `the run timed out after ${formatLimit(timeoutMs!)}`
+        : control.haltReason
+          ? `the run stopped: ${control.haltReason}`
+          : stopped
+            ? "the run stopped after a failure (failFast)"
+            : null;
 
   emit({ ...scope, type: "run:started", time: now(), assets: selected.map((a) => a.qualifiedKey) });
   for (const asset of selected) emit({ ...scope, type: "asset:queued", time: now(), asset: asset.qualifiedKey });
@@ -99,29 +157,54 @@ export async function materializeDag(dag: DAG, partitionOrWindow: PartitionWindo
   };
 
   const execute = async (asset: Asset): Promise<void> => {
-    if (stopped || options.signal?.aborted) {
-      cancel(asset, options.signal?.aborted ? "the run was interrupted" : "the run stopped after a failure (failFast)");
+    const reason = stopReason();
+    if (reason) {
+      cancel(asset, reason);
       return;
     }
+    const key = asset.qualifiedKey;
     const startTime = new Date();
-    emit({ ...scope, type: "asset:started", time: startTime.toISOString(), asset: asset.qualifiedKey });
+    emit({ ...scope, type: "asset:started", time: startTime.toISOString(), asset: key });
+    const attempt = new Attempt(key, window ? String(window) : null, control, options.signal);
+    attempts.set(key, attempt);
     try {
-      const execution: Execution = await executeAsset(asset, window, {
-        runId, write: true, emit, schemas,
-        resolve: (a, name) => dag.resolve(a, name),
-        ...(options.backfillId ? { backfillId: options.backfillId } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
+      const execution: Execution = await attempt.watch(() =>
+        executeAsset(asset, window, {
+          runId, write: true, emit: attempt.observe(emit), schemas,
+          resolve: (a, name) => dag.resolve(a, name),
+          ...(options.backfillId ? { backfillId: options.backfillId } : {}),
+          signal: attempt.signal,
+          abandoned: attempt.abandoned,
+        }),
+      );
       const endTime = new Date();
       settle(asset, { status: "completed", startTime, endTime, error: null, rows: execution.rows, written: execution.written, failedDestinations: [] });
-      emit({ ...scope, type: "asset:completed", time: endTime.toISOString(), asset: asset.qualifiedKey, rows: execution.rows, durationMs: endTime.getTime() - startTime.getTime() });
+      emit({ ...scope, type: "asset:completed", time: endTime.toISOString(), asset: key, rows: execution.rows, durationMs: endTime.getTime() - startTime.getTime() });
     } catch (caught) {
-      const error = caught instanceof Error ? caught : new Error(String(caught));
       const endTime = new Date();
+      const durationMs = endTime.getTime() - startTime.getTime();
+      if (caught instanceof AbandonedAttempt) {
+        const { status, error } = caught.outcome;
+        settle(asset, { status, startTime, endTime, error, rows: null, written: attempt.written, failedDestinations: [] });
+        if (status === "failed") emit({ ...scope, type: "asset:failed", time: endTime.toISOString(), asset: key, error: errorInfo(error), durationMs });
+        else emit({ ...scope, type: "asset:canceled", time: endTime.toISOString(), asset: key, reason: error.message, durationMs });
+        if (status === "failed" && failFast) stopped = true;
+        return;
+      }
+      const error = caught instanceof Error ? caught : new Error(String(caught));
+      if (options.signal?.aborted && isAbort(error, options.signal)) {
+        // It stopped on the interrupt, as asked: canceled, not failed.
+        const reason = `abandoned: interrupted by ${interruptName(options.signal)}`;
+        settle(asset, { status: "canceled", startTime, endTime, error: new Error(reason, { cause: error }), rows: null, written: attempt.written, failedDestinations: [] });
+        emit({ ...scope, type: "asset:canceled", time: endTime.toISOString(), asset: key, reason, durationMs });
+        return;
+      }
       const detail = error as { written?: string[]; failedDestinations?: string[] };
       settle(asset, { status: "failed", startTime, endTime, error, rows: null, written: detail.written ?? [], failedDestinations: detail.failedDestinations ?? [] });
-      emit({ ...scope, type: "asset:failed", time: endTime.toISOString(), asset: asset.qualifiedKey, error: errorInfo(error), durationMs: endTime.getTime() - startTime.getTime() });
+      emit({ ...scope, type: "asset:failed", time: endTime.toISOString(), asset: key, error: errorInfo(error), durationMs });
       if (failFast) stopped = true;
+    } finally {
+      attempts.delete(key);
     }
   };
 
@@ -135,8 +218,8 @@ export async function materializeDag(dag: DAG, partitionOrWindow: PartitionWindo
         const broken = upstream.find((u) => results.get(u) && results.get(u)!.status !== "completed");
         if (broken) {
           cancel(asset, `its dependency "${broken}" ${results.get(broken)!.status === "failed" ? "failed" : "was canceled"}`);
-        } else if (stopped || options.signal?.aborted) {
-          cancel(asset, options.signal?.aborted ? "the run was interrupted" : "the run stopped after a failure (failFast)");
+        } else if (stopReason()) {
+          cancel(asset, stopReason()!);
         } else if (upstream.every((u) => results.get(u)?.status === "completed")) {
           running.add(key);
           void limiter.run(() => execute(asset)).finally(() => {
@@ -150,10 +233,35 @@ export async function materializeDag(dag: DAG, partitionOrWindow: PartitionWindo
     pump();
   });
 
+  if (timeout) clearTimeout(timeout);
+  if (grace) clearTimeout(grace);
+  options.signal?.removeEventListener("abort", onInterrupt);
+  unwatch?.();
+
   const executions = Object.fromEntries(selected.map((a) => [a.qualifiedKey, results.get(a.qualifiedKey)!]));
   const statuses = Object.values(executions).map((e) => e.status);
-  const status: ExecutionStatus = statuses.includes("failed") ? "failed" : options.signal?.aborted && statuses.includes("canceled") ? "canceled" : statuses.includes("canceled") ? "failed" : "completed";
-  const result = new RunResult({ runId, status, executionTime: Date.now() - startedAt, partitionOrWindow: window ? String(window) : null, assetExecutions: executions });
-  emit({ ...scope, type: `run:${status}`, time: now(), durationMs: result.executionTime, completed: result.completedAssets, failed: result.failedAssets, canceled: result.canceledAssets });
+  // An error outside every asset fails a run alone; inside a backfill it fails the backfill.
+  const runError = unwatch ? control.error : null;
+  const status: ExecutionStatus =
+    statuses.includes("failed") || runError ? "failed" : options.signal?.aborted && statuses.includes("canceled") ? "canceled" : statuses.includes("canceled") ? "failed" : "completed";
+  const result = new RunResult({ runId, status, executionTime: Date.now() - startedAt, partitionOrWindow: window ? String(window) : null, assetExecutions: executions, runError });
+  emit({
+    ...scope,
+    type: `run:${status}`,
+    time: now(),
+    durationMs: result.executionTime,
+    completed: result.completedAssets,
+    failed: result.failedAssets,
+    canceled: result.canceledAssets,
+    ...(runError ? { error: errorInfo(runError) } : {}),
+  });
   return result;
+}
+
+/** Whether an error is the interrupt itself (its reason, or an AbortError), wrapped or not. */
+function isAbort(error: unknown, signal: AbortSignal): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e === signal.reason || (e as { name?: unknown }).name === "AbortError") return true;
+  }
+  return false;
 }

@@ -1,0 +1,36 @@
+import { ConfigError } from "../errors.js";
+
+/** The time limits a run takes, checked before anything runs. */
+export function checkLimits(options: { readonly timeoutMs?: number; readonly graceMs?: number }): void {
+  const { timeoutMs, graceMs } = options;
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
+    throw new ConfigError(`timeoutMs must be a number of milliseconds above 0 and at most ${MAX_TIMER_MS} (24 days), got ${String(timeoutMs)}`);
+  }
+  if (graceMs !== undefined && !(Number.isFinite(graceMs) && graceMs >= 0 && graceMs <= MAX_TIMER_MS)) {
+    throw new ConfigError(`graceMs must be a number of milliseconds from 0 to ${MAX_TIMER_MS} (24 days), got ${String(graceMs)}`);
+  }
+}
+
+/** How long a child process that was asked to stop may run past its limit or grace before it is killed with SIGKILL. */
+export const CHILD_KILL_DELAY_MS = 15_000;
+
+/** The time running partitions get to finish after an interrupt, unless told otherwise (the CLI's --grace). */
+export const DEFAULT_GRACE_MS = 10_000;
+
+/** The longest delay a timer keeps (a longer one fires at once). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A limit as messages print it: "30s", "1.5s", "250ms", "10m", "2h". */
+export function formatLimit(ms: number): string {
+  if (ms < 1000) return `${ms}ms`;
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
+  return `${Number((ms / 1000).toFixed(3))}s`;
+}
+
+/** What interrupted a run, from its signal's reason: "SIGTERM" when the CLI aborted it, else "the interrupt". */
+export function interruptName(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  const message = reason instanceof Error || (typeof DOMException !== "undefined" && reason instanceof DOMException) ? (reason as Error).message : typeof reason === "string" ? reason : "";
+  return /^SIG[A-Z]+$/.test(message) ? message : "the interrupt";
+}
