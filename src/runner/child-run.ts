@@ -73,12 +73,13 @@ export async function runPartitionInChild(
     buffer: { stdout: false, stderr: true },
   });
   children.add(child);
-  let timedOut = false;
-  let stopped = false;
+  // Why the parent asked the child to stop, the first time it did: once is enough (a second
+  // SIGTERM would make the child stop at once).
+  const asked: { why: "timeout" | "interrupt" | null } = { why: null };
   const timers: Array<ReturnType<typeof setTimeout>> = [];
   const stop = (why: "timeout" | "interrupt") => {
-    if (why === "timeout") timedOut = true;
-    else stopped = true;
+    if (asked.why) return;
+    asked.why = why;
     child.kill("SIGTERM");
     // The child stops by itself within its limit or its grace; one whose event loop is blocked cannot.
     timers.push(setTimeout(() => child.kill("SIGKILL"), (why === "interrupt" ? graceMs : 0) + CHILD_KILL_DELAY_MS));
@@ -114,6 +115,8 @@ export async function runPartitionInChild(
     children.delete(child);
   });
   const reported = ended as InterloperEvent | null;
+  const timedOut = asked.why === "timeout";
+  const stopped = asked.why === "interrupt";
   // A child that said its run completed has committed every write: however it exits after (a
   // stop asked for while it finished, a crash on the way out), the partition is complete.
   if (reported?.type === "run:completed") {

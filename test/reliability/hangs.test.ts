@@ -3,12 +3,14 @@
 // the partition, the destination), a summary with re-run commands and exit 1 (or 143 after a
 // SIGTERM), with the other partitions of the backfill completed and stored: never exit 0, never
 // wait forever. In process (no --processes, -p) and in the pool (--processes).
+import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isAlive, waitUntil } from "../e2e/pool-helpers.js";
-import { checkStored, days, ensureBuilt, LONG, startCli, useTempDirs, type Child } from "./helpers.js";
+import { BIN } from "../e2e/helpers.js";
+import { checkStored, cliEnv, days, ensureBuilt, LONG, REL, startCli, useTempDirs, type Child } from "./helpers.js";
 
 const tempDir = useTempDirs();
 beforeAll(ensureBuilt, 180_000);
@@ -224,6 +226,28 @@ describe("SIGTERM with a partition that never finishes", () => {
     const pids = await startedPids(data, "2024-02-04");
     await waitUntil(() => pids.every((pid) => !isAlive(pid)), "the hung child to be gone", 20_000);
     expect(result.elapsedMs).toBeLessThan(LIMIT_MS / 2);
+  });
+
+  it("Ctrl-C in a terminal (SIGINT to the whole process group) with the pool: the children finish their partitions, which are stored; exit 130", async () => {
+    const data = await tempDir();
+    // Its own process group, as a shell gives a command: the signal goes to the group.
+    const cli = spawn(process.execPath, [BIN, "materialize", "events", "-w", String(WINDOW), "--processes", "2", "-c", REL], {
+      cwd: data,
+      env: cliEnv(data, { REL_WORK_MS: "1500", REL_LOG: "1" }),
+      stdio: ["ignore", "ignore", "pipe"],
+      detached: true,
+    });
+    let stderr = "";
+    cli.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const exit = new Promise<number | null>((resolve) => cli.on("close", (code) => resolve(code)));
+    await waitUntil(async () => (await startedPids(data, "2024-02-04")).length + (await startedPids(data, "2024-02-03")).length === 2, "two partitions to start");
+    process.kill(-cli.pid!, "SIGINT");
+    const limit = setTimeout(() => process.kill(-cli.pid!, "SIGKILL"), LIMIT_MS);
+    const code = await exit;
+    clearTimeout(limit);
+    expect(code, stderr).toBe(130);
+    expect(stderr).toMatch(/^Interrupted: 2 of 4 partitions completed, 2 not run/m);
+    expect(Object.keys((await checkStored("csv", data, WINDOW)).counts).sort()).toEqual(["2024-02-03", "2024-02-04"]);
   });
 
   it.runIf(LONG)("the default grace (10 s) ends it too", async () => {
