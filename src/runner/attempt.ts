@@ -11,26 +11,59 @@ export interface Abandonment {
 /** What an attempt was doing when it was abandoned, as its messages say it. */
 export type AttemptIo = { readonly kind: "write" | "read"; readonly destination: string } | null;
 
-/** Stopping a run and, inside a backfill, the backfill around it: shared by both. */
+/**
+ * What stops a run and, inside a backfill, every run of it: its interrupt (the `signal` it was
+ * given) and halts (an error thrown outside any asset's run). Runs and attempts listen here, so
+ * the caller's signal carries one listener however many runs and assets are in flight.
+ */
 export class RunControl {
   /** Why scheduling stopped for an error outside any asset's run, once it did. */
   haltReason: string | null = null;
   /** An error outside any asset's run that no asset could be blamed for: it fails the run itself. */
   error: Error | null = null;
-  private readonly listeners = new Set<() => void>();
+  private readonly interruptListeners = new Set<() => void>();
+  private readonly haltListeners = new Set<() => void>();
+  private readonly detach: () => void;
+
+  constructor(readonly signal?: AbortSignal) {
+    const onAbort = () => fire(this.interruptListeners);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    this.detach = () => signal?.removeEventListener("abort", onAbort);
+  }
+
+  /** Calls `listener` once the signal aborts (at once if it has); returns its removal. */
+  onInterrupt(listener: () => void): () => void {
+    return this.signal?.aborted ? (listener(), () => undefined) : listen(this.interruptListeners, listener);
+  }
+
+  /** Calls `listener` once the run halts (at once if it has); returns its removal. */
+  onHalt(listener: () => void): () => void {
+    return this.haltReason !== null ? (listener(), () => undefined) : listen(this.haltListeners, listener);
+  }
 
   /** Stops scheduling in every run of this control; `error` fails the whole run. */
   halt(reason: string, error?: Error): void {
-    this.haltReason ??= reason;
     if (error) this.error ??= error;
-    for (const listener of [...this.listeners]) listener();
+    if (this.haltReason !== null) return;
+    this.haltReason = reason;
+    fire(this.haltListeners);
   }
 
-  /** Called on every halt (a run pumps again to cancel what it has not started). */
-  onHalt(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /** Stops listening to the signal: the run is over. */
+  dispose(): void {
+    this.detach();
   }
+}
+
+function listen(listeners: Set<() => void>, listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function fire(listeners: Set<() => void>): void {
+  const all = [...listeners];
+  listeners.clear();
+  for (const listener of all) listener();
 }
 
 /** The attempt whose asset code is running, as seen from any callback it scheduled. */
@@ -50,8 +83,8 @@ const leftRunning = new Set<Attempt>();
  */
 export class Attempt {
   private readonly abandonment = new AbortController();
-  private readonly contextSignal: AbortSignal;
-  private readonly detach: () => void = () => undefined;
+  private readonly context = new AbortController();
+  private readonly detach: () => void;
   private outcome: Abandonment | null = null;
   private release: ((outcome: Abandonment) => void) | null = null;
   private settled = false;
@@ -62,21 +95,14 @@ export class Attempt {
     readonly asset: string,
     /** The run's window as a string, or null for an unpartitioned asset. */
     readonly partition: string | null,
-    readonly control: RunControl,
-    interrupt?: AbortSignal,
+    control: RunControl,
   ) {
-    if (interrupt) {
-      const either = eitherSignal(interrupt, this.abandonment.signal);
-      this.contextSignal = either.signal;
-      this.detach = either.detach;
-    } else {
-      this.contextSignal = this.abandonment.signal;
-    }
+    this.detach = control.onInterrupt(() => this.context.abort(control.signal?.reason));
   }
 
   /** The asset's `context.signal`: the run's interrupt, or this attempt's abandonment. */
   get signal(): AbortSignal {
-    return this.contextSignal;
+    return this.context.signal;
   }
 
   /** Aborted once the runner gave up on this attempt: no destination write of it may start. */
@@ -130,7 +156,9 @@ export class Attempt {
     this.outcome = outcome;
     inFlight.delete(this);
     leftRunning.add(this);
+    this.detach();
     this.abandonment.abort(outcome.error);
+    if (!this.context.signal.aborted) this.context.abort(outcome.error);
     this.release?.(outcome);
     return true;
   }
@@ -171,26 +199,4 @@ export function attemptsInFlight(): Attempt[] {
 /** How many abandoned executions have not settled (they may hold timers, sockets, CPU). */
 export function abandonedStillRunning(): number {
   return leftRunning.size;
-}
-
-/**
- * A signal aborted when either is, with that one's reason, and the function that stops
- * following them: a backfill's interrupt signal outlives thousands of attempts, and each
- * attempt's listener on it must go when the attempt ends.
- */
-function eitherSignal(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; detach: () => void } {
-  const controller = new AbortController();
-  const detach = () => {
-    a.removeEventListener("abort", fromA);
-    b.removeEventListener("abort", fromB);
-  };
-  const fromA = () => (detach(), controller.abort(a.reason));
-  const fromB = () => (detach(), controller.abort(b.reason));
-  if (a.aborted) controller.abort(a.reason);
-  else if (b.aborted) controller.abort(b.reason);
-  else {
-    a.addEventListener("abort", fromA, { once: true });
-    b.addEventListener("abort", fromB, { once: true });
-  }
-  return { signal: controller.signal, detach };
 }

@@ -103,12 +103,13 @@ export async function backfill(dag: DAG, partitionOrWindow: PartitionWindow | Pa
   }
   if (options.processes && !options.childProcess) throw new ConfigError("processes needs childProcess.configPath: the config file each child process loads");
   checkLimits(options);
-  const control = new RunControl();
+  const control = new RunControl(options.signal);
   const unwatch = watchRun(control);
   try {
     return await runPartitions(dag, window, ordered, partitioned, unpartitioned, options, control);
   } finally {
     unwatch();
+    control.dispose();
   }
 }
 
@@ -136,7 +137,7 @@ async function runPartitions(
   const runOptions = { ...options, onEvent: undefined, emit, backfillId, limiter, schemas, failFast, control } as const;
   const timeoutMs = options.childProcess?.timeoutMs ?? options.timeoutMs;
   const graceMs = options.childProcess?.graceMs ?? options.graceMs;
-  const child = { ...options.childProcess!, ...(timeoutMs ? { timeoutMs } : {}), ...(graceMs !== undefined ? { graceMs } : {}), backfillId, emit, ...(options.signal ? { signal: options.signal } : {}) };
+  const child = { ...options.childProcess!, ...(timeoutMs ? { timeoutMs } : {}), ...(graceMs !== undefined ? { graceMs } : {}), backfillId, emit, control };
   let stopped = false;
   let unpartitionedRun: RunResult | null = null;
   if (unpartitioned.length > 0) {

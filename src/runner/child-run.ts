@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { errorInfo, type AssetEvent } from "../asset/events.js";
 import { AssetError } from "../errors.js";
 import { packageRoot } from "../package-root.js";
+import { RunControl } from "./attempt.js";
 import type { InterloperEvent } from "./events.js";
 import { CHILD_KILL_DELAY_MS, DEFAULT_GRACE_MS, formatLimit } from "./limits.js";
 import { RunResult, type AssetExecution, type ExecutionStatus } from "./run-result.js";
@@ -46,7 +47,7 @@ export function killChildren(): void {
 export async function runPartitionInChild(
   partition: string,
   assets: readonly string[],
-  options: ChildProcessOptions & { backfillId: string; emit: (event: InterloperEvent) => void; signal?: AbortSignal },
+  options: ChildProcessOptions & { backfillId: string; emit: (event: InterloperEvent) => void; signal?: AbortSignal; control?: RunControl },
 ): Promise<RunResult> {
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const args = [
@@ -85,9 +86,9 @@ export async function runPartitionInChild(
     timers.push(setTimeout(() => child.kill("SIGKILL"), (why === "interrupt" ? graceMs : 0) + CHILD_KILL_DELAY_MS));
   };
   if (options.timeoutMs) timers.push(setTimeout(() => stop("timeout"), options.timeoutMs));
-  const onInterrupt = () => stop("interrupt");
-  if (options.signal?.aborted) onInterrupt();
-  else options.signal?.addEventListener("abort", onInterrupt, { once: true });
+  // Through the backfill's control when there is one: one listener on the caller's signal, however many children.
+  const own = options.control ? null : new RunControl(options.signal);
+  const unlisten = (options.control ?? own!).onInterrupt(() => stop("interrupt"));
 
   let pending = "";
   child.stdout?.setEncoding("utf8");
@@ -111,7 +112,8 @@ export async function runPartitionInChild(
   });
   const result = await child.finally(() => {
     for (const timer of timers) clearTimeout(timer);
-    options.signal?.removeEventListener("abort", onInterrupt);
+    unlisten();
+    own?.dispose();
     children.delete(child);
   });
   const reported = ended as InterloperEvent | null;

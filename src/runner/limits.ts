@@ -1,4 +1,5 @@
-import { ConfigError } from "../errors.js";
+import { AssetError, ConfigError } from "../errors.js";
+import type { Attempt, RunControl } from "./attempt.js";
 
 /** The time limits a run takes, checked before anything runs. */
 export function checkLimits(options: { readonly timeoutMs?: number; readonly graceMs?: number }): void {
@@ -33,4 +34,55 @@ export function interruptName(signal: AbortSignal): string {
   const reason: unknown = signal.reason;
   const message = reason instanceof Error || (typeof DOMException !== "undefined" && reason instanceof DOMException) ? (reason as Error).message : typeof reason === "string" ? reason : "";
   return /^SIG[A-Z]+$/.test(message) ? message : "the interrupt";
+}
+
+/**
+ * A run's time limits, each abandoning the attempts still running when it passes: the timeout
+ * from the run's start (they fail); the grace once its signal aborts or its control halts
+ * (they are canceled).
+ */
+export class RunLimits {
+  /** Whether the timeout passed. */
+  timedOut = false;
+  private readonly timeout: ReturnType<typeof setTimeout> | null = null;
+  private grace: ReturnType<typeof setTimeout> | null = null;
+  private readonly unlisten: Array<() => void> = [];
+
+  constructor(
+    private readonly attempts: ReadonlyMap<string, Attempt>,
+    options: { readonly timeoutMs?: number; readonly graceMs?: number },
+    control: RunControl,
+  ) {
+    const { timeoutMs, graceMs } = options;
+    if (timeoutMs !== undefined) this.timeout = setTimeout(() => this.timeOut(timeoutMs), timeoutMs);
+    if (graceMs === undefined) return;
+    this.unlisten.push(
+      control.onInterrupt(() => this.startGrace(graceMs, interruptName(control.signal!))),
+      control.onHalt(() => this.startGrace(graceMs, `the run stopped (${control.haltReason})`)),
+    );
+  }
+
+  /** Stops the timers: the run is over. */
+  dispose(): void {
+    if (this.timeout) clearTimeout(this.timeout);
+    if (this.grace) clearTimeout(this.grace);
+    for (const unlisten of this.unlisten) unlisten();
+  }
+
+  private startGrace(graceMs: number, after: string): void {
+    if (this.grace) return;
+    const why = `abandoned: still running ${formatLimit(graceMs)} after ${after}`;
+    this.grace = setTimeout(() => {
+      for (const attempt of this.attempts.values()) attempt.abandon({ status: "canceled", error: new Error(why) });
+    }, graceMs);
+  }
+
+  private timeOut(timeoutMs: number): void {
+    this.timedOut = true;
+    for (const attempt of this.attempts.values()) {
+      const io = attempt.io;
+      const doing = io ? (io.kind === "write" ? ` writing to ${io.destination}` : ` reading ${io.destination}`) : "";
+      attempt.abandon({ status: "failed", error: new AssetError(`${attempt.label} timed out after ${formatLimit(timeoutMs)}${doing}`) });
+    }
+  }
 }

@@ -3,14 +3,14 @@ import type { Asset } from "../asset/asset.js";
 import { errorInfo } from "../asset/events.js";
 import { executeAsset, type Execution } from "../asset/execute.js";
 import type { DAG } from "../dag/dag.js";
-import { AssetError, ConfigError, PartitionError } from "../errors.js";
+import { ConfigError, PartitionError } from "../errors.js";
 import { Partition, type PartitionWindow } from "../partitioning/index.js";
 import type { FieldSpec } from "../schema/index.js";
-import { AbandonedAttempt, Attempt, RunControl, type Abandonment } from "./attempt.js";
+import { AbandonedAttempt, Attempt, RunControl } from "./attempt.js";
 import { emitter, type EventHandler } from "./events.js";
 import { Limiter } from "./limiter.js";
 import { RunResult, type AssetExecution, type ExecutionStatus } from "./run-result.js";
-import { checkLimits, formatLimit, interruptName } from "./limits.js";
+import { checkLimits, formatLimit, interruptName, RunLimits } from "./limits.js";
 import { watchRun } from "./watchdog.js";
 
 /** Options of `dag.materialize`. */
@@ -103,42 +103,17 @@ export async function materializeDag(dag: DAG, partitionOrWindow: PartitionWindo
   const running = new Set<string>();
   const startedAt = Date.now();
   let stopped = false;
-  const control = options.control ?? new RunControl();
+  const control = options.control ?? new RunControl(options.signal);
   const unwatch = options.control ? null : watchRun(control);
   const attempts = new Map<string, Attempt>();
-  const abandonAll = (outcome: (attempt: Attempt) => Abandonment) => {
-    for (const attempt of attempts.values()) attempt.abandon(outcome(attempt));
-  };
-
-  let timedOut = false;
-  const timeoutMs = options.timeoutMs;
-  const timeout =
-    timeoutMs === undefined
-      ? null
-      : setTimeout(() => {
-          timedOut = true;
-          abandonAll((attempt) => {
-            const io = attempt.io;
-            const doing = io ? (io.kind === "write" ? ` writing to ${io.destination}` : ` reading ${io.destination}`) : "";
-            return { status: "failed", error: new AssetError(`${attempt.label} timed out after ${formatLimit(timeoutMs)}${doing}`) };
-          });
-        }, timeoutMs);
-  let grace: ReturnType<typeof setTimeout> | null = null;
-  const graceMs = options.graceMs;
-  const onInterrupt = () => {
-    if (graceMs === undefined || grace) return;
-    const after = `abandoned: still running ${formatLimit(graceMs)} after ${interruptName(options.signal!)}`;
-    grace = setTimeout(() => abandonAll(() => ({ status: "canceled", error: new Error(after) })), graceMs);
-  };
-  if (options.signal?.aborted) onInterrupt();
-  else options.signal?.addEventListener("abort", onInterrupt, { once: true });
+  const limits = new RunLimits(attempts, options, control);
 
   /** Why nothing more starts, once something stopped the run. */
   const stopReason = (): string | null =>
     options.signal?.aborted
       ? "the run was interrupted"
-      : timedOut
-        ? `the run timed out after ${formatLimit(timeoutMs!)}`
+      : limits.timedOut
+        ? `the run timed out after ${formatLimit(options.timeoutMs!)}`
         : control.haltReason
           ? `the run stopped: ${control.haltReason}`
           : stopped
@@ -165,7 +140,7 @@ export async function materializeDag(dag: DAG, partitionOrWindow: PartitionWindo
     const key = asset.qualifiedKey;
     const startTime = new Date();
     emit({ ...scope, type: "asset:started", time: startTime.toISOString(), asset: key });
-    const attempt = new Attempt(key, window ? String(window) : null, control, options.signal);
+    const attempt = new Attempt(key, window ? String(window) : null, control);
     attempts.set(key, attempt);
     try {
       const execution: Execution = await attempt.watch(() =>
@@ -233,10 +208,11 @@ export async function materializeDag(dag: DAG, partitionOrWindow: PartitionWindo
     pump();
   });
 
-  if (timeout) clearTimeout(timeout);
-  if (grace) clearTimeout(grace);
-  options.signal?.removeEventListener("abort", onInterrupt);
-  unwatch?.();
+  limits.dispose();
+  if (unwatch) {
+    unwatch();
+    control.dispose();
+  }
 
   const executions = Object.fromEntries(selected.map((a) => [a.qualifiedKey, results.get(a.qualifiedKey)!]));
   const statuses = Object.values(executions).map((e) => e.status);
