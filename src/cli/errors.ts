@@ -5,11 +5,16 @@ import { InterloperError } from "../errors.js";
  * Returns the exit code: 2 for bad input or configuration, 1 for anything unexpected.
  */
 export function reportError(error: unknown, verbose: boolean): number {
-  const debug = verbose || /(^|,)\s*interloper\b/.test(process.env["DEBUG"] ?? "");
+  const debug = debugging(verbose);
   const err = error instanceof Error ? error : new Error(String(error));
   const known = err instanceof InterloperError;
   const line = err.message.split("\n")[0]!.trim();
   process.stderr.write(`interloper: ${known ? "" : "unexpected error: "}${line}\n`);
   if (debug) process.stderr.write(`${err.stack ?? ""}\n${err.cause ? `caused by: ${(err.cause as Error).stack ?? String(err.cause)}\n` : ""}`);
   return known ? 2 : 1;
+}
+
+/** Whether stack traces are printed: --verbose or DEBUG=interloper. */
+export function debugging(verbose: boolean | undefined): boolean {
+  return verbose === true || /(^|,)\s*interloper\b/.test(process.env["DEBUG"] ?? "");
 }

@@ -1,14 +1,9 @@
 import { closeLoadedProjects } from "../api/loaded.js";
 import { takeEscapedError } from "../runner/watchdog.js";
-import { reportError } from "./errors.js";
+import { debugging, reportError } from "./errors.js";
 
 /** How long closing the destinations may take before a process with abandoned work exits anyway. */
 const CLOSE_LIMIT_MS = 2_000;
-
-/** Whether stack traces are printed: --verbose or DEBUG=interloper. */
-export function debugging(verbose: boolean | undefined): boolean {
-  return verbose === true || /(^|,)\s*interloper\b/.test(process.env["DEBUG"] ?? "");
-}
 
 /**
  * While a command runs: an error thrown outside every promise (an uncaught exception, an

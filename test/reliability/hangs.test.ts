@@ -110,6 +110,16 @@ describe("an asset whose promise never settles, no --timeout", () => {
   });
 });
 
+describe("any command that waits on a promise nothing can settle", () => {
+  it("show, with a read that never ends: exit 1 and one line saying so, not exit 0 and nothing", async () => {
+    const data = await tempDir();
+    expect((await run(["materialize", "events", "-p", HUNG], data)).code).toBe(0);
+    const result = await run(["show", "events", "-p", HUNG], data, { REL_HANG_READ_ON: HUNG });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr.trim()).toBe("interloper: the command stopped before it finished: it waited on a promise that nothing could settle any more");
+  });
+});
+
 describe("--timeout", () => {
   // A hang that holds a timer (REL_HANG=timer), as a stuck socket would: only the timeout ends it.
   const hung = { REL_HANG: "timer", REL_LOG: "1" };
