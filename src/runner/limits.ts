@@ -54,7 +54,9 @@ export class RunLimits {
     control: RunControl,
   ) {
     const { timeoutMs, graceMs } = options;
-    if (timeoutMs !== undefined) this.timeout = setTimeout(() => this.timeOut(timeoutMs), timeoutMs);
+    // Unref'd: a run whose every attempt waits on a promise nothing can settle is failed as soon
+    // as the event loop drains (watchdog.ts), not only once a limit passes.
+    if (timeoutMs !== undefined) this.timeout = setTimeout(() => this.timeOut(timeoutMs), timeoutMs).unref();
     if (graceMs === undefined) return;
     this.unlisten.push(
       control.onInterrupt(() => this.startGrace(graceMs, interruptName(control.signal!))),
@@ -74,7 +76,7 @@ export class RunLimits {
     const why = `abandoned: still running ${formatLimit(graceMs)} after ${after}`;
     this.grace = setTimeout(() => {
       for (const attempt of this.attempts.values()) attempt.abandon({ status: "canceled", error: new Error(why) });
-    }, graceMs);
+    }, graceMs).unref();
   }
 
   private timeOut(timeoutMs: number): void {

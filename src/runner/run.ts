@@ -219,7 +219,13 @@ export async function materializeDag(dag: DAG, partitionOrWindow: PartitionWindo
   // An error outside every asset fails a run alone; inside a backfill it fails the backfill.
   const runError = unwatch ? control.error : null;
   const status: ExecutionStatus =
-    statuses.includes("failed") || runError ? "failed" : options.signal?.aborted && statuses.includes("canceled") ? "canceled" : statuses.includes("canceled") ? "failed" : "completed";
+    statuses.includes("failed") || runError
+      ? "failed"
+      : (options.signal?.aborted || control.haltReason !== null) && statuses.includes("canceled")
+        ? "canceled"
+        : statuses.includes("canceled")
+          ? "failed"
+          : "completed";
   const result = new RunResult({ runId, status, executionTime: Date.now() - startedAt, partitionOrWindow: window ? String(window) : null, assetExecutions: executions, runError });
   emit({
     ...scope,

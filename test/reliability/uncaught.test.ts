@@ -62,6 +62,17 @@ describe.concurrent("an asset that fails outside its own promise", () => {
     expect(result.stderr).toMatch(new RegExp(`^Error: an asset threw outside its run: thrown from a microtask on ${BAD}$`, "m"));
   });
 
+  it("after such an error, what still runs gets the grace, then is abandoned (a partition hung on a timer does not hold the backfill)", async () => {
+    const data = await tempDir();
+    const env = { REL_THROW_ON: BAD, REL_THROW: "microtask", REL_HANG_ON: "2024-02-04", REL_HANG: "timer" };
+    const result = await run(["materialize", "events", "-w", String(WINDOW), "--grace", "1s"], data, env);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toMatch(/^Failed: 0 of 4 partitions completed, 2 abandoned, 2 not run/m);
+    expect(result.stderr).toMatch(/^Abandoned \(still running 1s after the run stopped \(an asset threw outside its run\)\): 2024-02-03, 2024-02-04$/m);
+    expect(result.stderr).toMatch(new RegExp(`^Error: an asset threw outside its run: thrown from a microtask on ${BAD}$`, "m"));
+    expect(result.stderr).toMatch(/materialize events -c \S+ --window 2024-02-01\.\.2024-02-04$/m);
+  });
+
   it("-p: exit 1, the summary names the asset and the error", async () => {
     const data = await tempDir();
     const result = await run(["materialize", "events", "-p", BAD], data, { REL_THROW_ON: BAD, REL_THROW: "timer" });
