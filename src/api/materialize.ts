@@ -16,8 +16,18 @@ export interface MaterializeOptions extends PlanOptions {
   readonly signal?: AbortSignal;
   /** Run each backfill partition in a child process, at most this many at once. */
   readonly processes?: number;
-  /** Kill a partition's child process after this many milliseconds. */
+  /**
+   * A limit per run (per partition in a backfill): assets still running then fail ("timed out
+   * after 30s"), are abandoned and nothing more of theirs is written; the backfill goes on.
+   * With `processes`, each child applies it, and is sent SIGTERM once this much has passed
+   * since it started (SIGKILL CHILD_KILL_DELAY_MS later).
+   */
   readonly timeoutMs?: number;
+  /**
+   * After `signal` aborts, how long running assets (or children) may take to finish before
+   * they are abandoned (canceled); unset: in process, as long as they take; a child, 10 s.
+   */
+  readonly graceMs?: number;
   /** The backfill id to use (child processes are given their parent's). */
   readonly backfillId?: string;
 }
@@ -41,6 +51,8 @@ export async function materialize(project: Project, options: MaterializeOptions 
     assets: plan.assets,
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
   };
   if (plan.mode === "backfill" && plan.window) {
     const pool = options.processes ? processPool(project, options) : {};
@@ -53,7 +65,7 @@ export async function materialize(project: Project, options: MaterializeOptions 
 
 function processPool(project: Project, options: MaterializeOptions): { processes: number; childProcess: ChildProcessOptions } {
   if (!project.filepath) throw new ConfigError("--processes needs a config file that child processes can load; this project was built in code");
-  return { processes: options.processes!, childProcess: { configPath: project.filepath, cwd: process.cwd(), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) } };
+  return { processes: options.processes!, childProcess: { configPath: project.filepath, cwd: process.cwd() } };
 }
 
 /** For a dry run: the current row counts of the partitions a plan would replace, per asset. */

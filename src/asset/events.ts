@@ -25,7 +25,12 @@ export type AssetEvent =
   | (AssetEventBase & { readonly type: "asset:started" })
   | (AssetEventBase & { readonly type: "asset:completed"; readonly rows: number | null; readonly durationMs: number })
   | (AssetEventBase & { readonly type: "asset:failed"; readonly error: ErrorInfo; readonly durationMs: number })
-  | (AssetEventBase & { readonly type: "asset:canceled"; readonly reason: string })
+  | (AssetEventBase & {
+      readonly type: "asset:canceled";
+      readonly reason: string;
+      /** Set when the asset had started: it was abandoned while running. */
+      readonly durationMs?: number;
+    })
   | (AssetEventBase & { readonly type: "destination:write:started" | "destination:read:started"; readonly destination: string })
   | (AssetEventBase & {
       readonly type: "destination:write:completed" | "destination:read:completed";

@@ -25,6 +25,11 @@ export interface ExecuteOptions {
   /** Schemas inferred earlier in the run, so upstream reads come back typed. */
   readonly schemas: Map<string, readonly FieldSpec[] | null>;
   readonly signal?: AbortSignal;
+  /**
+   * Aborted once the runner gave up on this execution (a timeout, the grace after an
+   * interrupt): no destination write starts after that, so a late result is never stored.
+   */
+  readonly abandoned?: AbortSignal;
 }
 
 /** The fields every event of one execution shares. */
@@ -99,6 +104,7 @@ async function writeAll(asset: Asset, window: PartitionWindow | null, conformed:
   // Every destination gets the data even when an earlier one failed, so the result can say
   // exactly which destinations hold the new data.
   for (const [index, destination] of asset.destinations.entries()) {
+    options.abandoned?.throwIfAborted();
     const name = asset.destinationKeys[index]!;
     const started = Date.now();
     options.emit({ ...base, type: "destination:write:started", time: now(), destination: name });
@@ -134,10 +140,11 @@ async function writeStreamed(
   log: (level: LogLevel, message: string) => void,
 ): Promise<Execution> {
   const stream = await conformStream(asset, output);
+  const batches = options.abandoned ? untilAbandoned(stream.batches, options.abandoned) : stream.batches;
   options.schemas.set(asset.qualifiedKey, stream.schema);
   const metadata = { runId: options.runId, ...(options.backfillId ? { backfillId: options.backfillId } : {}) };
   if (!options.write || asset.destinations.length !== 1) {
-    const rows = await collectRows(stream.batches);
+    const rows = await collectRows(batches);
     for (const warning of stream.warnings) log("warn", warning);
     if (!options.write) return { data: rows, schema: stream.schema, rows: rows.length, written: [], failedDestinations: [] };
     return writeAll(asset, window, { data: rows, schema: stream.schema, rows: rows.length, warnings: [] }, options, base, metadata);
@@ -145,9 +152,10 @@ async function writeStreamed(
   const name = asset.destinationKeys[0]!;
   const started = Date.now();
   const now = () => new Date().toISOString();
+  options.abandoned?.throwIfAborted();
   options.emit({ ...base, type: "destination:write:started", time: now(), destination: name });
   try {
-    await writeStream(asset.destinations[0]!, asset.ioContext(window, stream.schema, metadata), stream.batches);
+    await writeStream(asset.destinations[0]!, asset.ioContext(window, stream.schema, metadata), batches);
   } catch (error) {
     // Data that contradicts its schema is the asset's failure, as with an array; nothing was replaced.
     if (error instanceof SchemaError) throw error;
@@ -209,7 +217,20 @@ function withDefaults(partial: Partial<ExecuteOptions>): ExecuteOptions {
     schemas: partial.schemas ?? new Map(),
     ...(partial.backfillId ? { backfillId: partial.backfillId } : {}),
     ...(partial.signal ? { signal: partial.signal } : {}),
+    ...(partial.abandoned ? { abandoned: partial.abandoned } : {}),
   };
+}
+
+/**
+ * A stream's batches, ending in an error once the execution is abandoned: the destination's
+ * writer then discards what it had (an atomic write never replaces the partition).
+ */
+async function* untilAbandoned<T>(batches: AsyncIterable<T>, abandoned: AbortSignal): AsyncGenerator<T> {
+  for await (const batch of batches) {
+    abandoned.throwIfAborted();
+    yield batch;
+  }
+  abandoned.throwIfAborted();
 }
 
 /** Outside a DAG, a dependency resolves among the assets of the asset's own source. */

@@ -21,7 +21,10 @@ export class ExecutionContext {
   readonly runId: string;
   readonly backfillId: string | undefined;
   readonly logger: Logger;
-  /** Aborted when the run is canceled (Ctrl-C): pass it to fetch and other long calls. */
+  /**
+   * Aborted when the run is interrupted (Ctrl-C, SIGTERM), when it times out, or when the runner
+   * stops waiting for this asset: pass it to fetch and other long calls.
+   */
   readonly signal: AbortSignal;
 
   constructor(options: {

@@ -6,7 +6,7 @@ import { printable, printableLines } from "./printable.js";
  * Returns the exit code: 2 for bad input or configuration, 1 for anything unexpected.
  */
 export function reportError(error: unknown, verbose: boolean): number {
-  const debug = verbose || /(^|,)\s*interloper\b/.test(process.env["DEBUG"] ?? "");
+  const debug = debugging(verbose);
   const err = error instanceof Error ? error : new Error(String(error));
   const known = err instanceof InterloperError;
   const line = err.message.split("\n")[0]!.trim();
@@ -16,4 +16,9 @@ export function reportError(error: unknown, verbose: boolean): number {
     process.stderr.write(`${printableLines(trace.split("\n"))}\n`);
   }
   return known ? 2 : 1;
+}
+
+/** Whether stack traces are printed: --verbose or DEBUG=interloper. */
+export function debugging(verbose: boolean | undefined): boolean {
+  return verbose === true || /(^|,)\s*interloper\b/.test(process.env["DEBUG"] ?? "");
 }

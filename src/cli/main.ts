@@ -1,5 +1,7 @@
 import { createRequire } from "node:module";
 import type { Command } from "commander";
+import { CHILD_KILL_DELAY_MS, DEFAULT_GRACE_MS, formatLimit } from "../runner/limits.js";
+import { runsUnderWay } from "../runner/watchdog.js";
 import { reportError } from "./errors.js";
 import { printable } from "./printable.js";
 
@@ -51,7 +53,12 @@ export function buildProgram(): Command {
     .option("--concurrency <n>", "assets (or backfill partitions) at once (default: the config's, else 4)", integer("--concurrency", 1))
     .option("--no-fail-fast", "keep going after a failure")
     .option("--processes <n>", "run each backfill partition in a child process, at most n at once", integer("--processes", 1))
-    .option("--timeout <duration>", "with --processes: kill a partition that runs longer (90s, 5m, 1h)")
+    .option(
+      "--timeout <duration>",
+      `fail a partition whose run takes longer (90s, 5m, 1h): it is abandoned, nothing more of it is written, the backfill goes on; ` +
+        `with --processes the child fails it itself, and is sent SIGTERM at the limit, then SIGKILL ${CHILD_KILL_DELAY_MS / 1000} s later`,
+    )
+    .option("--grace <duration>", `after SIGINT or SIGTERM, how long running partitions may take to finish before they are abandoned (default ${formatLimit(DEFAULT_GRACE_MS)}; 0: at once)`)
     .option("--shard <i/n>", "run shard i of n of the backfill (every n-th partition, newest first)")
     .option("--shard-index-env <VAR>", "read the shard from a 0-based worker index in VAR (JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX)")
     .option("--shard-count <n>", "with --shard-index-env: how many shards there are", integer("--shard-count", 1))
@@ -132,6 +139,18 @@ Examples:
 /** Runs the CLI; sets `process.exitCode` (0 done, 1 a run failed, 2 bad input or configuration). */
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
   const program = buildProgram();
+  // An event loop that drains before the command ends means it waits on a promise nothing can
+  // settle: the process would exit 0 as if all went well. A run under way fails what stalled
+  // and ends with its summary (src/runner/watchdog.ts); anything else ends here, with exit 1.
+  let finished = false;
+  const unfinished = () => {
+    if (finished) return;
+    process.exitCode = 1;
+    if (runsUnderWay()) return;
+    finished = true;
+    process.stderr.write("interloper: the command stopped before it finished: it waited on a promise that nothing could settle any more\n");
+  };
+  process.on("beforeExit", unfinished);
   try {
     await program.parseAsync(argv as string[]);
   } catch (error) {
@@ -150,6 +169,8 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
     }
     process.exitCode = reportError(error, argv.includes("--verbose"));
   } finally {
+    finished = true;
+    process.off("beforeExit", unfinished);
     // Database pools and clients would keep the process alive after the work is done.
     const { closeLoadedProjects } = await import("../api/loaded.js");
     await closeLoadedProjects();

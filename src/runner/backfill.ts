@@ -1,13 +1,18 @@
 import { randomUUID } from "node:crypto";
+import type { Asset } from "../asset/asset.js";
 import type { DAG } from "../dag/dag.js";
+import { errorInfo } from "../asset/events.js";
 import { ConfigError, PartitionError } from "../errors.js";
 import { Partition, type PartitionWindow } from "../partitioning/index.js";
 import type { FieldSpec } from "../schema/index.js";
+import { RunControl } from "./attempt.js";
 import { runPartitionInChild, type ChildProcessOptions } from "./child-run.js";
 import { emitter } from "./events.js";
 import { Limiter } from "./limiter.js";
 import type { ExecutionStatus, RunResult } from "./run-result.js";
+import { checkLimits } from "./limits.js";
 import { checkRunWindow, materializeDag, selectAssets, type RunOptions } from "./run.js";
+import { watchRun } from "./watchdog.js";
 
 /** Options of `il.backfill`. */
 export interface BackfillOptions extends Omit<RunOptions, "runId" | "backfillId"> {
@@ -18,7 +23,10 @@ export interface BackfillOptions extends Omit<RunOptions, "runId" | "backfillId"
   readonly backfillId?: string;
   /** Run each partition in a child process, at most this many at once (needs `childProcess`). */
   readonly processes?: number;
-  /** How children are started: the config file they load, a timeout per partition. */
+  /**
+   * How children are started: the config file they load, a timeout per partition (else
+   * `timeoutMs`). Each child gets `timeoutMs` and `graceMs` as its own limits.
+   */
   readonly childProcess?: ChildProcessOptions;
 }
 
@@ -41,6 +49,8 @@ export class BackfillResult {
     readonly partitions: readonly PartitionOutcome[],
     /** The run of the unpartitioned assets, which run once before the partitions. */
     readonly unpartitioned: RunResult | null,
+    /** An error that failed the backfill as a whole: thrown outside every asset's run, so no partition could be blamed. */
+    readonly runError: Error | null = null,
   ) {
     Object.freeze(this);
   }
@@ -55,6 +65,11 @@ export class BackfillResult {
 
   get canceledPartitions(): string[] {
     return this.partitions.filter((p) => p.status === "canceled").map((p) => p.key);
+  }
+
+  /** Canceled partitions that were running when the backfill stopped waiting for them. */
+  get abandonedPartitions(): string[] {
+    return this.partitions.filter((p) => p.status === "canceled" && (p.result?.abandonedAssets.length ?? 0) > 0).map((p) => p.key);
   }
 
   /** The partitions to pass as `only` to re-run what did not complete. */
@@ -87,6 +102,27 @@ export async function backfill(dag: DAG, partitionOrWindow: PartitionWindow | Pa
     throw new ConfigError(`processes must be an integer of at least 1, got ${String(options.processes)}`);
   }
   if (options.processes && !options.childProcess) throw new ConfigError("processes needs childProcess.configPath: the config file each child process loads");
+  checkLimits(options);
+  const control = new RunControl(options.signal);
+  const unwatch = watchRun(control);
+  try {
+    return await runPartitions(dag, window, ordered, partitioned, unpartitioned, options, control);
+  } finally {
+    unwatch();
+    control.dispose();
+  }
+}
+
+/** The backfill itself, once its window and options are checked; `control` stops it. */
+async function runPartitions(
+  dag: DAG,
+  window: PartitionWindow,
+  ordered: readonly Partition[],
+  partitioned: readonly Asset[],
+  unpartitioned: readonly Asset[],
+  options: BackfillOptions,
+  control: RunControl,
+): Promise<BackfillResult> {
   const backfillId = options.backfillId ?? randomUUID();
   const emit = emitter(options.onEvent);
   const concurrency = options.processes ?? options.concurrency ?? 4;
@@ -98,7 +134,10 @@ export async function backfill(dag: DAG, partitionOrWindow: PartitionWindow | Pa
   emit({ ...base, type: "backfill:started", time: new Date().toISOString(), partitions: ordered.map((p) => p.key), order: options.order ?? "newest" });
 
   // Runs deliver through the backfill's emitter, so subscribers see each event once.
-  const runOptions = { ...options, onEvent: undefined, emit, backfillId, limiter, schemas, failFast } as const;
+  const runOptions = { ...options, onEvent: undefined, emit, backfillId, limiter, schemas, failFast, control } as const;
+  const timeoutMs = options.childProcess?.timeoutMs ?? options.timeoutMs;
+  const graceMs = options.childProcess?.graceMs ?? options.graceMs;
+  const child = { ...options.childProcess!, ...(timeoutMs ? { timeoutMs } : {}), ...(graceMs !== undefined ? { graceMs } : {}), backfillId, emit, control };
   let stopped = false;
   let unpartitionedRun: RunResult | null = null;
   if (unpartitioned.length > 0) {
@@ -111,7 +150,7 @@ export async function backfill(dag: DAG, partitionOrWindow: PartitionWindow | Pa
   const worker = async () => {
     while (next < ordered.length) {
       const partition = ordered[next++]!;
-      if (stopped || options.signal?.aborted) {
+      if (stopped || options.signal?.aborted || control.haltReason) {
         outcomes.set(partition.key, { key: partition.key, status: "canceled", result: null });
         continue;
       }
@@ -119,7 +158,7 @@ export async function backfill(dag: DAG, partitionOrWindow: PartitionWindow | Pa
         partitioned.length === 0
           ? null
           : options.processes
-            ? await runPartitionInChild(partition.key, partitioned.map((a) => a.qualifiedKey), { ...options.childProcess!, backfillId, emit, ...(options.signal ? { signal: options.signal } : {}) })
+            ? await runPartitionInChild(partition.key, partitioned.map((a) => a.qualifiedKey), child)
             : await materializeDag(dag, partition, { ...runOptions, assets: partitioned });
       const status = result?.status ?? "completed";
       outcomes.set(partition.key, { key: partition.key, status, result });
@@ -130,8 +169,9 @@ export async function backfill(dag: DAG, partitionOrWindow: PartitionWindow | Pa
 
   const partitions = ordered.map((p) => outcomes.get(p.key)!);
   const statuses = partitions.map((p) => p.status).concat(unpartitionedRun ? [unpartitionedRun.status] : []);
-  const status: ExecutionStatus = statuses.includes("failed") ? "failed" : statuses.includes("canceled") ? (options.signal?.aborted ? "canceled" : "failed") : "completed";
-  const result = new BackfillResult(backfillId, status, String(window), Date.now() - startedAt, partitions, unpartitionedRun);
+  const status: ExecutionStatus =
+    statuses.includes("failed") || control.error ? "failed" : statuses.includes("canceled") ? (options.signal?.aborted ? "canceled" : "failed") : "completed";
+  const result = new BackfillResult(backfillId, status, String(window), Date.now() - startedAt, partitions, unpartitionedRun, control.error);
   emit({
     ...base,
     type: `backfill:${status}`,
@@ -140,6 +180,7 @@ export async function backfill(dag: DAG, partitionOrWindow: PartitionWindow | Pa
     completed: result.completedPartitions,
     failed: result.failedPartitions,
     canceled: result.canceledPartitions,
+    ...(control.error ? { error: errorInfo(control.error) } : {}),
   });
   return result;
 }

@@ -18,6 +18,8 @@ export type RunEvent =
       readonly completed: readonly string[];
       readonly failed: readonly string[];
       readonly canceled: readonly string[];
+      /** An error that failed the run as a whole (thrown outside every asset's run). */
+      readonly error?: ErrorInfo;
     });
 
 interface BackfillEventBase {

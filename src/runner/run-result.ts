@@ -26,13 +26,23 @@ export class RunResult {
   /** The run's window as a string ("2026-01-01..2026-01-07"), or null when unpartitioned. */
   readonly partitionOrWindow: string | null;
   readonly assetExecutions: Readonly<Record<string, AssetExecution>>;
+  /** An error that failed the run as a whole: thrown outside every asset's run, so no asset could be blamed. */
+  readonly runError: Error | null;
 
-  constructor(fields: { runId: string; status: ExecutionStatus; executionTime: number; partitionOrWindow: string | null; assetExecutions: Record<string, AssetExecution> }) {
+  constructor(fields: {
+    runId: string;
+    status: ExecutionStatus;
+    executionTime: number;
+    partitionOrWindow: string | null;
+    assetExecutions: Record<string, AssetExecution>;
+    runError?: Error | null;
+  }) {
     this.runId = fields.runId;
     this.status = fields.status;
     this.executionTime = fields.executionTime;
     this.partitionOrWindow = fields.partitionOrWindow;
     this.assetExecutions = Object.freeze({ ...fields.assetExecutions });
+    this.runError = fields.runError ?? null;
     Object.freeze(this);
   }
 
@@ -48,9 +58,14 @@ export class RunResult {
     return this.keysWith("canceled");
   }
 
-  /** The first failure's error, if any. */
+  /** The first failure's error (an asset's, else the run's own), if any. */
   get error(): Error | null {
-    return Object.values(this.assetExecutions).find((e) => e.status === "failed")?.error ?? null;
+    return Object.values(this.assetExecutions).find((e) => e.status === "failed")?.error ?? this.runError;
+  }
+
+  /** Assets that were running when the run stopped waiting for them (canceled after they started). */
+  get abandonedAssets(): string[] {
+    return Object.values(this.assetExecutions).filter((e) => e.status === "canceled" && e.startTime !== null).map((e) => e.asset);
   }
 
   /** Plain data for JSON output. */
@@ -60,6 +75,7 @@ export class RunResult {
       status: this.status,
       executionTime: this.executionTime,
       partitionOrWindow: this.partitionOrWindow,
+      ...(this.runError ? { runError: errorData(this.runError) } : {}),
       assetExecutions: Object.fromEntries(
         Object.entries(this.assetExecutions).map(([key, e]) => [key, { ...e, error: e.error ? errorData(e.error) : null }]),
       ),

@@ -6,9 +6,12 @@ import type { DAG } from "../dag/dag.js";
 import { ConfigError, PartitionError } from "../errors.js";
 import { Partition, type PartitionWindow } from "../partitioning/index.js";
 import type { FieldSpec } from "../schema/index.js";
+import { AbandonedAttempt, Attempt, RunControl } from "./attempt.js";
 import { emitter, type EventHandler } from "./events.js";
 import { Limiter } from "./limiter.js";
 import { RunResult, type AssetExecution, type ExecutionStatus } from "./run-result.js";
+import { checkLimits, formatLimit, interruptName, RunLimits } from "./limits.js";
+import { watchRun } from "./watchdog.js";
 
 /** Options of `dag.materialize`. */
 export interface RunOptions {
@@ -23,6 +26,17 @@ export interface RunOptions {
   readonly backfillId?: string;
   /** Aborting stops scheduling; running assets see it on `context.signal`. */
   readonly signal?: AbortSignal;
+  /**
+   * A limit on the run, from its start: assets still running then fail ("timed out after 30s",
+   * naming the destination when a write hung); their `context.signal` is aborted, the run stops
+   * waiting for them, and nothing more of theirs is written.
+   */
+  readonly timeoutMs?: number;
+  /**
+   * After `signal` aborts, how long running assets may take to finish; those still running then
+   * are abandoned (canceled, nothing more of theirs written). Unset: as long as they take.
+   */
+  readonly graceMs?: number;
 }
 
 /** Internal extras a backfill passes to its runs. */
@@ -31,6 +45,8 @@ export interface RunInternals {
   readonly schemas?: Map<string, readonly FieldSpec[] | null>;
   /** An emitter that already reaches the subscribers. */
   readonly emit?: EventHandler;
+  /** The backfill's control, so that stopping it stops its runs; a run alone makes its own. */
+  readonly control?: RunControl;
 }
 
 /** The assets a run covers: the selection, or every materializable asset. */
@@ -74,6 +90,7 @@ export function checkRunWindow(assets: readonly Asset[], partitionOrWindow: Part
 export async function materializeDag(dag: DAG, partitionOrWindow: PartitionWindow | Partition | null | undefined, options: RunOptions & RunInternals = {}): Promise<RunResult> {
   const selected = selectAssets(dag, options.assets);
   const window = checkRunWindow(selected, partitionOrWindow);
+  checkLimits(options);
   const emit = options.emit ?? emitter(options.onEvent);
   const limiter = options.limiter ?? new Limiter(options.concurrency ?? 4);
   const failFast = options.failFast ?? true;
@@ -86,6 +103,22 @@ export async function materializeDag(dag: DAG, partitionOrWindow: PartitionWindo
   const running = new Set<string>();
   const startedAt = Date.now();
   let stopped = false;
+  const control = options.control ?? new RunControl(options.signal);
+  const unwatch = options.control ? null : watchRun(control);
+  const attempts = new Map<string, Attempt>();
+  const limits = new RunLimits(attempts, options, control);
+
+  /** Why nothing more starts, once something stopped the run. */
+  const stopReason = (): string | null =>
+    options.signal?.aborted
+      ? "the run was interrupted"
+      : limits.timedOut
+        ? `the run timed out after ${formatLimit(options.timeoutMs!)}`
+        : control.haltReason
+          ? `the run stopped: ${control.haltReason}`
+          : stopped
+            ? "the run stopped after a failure (failFast)"
+            : null;
 
   emit({ ...scope, type: "run:started", time: now(), assets: selected.map((a) => a.qualifiedKey) });
   for (const asset of selected) emit({ ...scope, type: "asset:queued", time: now(), asset: asset.qualifiedKey });
@@ -99,29 +132,54 @@ export async function materializeDag(dag: DAG, partitionOrWindow: PartitionWindo
   };
 
   const execute = async (asset: Asset): Promise<void> => {
-    if (stopped || options.signal?.aborted) {
-      cancel(asset, options.signal?.aborted ? "the run was interrupted" : "the run stopped after a failure (failFast)");
+    const reason = stopReason();
+    if (reason) {
+      cancel(asset, reason);
       return;
     }
+    const key = asset.qualifiedKey;
     const startTime = new Date();
-    emit({ ...scope, type: "asset:started", time: startTime.toISOString(), asset: asset.qualifiedKey });
+    emit({ ...scope, type: "asset:started", time: startTime.toISOString(), asset: key });
+    const attempt = new Attempt(key, window ? String(window) : null, control);
+    attempts.set(key, attempt);
     try {
-      const execution: Execution = await executeAsset(asset, window, {
-        runId, write: true, emit, schemas,
-        resolve: (a, name) => dag.resolve(a, name),
-        ...(options.backfillId ? { backfillId: options.backfillId } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
+      const execution: Execution = await attempt.watch(() =>
+        executeAsset(asset, window, {
+          runId, write: true, emit: attempt.observe(emit), schemas,
+          resolve: (a, name) => dag.resolve(a, name),
+          ...(options.backfillId ? { backfillId: options.backfillId } : {}),
+          signal: attempt.signal,
+          abandoned: attempt.abandoned,
+        }),
+      );
       const endTime = new Date();
       settle(asset, { status: "completed", startTime, endTime, error: null, rows: execution.rows, written: execution.written, failedDestinations: [] });
-      emit({ ...scope, type: "asset:completed", time: endTime.toISOString(), asset: asset.qualifiedKey, rows: execution.rows, durationMs: endTime.getTime() - startTime.getTime() });
+      emit({ ...scope, type: "asset:completed", time: endTime.toISOString(), asset: key, rows: execution.rows, durationMs: endTime.getTime() - startTime.getTime() });
     } catch (caught) {
-      const error = caught instanceof Error ? caught : new Error(String(caught));
       const endTime = new Date();
+      const durationMs = endTime.getTime() - startTime.getTime();
+      if (caught instanceof AbandonedAttempt) {
+        const { status, error } = caught.outcome;
+        settle(asset, { status, startTime, endTime, error, rows: null, written: attempt.written, failedDestinations: [] });
+        if (status === "failed") emit({ ...scope, type: "asset:failed", time: endTime.toISOString(), asset: key, error: errorInfo(error), durationMs });
+        else emit({ ...scope, type: "asset:canceled", time: endTime.toISOString(), asset: key, reason: error.message, durationMs });
+        if (status === "failed" && failFast) stopped = true;
+        return;
+      }
+      const error = caught instanceof Error ? caught : new Error(String(caught));
+      if (options.signal?.aborted && isAbort(error, options.signal)) {
+        // It stopped on the interrupt, as asked: canceled, not failed.
+        const reason = `abandoned: interrupted by ${interruptName(options.signal)}`;
+        settle(asset, { status: "canceled", startTime, endTime, error: new Error(reason, { cause: error }), rows: null, written: attempt.written, failedDestinations: [] });
+        emit({ ...scope, type: "asset:canceled", time: endTime.toISOString(), asset: key, reason, durationMs });
+        return;
+      }
       const detail = error as { written?: string[]; failedDestinations?: string[] };
       settle(asset, { status: "failed", startTime, endTime, error, rows: null, written: detail.written ?? [], failedDestinations: detail.failedDestinations ?? [] });
-      emit({ ...scope, type: "asset:failed", time: endTime.toISOString(), asset: asset.qualifiedKey, error: errorInfo(error), durationMs: endTime.getTime() - startTime.getTime() });
+      emit({ ...scope, type: "asset:failed", time: endTime.toISOString(), asset: key, error: errorInfo(error), durationMs });
       if (failFast) stopped = true;
+    } finally {
+      attempts.delete(key);
     }
   };
 
@@ -135,8 +193,8 @@ export async function materializeDag(dag: DAG, partitionOrWindow: PartitionWindo
         const broken = upstream.find((u) => results.get(u) && results.get(u)!.status !== "completed");
         if (broken) {
           cancel(asset, `its dependency "${broken}" ${results.get(broken)!.status === "failed" ? "failed" : "was canceled"}`);
-        } else if (stopped || options.signal?.aborted) {
-          cancel(asset, options.signal?.aborted ? "the run was interrupted" : "the run stopped after a failure (failFast)");
+        } else if (stopReason()) {
+          cancel(asset, stopReason()!);
         } else if (upstream.every((u) => results.get(u)?.status === "completed")) {
           running.add(key);
           void limiter.run(() => execute(asset)).finally(() => {
@@ -150,10 +208,42 @@ export async function materializeDag(dag: DAG, partitionOrWindow: PartitionWindo
     pump();
   });
 
+  limits.dispose();
+  if (unwatch) {
+    unwatch();
+    control.dispose();
+  }
+
   const executions = Object.fromEntries(selected.map((a) => [a.qualifiedKey, results.get(a.qualifiedKey)!]));
   const statuses = Object.values(executions).map((e) => e.status);
-  const status: ExecutionStatus = statuses.includes("failed") ? "failed" : options.signal?.aborted && statuses.includes("canceled") ? "canceled" : statuses.includes("canceled") ? "failed" : "completed";
-  const result = new RunResult({ runId, status, executionTime: Date.now() - startedAt, partitionOrWindow: window ? String(window) : null, assetExecutions: executions });
-  emit({ ...scope, type: `run:${status}`, time: now(), durationMs: result.executionTime, completed: result.completedAssets, failed: result.failedAssets, canceled: result.canceledAssets });
+  // An error outside every asset fails a run alone; inside a backfill it fails the backfill.
+  const runError = unwatch ? control.error : null;
+  const status: ExecutionStatus =
+    statuses.includes("failed") || runError
+      ? "failed"
+      : (options.signal?.aborted || control.haltReason !== null) && statuses.includes("canceled")
+        ? "canceled"
+        : statuses.includes("canceled")
+          ? "failed"
+          : "completed";
+  const result = new RunResult({ runId, status, executionTime: Date.now() - startedAt, partitionOrWindow: window ? String(window) : null, assetExecutions: executions, runError });
+  emit({
+    ...scope,
+    type: `run:${status}`,
+    time: now(),
+    durationMs: result.executionTime,
+    completed: result.completedAssets,
+    failed: result.failedAssets,
+    canceled: result.canceledAssets,
+    ...(runError ? { error: errorInfo(runError) } : {}),
+  });
   return result;
+}
+
+/** Whether an error is the interrupt itself (its reason, or an AbortError), wrapped or not. */
+function isAbort(error: unknown, signal: AbortSignal): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e === signal.reason || (e as { name?: unknown }).name === "AbortError") return true;
+  }
+  return false;
 }

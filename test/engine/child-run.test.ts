@@ -47,3 +47,36 @@ describe("runPartitionInChild", () => {
     expect(events).toEqual(["run:started", "asset:failed", "run:failed"]);
   });
 });
+
+describe("runPartitionInChild: the child's word on a run that did not complete", () => {
+  it("a child that reported its run failed and exits 143 keeps its own errors, each event once", async () => {
+    const events: string[] = [];
+    const failedRun = [
+      { type: "run:started", assets: ["shop.orders"] },
+      { type: "asset:failed", asset: "shop.orders", error: { name: "AssetError", message: 'asset "shop.orders" for 2026-01-07 timed out after 2s writing to CSVDestination' }, durationMs: 2000 },
+      { type: "run:failed", durationMs: 2001, completed: [], failed: ["shop.orders"], canceled: [] },
+    ];
+    const result = await runPartitionInChild("2026-01-07", ["shop.orders"], { configPath: "unused", cwd: dir, cliPath: await child(failedRun, 143), backfillId: "b1", emit: (e) => events.push(e.type) });
+    expect(result.status).toBe("failed");
+    expect(result.assetExecutions["shop.orders"]!.error?.message).toBe('asset "shop.orders" for 2026-01-07 timed out after 2s writing to CSVDestination');
+    expect(events).toEqual(["run:started", "asset:failed", "run:failed"]);
+  });
+
+  it("a child stopped by the parent's timeout that reports its run canceled failed, with the limit in the error", async () => {
+    const events: string[] = [];
+    const path = join(dir, "slow-child.mjs");
+    const line = (event: object) => JSON.stringify({ runId: "r1", partition: "2026-01-07", time: "2026-01-07T00:00:01.000Z", ...event });
+    // Starts, then on SIGTERM says it abandoned the asset, as the CLI does once its grace is over.
+    await writeFile(
+      path,
+      `process.stdout.write(${JSON.stringify(`${line({ type: "run:started", assets: ["shop.orders"] })}\n${line({ type: "asset:started", asset: "shop.orders" })}\n`)});
+process.on("SIGTERM", () => process.stdout.write(${JSON.stringify(`${line({ type: "asset:canceled", asset: "shop.orders", reason: "abandoned: still running 0ms after SIGTERM", durationMs: 300 })}\n${line({ type: "run:canceled", durationMs: 300, completed: [], failed: [], canceled: ["shop.orders"] })}\n`)}, () => process.exit(143)));
+setInterval(() => undefined, 1000);
+`,
+    );
+    const result = await runPartitionInChild("2026-01-07", ["shop.orders"], { configPath: "unused", cwd: dir, cliPath: path, backfillId: "b1", timeoutMs: 300, emit: (e) => events.push(e.type) });
+    expect(result.status).toBe("failed");
+    expect(result.assetExecutions["shop.orders"]!.error?.message).toMatch(/^the process running partition 2026-01-07 timed out after 300ms and was stopped/);
+    expect(events).toEqual(["run:started", "asset:started", "asset:canceled", "asset:failed", "run:failed"]);
+  });
+});

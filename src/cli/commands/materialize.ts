@@ -3,9 +3,13 @@ import { planMaterialize, type Plan, type PlanOptions } from "../../api/plan.js"
 import { missingPlanOptions } from "../../api/missing.js";
 import { loadProject } from "../../api/project.js";
 import { ConfigError } from "../../errors.js";
+import { abandonedStillRunning } from "../../runner/attempt.js";
+import { killChildren, POOL_CHILD_ENV } from "../../runner/child-run.js";
 import { eventToJson, type EventHandler } from "../../runner/events.js";
+import { DEFAULT_GRACE_MS, formatLimit } from "../../runner/limits.js";
 import type { GlobalOptions } from "../main.js";
 import { printable, terminalJson } from "../printable.js";
+import { exitLeavingAbandonedWork, guardEscapedErrors } from "../process-guards.js";
 import { PlainReporter } from "../reporters/plain.js";
 import { summaryLines } from "../reporters/summary.js";
 import { formatCount } from "../reporters/tracker.js";
@@ -16,6 +20,7 @@ import { parseDuration, shardFromFlags, type ShardFlags } from "./shard.js";
 export interface MaterializeFlags extends GlobalOptions, SelectionFlags, ShardFlags {
   readonly processes?: number;
   readonly timeout?: string;
+  readonly grace?: string;
   readonly backfillId?: string;
   readonly order?: "newest" | "oldest";
   readonly concurrency?: number;
@@ -32,11 +37,20 @@ const err = (line: string) => process.stderr.write(`${printable(line)}\n`);
 
 /** `interloper materialize`: returns the exit code. */
 export async function materializeCommand(assets: readonly string[], flags: MaterializeFlags): Promise<number> {
+  const unguard = guardEscapedErrors(flags.verbose);
+  try {
+    return await materializeGuarded(assets, flags);
+  } finally {
+    unguard();
+  }
+}
+
+async function materializeGuarded(assets: readonly string[], flags: MaterializeFlags): Promise<number> {
   const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
   const shard = shardFromFlags(flags);
   let options: PlanOptions = { ...planOptions(assets, flags), order: flags.order ?? "newest", ...(shard ? { shard } : {}) };
-  if (flags.timeout !== undefined && !flags.processes) throw new ConfigError("--timeout only applies with --processes");
-  const timeoutMs = flags.timeout !== undefined ? parseDuration(flags.timeout) : undefined;
+  const timeoutMs = flags.timeout !== undefined ? parseDuration(flags.timeout, "--timeout") : undefined;
+  const graceMs = flags.grace !== undefined ? parseDuration(flags.grace, "--grace", { allowZero: true }) : DEFAULT_GRACE_MS;
   if (flags.includeEmpty && !flags.missing) throw new ConfigError("--include-empty only applies with --missing");
   if (flags.missing) options = await missingPlanOptions(project, options, { includeEmpty: flags.includeEmpty ?? false });
   const plan = planMaterialize(project, options);
@@ -52,13 +66,22 @@ export async function materializeCommand(assets: readonly string[], flags: Mater
   const interrupt = new AbortController();
   let signalCode = 0;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (interrupt.signal.aborted) process.exit(signal === "SIGINT" ? 130 : 143);
-    signalCode = signal === "SIGINT" ? 130 : 143;
+    const code = signal === "SIGINT" ? 130 : 143;
+    if (interrupt.signal.aborted) {
+      killChildren();
+      process.exit(code);
+    }
+    signalCode = code;
     err("");
-    err(`${signal} received: finishing running partitions, starting no new ones (press Ctrl-C again to stop at once)`);
-    interrupt.abort();
+    err(`${signal} received: finishing running partitions (for up to ${formatLimit(graceMs)}, then they are abandoned), starting no new ones (press Ctrl-C again to stop at once)`);
+    // The reason names the signal: assets see it on context.signal, abandoned ones in their message.
+    interrupt.abort(new DOMException(signal, "AbortError"));
   };
-  process.on("SIGINT", onSignal);
+  // A pool's child stops on its parent's word (SIGTERM): a terminal's Ctrl-C reaches the whole
+  // process group, and the parent's SIGTERM on top of it would be a second signal, stopping the
+  // child at once instead of letting it finish its partition.
+  const onSigint = process.env[POOL_CHILD_ENV] === "1" ? () => undefined : onSignal;
+  process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSignal);
 
   const reporter = await chooseReporter(plan, flags);
@@ -70,18 +93,20 @@ export async function materializeCommand(assets: readonly string[], flags: Mater
       failFast: flags.failFast ?? true,
       ...(flags.processes ? { processes: flags.processes } : {}),
       ...(timeoutMs ? { timeoutMs } : {}),
+      graceMs,
       ...(flags.backfillId ? { backfillId: flags.backfillId } : {}),
       onEvent: reporter.onEvent,
       signal: interrupt.signal,
     });
   } finally {
     await reporter.stop();
-    process.off("SIGINT", onSignal);
+    process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSignal);
   }
   if (!flags.json) for (const line of summaryLines(outcome, reporter.rows(), { assets, config: flags.config })) err(line);
-  if (outcome.status === "completed") return 0;
-  return signalCode || 1;
+  const code = outcome.status === "completed" ? 0 : signalCode || 1;
+  if (abandonedStillRunning() > 0) return exitLeavingAbandonedWork(code);
+  return code;
 }
 
 interface ActiveReporter {

@@ -1,5 +1,6 @@
 import { parseShard, type Shard } from "../../api/plan.js";
 import { ConfigError } from "../../errors.js";
+import { MAX_TIMER_MS } from "../../runner/limits.js";
 
 /** The flags that pick a shard of a backfill. */
 export interface ShardFlags {
@@ -30,10 +31,14 @@ export function shardFromFlags(flags: ShardFlags, env: NodeJS.ProcessEnv = proce
   return parseShard(`${Number(raw) + 1}/${flags.shardCount}`);
 }
 
-/** "30s", "5m", "1h", "250ms", or a number of seconds, in milliseconds. */
-export function parseDuration(text: string): number {
+/** "30s", "5m", "1h", "250ms", or a number of seconds, in milliseconds; `flag` names it in errors. */
+export function parseDuration(text: string, flag = "--timeout", options: { allowZero?: boolean } = {}): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
-  if (!match || Number(match[1]) <= 0) throw new ConfigError(`--timeout "${text}" is not a duration: expected e.g. 90s, 5m, 1h or 250ms`);
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? "s") as "ms" | "s" | "m" | "h"];
-  return Math.round(Number(match[1]) * unit);
+  const unit = match ? { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? "s") as "ms" | "s" | "m" | "h"] : 0;
+  const ms = match ? Math.round(Number(match[1]) * unit) : NaN;
+  const least = options.allowZero ? 0 : 1;
+  if (!(ms >= least && ms <= MAX_TIMER_MS)) {
+    throw new ConfigError(`${flag} "${text}" is not a duration${options.allowZero ? "" : " above 0"} of at most 24 days: expected e.g. 90s, 5m, 1h or 250ms`);
+  }
+  return ms;
 }

@@ -1,5 +1,6 @@
 import type { MaterializeOutcome } from "../../api/materialize.js";
 import { printable } from "../printable.js";
+import type { RunResult } from "../../runner/run-result.js";
 import { formatCount, formatDuration } from "./tracker.js";
 
 /** How the command was invoked, to print the command that re-runs what failed. */
@@ -13,26 +14,52 @@ export function summaryLines(outcome: MaterializeOutcome, rows: number, invocati
   const lines: string[] = [];
   const result = outcome.result;
   const seconds = formatDuration(result.executionTime);
+  const verdict = outcome.status === "completed" ? "Done" : outcome.status === "canceled" ? "Interrupted" : "Failed";
   if ("partitions" in result) {
     const completed = result.completedPartitions.length;
     const failed = result.failedPartitions;
-    const canceled = result.canceledPartitions;
+    const abandoned = result.abandonedPartitions;
+    const notRun = result.canceledPartitions.length - abandoned.length;
     lines.push(
-      `${outcome.status === "completed" ? "Done" : outcome.status === "canceled" ? "Interrupted" : "Failed"}: ${completed} of ${result.partitions.length} partitions completed` +
-        `${failed.length ? `, ${failed.length} failed` : ""}${canceled.length ? `, ${canceled.length} not run` : ""}, ${formatCount(rows)} rows in ${seconds}`,
+      `${verdict}: ${completed} of ${result.partitions.length} partitions completed` +
+        `${failed.length ? `, ${failed.length} failed` : ""}${abandoned.length ? `, ${abandoned.length} abandoned` : ""}${notRun ? `, ${notRun} not run` : ""}, ${formatCount(rows)} rows in ${seconds}`,
     );
     if (failed.length) lines.push(`Failed partitions: ${compactKeys(failed)}`);
+    const reasons = result.partitions.flatMap((p) => (p.status === "failed" && p.result?.error ? [`  ${p.key}: ${firstFailure(p.result)}`] : []));
+    lines.push(...reasons.slice(0, MAX_REASONS), ...(reasons.length > MAX_REASONS ? [`  (and ${reasons.length - MAX_REASONS} more failed partitions)`] : []));
+    if (abandoned.length) lines.push(`Abandoned (${abandonedWhy(result.partitions.find((p) => p.key === abandoned[0])!.result!)}): ${compactKeys(abandoned)}`);
   } else {
     const failed = result.failedAssets;
     lines.push(
-      `${outcome.status === "completed" ? "Done" : outcome.status === "canceled" ? "Interrupted" : "Failed"}: ${result.completedAssets.length} of ${Object.keys(result.assetExecutions).length} assets completed` +
+      `${verdict}: ${result.completedAssets.length} of ${Object.keys(result.assetExecutions).length} assets completed` +
         `${result.partitionOrWindow ? ` for ${result.partitionOrWindow}` : ""}${failed.length ? `, ${failed.length} failed` : ""}, ${formatCount(rows)} rows in ${seconds}`,
     );
-    for (const key of failed) lines.push(`  ${key}: ${result.assetExecutions[key]!.error?.message ?? "failed"}`);
+    for (const key of failed) lines.push(`  ${key}: ${oneLine(result.assetExecutions[key]!.error?.message ?? "failed")}`);
+    for (const key of result.abandonedAssets) lines.push(`  ${key}: ${oneLine(result.assetExecutions[key]!.error?.message ?? "abandoned")}`);
   }
+  if (result.runError) lines.push(`Error: ${oneLine(result.runError.message)}`);
   const rerun = rerunCommands(outcome, invocation);
   if (rerun.length) lines.push(`Re-run what did not complete with:`, ...rerun.map((c) => `  ${c}`));
   return lines;
+}
+
+/** Failed partitions whose reason the summary prints, one line each. */
+const MAX_REASONS = 5;
+
+/** `asset: message` of a run's first failed asset, on one line. */
+function firstFailure(run: RunResult): string {
+  const failed = Object.values(run.assetExecutions).find((e) => e.status === "failed");
+  return failed ? `${failed.asset}: ${oneLine(failed.error?.message ?? "failed")}` : oneLine(run.error?.message ?? "failed");
+}
+
+/** Why a run's assets were abandoned: "still running 10s after SIGTERM". */
+function abandonedWhy(run: RunResult): string {
+  const message = run.assetExecutions[run.abandonedAssets[0]!]?.error?.message ?? "abandoned";
+  return oneLine(message.replace(/^abandoned: /, ""));
+}
+
+function oneLine(text: string): string {
+  return text.split("\n")[0]!.trim();
 }
 
 /** One command per contiguous range of incomplete partitions (oldest first). */

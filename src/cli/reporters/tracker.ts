@@ -37,6 +37,8 @@ export class RunTracker {
       if (event.type === "run:started") this.running.set(unit, Date.now());
       if (event.type === "asset:completed") this.unitRows.set(unit, (this.unitRows.get(unit) ?? 0) + (event.rows ?? 0));
       if (event.type === "asset:failed") this.failure(unit, `${event.asset}: ${event.error.message}`);
+      // Canceled while it ran (abandoned, or it stopped on the interrupt): say why on its line.
+      if (event.type === "asset:canceled" && event.durationMs !== undefined) this.failure(unit, `${event.asset}: ${event.reason}`);
       if (event.type === "run:completed" || event.type === "run:failed" || event.type === "run:canceled") {
         if (unit !== "(unpartitioned)") this.done++;
         out.push(this.finish(unit, event.type === "run:completed", event.durationMs));

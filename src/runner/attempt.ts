@@ -1,0 +1,202 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { AssetEvent } from "../asset/events.js";
+import type { ExecutionStatus } from "./run-result.js";
+
+/** How an execution the runner stopped waiting for ends in its run's result. */
+export interface Abandonment {
+  readonly status: Exclude<ExecutionStatus, "completed">;
+  readonly error: Error;
+}
+
+/** What an attempt was doing when it was abandoned, as its messages say it. */
+export type AttemptIo = { readonly kind: "write" | "read"; readonly destination: string } | null;
+
+/**
+ * What stops a run and, inside a backfill, every run of it: its interrupt (the `signal` it was
+ * given) and halts (an error thrown outside any asset's run). Runs and attempts listen here, so
+ * the caller's signal carries one listener however many runs and assets are in flight.
+ */
+export class RunControl {
+  /** Why scheduling stopped for an error outside any asset's run, once it did. */
+  haltReason: string | null = null;
+  /** An error outside any asset's run that no asset could be blamed for: it fails the run itself. */
+  error: Error | null = null;
+  private readonly interruptListeners = new Set<() => void>();
+  private readonly haltListeners = new Set<() => void>();
+  private readonly detach: () => void;
+
+  constructor(readonly signal?: AbortSignal) {
+    const onAbort = () => fire(this.interruptListeners);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    this.detach = () => signal?.removeEventListener("abort", onAbort);
+  }
+
+  /** Calls `listener` once the signal aborts (at once if it has); returns its removal. */
+  onInterrupt(listener: () => void): () => void {
+    return this.signal?.aborted ? (listener(), () => undefined) : listen(this.interruptListeners, listener);
+  }
+
+  /** Calls `listener` once the run halts (at once if it has); returns its removal. */
+  onHalt(listener: () => void): () => void {
+    return this.haltReason !== null ? (listener(), () => undefined) : listen(this.haltListeners, listener);
+  }
+
+  /** Stops scheduling in every run of this control; `error` fails the whole run. */
+  halt(reason: string, error?: Error): void {
+    if (error) this.error ??= error;
+    if (this.haltReason !== null) return;
+    this.haltReason = reason;
+    fire(this.haltListeners);
+  }
+
+  /** Stops listening to the signal: the run is over. */
+  dispose(): void {
+    this.detach();
+  }
+}
+
+function listen(listeners: Set<() => void>, listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function fire(listeners: Set<() => void>): void {
+  const all = [...listeners];
+  listeners.clear();
+  for (const listener of all) listener();
+}
+
+/** The attempt whose asset code is running, as seen from any callback it scheduled. */
+const scope = new AsyncLocalStorage<Attempt>();
+
+/** Every attempt the runner is waiting for, in this process. */
+const inFlight = new Set<Attempt>();
+/** Abandoned executions whose promise is still pending: work left running in this process. */
+const leftRunning = new Set<Attempt>();
+
+/**
+ * One execution of one asset that its run waits for. The runner can stop waiting (a timeout,
+ * the grace after an interrupt, a drained event loop, an error thrown outside the asset's own
+ * promise): the attempt then ends at once with the outcome given, its `signal` (the asset's
+ * `context.signal`) is aborted, `abandoned` tells the write path that nothing more may be
+ * written, and its later events are dropped.
+ */
+export class Attempt {
+  private readonly abandonment = new AbortController();
+  private readonly context = new AbortController();
+  private readonly detach: () => void;
+  private outcome: Abandonment | null = null;
+  private release: ((outcome: Abandonment) => void) | null = null;
+  private settled = false;
+  private current: AttemptIo = null;
+  private readonly stored: string[] = [];
+
+  constructor(
+    readonly asset: string,
+    /** The run's window as a string, or null for an unpartitioned asset. */
+    readonly partition: string | null,
+    control: RunControl,
+  ) {
+    this.detach = control.onInterrupt(() => this.context.abort(control.signal?.reason));
+  }
+
+  /** The asset's `context.signal`: the run's interrupt, or this attempt's abandonment. */
+  get signal(): AbortSignal {
+    return this.context.signal;
+  }
+
+  /** Aborted once the runner gave up on this attempt: no destination write of it may start. */
+  get abandoned(): AbortSignal {
+    return this.abandonment.signal;
+  }
+
+  /** Whether the run still waits for it. */
+  get waiting(): boolean {
+    return !this.settled && this.outcome === null;
+  }
+
+  /** The destination it is writing to or reading from, if any. */
+  get io(): AttemptIo {
+    return this.current;
+  }
+
+  /** The destinations it had written to when it was abandoned. */
+  get written(): readonly string[] {
+    return this.stored;
+  }
+
+  /** `asset "x" for 2024-01-03`: how messages name this attempt. */
+  get label(): string {
+    return `asset "${this.asset}"${this.partition ? ` for ${this.partition}` : ""}`;
+  }
+
+  /**
+   * Runs `work` with this attempt as the context of everything it schedules; settles as it
+   * does, or rejects with `AbandonedAttempt` as soon as the attempt is abandoned.
+   */
+  async watch<T>(work: () => Promise<T>): Promise<T> {
+    const abandoned = new Promise<never>((_, reject) => {
+      this.release = (outcome) => reject(new AbandonedAttempt(outcome));
+    });
+    inFlight.add(this);
+    const running = scope.run(this, work);
+    const done = () => {
+      this.settled = true;
+      this.detach();
+      inFlight.delete(this);
+      leftRunning.delete(this);
+    };
+    running.then(done, done);
+    return Promise.race([running, abandoned]);
+  }
+
+  /** Stops waiting for it: the run records `outcome`. Once only; false when it already ended. */
+  abandon(outcome: Abandonment): boolean {
+    if (!this.waiting) return false;
+    this.outcome = outcome;
+    inFlight.delete(this);
+    leftRunning.add(this);
+    this.detach();
+    this.abandonment.abort(outcome.error);
+    if (!this.context.signal.aborted) this.context.abort(outcome.error);
+    this.release?.(outcome);
+    return true;
+  }
+
+  /** Wraps the emitter it is given: follows its reads and writes, drops its events once abandoned. */
+  observe(emit: (event: AssetEvent) => void): (event: AssetEvent) => void {
+    return (event) => {
+      if (this.outcome) return;
+      if (event.type === "destination:write:started" || event.type === "destination:read:started") {
+        this.current = { kind: event.type === "destination:write:started" ? "write" : "read", destination: event.destination };
+      } else if (event.type.startsWith("destination:")) {
+        this.current = null;
+        if (event.type === "destination:write:completed") this.stored.push(event.destination);
+      }
+      emit(event);
+    };
+  }
+}
+
+/** The rejection of a watched attempt that was abandoned. */
+export class AbandonedAttempt extends Error {
+  constructor(readonly outcome: Abandonment) {
+    super(outcome.error.message);
+    this.name = "AbandonedAttempt";
+  }
+}
+
+/** The attempt whose code scheduled the callback running now, if any. */
+export function currentAttempt(): Attempt | undefined {
+  return scope.getStore();
+}
+
+/** The attempts every run in this process is waiting for. */
+export function attemptsInFlight(): Attempt[] {
+  return [...inFlight];
+}
+
+/** How many abandoned executions have not settled (they may hold timers, sockets, CPU). */
+export function abandonedStillRunning(): number {
+  return leftRunning.size;
+}
