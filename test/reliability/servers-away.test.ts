@@ -262,12 +262,13 @@ function throughProxy(kind: Kind, target: Server, port: number): Destination & {
 }
 
 /**
- * A hung server: the proxy accepts and holds every byte. The pool kills a partition's child at
- * --timeout, and the run fails naming the partitions that timed out. (The in-process variant,
- * `--timeout` without `--processes`, goes in HUNG_MODES once the CLI supports it.)
+ * A hung server: the proxy accepts and holds every byte. In process, a partition past --timeout
+ * is abandoned (its write never completes later); in the pool its child fails it, or is stopped.
+ * Either way the run fails naming the partitions that timed out.
  */
 const HUNG_MODES: { readonly name: string; readonly args: (server: Server) => readonly string[]; readonly hung: RegExp }[] = [
-  { name: "pool", args: (server) => ["--processes", String(server.processes)], hung: /timed out after 3000 ms and was killed/ },
+  { name: "pool", args: (server) => ["--processes", String(server.processes)], hung: /timed out after 3s/ },
+  { name: "in process", args: () => [], hung: /timed out after 3s/ },
 ];
 
 const HUNG_WINDOW = days("2024-02-01", "2024-02-10");
