@@ -1,6 +1,6 @@
 import { SchemaError } from "../../errors.js";
 import { describe } from "../../partitioning/index.js";
-import type { PartitionFilter } from "../../partitioning/index.js";
+import type { PartitionFilter, TimeGranularity } from "../../partitioning/index.js";
 import { type Row, TableData } from "../../representation/index.js";
 import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
 import type { IOContext } from "../io-context.js";
@@ -96,6 +96,26 @@ export abstract class SqlDestination extends DatabaseDestination {
     return counts;
   }
 
+  /**
+   * Rows per period start, and per value where the dialect cannot compute the period exactly
+   * (see DatabaseDestination.countPeriods): one row per partition comes back, not one per
+   * distinct value. Null for a column the dialect counts by value only.
+   */
+  override async countPeriods(table: string, dataset: string | null, column: string, granularity: TimeGranularity): Promise<Record<string, number> | null> {
+    const columns = await this.columnsOf(table, dataset);
+    if (!columns?.has(column)) return {};
+    const sql = periodCountStatement(this.dialect, table, dataset, column, columns.get(column)!, granularity);
+    if (sql === null) return null;
+    const counts: Record<string, number> = {};
+    for (const row of await this.run(sql)) {
+      const value = row["p"] ?? row["v"];
+      // A period that did not compute would drop its rows: count by value instead.
+      if (value === null || value === undefined) return null;
+      counts[keyText(value)] = (counts[keyText(value)] ?? 0) + Number(row["n"]);
+    }
+    return counts;
+  }
+
   /** Creates the table from context.schema, or adds the columns a later schema adds. */
   protected override async ensureTable(table: string, dataset: string | null, context: IOContext): Promise<void> {
     const fields = context.schema ?? [];
@@ -185,6 +205,31 @@ export abstract class SqlDestination extends DatabaseDestination {
       if (!this.isAlreadyDone(error)) throw error;
     }
   }
+}
+
+/**
+ * The statement counting a column's rows per period of a granularity: each row comes back as
+ * its period's start where the dialect computes it exactly, else as its value (see PeriodSql),
+ * in one column `v` (text columns) or in `p` and `v`. Null when the dialect groups no column of
+ * this type by period.
+ */
+export function periodCountStatement(
+  dialect: SqlDialect,
+  table: string,
+  dataset: string | null,
+  column: string,
+  catalogType: string,
+  granularity: TimeGranularity,
+): string | null {
+  const c = dialect.quote(column);
+  const period = dialect.period(c, catalogType, granularity);
+  if (!period) return null;
+  const { exact, start, render } = period;
+  const from = ` FROM ${dialect.table(table, dataset)} WHERE ${c} IS NOT NULL`;
+  if (period.text) return `SELECT CASE WHEN ${exact} THEN ${render(start)} ELSE ${c} END AS v, COUNT(*) AS n${from} GROUP BY 1`;
+  // Grouped on the start itself, rendered once per period.
+  const grouped = `SELECT CASE WHEN ${exact} THEN ${start} END AS p, CASE WHEN ${exact} THEN NULL ELSE ${c} END AS v, COUNT(*) AS n${from} GROUP BY 1, 2`;
+  return `SELECT ${render("periods.p")} AS p, periods.v AS v, periods.n AS n FROM (${grouped}) AS periods`;
 }
 
 /** A short, stable index name: identifiers have length limits and names may be long. */
