@@ -217,7 +217,7 @@ const BY_TIME = "I >= P AND I < P";
 const WHERE = `(?: WHERE (?:1 = 0|I = P|I IN \\(P(?:, P)*\\)|${BY_TIME}))?`;
 const SHAPES: readonly RegExp[] = [
   // Catalog queries: names are bound values.
-  /^SELECT name, type FROM pragma_table_info\(P\)$/,
+  /^SELECT m\.name AS stored, p\.name, p\.type FROM sqlite_master AS m, pragma_table_info\(m\.name\) AS p WHERE m\.type = S AND m\.name = P COLLATE NOCASE ORDER BY p\.cid$/,
   /^SELECT column_name, data_type FROM information_schema\.columns WHERE table_schema = P AND table_name = P ORDER BY ordinal_position$/,
   /^SELECT COLUMN_NAME AS name, COLUMN_TYPE AS type FROM information_schema\.COLUMNS WHERE TABLE_SCHEMA = COALESCE\(P, DATABASE\(\)\) AND TABLE_NAME = P ORDER BY ORDINAL_POSITION$/,
   // Transactions and read snapshots.

@@ -5,6 +5,7 @@ import { type Row, TableData } from "../../representation/index.js";
 import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
 import type { IOContext } from "../io-context.js";
 import { DatabaseDestination } from "./database-destination.js";
+import { checkAdded, checkColumnNames } from "./column-names.js";
 import { ROW_COLUMN, type SqlDialect, storageKind } from "./sql-dialect.js";
 
 type Columns = ReadonlyMap<string, string>;
@@ -119,12 +120,12 @@ export abstract class SqlDestination extends DatabaseDestination {
   /** Creates the table from context.schema, or adds the columns a later schema adds. */
   protected override async ensureTable(table: string, dataset: string | null, context: IOContext): Promise<void> {
     const fields = context.schema ?? [];
-    const clash = fields.find((field) => field.name === ROW_COLUMN);
-    if (clash) throw new SchemaError(`${this.displayName}: column "${ROW_COLUMN}" is reserved for insertion order (table ${table})`);
+    const where = { destination: this.displayName, asset: context.asset.key, table };
     const key = JSON.stringify([dataset, table]);
     // Asked afresh on every write (one catalog query): the table may have been dropped or
     // altered by someone else since; reads and deletes use what this last saw.
     const columns = await this.readColumns(table, dataset);
+    checkColumnNames(this.dialect, where, fields, columns);
     const partitionColumn = context.asset.partitioning?.column ?? null;
     const qualified = this.dialect.table(table, dataset);
     const define = (field: FieldSpec) => `${this.dialect.quote(field.name)} ${this.typeOf(field, partitionColumn)}`;
@@ -147,7 +148,9 @@ export abstract class SqlDestination extends DatabaseDestination {
       if (!columns && this.deferIndexes) this.pendingIndexes.set(key, statement);
       else await this.ddl(statement);
     }
-    this.catalog.set(key, (await this.readColumns(table, dataset)) ?? new Map());
+    const now = (await this.readColumns(table, dataset)) ?? new Map<string, string>();
+    if (columns) checkAdded(where, added, now);
+    this.catalog.set(key, now);
   }
 
   /** The column type of a field here. */

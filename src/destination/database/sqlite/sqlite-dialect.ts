@@ -67,11 +67,20 @@ function period(column: string, catalogType: string, granularity: TimeGranularit
   };
 }
 
+/** A name as SQLite compares table and column names: ASCII letters in either case are one ("id" and "ID"), others not ("é" and "É"). */
+export function sqliteNameKey(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+}
+
+/** The one name SQLite gives a table: no schemas, so the dataset, a dot, the table. */
+export function sqliteTableName(table: string, dataset: string | null): string {
+  return dataset ? `${dataset}.${table}` : table;
+}
+
 /** SQLite's SQL: double-quoted names, `?` placeholders, dates and instants as ISO text. */
 export const sqliteDialect: SqlDialect = {
   quote: quoteDouble,
-  // One database, no schemas: the dataset prefixes the table's (single, quoted) name.
-  table: (table, dataset) => quoteDouble(dataset ? `${dataset}.${table}` : table),
+  table: (table, dataset) => quoteDouble(sqliteTableName(table, dataset)),
   param: () => "?",
   columnType: (kind) => TYPES[kind],
   family: (type) => type.trim().toUpperCase(),
@@ -84,8 +93,7 @@ export const sqliteDialect: SqlDialect = {
   },
   timeBound: (bound, type) => (type.trim().toUpperCase() === "DATE" ? formatIsoDate(bound) : bound.toISOString()),
   period,
-  // Names ignore case, ASCII letters only: "id" and "ID" are one column, "é" and "É" two.
-  columnKey: (name) => name.replace(/[A-Z]/g, (letter) => letter.toLowerCase()),
+  columnKey: sqliteNameKey,
 };
 
 /**
