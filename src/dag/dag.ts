@@ -1,5 +1,6 @@
 import { Asset } from "../asset/asset.js";
 import { isAssetDefinition, type AssetDefinition } from "../asset/definition.js";
+import type { Destination } from "../destination/destination.js";
 import { CircularDependencyError, DAGError, DependencyNotFoundError } from "../errors.js";
 import type { Partition, PartitionWindow } from "../partitioning/index.js";
 import type { RunResult } from "../runner/run-result.js";
@@ -32,6 +33,7 @@ export class DAG {
       byKey.set(asset.qualifiedKey, asset);
     }
     this.byKey = byKey;
+    checkDestinations([...byKey.values()]);
     const edges = new Map<string, readonly Dependency[]>();
     for (const asset of byKey.values()) edges.set(asset.qualifiedKey, this.resolveAll(asset));
     this.edges = edges;
@@ -136,6 +138,17 @@ function topologicalOrder(assets: Asset[], edges: ReadonlyMap<string, readonly D
   };
   for (const asset of assets) visit(asset);
   return order;
+}
+
+/** Lets each destination refuse the assets bound to it that it could not keep apart. */
+function checkDestinations(assets: readonly Asset[]): void {
+  const bound = new Map<Destination, Asset[]>();
+  for (const asset of assets) {
+    for (const destination of new Set(asset.destinations)) {
+      if (destination.checkAssets) bound.set(destination, [...(bound.get(destination) ?? []), asset]);
+    }
+  }
+  for (const [destination, owners] of bound) destination.checkAssets!(owners.map((asset) => asset.ref));
 }
 
 function checkEdges(asset: Asset, dependencies: readonly Dependency[]): void {

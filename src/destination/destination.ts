@@ -1,7 +1,7 @@
 import { ConfigError } from "../errors.js";
 import type { Partition } from "../partitioning/index.js";
 import { TableData, type Row } from "../representation/index.js";
-import type { IOContext } from "./io-context.js";
+import type { AssetRef, IOContext } from "./io-context.js";
 
 type MaybePromise<T> = T | Promise<T>;
 const HOOKS = ["writePartition", "readPartition", "partitionRowCounts"] as const;
@@ -41,6 +41,12 @@ export abstract class Destination {
    * partition in memory. Destinations without it receive streamed data collected.
    */
   writePartitionStream?(context: IOContext, partition: Partition | null, batches: AsyncIterable<Row[]>): Promise<void>;
+  /**
+   * Optional: refuses, with ConfigError, assets this destination could not keep apart (two
+   * storage names it would take for one). Called when a DAG is built, with every asset of the
+   * DAG bound to this destination.
+   */
+  checkAssets?(assets: readonly AssetRef[]): void;
 
   /** The destination's name for messages and UIs. */
   get displayName(): string {

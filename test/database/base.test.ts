@@ -55,6 +55,39 @@ describe("DatabaseDestination", () => {
     expect(() => new Broken()).toThrow(/does not implement count\(\)/);
   });
 
+  it("counts a time partitioning by period, unless a subclass overrides count alone", async () => {
+    const asset: AssetRef = { key: "shop.orders", table: "orders", dataset: "shop", partitioning: new TimePartitionConfig({ column: "date" }) };
+    const context = new IOContext({ asset });
+    const calls: string[] = [];
+    class OwnCount extends SQLiteDestination {
+      override async count(table: string, dataset: string | null, column: string): Promise<Record<string, number>> {
+        calls.push(`count ${table}`);
+        return { ...(await super.count(table, dataset, column)), "2026-01-09": 7 };
+      }
+    }
+    class Both extends OwnCount {
+      override async countPeriods(table: string, dataset: string | null, column: string, granularity: TimeGranularity): Promise<Record<string, number> | null> {
+        calls.push(`countPeriods ${table}`);
+        return super.countPeriods(table, dataset, column, granularity);
+      }
+    }
+    for (const Destination of [OwnCount, Both]) {
+      const destination = new Destination({ path: ":memory:" });
+      await destination.write(context.withWindow(new TimePartitionWindow("2026-01-01", "2026-01-01", TimeGranularity.DAY)), [{ date: "2026-01-01" }]);
+      calls.length = 0;
+      const counts = await destination.partitionRowCounts(context);
+      await destination.close();
+      if (Destination === OwnCount) {
+        expect(calls).toEqual(["count orders", "count _interloper_partitions"]);
+        expect(counts).toEqual({ "2026-01-01": 1, "2026-01-09": 7 });
+      } else {
+        expect(calls).toEqual(["countPeriods orders", "count _interloper_partitions"]);
+        // The extra value only count() gives is not asked for.
+        expect(counts).toEqual({ "2026-01-01": 1 });
+      }
+    }
+  });
+
   it("warns, as a process warning, when written data lacks the partition column", async () => {
     const destination = new SQLiteDestination({ path: ":memory:" });
     const asset: AssetRef = { key: "shop.orders", table: "orders", dataset: "shop", partitioning: new TimePartitionConfig({ column: "date" }) };

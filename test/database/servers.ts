@@ -4,6 +4,7 @@
 
 import { randomBytes } from "node:crypto";
 import type { PartitionFilter } from "../../src/destination/index.js";
+import type { TimeGranularity } from "../../src/partitioning/index.js";
 import { IOContext } from "../../src/destination/index.js";
 import { MySQLDestination, PostgresDestination } from "../../src/destination/database/index.js";
 import { quoteBacktick, quoteDouble } from "../../src/destination/database/sql-dialect.js";
@@ -42,7 +43,7 @@ export async function mysqlAvailable(): Promise<boolean> {
   return serviceAvailable("MariaDB", up, MYSQL_HOW);
 }
 
-type Hooks = Pick<PostgresDestination, "insert" | "delete" | "select" | "count">;
+type Hooks = Pick<PostgresDestination, "insert" | "delete" | "select" | "count" | "countPeriods">;
 
 /** The datasets an isolated destination renamed, to drop after the test. */
 export interface Isolated {
@@ -72,6 +73,7 @@ function renaming<T extends Hooks>(target: T, iso: Isolated): void {
   self["delete"] = (t: string, d: string | null, w: PartitionFilter | null) => base.delete.call(target, t, iso.rename(d), w);
   self["select"] = (t: string, d: string | null, w: PartitionFilter | null) => base.select.call(target, t, iso.rename(d), w);
   self["count"] = (t: string, d: string | null, c: string) => base.count.call(target, t, iso.rename(d), c);
+  self["countPeriods"] = (t: string, d: string | null, c: string, g: TimeGranularity) => base.countPeriods.call(target, t, iso.rename(d), c, g);
   self["ensureTable"] = (t: string, d: string | null, c: IOContext) => base.ensureTable.call(target, t, iso.rename(d), c);
 }
 

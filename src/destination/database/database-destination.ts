@@ -1,13 +1,13 @@
 import { DataNotFoundError, SchemaError } from "../../errors.js";
 import { describe, ListPartitionConfig, TimePartitionConfig } from "../../partitioning/index.js";
-import type { Partition, PartitionConfig, PartitionFilter } from "../../partitioning/index.js";
+import type { Partition, PartitionConfig, PartitionFilter, TimeGranularity } from "../../partitioning/index.js";
 import { instantOf } from "../../partitioning/dates.js";
 import { TableData } from "../../representation/index.js";
 import { inferFieldSpecs, reconcileRows } from "../../schema/index.js";
 import { Destination } from "../destination.js";
 import type { IOContext } from "../io-context.js";
 import type { DatabaseHooks } from "./hooks.js";
-import { checkDatabaseSubclass } from "./override-check.js";
+import { checkDatabaseSubclass, definedAtOrBelow } from "./override-check.js";
 import { ledgerContext, recordWritten, writtenAmong, writtenKeys } from "./partition-ledger.js";
 import { checkWindowRows } from "./window-check.js";
 
@@ -51,6 +51,14 @@ export abstract class DatabaseDestination extends Destination implements Databas
   abstract select(table: string, dataset: string | null, where: PartitionFilter | null): MaybePromise<unknown>;
   /** Rows per stored value of `column`, values as text (ISO 8601 for dates); {} for a missing table. */
   abstract count(table: string, dataset: string | null, column: string): MaybePromise<Record<string, number>>;
+  /**
+   * Optional, for time partitions: `count`, except that the values of one period of
+   * `granularity` may come merged under any one value of that period (the built-in SQL
+   * backends give its start), so that the database returns a row per partition rather than
+   * one per distinct value. Null when it cannot for this column: the base then calls `count`.
+   * Not called when a subclass overrides `count` below the class that defines this.
+   */
+  countPeriods?(table: string, dataset: string | null, column: string, granularity: TimeGranularity): MaybePromise<Record<string, number> | null>;
 
   /**
    * Runs `fn` as one unit: each delete-then-insert of `scope` (given by `write`, which a backend
@@ -155,7 +163,7 @@ export abstract class DatabaseDestination extends Destination implements Databas
     const { table: name, dataset, partitioning } = context.asset;
     const column = context.partitionColumn();
     // Rows and ledger from one snapshot, as in `read`.
-    const [stored, written] = await this.snapshot(async () => [await this.count(name, dataset, column), await writtenKeys(this, name, dataset)] as const);
+    const [stored, written] = await this.snapshot(async () => [await this.storedCounts(name, dataset, column, partitioning), await writtenKeys(this, name, dataset)] as const);
     const counts = new Map<string, number>();
     for (const [value, n] of Object.entries(stored)) {
       const key = partitionKeyOf(partitioning, value);
@@ -166,6 +174,15 @@ export abstract class DatabaseDestination extends Destination implements Databas
     const rank = (key: string) => (order ? (order.indexOf(key) + 1 || order.length + 1) : 0);
     const sorted = [...counts].sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
     return Object.fromEntries(sorted);
+  }
+
+  /** Rows per stored value, grouped by period where the backend can (`countPeriods`). */
+  private async storedCounts(table: string, dataset: string | null, column: string, partitioning: PartitionConfig | null): Promise<Record<string, number>> {
+    if (partitioning instanceof TimePartitionConfig && this.countPeriods && definedAtOrBelow(this, "countPeriods", "count")) {
+      const periods = await this.countPeriods(table, dataset, column, partitioning.granularity);
+      if (periods !== null) return periods;
+    }
+    return this.count(table, dataset, column);
   }
 
   /** `dataset.table`, for messages. */

@@ -39,3 +39,16 @@ export function checkDatabaseSubclass(instance: object, base: abstract new (...a
     }
   }
 }
+
+/**
+ * Whether the class (or object) defining `name` for `instance` is `other`'s or one below it: an
+ * optional refinement of a hook (`countPeriods` of `count`) is only used while no subclass has
+ * overridden the hook itself below it.
+ */
+export function definedAtOrBelow(instance: object, name: string, other: string): boolean {
+  for (let proto: object | null = instance; proto !== null; proto = Object.getPrototypeOf(proto) as object | null) {
+    if (Object.hasOwn(proto, name)) return true;
+    if (Object.hasOwn(proto, other)) return false;
+  }
+  return false;
+}

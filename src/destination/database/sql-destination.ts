@@ -1,10 +1,11 @@
 import { SchemaError } from "../../errors.js";
 import { describe, TimePartitionConfig } from "../../partitioning/index.js";
-import type { PartitionFilter } from "../../partitioning/index.js";
+import type { PartitionFilter, TimeGranularity } from "../../partitioning/index.js";
 import { type Row, setOwn, TableData } from "../../representation/index.js";
 import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
 import type { IOContext } from "../io-context.js";
 import { DatabaseDestination } from "./database-destination.js";
+import { checkAdded, checkColumnNames } from "./column-names.js";
 import { LEDGER_ENTRY, LEDGER_TABLE } from "./partition-ledger.js";
 import { ROW_COLUMN, type SqlDialect, storageKind } from "./sql-dialect.js";
 
@@ -111,15 +112,35 @@ export abstract class SqlDestination extends DatabaseDestination {
     return counts;
   }
 
+  /**
+   * Rows per period start, and per value where the dialect cannot compute the period exactly
+   * (see DatabaseDestination.countPeriods): one row per partition comes back, not one per
+   * distinct value. Null for a column the dialect counts by value only.
+   */
+  override async countPeriods(table: string, dataset: string | null, column: string, granularity: TimeGranularity): Promise<Record<string, number> | null> {
+    const columns = await this.columnsOf(table, dataset);
+    if (!columns?.has(column)) return {};
+    const sql = periodCountStatement(this.dialect, table, dataset, column, columns.get(column)!, granularity);
+    if (sql === null) return null;
+    const counts: Record<string, number> = {};
+    for (const row of await this.run(sql)) {
+      const value = row["p"] ?? row["v"];
+      // A period that did not compute would drop its rows: count by value instead.
+      if (value === null || value === undefined) return null;
+      counts[keyText(value)] = (counts[keyText(value)] ?? 0) + Number(row["n"]);
+    }
+    return counts;
+  }
+
   /** Creates the table from context.schema, or adds the columns a later schema adds. */
   protected override async ensureTable(table: string, dataset: string | null, context: IOContext): Promise<void> {
     const fields = context.schema ?? [];
-    const clash = fields.find((field) => field.name === ROW_COLUMN);
-    if (clash) throw new SchemaError(`${this.displayName}: column "${ROW_COLUMN}" is reserved for insertion order (table ${table})`);
+    const where = { destination: this.displayName, asset: context.asset.key, table };
     const key = JSON.stringify([dataset, table]);
     // Asked afresh on every write (one catalog query): the table may have been dropped or
     // altered by someone else since; reads and deletes use what this last saw.
     const columns = await this.readColumns(table, dataset);
+    checkColumnNames(this.dialect, where, fields, columns);
     const partitionColumn = context.asset.partitioning?.column ?? null;
     const qualified = this.dialect.table(table, dataset);
     const define = (field: FieldSpec) => `${this.dialect.quote(field.name)} ${this.typeOf(field, context, table)}`;
@@ -146,7 +167,9 @@ export abstract class SqlDestination extends DatabaseDestination {
       if (!columns && this.deferIndexes) this.pendingIndexes.set(key, statement);
       else await this.ddl(statement);
     }
-    this.catalog.set(key, (await this.readColumns(table, dataset)) ?? new Map());
+    const now = (await this.readColumns(table, dataset)) ?? new Map<string, string>();
+    if (columns) checkAdded(where, added, now);
+    this.catalog.set(key, now);
   }
 
   /**
@@ -218,6 +241,31 @@ function namedRow(row: Row, names: readonly string[]): Row {
   const out: Row = {};
   for (let i = 0; i < names.length; i++) setOwn(out, names[i]!, row[`c${i}`]);
   return out;
+}
+
+/**
+ * The statement counting a column's rows per period of a granularity: each row comes back as
+ * its period's start where the dialect computes it exactly, else as its value (see PeriodSql),
+ * in one column `v` (text columns) or in `p` and `v`. Null when the dialect groups no column of
+ * this type by period.
+ */
+export function periodCountStatement(
+  dialect: SqlDialect,
+  table: string,
+  dataset: string | null,
+  column: string,
+  catalogType: string,
+  granularity: TimeGranularity,
+): string | null {
+  const c = dialect.quote(column);
+  const period = dialect.period(c, catalogType, granularity);
+  if (!period) return null;
+  const { exact, start, render } = period;
+  const from = ` FROM ${dialect.table(table, dataset)} WHERE ${c} IS NOT NULL`;
+  if (period.text) return `SELECT CASE WHEN ${exact} THEN ${render(start)} ELSE ${c} END AS v, COUNT(*) AS n${from} GROUP BY 1`;
+  // Grouped on the start itself, rendered once per period.
+  const grouped = `SELECT CASE WHEN ${exact} THEN ${start} END AS p, CASE WHEN ${exact} THEN NULL ELSE ${c} END AS v, COUNT(*) AS n${from} GROUP BY 1, 2`;
+  return `SELECT ${render("periods.p")} AS p, periods.v AS v, periods.n AS n FROM (${grouped}) AS periods`;
 }
 
 /** A short, stable index name: identifiers have length limits and names may be long. */

@@ -1,5 +1,7 @@
 import { ConfigError } from "../../errors.js";
+import type { TimeGranularity } from "../../partitioning/index.js";
 import { type FieldSpec, isDateObjectField } from "../../schema/index.js";
+import type { PeriodSql } from "./period-sql.js";
 
 /**
  * How a field is stored. A datetime given as Dates is an instant; one given as ISO strings
@@ -38,6 +40,13 @@ export interface SqlDialect {
   timeOperand(column: string, catalogType: string): string;
   /** The bound value compared with `timeOperand`, for a column of this catalog type. */
   timeBound(bound: Date, catalogType: string): unknown;
+  /**
+   * How to group a column of this catalog type by period of a granularity (see PeriodSql), or
+   * null to count it by value.
+   */
+  period(column: string, catalogType: string, granularity: TimeGranularity): PeriodSql | null;
+  /** A column name as the backend compares it: two names with one key are one column. */
+  columnKey(name: string): string;
 }
 
 /** Refuses names no backend can hold safely; a NUL byte would end the name in C drivers. */

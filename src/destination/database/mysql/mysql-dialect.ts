@@ -1,7 +1,9 @@
 import { ConfigError } from "../../../errors.js";
 import { instantOf } from "../../../partitioning/dates.js";
+import type { TimeGranularity } from "../../../partitioning/index.js";
 import { formatIsoDate } from "../../../schema/index.js";
 import { jsonText, unstorable, utf8Text, withinYears } from "../../unstorable.js";
+import { ISO_TEXT_REGEX, notFeb29OfCommonYear, type PeriodSql, type TextFunctions } from "../period-sql.js";
 import { quoteBacktick, type SqlDialect, type StorageKind, utcDateTimeText } from "../sql-dialect.js";
 import { EXACT_COLLATIONS } from "./mysql-server.js";
 
@@ -87,18 +89,78 @@ function family(type: string): string {
 
 /**
  * The UTC instant of ISO text in SQL. MariaDB ignores an offset when casting, so the offset
- * (Z, +HH:MM, +HHMM or +HH) is cut off and applied with CONVERT_TZ, which takes numeric
- * offsets without time zone tables; plain dates and zoneless text cast as UTC.
+ * (Z, +HH:MM, +HHMM or +HH) is cut off and subtracted as minutes (CONVERT_TZ would leave a time
+ * outside TIMESTAMP's years 1970..2038 unconverted); plain dates and zoneless text cast as UTC.
  */
 export function instantOfText(c: string): string {
-  const cut = (n: string) => `CAST(LEFT(${c}, CHAR_LENGTH(${c}) - ${n}) AS DATETIME(6))`;
+  const cut = (n: number) => `CAST(LEFT(${c}, CHAR_LENGTH(${c}) - ${n}) AS DATETIME(6))`;
+  // The offset's sign is the first of the last n characters; hours and minutes follow it.
+  const minusOffset = (n: number, hours: string, minutes: string) =>
+    `DATE_SUB(${cut(n)}, INTERVAL CAST((CASE WHEN LEFT(RIGHT(${c}, ${n}), 1) = '-' THEN -1 ELSE 1 END) * (${hours} * 60 + ${minutes}) AS SIGNED) MINUTE)`;
   return (
-    `(CASE WHEN ${c} REGEXP '[Zz]$' THEN ${cut("1")}` +
-    ` WHEN ${c} REGEXP 'T[0-9:.,]*[+-][0-9]{2}:[0-9]{2}$' THEN CONVERT_TZ(${cut("6")}, RIGHT(${c}, 6), '+00:00')` +
-    ` WHEN ${c} REGEXP 'T[0-9:.,]*[+-][0-9]{4}$' THEN CONVERT_TZ(${cut("5")}, CONCAT(LEFT(RIGHT(${c}, 5), 3), ':', RIGHT(${c}, 2)), '+00:00')` +
-    ` WHEN ${c} REGEXP 'T[0-9:.,]*[+-][0-9]{2}$' THEN CONVERT_TZ(${cut("3")}, CONCAT(RIGHT(${c}, 3), ':00'), '+00:00')` +
+    `(CASE WHEN ${c} REGEXP '[Zz]$' THEN ${cut(1)}` +
+    ` WHEN ${c} REGEXP 'T[0-9:.,]*[+-][0-9]{2}:[0-9]{2}$' THEN ${minusOffset(6, `SUBSTR(RIGHT(${c}, 5), 1, 2)`, `RIGHT(${c}, 2)`)}` +
+    ` WHEN ${c} REGEXP 'T[0-9:.,]*[+-][0-9]{4}$' THEN ${minusOffset(5, `SUBSTR(RIGHT(${c}, 4), 1, 2)`, `RIGHT(${c}, 2)`)}` +
+    ` WHEN ${c} REGEXP 'T[0-9:.,]*[+-][0-9]{2}$' THEN ${minusOffset(3, `RIGHT(${c}, 2)`, "0")}` +
     ` ELSE CAST(${c} AS DATETIME(6)) END)`
   );
+}
+
+const TEXT_FUNCTIONS: TextFunctions = {
+  substr: (text, from, length) => `SUBSTR(${text}, ${from}, ${length})`,
+  right: (text, n) => `RIGHT(${text}, ${n})`,
+  length: (text) => `CHAR_LENGTH(${text})`,
+};
+// ASCII codes: the digits, Z, and a lower-case t.
+const LAST_CHARACTERS = "48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 90";
+const LOWER_T = 116;
+
+// Starts are text already.
+const asText = (start: string) => start;
+
+/** The start of the period holding a DATE or DATETIME value, as text. */
+function periodStart(d: string, granularity: TimeGranularity): string {
+  switch (granularity.name) {
+    case "hour":
+      return `DATE_FORMAT(${d}, '%Y-%m-%d %H:00:00')`;
+    case "day":
+      return `DATE_FORMAT(${d}, '%Y-%m-%d')`;
+    case "week":
+      // WEEKDAY counts days from Monday.
+      return `DATE_FORMAT(DATE_SUB(${d}, INTERVAL WEEKDAY(${d}) DAY), '%Y-%m-%d')`;
+    case "month":
+      return `DATE_FORMAT(${d}, '%Y-%m-01')`;
+    case "quarter":
+      return `CONCAT(DATE_FORMAT(${d}, '%Y-'), LPAD(QUARTER(${d}) * 3 - 2, 2, '0'), '-01')`;
+    case "year":
+      return `DATE_FORMAT(${d}, '%Y-01-01')`;
+  }
+}
+
+/**
+ * The period start of a DATE, DATETIME (UTC) or ISO text column. Dates and datetimes of the
+ * years 0002..9998 are exact; text is when it has one of the ISO shapes and names a real time
+ * (CAST reads other text as NULL or otherwise than instantOf does).
+ * A regular expression follows the column's collation, which may ignore case, and its `$` also
+ * matches before a final newline: the last character and the separator are checked by code.
+ */
+function period(column: string, catalogType: string, granularity: TimeGranularity): PeriodSql | null {
+  switch (family(catalogType)) {
+    case "date":
+    case "datetime":
+      return { exact: `(${column} >= '0002-01-01' AND ${column} < '9999-01-01')`, start: periodStart(column, granularity), render: asText, text: false };
+    case "text":
+      return {
+        exact:
+          `(${column} REGEXP '${ISO_TEXT_REGEX}' AND ASCII(RIGHT(${column}, 1)) IN (${LAST_CHARACTERS})` +
+          ` AND ASCII(SUBSTR(${column}, 11, 1)) <> ${LOWER_T} AND ${notFeb29OfCommonYear(column, TEXT_FUNCTIONS)})`,
+        start: periodStart(instantOfText(column), granularity),
+        render: asText,
+        text: true,
+      };
+    default:
+      return null;
+  }
 }
 
 /**
@@ -115,6 +177,9 @@ export function mysqlDialect(exactCollation: string | null, server = "(not yet a
     rowColumn: () => `${quote("_interloper_row")} BIGINT AUTO_INCREMENT PRIMARY KEY`,
     timeOperand: (column, type) => (family(type) === "text" ? instantOfText(column) : column),
     timeBound: (bound, type) => (family(type) === "date" ? formatIsoDate(bound) : utcDateTimeText(bound)),
+    period,
+    // Column names ignore case (Unicode case, not accents: "é" and "e" are two columns).
+    columnKey: (name) => name.toLowerCase(),
   };
 }
 

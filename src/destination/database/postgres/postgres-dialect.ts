@@ -1,6 +1,8 @@
 import { ConfigError } from "../../../errors.js";
+import type { TimeGranularity } from "../../../partitioning/index.js";
 import { formatIsoDate, numberText } from "../../../schema/index.js";
 import { jsonText, utf8Text, withinYears } from "../../unstorable.js";
+import { ISO_TEXT_REGEX, notFeb29OfCommonYear, type PeriodSql, type TextFunctions } from "../period-sql.js";
 import { quoteDouble, type SqlDialect, type StorageKind } from "../sql-dialect.js";
 
 const TYPES: Record<StorageKind, string> = {
@@ -35,6 +37,38 @@ function quote(identifier: string): string {
   return quoteDouble(identifier);
 }
 
+const TEXT_FUNCTIONS: TextFunctions = {
+  substr: (text, from, length) => `substr(${text}, ${from}, ${length})`,
+  right: (text, n) => `right(${text}, ${n})`,
+  length: (text) => `length(${text})`,
+};
+
+/**
+ * The period start of a date, timestamptz or ISO text column: date_trunc in UTC (sessions run
+ * in UTC; weeks start on Monday). Dates and instants of the years 0002..9998 are exact; text
+ * is when it has one of the ISO shapes and names a real time (a cast of any other text could
+ * fail or read it otherwise than instantOf does).
+ */
+function period(column: string, catalogType: string, granularity: TimeGranularity): PeriodSql | null {
+  const trunc = (timestamp: string) => `date_trunc('${granularity.name}', ${timestamp})`;
+  const render = (start: string) => `to_char(${start}, 'YYYY-MM-DD HH24:MI:SS')`;
+  switch (postgresDialect.family(catalogType)) {
+    case "timestamptz":
+      return { exact: `(${column} >= '0002-01-01T00:00:00Z' AND ${column} < '9999-01-01T00:00:00Z')`, start: trunc(`${column} AT TIME ZONE 'UTC'`), render, text: false };
+    case "date":
+      return { exact: `(${column} >= '0002-01-01' AND ${column} < '9999-01-01')`, start: trunc(`CAST(${column} AS timestamp)`), render, text: false };
+    case "text":
+      return {
+        exact: `(${column} ~ '${ISO_TEXT_REGEX}' AND ${notFeb29OfCommonYear(column, TEXT_FUNCTIONS)})`,
+        start: trunc(`CAST(${column} AS timestamptz) AT TIME ZONE 'UTC'`),
+        render,
+        text: true,
+      };
+    default:
+      return null;
+  }
+}
+
 /** PostgreSQL's SQL: the dataset is the schema ("public" when none). */
 export const postgresDialect: SqlDialect = {
   quote,
@@ -50,6 +84,9 @@ export const postgresDialect: SqlDialect = {
   // Text holding ISO dates or zoned datetimes compares by instant (sessions run in UTC).
   timeOperand: (column, type) => (postgresDialect.family(type) === "text" ? `CAST(${column} AS timestamptz)` : column),
   timeBound: (bound, type) => (postgresDialect.family(type) === "date" ? formatIsoDate(bound) : bound.toISOString()),
+  period,
+  // Quoted names keep their case: "id" and "ID" are two columns.
+  columnKey: (name) => name,
 };
 
 /** A string literal for the one place SQL takes no parameter (COMMENT ON). */

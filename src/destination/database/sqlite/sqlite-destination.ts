@@ -1,13 +1,15 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type BetterSqlite3 from "better-sqlite3";
-import { ConfigError } from "../../../errors.js";
+import { ConfigError, SchemaError } from "../../../errors.js";
 import type { Row, TableData } from "../../../representation/index.js";
+import type { AssetRef } from "../../io-context.js";
 import type { FieldSpec } from "../../../schema/index.js";
 import { loadDriver } from "../optional-driver.js";
+import { LEDGER_TABLE } from "../partition-ledger.js";
 import { wrapDriverError } from "../secrets.js";
 import { SqlDestination } from "../sql-destination.js";
 import { storageKind } from "../sql-dialect.js";
-import { sqliteDialect, sqliteValue } from "./sqlite-dialect.js";
+import { sqliteDialect, sqliteNameKey, sqliteTableName, sqliteValue } from "./sqlite-dialect.js";
 
 type Database = BetterSqlite3.Database;
 type DatabaseConstructor = new (path: string) => Database;
@@ -104,10 +106,46 @@ export class SQLiteDestination extends SqlDestination {
     }
   }
 
+  /**
+   * The columns of the table stored under this name. SQLite finds a table by its name in any
+   * case (ASCII), so the name it stores is compared exactly: a table of another asset whose name
+   * differs only in case is refused, never written, read or counted as this one. Datasets that
+   * differ only in case share their ledger (entries name their table, and those cannot clash).
+   */
   protected async readColumns(table: string, dataset: string | null): Promise<Map<string, string> | null> {
-    const name = dataset ? `${dataset}.${table}` : table;
-    const rows = await this.run("SELECT name, type FROM pragma_table_info(?)", [name]);
-    return rows.length === 0 ? null : new Map(rows.map((row) => [String(row["name"]), String(row["type"])]));
+    const name = sqliteTableName(table, dataset);
+    const rows = await this.run(
+      "SELECT m.name AS stored, p.name, p.type FROM sqlite_master AS m, pragma_table_info(m.name) AS p WHERE m.type = 'table' AND m.name = ? COLLATE NOCASE ORDER BY p.cid",
+      [name],
+    );
+    if (rows.length === 0) return null;
+    const stored = String(rows[0]!["stored"]);
+    const sharedLedger = table === LEDGER_TABLE && stored.endsWith(`.${LEDGER_TABLE}`);
+    if (stored !== name && !sharedLedger) {
+      throw new SchemaError(
+        `SQLite ${this.path}: table "${name}" would be the existing table "${stored}": SQLite table names ignore case, so the two cannot be told apart; give one of the assets a distinct table (set \`table\`) or dataset`,
+      );
+    }
+    return new Map(rows.map((row) => [String(row["name"]), String(row["type"])]));
+  }
+
+  /**
+   * Refuses assets whose tables differ only in case: SQLite would store them as one table
+   * (the second written would replace the first's rows, or be refused at its write).
+   */
+  override checkAssets(assets: readonly AssetRef[]): void {
+    const byName = new Map<string, AssetRef>();
+    for (const asset of assets) {
+      const name = sqliteTableName(asset.table, asset.dataset);
+      const folded = sqliteNameKey(name);
+      const other = byName.get(folded);
+      if (other && sqliteTableName(other.table, other.dataset) !== name) {
+        throw new ConfigError(
+          `SQLiteDestination ${JSON.stringify(this.path)}: assets "${other.key}" and "${asset.key}" would store tables "${sqliteTableName(other.table, other.dataset)}" and "${name}", which SQLite takes for one table (its table names ignore case); give one of them a distinct table (set \`table\`) or dataset`,
+        );
+      }
+      byName.set(folded, asset);
+    }
   }
 
   protected async createDataset(): Promise<void> {}

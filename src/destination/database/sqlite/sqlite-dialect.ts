@@ -1,5 +1,7 @@
+import type { TimeGranularity } from "../../../partitioning/index.js";
 import { formatIsoDate } from "../../../schema/index.js";
 import { jsonText, unstorable, utf8Text } from "../../unstorable.js";
+import { hasOffset, isoShapeGlobsByLength, type PeriodSql, realIsoText, type TextFunctions } from "../period-sql.js";
 import { quoteDouble, type SqlDialect, type StorageKind } from "../sql-dialect.js";
 
 // Declared types name the field type, so the catalog tells a changed type apart. SQLite gives
@@ -16,11 +18,69 @@ const TYPES: Record<StorageKind, string> = {
   json: "JSON TEXT",
 };
 
+const TEXT_FUNCTIONS: TextFunctions = {
+  substr: (text, from, length) => `substr(${text}, ${from}, ${length})`,
+  right: (text, n) => `substr(${text}, -${n})`,
+  length: (text) => `length(${text})`,
+};
+const ISO_GLOBS = [...isoShapeGlobsByLength()];
+
+/** The start of the period holding `u`, UTC text "YYYY-MM-DD", "YYYY-MM-DD HH:MM:SS" or with a T. */
+function periodStart(u: string, granularity: TimeGranularity): string {
+  const month = `substr(${u}, 6, 2)`;
+  switch (granularity.name) {
+    case "hour":
+      // A date alone is its midnight.
+      return `substr(${u}, 1, 10) || ' ' || substr(${u} || ' 00', 12, 2) || ':00:00'`;
+    case "day":
+      return `substr(${u}, 1, 10)`;
+    case "week":
+      // Six days back, then forward to a Monday: the Monday on or before the day.
+      return `date(substr(${u}, 1, 10), '-6 days', 'weekday 1')`;
+    case "month":
+      return `substr(${u}, 1, 7) || '-01'`;
+    case "quarter":
+      return `substr(${u}, 1, 5) || CASE WHEN ${month} <= '03' THEN '01' WHEN ${month} <= '06' THEN '04' WHEN ${month} <= '09' THEN '07' ELSE '10' END || '-01'`;
+    case "year":
+      return `substr(${u}, 1, 4) || '-01-01'`;
+  }
+}
+
+// Columns of these types hold no dates (a value of another type in them is counted by value).
+const NOT_DATES = new Set(["INTEGER", "REAL", "BOOLEAN", "JSON TEXT"]);
+
+/**
+ * Dates and instants are ISO text here, like strings: text of one of the ISO shapes that names
+ * a real time is exact. Text in UTC (Z, or no zone) is cut to its period; text with an offset
+ * is converted to UTC first.
+ */
+function period(column: string, catalogType: string, granularity: TimeGranularity): PeriodSql | null {
+  if (NOT_DATES.has(catalogType.trim().toUpperCase())) return null;
+  const utc = `(CASE WHEN ${hasOffset(column, TEXT_FUNCTIONS)} THEN strftime('%Y-%m-%d %H:%M:%S', ${column}) ELSE ${column} END)`;
+  const shaped = ISO_GLOBS.map(([length, globs]) => ` WHEN ${length} THEN ${globs.map((glob) => `${column} GLOB '${glob}'`).join(" OR ")}`).join("");
+  return {
+    exact: `(typeof(${column}) = 'text' AND (CASE length(${column})${shaped} ELSE 0 END) AND ${realIsoText(column, TEXT_FUNCTIONS)})`,
+    start: periodStart(utc, granularity),
+    render: (start) => start,
+    // A value of another type (a number in a TEXT column) comes back as itself too.
+    text: true,
+  };
+}
+
+/** A name as SQLite compares table and column names: ASCII letters in either case are one ("id" and "ID"), others not ("é" and "É"). */
+export function sqliteNameKey(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+}
+
+/** The one name SQLite gives a table: no schemas, so the dataset, a dot, the table. */
+export function sqliteTableName(table: string, dataset: string | null): string {
+  return dataset ? `${dataset}.${table}` : table;
+}
+
 /** SQLite's SQL: double-quoted names, `?` placeholders, dates and instants as ISO text. */
 export const sqliteDialect: SqlDialect = {
   quote: quoteDouble,
-  // One database, no schemas: the dataset prefixes the table's (single, quoted) name.
-  table: (table, dataset) => quoteDouble(dataset ? `${dataset}.${table}` : table),
+  table: (table, dataset) => quoteDouble(sqliteTableName(table, dataset)),
   param: () => "?",
   columnType: (kind) => TYPES[kind],
   family: (type) => type.trim().toUpperCase(),
@@ -32,6 +92,8 @@ export const sqliteDialect: SqlDialect = {
     return family === "DATE" || family === "DATETIME" ? column : `strftime('%Y-%m-%dT%H:%M:%fZ', ${column})`;
   },
   timeBound: (bound, type) => (type.trim().toUpperCase() === "DATE" ? formatIsoDate(bound) : bound.toISOString()),
+  period,
+  columnKey: sqliteNameKey,
 };
 
 /**
