@@ -177,7 +177,6 @@ export async function writeFileAtomic(
   const durable = options.durable ?? true;
   const folder = dirname(path);
   const created = await mkdir(folder, { recursive: true });
-  if (durable && created !== undefined) await syncNewFolders(created, folder);
   const temp = tempPathFor(path);
   const handle = await open(temp, "wx");
   let renamed = false;
@@ -193,7 +192,10 @@ export async function writeFileAtomic(
     if (durable) await handle.datasync();
     await rename(temp, path);
     renamed = true;
-    if (durable) await syncFolder(folder);
+    // The folder's new entry, and each new folder's entry in its parent, all at once: on a
+    // journalling filesystem they share one commit (the sync of the bytes committed the folders
+    // made before it). Nothing is reported before all are done, so their order does not matter.
+    if (durable) await Promise.all([folder, ...(created === undefined ? [] : parentsOfNewFolders(created, folder))].map(syncFolder));
     // Taken after the rename, which sets the file's ctime.
     identity = fileIdentity(await handle.stat({ bigint: true }));
     await options.whileOpen?.(identity);
@@ -209,17 +211,18 @@ export async function writeFileAtomic(
 }
 
 /**
- * Syncs the parent of every folder from `created` (the first folder `mkdir` made) down to
- * `folder`, so that the new folders survive a crash; `folder`'s own entries are synced after
- * the rename. A folder that already existed is not synced again: when another process made it
- * a moment ago, that process syncs its parent before its own write returns, and on journalling
- * filesystems (ext4, XFS) this write's own sync of `folder` commits that creation too.
+ * The parent of every folder from `created` (the first folder `mkdir` made) down to `folder`:
+ * what must be synced for the new folders to survive a crash. A folder that already existed is
+ * not synced again: when another process made it a moment ago, that process syncs its parent
+ * before its own write returns, and on journalling filesystems (ext4, XFS) this write's own
+ * syncs commit that creation too.
  */
-async function syncNewFolders(created: string, folder: string): Promise<void> {
+function parentsOfNewFolders(created: string, folder: string): string[] {
   const first = resolve(created);
+  const parents: string[] = [];
   for (let dir = resolve(folder); ; dir = dirname(dir)) {
-    await syncFolder(dirname(dir));
-    if (dir === first || dirname(dir) === dir) return;
+    parents.push(dirname(dir));
+    if (dir === first || dirname(dir) === dir) return parents;
   }
 }
 
