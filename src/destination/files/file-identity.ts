@@ -24,24 +24,26 @@ import type { BigIntStats } from "node:fs";
  *   file: the file it names did not exist before its writer made it.
  *
  * - Inode numbers are reused: once a file is removed (here: replaced by a rename), a new file
- *   may get its number (ext4 hands out the lowest free one), and that file may have the same
- *   size and, within one tick, the same times. So a record is only ever written while the file
+ *   may get its number (ext4 readily hands a freed one out again), and that file may have the
+ *   same size and, within one tick, the same times. So a record is only ever written while the file
  *   it names is held open (`writeFileAtomic`'s `whileOpen`; readers count through a handle and
  *   record before closing it): an open file's inode is not freed, so any file that later gets
  *   its number is created after the record landed, and that file's own record is written after
  *   it. The newest record of a path always wins.
  *
- * - The change time closes what remains. The table's index of counts is one file that writers
+ * - The change time narrows what remains. The table's index of counts is one file that writers
  *   of several processes rewrite (read, merge, write: see partition-files.ts), so one of them can
  *   put back an entry that another had just replaced (a lost update), after its file was
  *   replaced and its inode number reused. That entry names an earlier file, and it is trusted
  *   only if the reused inode's file also has the same size, the same mtime and the same ctime;
- *   the ctime is set by the rename itself (taken after it, on the still-open file), so both
- *   files would have to be written, synced, renamed, recorded, replaced and made again within
- *   one tick. With size, both times and the inode number, that is the one case left, and it
- *   needs a third process's index update to span it; a later write of the partition clears it.
+ *   the ctime is set by the rename itself (taken after it, on the still-open file), so the
+ *   earlier file's last write, its sync and rename, its records, its replacement, and the
+ *   whole write of the later file up to its rename would all have to fall within one tick.
+ *   That is the one case left; it also needs a third process's index update to span it, and a
+ *   later write of the partition clears it. Closing it too would cost a second stat per
+ *   partition in every count (of the sidecar, to see that the index is current).
  *
- * The cost of being exact is recounts, never wrong counts: a copy of the folder (new inodes),
+ * What being exact costs is recounts: a copy of the folder (new inodes),
  * `chmod` or a new hard link (new ctime) make every such file counted once more, after which
  * a reader's recount refreshes its sidecar.
  */
