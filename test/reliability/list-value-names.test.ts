@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSVDestination, type Destination, FileDestination, IOContext, type AssetRef } from "../../src/destination/index.js";
 import { LocalObjectStoreDestination, S3Destination } from "../../src/destination/object-store/index.js";
+import { decodeListedKey } from "../../src/destination/object-store/s3-destination.js";
 import { THIS_HOST } from "../../src/destination/files/atomic.js";
 import { ListPartition, ListPartitionConfig, ListPartitionWindow } from "../../src/partitioning/index.js";
 import { TableData } from "../../src/representation/index.js";
@@ -66,6 +67,18 @@ describe("list values named like temporary or hidden files are written, read and
       await expectEveryValueStored(make(await tempDir()), "rel");
     });
   }
+});
+
+describe("keys of a URL-encoded listing", () => {
+  it("decode as S3 itself encodes them (a space as +, a + as %2B) and as moto does (a space as %20)", () => {
+    // Real S3's answers to encoding-type=url (moto's server cannot show the + form).
+    expect(decodeListedKey("a+b.txt")).toBe("a b.txt");
+    expect(decodeListedKey("a%2Bb.txt")).toBe("a+b.txt");
+    expect(decodeListedKey("100%25.csv")).toBe("100%.csv");
+    expect(decodeListedKey("%ED%95%9C%EA%B8%80/x.txt")).toBe("한글/x.txt");
+    expect(decodeListedKey("a%0Db")).toBe("a\rb");
+    expect(decodeListedKey("a%20b")).toBe("a b");
+  });
 });
 
 const available = motoAvailable();
