@@ -7,7 +7,7 @@
 //
 // Options:
 //   --runs <n>        runs per workload and baseline (default 3; the median is reported)
-//   --only <ids>      comma-separated workload ids (W1,W2,...,C10Y,P2,W4-CSV,W7-ARRAY,OS1 ...)
+//   --only <ids>      comma-separated workload ids (W1,W2,...,C10Y,P2,W4-CSV,W7-ARRAY,OS1,W1-NONDURABLE,W4-CSV-NONDURABLE ...)
 //   --with <extras>   opt-in workloads: objectstore
 //   --smoke           tiny sizes, 1 run: checks the suite works, figures mean nothing
 //   --no-build        do not rebuild dist/ even when src/ is newer
@@ -131,6 +131,14 @@ const WORKLOADS = [
     target: { kind: "ratio", max: 1.3 },
   },
   {
+    id: "W1-NONDURABLE", name: "backfill-csv-nondurable", info: true,
+    what: "as W1, to CSVDestination({ durable: false }): no file or folder syncs (W1 syncs each file before its rename and its folder after)",
+    lib: { task: ["backfillCsv", { dir: dir("w1-nondurable"), rows: size.rows, durable: false }], fresh: dir("w1-nondurable") },
+    baseFrom: { id: "W1", role: "base" },
+    baseWhat: "W1's baseline (which syncs nothing either)",
+    target: { kind: "ratio", max: null },
+  },
+  {
     id: "W2", name: "coverage-csv",
     what: "assetCoverage of W1's 365 partitions, warm: median of 15 calls after 3",
     lib: { task: ["coverage", { dir: dir("w1-lib"), window: YEAR }] },
@@ -156,6 +164,12 @@ const WORKLOADS = [
     id: "W4-CSV", name: "overhead-csv", info: true,
     what: "as W4, to CSVDestination (atomic file + row-count sidecar per partition)",
     lib: { task: ["overhead", { destination: "csv", dir: dir("w4-csv") }], fresh: dir("w4-csv") },
+    target: { kind: "perPartition", max: null, count: 365 },
+  },
+  {
+    id: "W4-CSV-NONDURABLE", name: "overhead-csv-nondurable", info: true,
+    what: "as W4-CSV, to CSVDestination({ durable: false }): what the syncs cost a partition",
+    lib: { task: ["overhead", { destination: "csv", dir: dir("w4-csv-nondurable"), durable: false }], fresh: dir("w4-csv-nondurable") },
     target: { kind: "perPartition", max: null, count: 365 },
   },
   {
@@ -357,7 +371,7 @@ async function main() {
   const loadStart = os.loadavg();
   const build = ensureBuilt();
   mkdirSync(DATA, { recursive: true });
-  const workloads = [...WORKLOADS, ...(await discoverHooks())].filter((w) => !only || only.includes(w.id) || (w.id === "W1" && only.some((id) => ["W2", "W3", "W6", "W6-BASE", "P2", "OS1"].includes(id))));
+  const workloads = [...WORKLOADS, ...(await discoverHooks())].filter((w) => !only || only.includes(w.id) || (w.id === "W1" && only.some((id) => ["W2", "W3", "W6", "W6-BASE", "P2", "OS1", "W1-NONDURABLE"].includes(id))));
   for (const w of workloads) w.samples = { lib: [], base: [], setup: null };
   const cpus = os.cpus();
   console.log(

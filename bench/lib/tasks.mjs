@@ -31,9 +31,9 @@ function tableDir(base) {
 
 // --- W1 / W6 / pool: backfill to CSV ---------------------------------------------------------------
 
-export async function backfillCsv({ dir, days: count = 365, rows = 10_000, first = "2025-01-01", processes, configPath, cwd, destination = "csv" }) {
+export async function backfillCsv({ dir, days: count = 365, rows = 10_000, first = "2025-01-01", processes, configPath, cwd, destination = "csv", durable = true }) {
   const { il, shopProject, assertCompleted } = await lazyProject();
-  const dest = destination === "objectstore-local" ? new il.LocalObjectStoreDestination({ basePath: dir, format: "csv" }) : new il.CSVDestination({ basePath: dir });
+  const dest = destination === "objectstore-local" ? new il.LocalObjectStoreDestination({ basePath: dir, format: "csv", durable }) : new il.CSVDestination({ basePath: dir, durable });
   const { dag } = shopProject({ destination: dest, rows });
   const list = days(first, count);
   const window = il.TimePartitionWindow.parse(`${list[0]}..${list.at(-1)}`);
@@ -107,9 +107,9 @@ export async function readWindowBaseline({ dir, first = "2025-01-01", days: coun
 
 // --- W4: per-partition overhead ------------------------------------------------------------------
 
-export async function overhead({ dir, destination = "memory", count = 365 }) {
+export async function overhead({ dir, destination = "memory", count = 365, durable = true }) {
   const { il, shopProject, assertCompleted } = await lazyProject();
-  const dest = destination === "memory" ? new il.MemoryDestination() : new il.CSVDestination({ basePath: dir });
+  const dest = destination === "memory" ? new il.MemoryDestination() : new il.CSVDestination({ basePath: dir, durable });
   const { dag } = shopProject({ destination: dest, rows: 1 });
   const list = days("2025-01-01", count);
   const window = il.TimePartitionWindow.parse(`${list[0]}..${list.at(-1)}`);

@@ -5,13 +5,23 @@ import type { PartitionFilter } from "./filter.js";
 // The reference implementation of a partitioning kind: a new kind copies this file's shape
 // (a Partition, a PartitionWindow, a PartitionConfig, and a registration at the bottom).
 
-/** Why a list value cannot be a key, or null when it can: keys become path segments and SQL literals. */
+// C0 control characters and DEL.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Why a list value cannot be a key, or null when it can: keys become path segments (folder
+ * names, object keys) and SQL literals, and are printed. Control characters (C0 and DEL) are
+ * refused: a `\r` or `\n` in a folder name or an object key breaks the tools that list them
+ * (S3's XML listing turns `\r` into `\n`), and an escape sequence reaches the terminal.
+ */
 function unsafeReason(value: unknown): string | null {
   if (typeof value !== "string") return `must be a string, got ${describe(value)}`;
   if (value.length === 0) return "must not be empty";
   if (value === "." || value === "..") return `must not be "${value}"`;
-  const bad = ["/", "\\", "\0", "="].find((ch) => value.includes(ch));
-  return bad === undefined ? null : `must not contain ${JSON.stringify(bad)}`;
+  const bad = ["/", "\\", "="].find((ch) => value.includes(ch));
+  if (bad !== undefined) return `must not contain ${JSON.stringify(bad)}`;
+  const control = CONTROL.exec(value);
+  return control ? `must not contain the control character U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}` : null;
 }
 
 /** One declared value of a list partitioning; its key is the value itself. */

@@ -68,6 +68,11 @@ describe("ListPartitionConfig: refused values", () => {
     ["a slash", "eu/west"],
     ["a backslash", "eu\\west"],
     ["NUL", "eu\u0000west"],
+    ["a carriage return", "eu\rwest"],
+    ["a newline", "eu\n"],
+    ["a tab", "\teu"],
+    ["an escape sequence", "eu\u001b[2J"],
+    ["DEL", "eu\u007f"],
     ["an equals sign", "region=eu"],
     ["a dot", "."],
     ["two dots", ".."],
@@ -83,6 +88,20 @@ describe("ListPartitionConfig: refused values", () => {
   it("names the refused value", () => {
     const error = errorOf(() => new ListPartitionConfig({ column: "region", values: ["eu", "eu/west"] }));
     expect((error as Error).message).toContain("eu/west");
+  });
+
+  it("names a refused control character by its code point, the value escaped, on one line", () => {
+    const error = errorOf(() => new ListPartitionConfig({ column: "region", values: ["eu", "eu\rwest"] }));
+    expect((error as Error).message).toBe(
+      'list partitioning on "region": value "eu\\rwest" must not contain the control character U+000D (values are used as path segments and SQL literals)',
+    );
+    const partition = errorOf(() => new ListPartition("\u001b[2Jeu"));
+    expect(partition).toBeInstanceOf(PartitionError);
+    expect((partition as Error).message).toBe('list partition value "\\u001b[2Jeu" must not contain the control character U+001B');
+  });
+
+  it("allows characters past the C0 controls and DEL: non-breaking space, C1, emoji, right-to-left", () => {
+    expect(new ListPartitionConfig({ column: "r", values: ["a\u00a0b", "a\u0085b", "🚀", "שלום", "a.tmp-b", "__proto__"] }).values).toHaveLength(6);
   });
 
   it("refuses duplicate values", () => {

@@ -1,7 +1,7 @@
-import { readFile } from "node:fs/promises";
 import { deserialize, serialize } from "node:v8";
 import type { Partition } from "../../partitioning/index.js";
 import { Destination } from "../destination.js";
+import { durableOption } from "../files/atomic.js";
 import { PartitionFiles } from "../files/partition-files.js";
 import type { IOContext } from "../io-context.js";
 import { rowCountOf } from "../row-count.js";
@@ -10,6 +10,14 @@ import { rowCountOf } from "../row-count.js";
 export interface FileDestinationOptions {
   /** The folder holding every dataset's tables. */
   readonly basePath: string;
+  /**
+   * Whether a write survives a crash of the machine (a power cut, a kernel panic) once it is
+   * reported done. True by default: each partition's file is synced to disk before it replaces
+   * the previous one, and its folder after. False skips those syncs, which is faster where syncs
+   * are slow; a crash of the machine may then leave a partition reported written as it was
+   * before, or empty, or cut short, with no error. A killed process loses nothing either way.
+   */
+  readonly durable?: boolean;
 }
 
 /**
@@ -19,12 +27,15 @@ export interface FileDestinationOptions {
 export class FileDestination extends Destination {
   static override destinationName = "Files";
   readonly basePath: string;
+  /** Whether writes are synced to disk (see the option). */
+  readonly durable: boolean;
   private readonly files: PartitionFiles;
 
   constructor(options: FileDestinationOptions) {
     super();
     this.basePath = options?.basePath ?? "";
-    this.files = new PartitionFiles(this.basePath, "data.v8", "FileDestination");
+    this.durable = durableOption(options?.durable, "FileDestination");
+    this.files = new PartitionFiles(this.basePath, "data.v8", "FileDestination", this.durable);
   }
 
   /** The file a partition lives in (null: the whole of an unpartitioned asset). */
@@ -41,6 +52,6 @@ export class FileDestination extends Destination {
   }
 
   partitionRowCounts(context: IOContext): Promise<Record<string, number>> {
-    return this.files.rowCounts(context, async (path) => rowCountOf(deserialize(await readFile(path))));
+    return this.files.rowCounts(context, async (file) => rowCountOf(deserialize(await file.readFile())));
   }
 }

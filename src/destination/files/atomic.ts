@@ -1,10 +1,16 @@
 import { randomBytes } from "node:crypto";
-import type { Stats } from "node:fs";
 import { lstat, mkdir, open, readdir, rename, rm, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
-import { dirname, basename, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
+import { ConfigError } from "../../errors.js";
+import { describeValue } from "../../schema/describe.js";
+import { fileIdentity } from "./file-identity.js";
 
-/** The marker in every temporary file's name: listings skip names that hold it. */
+/**
+ * The marker in every temporary file's name. Listings tell temporary files by their whole name
+ * (`parseTempName`), and only files: a partition folder's name holds a list value, which may
+ * hold this marker too.
+ */
 export const TEMP_MARKER = ".tmp-";
 
 /**
@@ -128,39 +134,113 @@ export async function sweepStaleTemps(folder: string): Promise<number> {
   return removed;
 }
 
+/** A file destination's `durable` option: true unless given as false; anything else is refused. */
+export function durableOption(value: unknown, owner: string): boolean {
+  if (value === undefined) return true;
+  if (typeof value !== "boolean") throw new ConfigError(`${owner}: durable must be true or false, got ${describeValue(value)}`);
+  return value;
+}
+
+/** How `writeFileAtomic` writes. */
+export interface AtomicWriteOptions {
+  /**
+   * Whether the write must survive a crash of the machine (a power cut, a kernel panic) once it
+   * returns (the default): the file's bytes are synced before the rename, its folder after it,
+   * and the parent of every folder the write creates. Without it the bytes and the rename sit in
+   * the page cache for a while (seconds, on Linux), and a crash can leave the new name on an
+   * empty or truncated file. A process that is killed loses nothing either way: the page cache
+   * outlives it.
+   */
+  readonly durable?: boolean;
+  /** Remove dead writers' temporary files from the folder afterwards (`sweepStaleTemps`), unless the folder was just created. */
+  readonly sweep?: boolean;
+  /**
+   * Runs after the rename with the file still open, given the file's identity
+   * (`fileIdentity`): records that name the file are written here, so that its inode number
+   * cannot pass to another file before they land (see file-identity.ts).
+   */
+  readonly whileOpen?: (identity: string) => Promise<void>;
+}
+
 /**
  * Writes a file so that readers see the old content or the new, never a part: the bytes go to
  * a temporary file in the same folder, which is then renamed over the target (rename within
- * one filesystem is atomic). A failure removes the temporary file and leaves the target as it was.
- * Returns the stats of the file written, taken before the rename, so that a caller recording
- * them describes its own file even when another writer replaces it a moment later.
- * With `sweep`, a successful write then removes dead writers' temporary files from the folder
- * (`sweepStaleTemps`), unless the folder was just created.
+ * one filesystem is atomic). A failure before the rename removes the temporary file and leaves
+ * the target as it was; a failure after it (syncing the folder, `whileOpen`) is reported though
+ * the new content is in place, complete. Returns the identity of the file written.
  */
 export async function writeFileAtomic(
   path: string,
   chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
-  options: { readonly sweep?: boolean } = {},
-): Promise<Stats> {
-  const created = await mkdir(dirname(path), { recursive: true });
+  options: AtomicWriteOptions = {},
+): Promise<string> {
+  const durable = options.durable ?? true;
+  const folder = dirname(path);
+  const created = await mkdir(folder, { recursive: true });
   const temp = tempPathFor(path);
   const handle = await open(temp, "wx");
-  let written: Stats;
+  let renamed = false;
+  let identity: string;
   try {
     for await (const chunk of chunks) {
       const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
       // A write may take fewer bytes than it was given; the rest follows.
       for (let at = 0; at < bytes.byteLength; ) at += (await handle.write(bytes, at)).bytesWritten;
     }
-    written = await handle.stat();
-    await handle.close();
+    // The bytes reach the disk before the name does: a crash after the rename can then only
+    // find the whole new file or, if the folder was not synced yet, the old one.
+    if (durable) await handle.datasync();
     await rename(temp, path);
+    renamed = true;
+    // The folder's new entry, and each new folder's entry in its parent, all at once: on a
+    // journalling filesystem they share one commit (the sync of the bytes committed the folders
+    // made before it). Nothing is reported before all are done, so their order does not matter.
+    if (durable) await Promise.all([folder, ...(created === undefined ? [] : parentsOfNewFolders(created, folder))].map(syncFolder));
+    // Taken after the rename, which sets the file's ctime.
+    identity = fileIdentity(await handle.stat({ bigint: true }));
+    await options.whileOpen?.(identity);
   } catch (error) {
     await handle.close().catch(() => undefined);
-    await rm(temp, { force: true });
+    if (!renamed) await rm(temp, { force: true });
     throw error;
   }
+  await handle.close();
   // A folder this call created holds no one's leftovers: the sweep (a listing) is skipped.
-  if (options.sweep && created === undefined) await sweepStaleTemps(dirname(path));
-  return written;
+  if (options.sweep && created === undefined) await sweepStaleTemps(folder);
+  return identity;
+}
+
+/**
+ * The parent of every folder from `created` (the first folder `mkdir` made) down to `folder`:
+ * what must be synced for the new folders to survive a crash. A folder that already existed is
+ * not synced again: when another process made it a moment ago, that process syncs its parent
+ * before its own write returns, and on journalling filesystems (ext4, XFS) this write's own
+ * syncs commit that creation too.
+ */
+function parentsOfNewFolders(created: string, folder: string): string[] {
+  const first = resolve(created);
+  const parents: string[] = [];
+  for (let dir = resolve(folder); ; dir = dirname(dir)) {
+    parents.push(dirname(dir));
+    if (dir === first || dirname(dir) === dir) return parents;
+  }
+}
+
+// Filesystems that cannot sync a folder say so with these; there is nothing more to do there.
+const UNSYNCABLE_FOLDER = new Set(["EINVAL", "ENOTSUP", "EOPNOTSUPP"]);
+
+/**
+ * Makes a folder's entries (names created, renamed, removed in it) durable. Windows cannot open
+ * a folder to sync it, and NTFS journals renames itself: nothing is done there.
+ */
+export async function syncFolder(folder: string): Promise<void> {
+  if (process.platform === "win32") return;
+  const handle = await open(folder, "r");
+  try {
+    await handle.sync();
+  } catch (error) {
+    if (!UNSYNCABLE_FOLDER.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
+  } finally {
+    await handle.close();
+  }
 }

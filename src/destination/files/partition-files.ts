@@ -1,18 +1,24 @@
-import type { Stats } from "node:fs";
-import { readdir, readFile, stat } from "node:fs/promises";
+import type { BigIntStats } from "node:fs";
+import { type FileHandle, open, readdir, readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { DataNotFoundError } from "../../errors.js";
 import type { Partition } from "../../partitioning/index.js";
 import type { IOContext } from "../io-context.js";
 import { partitionSegment, safeSegment, tableSegments } from "../paths.js";
-import { sweepStaleTemps, TEMP_MARKER, writeFileAtomic } from "./atomic.js";
+import { sweepStaleTemps, writeFileAtomic } from "./atomic.js";
+import { fileIdentity } from "./file-identity.js";
 
-/** What the sidecar beside a data file remembers: its row count, valid while size and mtime match. */
+/**
+ * What the sidecar beside a data file (and the table's index) remembers: its row count, valid
+ * only while the file at that path is exactly the one counted (`file`: see file-identity.ts).
+ */
 interface CountRecord {
   readonly rows: number;
-  readonly size: number;
-  readonly mtimeMs: number;
+  readonly file: string;
 }
+
+/** Counts the rows of an open data file (read from its start; the caller closes it). */
+export type Recount = (file: FileHandle) => Promise<number>;
 
 // Reading many small files at once hides per-file latency; a bound keeps descriptors in check.
 const PARALLEL_READS = 64;
@@ -29,6 +35,8 @@ export class PartitionFiles {
     private readonly basePath: string,
     private readonly fileName: string,
     private readonly owner: string,
+    /** Data files survive a machine crash once written (see `AtomicWriteOptions.durable`). */
+    private readonly durable: boolean,
   ) {}
 
   tableDir(context: IOContext): string {
@@ -41,11 +49,16 @@ export class PartitionFiles {
   }
 
   /**
-   * Replaces a partition's file atomically, then records its row count beside it. Temporary
-   * files of dead writers (a process killed mid-write) are then removed from the partition's
-   * folder, when it existed before, and once per process from the table's folder (the index's
-   * temporary files live there): see `sweepStaleTemps`. Reads never sweep: counting, coverage
-   * and --dry-run write nothing.
+   * Replaces a partition's file atomically, then records its row count beside it and in the
+   * table's index, while the file is still open (see file-identity.ts). Temporary files of dead
+   * writers (a process killed mid-write) are then removed from the partition's folder, when it
+   * existed before, and once per process from the table's folder (the index's temporary files
+   * live there): see `sweepStaleTemps`. Reads never sweep.
+   *
+   * Only the data file is synced (when durable): the records are caches. One lost in a crash,
+   * or left older than the file, names another file (or none, or is not JSON) and the file is
+   * recounted; a record that survives names a file whose bytes were synced before the record
+   * was written.
    */
   async write(
     context: IOContext,
@@ -55,13 +68,13 @@ export class PartitionFiles {
     rows: number | (() => number),
   ): Promise<void> {
     const path = this.pathOf(context, partition);
-    const written = await writeFileAtomic(path, chunks, { sweep: true });
-    const record = { rows: typeof rows === "number" ? rows : rows(), size: written.size, mtimeMs: written.mtimeMs };
-    await this.recordCount(path, record);
-    if (partition) {
-      await updateIndex(this.indexPath(context), partition.key, record);
-      await sweepTableOnce(this.tableDir(context));
-    }
+    const whileOpen = async (file: string) => {
+      const record = { rows: typeof rows === "number" ? rows : rows(), file };
+      await this.recordCount(path, record);
+      if (partition) await updateIndex(this.indexPath(context), partition.key, record);
+    };
+    await writeFileAtomic(path, chunks, { durable: this.durable, sweep: true, whileOpen });
+    if (partition) await sweepTableOnce(this.tableDir(context));
   }
 
   /** A partition's bytes; DataNotFoundError with the path when it was never written. */
@@ -79,32 +92,35 @@ export class PartitionFiles {
   }
 
   /**
-   * Rows per partition key. A recorded count is trusted only while the data file's size and
-   * modification time match what was recorded; otherwise the file is recounted (and the record
-   * refreshed), so a file edited by hand is still counted right. Records come from a per-table
-   * index that writes keep (one read for the whole table), falling back to each partition's
-   * sidecar: counting thousands of partitions costs about a listing and a stat each.
+   * Rows per partition key. A recorded count is trusted only while the file at its path is the
+   * one it names (see file-identity.ts); otherwise the file is recounted (and its sidecar
+   * refreshed), so a file edited by hand or replaced by a racing writer is still counted right.
+   * Records come from a per-table index that writes keep (one read for the whole table), falling
+   * back to each partition's sidecar: counting thousands of partitions costs about a listing
+   * and a stat each. Every folder named `{column}=...` is a partition, whatever its key holds
+   * (`.tmp-` included: temporary files are files, never these folders).
    */
-  async rowCounts(context: IOContext, recount: (path: string) => Promise<number>): Promise<Record<string, number>> {
+  async rowCounts(context: IOContext, recount: Recount): Promise<Record<string, number>> {
     const table = this.tableDir(context);
     const prefix = `${safeSegment(context.partitionColumn(), "partition column", this.owner)}=`;
     const [listed, index] = await Promise.all([readdir(table).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? null : Promise.reject(error))), readIndex(this.indexPath(context))]);
     if (listed === null) return {};
-    const names = listed.filter((name) => name.startsWith(prefix) && !name.includes(TEMP_MARKER));
+    const names = listed.filter((name) => name.startsWith(prefix));
     const paths = names.map((name) => join(table, name, this.fileName));
     // A stat holds no file descriptor: many at once, in slices that bound what is queued.
-    const infos: Array<Stats | null> = [];
+    const infos: Array<BigIntStats | null> = [];
     for (let start = 0; start < paths.length; start += PARALLEL_STATS) {
-      infos.push(...(await Promise.all(paths.slice(start, start + PARALLEL_STATS).map((path) => stat(path).catch(() => null)))));
+      infos.push(...(await Promise.all(paths.slice(start, start + PARALLEL_STATS).map((path) => stat(path, { bigint: true }).catch(() => null)))));
     }
-    const counts: Record<string, number> = {};
+    // Keys are list values too: no prototype, so that a key such as `__proto__` is an own entry.
+    const counts: Record<string, number> = Object.create(null);
     const stale: number[] = [];
     const keys = names.map((name) => name.slice(prefix.length));
     keys.forEach((key, i) => {
       const info = infos[i];
       if (!info) return;
       const indexed = index[key];
-      if (matchesFile(indexed, info)) counts[key] = indexed.rows;
+      if (describes(indexed, info)) counts[key] = indexed.rows;
       else stale.push(i);
     });
     // Partitions whose record is missing or out of date are read: a bounded number at once.
@@ -112,7 +128,8 @@ export class PartitionFiles {
     const worker = async () => {
       while (next < stale.length) {
         const i = stale[next++]!;
-        counts[keys[i]!] = (await this.countStale(paths[i]!, infos[i]!, recount)).rows;
+        const rows = await this.countStale(paths[i]!, infos[i]!, recount);
+        if (rows !== null) counts[keys[i]!] = rows;
       }
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, stale.length) }, worker));
@@ -125,18 +142,30 @@ export class PartitionFiles {
     return join(this.tableDir(context), `.${this.fileName}.${context.partitionColumn()}.rows-index.json`);
   }
 
-  /** The count of a file the index has no current record of: its sidecar's, or a recount. */
-  private async countStale(path: string, info: Stats, recount: (path: string) => Promise<number>): Promise<CountRecord> {
+  /**
+   * The count of a file the index has no current record of: its sidecar's, or a recount (null:
+   * the file is gone since the listing). The recount reads the file through one handle, which
+   * names the file counted and holds it open until its refreshed sidecar is written (see
+   * file-identity.ts): whatever replaces the file meanwhile, the record describes what was counted.
+   */
+  private async countStale(path: string, info: BigIntStats, recount: Recount): Promise<number | null> {
     const record = await this.readCount(path);
-    if (matchesFile(record, info)) return record;
-    const rows = await recount(path);
-    const after = await stat(path).catch(() => null);
-    const counted = { rows, size: info.size, mtimeMs: info.mtimeMs };
-    // Refresh the sidecar only if the file is still the one just counted.
-    if (after && after.size === info.size && after.mtimeMs === info.mtimeMs) {
-      await this.recordCount(path, counted).catch(() => undefined);
+    if (describes(record, info)) return record.rows;
+    let handle: FileHandle;
+    try {
+      handle = await open(path, "r");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw error;
     }
-    return counted;
+    try {
+      const file = fileIdentity(await handle.stat({ bigint: true }));
+      const rows = await recount(handle);
+      await this.recordCount(path, { rows, file }).catch(() => undefined);
+      return rows;
+    } finally {
+      await handle.close();
+    }
   }
 
   private sidecarOf(path: string): string {
@@ -153,7 +182,7 @@ export class PartitionFiles {
   }
 
   private async recordCount(path: string, record: CountRecord): Promise<void> {
-    await writeFileAtomic(this.sidecarOf(path), [JSON.stringify(record)]);
+    await writeFileAtomic(this.sidecarOf(path), [JSON.stringify(record)], { durable: false });
   }
 }
 
@@ -197,19 +226,22 @@ async function flushIndex(path: string): Promise<void> {
   if (!entries || entries.size === 0) return;
   const index = await readIndex(path);
   for (const [key, record] of entries) index[key] = record;
-  await writeFileAtomic(path, [JSON.stringify(index)]).catch(() => undefined);
+  await writeFileAtomic(path, [JSON.stringify(index)], { durable: false }).catch(() => undefined);
 }
 
+/** The index's entries by partition key, in an object without a prototype (keys are list values, `__proto__` included). */
 async function readIndex(path: string): Promise<Record<string, CountRecord>> {
+  const index: Record<string, CountRecord> = Object.create(null);
   try {
     const parsed = JSON.parse(await readFile(path, "utf8")) as unknown;
-    return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, CountRecord>) : {};
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) Object.assign(index, parsed);
   } catch {
-    return {};
+    // No index yet, or one cut short: every partition falls back to its sidecar.
   }
+  return index;
 }
 
-/** Whether a count record describes the file as it is now (same size and modification time). */
-function matchesFile(record: CountRecord | null | undefined, info: Stats): record is CountRecord {
-  return !!record && record.size === info.size && record.mtimeMs === info.mtimeMs;
+/** Whether a count record describes exactly the file `info` is a stat of. */
+function describes(record: CountRecord | null | undefined, info: BigIntStats): record is CountRecord {
+  return !!record && Number.isSafeInteger(record.rows) && record.rows >= 0 && record.file === fileIdentity(info);
 }

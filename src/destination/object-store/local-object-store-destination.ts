@@ -1,8 +1,9 @@
-import type { Stats } from "node:fs";
+import type { BigIntStats } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import { ConfigError } from "../../errors.js";
-import { TEMP_MARKER, writeFileAtomic } from "../files/atomic.js";
+import { durableOption, writeFileAtomic } from "../files/atomic.js";
+import { fileIdentity } from "../files/file-identity.js";
 import type { FileFormat, FormatName } from "../formats/file-format.js";
 import { ObjectStoreDestination, type StoredObject } from "./object-store-destination.js";
 
@@ -12,15 +13,25 @@ export interface LocalObjectStoreOptions {
   readonly basePath: string;
   readonly prefix?: string;
   readonly format?: FormatName | FileFormat;
+  /**
+   * Whether a put survives a crash of the machine (a power cut, a kernel panic) once it is
+   * reported done. True by default: each object's file is synced to disk before it replaces the
+   * previous one, and its folder after. False skips those syncs, which is faster where syncs are
+   * slow; a crash of the machine may then leave an object reported written as it was before, or
+   * empty, or cut short, with no error. A killed process loses nothing either way.
+   */
+  readonly durable?: boolean;
 }
 
-/** The sidecar beside an object: its metadata, trusted only while the object is the file it describes. */
+/**
+ * The sidecar beside an object: its metadata, trusted only while the object is exactly the file
+ * it describes (`file`: see file-identity.ts). It is not synced: one lost in a crash, or older
+ * than its object, names another file and is ignored (the object is then counted by a read).
+ */
 interface Sidecar {
   readonly metadata: Record<string, string>;
   readonly contentType: string;
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly ino: number;
+  readonly file: string;
 }
 
 /**
@@ -31,6 +42,8 @@ interface Sidecar {
 export class LocalObjectStoreDestination extends ObjectStoreDestination {
   static override destinationName = "Local object store";
   readonly basePath: string;
+  /** Whether puts are synced to disk (see the option). */
+  readonly durable: boolean;
 
   constructor(options: LocalObjectStoreOptions) {
     super();
@@ -38,21 +51,25 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
       throw new ConfigError("LocalObjectStoreDestination: basePath must be a non-empty folder path");
     }
     this.basePath = options.basePath;
+    this.durable = durableOption(options.durable, "LocalObjectStoreDestination");
     if (options.prefix !== undefined) this.prefix = options.prefix;
     if (options.format !== undefined) this.format = options.format;
   }
 
   /**
-   * Replaces the file atomically, then its sidecar. A crash between the two leaves a sidecar
-   * that names the old file's identity (inode, size, mtime), so it is ignored, never trusted.
-   * Dead writers' temporary files in the object's folder (a process killed mid-put) are then
-   * removed, when the folder existed before (see `sweepStaleTemps`); listings never sweep.
+   * Replaces the file atomically, then its sidecar, while the file is still open (see
+   * file-identity.ts). A crash between the two leaves a sidecar that names the old file, so it
+   * is ignored, never trusted. Dead writers' temporary files in the object's folder (a process
+   * killed mid-put) are then removed, when the folder existed before (see `sweepStaleTemps`);
+   * listings never sweep.
    */
   async putObject(name: string, payload: Uint8Array, contentType: string, metadata: Record<string, string>): Promise<void> {
     const path = this.pathOf(name);
-    const written = await writeFileAtomic(path, [payload], { sweep: true });
-    const sidecar: Sidecar = { metadata, contentType, ...identity(written) };
-    await writeFileAtomic(sidecarOf(path), [JSON.stringify(sidecar)]);
+    const whileOpen = async (file: string) => {
+      const sidecar: Sidecar = { metadata, contentType, file };
+      await writeFileAtomic(sidecarOf(path), [JSON.stringify(sidecar)], { durable: false });
+    };
+    await writeFileAtomic(path, [payload], { durable: this.durable, sweep: true, whileOpen });
   }
 
   async getObject(name: string): Promise<Uint8Array | null> {
@@ -64,14 +81,14 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
     }
   }
 
-  /** Every object file below the folder the prefix names, skipping sidecars and temporary files. */
+  /** Every object file below the folder the prefix names, skipping hidden files (sidecars, temporary files). */
   async *listObjects(prefix: string): AsyncIterable<StoredObject> {
     const folder = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
     const root = this.pathOf(folder);
     for await (const path of walk(root)) {
       const name = relative(resolve(this.basePath), path).split(sep).join("/");
       if (!name.startsWith(prefix)) continue;
-      const info = await stat(path).catch(() => null);
+      const info = await stat(path, { bigint: true }).catch(() => null);
       if (!info) continue;
       yield { name, metadata: await trustedMetadata(path, info) };
     }
@@ -97,22 +114,22 @@ function sidecarOf(path: string): string {
   return `${path.slice(0, at + 1)}.${path.slice(at + 1)}.meta.json`;
 }
 
-function identity(info: Stats): Pick<Sidecar, "size" | "mtimeMs" | "ino"> {
-  return { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
-}
-
 /** The sidecar's metadata when it describes this very file; none otherwise. */
-async function trustedMetadata(path: string, info: Stats): Promise<Record<string, string>> {
+async function trustedMetadata(path: string, info: BigIntStats): Promise<Record<string, string>> {
   try {
     const sidecar = JSON.parse(await readFile(sidecarOf(path), "utf8")) as Sidecar;
-    const same = sidecar.size === info.size && sidecar.mtimeMs === info.mtimeMs && sidecar.ino === info.ino;
+    const same = sidecar.file === fileIdentity(info);
     return same && typeof sidecar.metadata === "object" && sidecar.metadata !== null ? sidecar.metadata : {};
   } catch {
     return {};
   }
 }
 
-/** Every file below a folder, hidden ones (sidecars, temporary files) left out. */
+/**
+ * Every file below a folder, hidden ones (sidecars, temporary files: their names start with a
+ * dot) left out. Folders are all walked, whatever their names hold: a partition folder's name
+ * holds a list value, which may hold `.tmp-` or start with a dot.
+ */
 async function* walk(folder: string): AsyncGenerator<string> {
   let entries;
   try {
@@ -123,10 +140,9 @@ async function* walk(folder: string): AsyncGenerator<string> {
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
-    if (entry.name.startsWith(".") || entry.name.includes(TEMP_MARKER)) continue;
     const path = join(folder, entry.name);
     if (entry.isDirectory()) yield* walk(path);
-    else if (entry.isFile()) yield path;
+    else if (entry.isFile() && !entry.name.startsWith(".")) yield path;
   }
 }
 

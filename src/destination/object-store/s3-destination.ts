@@ -72,19 +72,28 @@ export class S3Destination extends ObjectStoreDestination {
     });
   }
 
-  /** ListObjectsV2 page by page; each object's metadata from a HeadObject (S3 lists none). */
+  /**
+   * ListObjectsV2 page by page; each object's metadata from a HeadObject (S3 lists none). Keys
+   * are asked for URL-encoded: in the XML of a plain listing a `\r` in a key reads back as `\n`
+   * (XML parsers normalise line ends), and other control characters cannot be written at all.
+   */
   async *listObjects(prefix: string): AsyncIterable<StoredObject> {
     let token: string | undefined;
     do {
-      const page = await this.call("ListObjectsV2", prefix, ({ sdk, client }) =>
-        client.send(new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token })),
-      );
-      const keys = (page.Contents ?? []).map((item) => item.Key).filter((key): key is string => typeof key === "string");
+      const page = await this.call("ListObjectsV2", prefix, async ({ sdk, client }) => {
+        const listed = await client.send(new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token, EncodingType: "url" }));
+        // A server that ignores the request (some S3-compatible ones do) says so by omitting
+        // EncodingType. A key that is not valid encoding fails the call, as any bad answer would.
+        const encoded = listed.EncodingType === "url";
+        const keys = (listed.Contents ?? []).flatMap((item) => (typeof item.Key === "string" ? [encoded ? decodeListedKey(item.Key) : item.Key] : []));
+        return { keys, next: listed.IsTruncated ? listed.NextContinuationToken : undefined };
+      });
+      const { keys } = page;
       for (let start = 0; start < keys.length; start += PARALLEL_HEADS) {
         const heads = await Promise.all(keys.slice(start, start + PARALLEL_HEADS).map((key) => this.headMetadata(key)));
         for (const object of heads) if (object) yield object;
       }
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      token = page.next;
     } while (token);
   }
 
@@ -129,6 +138,15 @@ export class S3Destination extends ObjectStoreDestination {
       throw storageError(operation, this.objectUri(name), error, [credentials?.secretAccessKey ?? "", credentials?.sessionToken ?? ""]);
     }
   }
+}
+
+/**
+ * A key as ListObjectsV2 gives it with `EncodingType: "url"`: percent-encoded, and a space may
+ * come as `+` (S3 itself writes `a b` as `a+b` and `a+b` as `a%2Bb`; moto writes `%20`), so `+`
+ * is a space and a literal `+` is always `%2B`.
+ */
+export function decodeListedKey(key: string): string {
+  return decodeURIComponent(key.replaceAll("+", " "));
 }
 
 /**
