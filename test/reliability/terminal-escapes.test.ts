@@ -19,7 +19,7 @@ import { CoverageReport } from "../../src/cli/views/coverage-view.js";
 import { printableCoverage } from "../../src/cli/views/printable-coverage.js";
 import { ProgressView, type ProgressFeed } from "../../src/cli/views/progress-view.js";
 import type { InterloperEvent } from "../../src/runner/events.js";
-import { HOSTILE } from "../../fixtures/projects/escapes/hostile.js";
+import { HOSTILE, VALUE_HOSTILE } from "../../fixtures/projects/escapes/hostile.js";
 import { BIN, ensureBuilt, FIXTURES, useSandboxes, type CliResult } from "../e2e/helpers.js";
 
 beforeAll(ensureBuilt, 180_000);
@@ -30,8 +30,11 @@ const CONFIG = join(FIXTURES, "escapes", "interloper.config.ts");
 const SHOWN = "\\x1b[2J\\x1b]0;pwned\\x07\\u009b31m\\u202eevil\\u202c\\u2066x\\u2069";
 /** Its start, for lines that cut it to fit a width. */
 const SHOWN_START = "\\x1b[2J\\x1b]0;pwned";
-const OK = `ok${HOSTILE}`;
-const FAILS = `fails${HOSTILE}`;
+/** A list value's part of it (list values refuse C0 controls), and how it is shown. */
+const VALUE_SHOWN = "\\u009b31m\\u202eevil\\u202c\\u2066x\\u2069";
+const VALUE_SHOWN_START = "\\u009b31m\\u202eevil";
+const OK = `ok${VALUE_HOSTILE}`;
+const FAILS = `fails${VALUE_HOSTILE}`;
 
 /** The raw pieces of HOSTILE, each of which a terminal acts on. */
 const RAW: ReadonlyArray<[string, string]> = [
@@ -67,12 +70,12 @@ describe("plain output in a pipe", () => {
     expectClean(result, "materialize");
     expect(result.stderr).toContain(`warning: esc.tagged: warned ${SHOWN}`);
     expect(result.stderr).toContain(`error: esc.tagged: logged ${SHOWN}`);
-    expect(result.stderr).toMatch(new RegExp(`^FAIL .*fails${escapeRegExp(SHOWN)}.*failed ${escapeRegExp(SHOWN)}`, "m"));
-    expect(result.stderr).toContain(`Failed partitions: fails${SHOWN}`);
+    expect(result.stderr).toMatch(new RegExp(`^FAIL .*fails${escapeRegExp(VALUE_SHOWN)}.*failed ${escapeRegExp(SHOWN)}`, "m"));
+    expect(result.stderr).toContain(`Failed partitions: fails${VALUE_SHOWN}`);
     // The re-run command names the partition in ANSI-C quotes, which a shell reads back exactly.
     const command = result.errLines[result.errLines.findIndex((line) => line.startsWith("Re-run")) + 1]!.trim();
     const word = /--partition (\$'.*')$/.exec(command)?.[1];
-    expect(word, command).toBe(`$'fails${SHOWN}'`);
+    expect(word, command).toBe(`$'fails${VALUE_SHOWN}'`);
     const bash = spawnSync("bash", ["-c", `printf '%s' ${word}`], { encoding: "utf8", env: { ...process.env, LC_ALL: "C.UTF-8" } });
     if (bash.error) console.log("bash is not installed: the re-run command's quoting is not read back by a shell");
     else expect(bash.stdout).toBe(FAILS);
@@ -101,7 +104,7 @@ describe("plain output in a pipe", () => {
     expect(result.exitCode, result.stderr).toBe(0);
     expectClean(result, "materialize --dry-run");
     expect(result.stdout).toContain(`store${SHOWN}`);
-    expect(result.stdout).toContain(`  ok${SHOWN}: esc.tagged`);
+    expect(result.stdout).toContain(`  ok${VALUE_SHOWN}: esc.tagged`);
   });
 
   it("show: the table shows names and cells as escapes, --format json parses back exactly, --format csv is the data, exact", async () => {
@@ -127,14 +130,14 @@ describe("plain output in a pipe", () => {
     const one = await box.run(["coverage", "tagged"], { config: CONFIG });
     expect(one.exitCode, one.stderr).toBe(0);
     expectClean(one, "coverage tagged");
-    expect(one.stdout).toContain(`ok${SHOWN}`);
-    expect(one.stdout).toContain(`missing: fails${SHOWN}`);
+    expect(one.stdout).toContain(`ok${VALUE_SHOWN}`);
+    expect(one.stdout).toContain(`missing: fails${VALUE_SHOWN}`);
     const all = await box.run(["coverage"], { config: CONFIG });
     expectClean(all, "coverage");
-    expect(all.stdout).toContain(`missing fails${SHOWN_START}`);
+    expect(all.stdout).toContain(`missing fails${VALUE_SHOWN_START}`);
     const json = await box.run(["coverage", "tagged", "--json"], { config: CONFIG });
     expectClean(json, "coverage --json");
-    expect((JSON.parse(json.stdout) as { missingRanges: string[] }).missingRanges).toEqual([`fails${HOSTILE}..never${HOSTILE}`]);
+    expect((JSON.parse(json.stdout) as { missingRanges: string[] }).missingRanges).toEqual([`fails${VALUE_HOSTILE}..never${VALUE_HOSTILE}`]);
   });
 
   it("list and plan, as text and as JSON", async () => {
@@ -142,7 +145,7 @@ describe("plain output in a pipe", () => {
       const text = await run(args);
       expect(text.exitCode, text.stderr).toBe(0);
       expectClean(text, args[0]!);
-      expect(text.stdout).toContain(`ok${SHOWN}`);
+      expect(text.stdout).toContain(`ok${VALUE_SHOWN}`);
       const json = await run([...args, "--json"]);
       expectClean(json, `${args[0]} --json`);
       expect(json.stdout).toContain(JSON.stringify(OK).replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
@@ -206,14 +209,14 @@ describe("the ink views", () => {
     const progress = await underTerminal(["materialize", "-w", `${OK}..${FAILS}`, "--no-fail-fast"], box.data);
     expect(progress.exitCode, progress.output).toBe(1);
     expect(rawIn(progress.output), progress.output).toEqual([]);
-    expect(progress.output).toContain(`fails${SHOWN}`);
+    expect(progress.output).toContain(`fails${VALUE_SHOWN}`);
     // The ink view ran (its ✗ line), not the plain log (FAIL).
     expect(progress.output).toContain("✗");
     expect(progress.output).not.toContain("FAIL [");
     const picture = await underTerminal(["coverage", "tagged"], box.data);
     expect(picture.exitCode, picture.output).toBe(0);
     expect(rawIn(picture.output), picture.output).toEqual([]);
-    expect(picture.output).toContain(`never${SHOWN}`);
+    expect(picture.output).toContain(`never${VALUE_SHOWN}`);
   }, 90_000);
 
   it("ProgressView (ink-testing-library): title, finished and running partitions, failures", async () => {
@@ -222,10 +225,10 @@ describe("the ink views", () => {
     const feed: ProgressFeed = { tracker, subscribe: (listener) => (listeners.add(listener), () => listeners.delete(listener)) };
     const base = { time: "2026-02-01T10:00:00.000Z", backfillId: "bf", runId: "r" };
     const events: InterloperEvent[] = [
-      { ...base, type: "backfill:started", window: `${OK}..${FAILS}`, order: "newest", partitions: [OK, FAILS, `never${HOSTILE}`] },
+      { ...base, type: "backfill:started", window: `${OK}..${FAILS}`, order: "newest", partitions: [OK, FAILS, `never${VALUE_HOSTILE}`] },
       { ...base, type: "run:started", partition: OK, assets: ["esc.tagged"] },
       { ...base, type: "run:started", partition: FAILS, assets: ["esc.tagged"] },
-      { ...base, type: "run:started", partition: `never${HOSTILE}`, assets: ["esc.tagged"] },
+      { ...base, type: "run:started", partition: `never${VALUE_HOSTILE}`, assets: ["esc.tagged"] },
       { ...base, type: "asset:completed", partition: OK, asset: "esc.tagged", rows: 1, durationMs: 5 },
       { ...base, type: "run:completed", partition: OK, durationMs: 6, completed: ["esc.tagged"], failed: [], canceled: [] },
       { ...base, type: "asset:failed", partition: FAILS, asset: "esc.tagged", error: { name: "Error", message: `failed ${HOSTILE}` }, durationMs: 5 },
@@ -234,13 +237,14 @@ describe("the ink views", () => {
     for (const event of events) tracker.apply(event);
     const app = render(createElement(ProgressView, { feed, title: `Backfilling esc.tagged for ${OK}..${FAILS}`, color: false }));
     try {
-      await vi.waitFor(() => expect(app.lastFrame()).toContain(`running never${SHOWN}`));
+      await vi.waitFor(() => expect(app.lastFrame()).toContain(`running never${VALUE_SHOWN}`));
       const frame = app.lastFrame()!;
       expect(rawIn(frame)).toEqual([]);
       expect(frame).not.toContain("\u001b");
-      expect(frame).toContain(`Backfilling esc.tagged for ok${SHOWN_START}`);
-      expect(frame).toContain(`✓ ok${SHOWN}`);
-      expect(frame).toContain(`✗ fails${SHOWN}  esc.tagged: failed`);
+      // Ink wraps the title at the space before the window.
+      expect(frame).toContain(`ok${VALUE_SHOWN}..fails${VALUE_SHOWN}`);
+      expect(frame).toContain(`✓ ok${VALUE_SHOWN}`);
+      expect(frame).toContain(`✗ fails${VALUE_SHOWN}  esc.tagged: failed`);
     } finally {
       app.unmount();
     }
@@ -249,15 +253,15 @@ describe("the ink views", () => {
   it("CoverageView (ink-testing-library), given the coverage as the coverage command gives it", () => {
     const definition = il.asset({ key: "tagged", partitioning: new il.ListPartitionConfig({ column: `tag${HOSTILE}`, values: [OK, FAILS] }), run: () => [] });
     const asset = il.source({ key: "esc", assets: [definition] })({ destinations: new il.MemoryDestination() }).assets["tagged"]!;
-    const coverage = computeCoverage(asset, { [OK]: 3, [`stray${HOSTILE}`]: 1 });
+    const coverage = computeCoverage(asset, { [OK]: 3, [`stray${VALUE_HOSTILE}`]: 1 });
     const app = render(createElement(CoverageReport, { coverage: printableCoverage(coverage), width: 160, color: false }));
     try {
       const frame = app.lastFrame()!;
       expect(rawIn(frame)).toEqual([]);
       expect(frame).not.toContain("\u001b");
-      expect(frame).toContain(`ok${SHOWN}`);
-      expect(frame).toContain(`missing: fails${SHOWN}`);
-      expect(frame).toContain(`stray${SHOWN}`);
+      expect(frame).toContain(`ok${VALUE_SHOWN}`);
+      expect(frame).toContain(`missing: fails${VALUE_SHOWN}`);
+      expect(frame).toContain(`stray${VALUE_SHOWN}`);
     } finally {
       app.unmount();
     }
