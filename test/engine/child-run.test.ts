@@ -66,17 +66,18 @@ describe("runPartitionInChild: the child's word on a run that did not complete",
     const events: string[] = [];
     const path = join(dir, "slow-child.mjs");
     const line = (event: object) => JSON.stringify({ runId: "r1", partition: "2026-01-07", time: "2026-01-07T00:00:01.000Z", ...event });
-    // Starts, then on SIGTERM says it abandoned the asset, as the CLI does once its grace is over.
+    // On SIGTERM says it abandoned the asset, as the CLI does once its grace is over; the
+    // handler comes first, and the limit leaves a loaded machine time to start the child.
     await writeFile(
       path,
-      `process.stdout.write(${JSON.stringify(`${line({ type: "run:started", assets: ["shop.orders"] })}\n${line({ type: "asset:started", asset: "shop.orders" })}\n`)});
-process.on("SIGTERM", () => process.stdout.write(${JSON.stringify(`${line({ type: "asset:canceled", asset: "shop.orders", reason: "abandoned: still running 0ms after SIGTERM", durationMs: 300 })}\n${line({ type: "run:canceled", durationMs: 300, completed: [], failed: [], canceled: ["shop.orders"] })}\n`)}, () => process.exit(143)));
+      `process.on("SIGTERM", () => process.stdout.write(${JSON.stringify(`${line({ type: "asset:canceled", asset: "shop.orders", reason: "abandoned: still running 0ms after SIGTERM", durationMs: 300 })}\n${line({ type: "run:canceled", durationMs: 300, completed: [], failed: [], canceled: ["shop.orders"] })}\n`)}, () => process.exit(143)));
+process.stdout.write(${JSON.stringify(`${line({ type: "run:started", assets: ["shop.orders"] })}\n${line({ type: "asset:started", asset: "shop.orders" })}\n`)});
 setInterval(() => undefined, 1000);
 `,
     );
-    const result = await runPartitionInChild("2026-01-07", ["shop.orders"], { configPath: "unused", cwd: dir, cliPath: path, backfillId: "b1", timeoutMs: 300, emit: (e) => events.push(e.type) });
+    const result = await runPartitionInChild("2026-01-07", ["shop.orders"], { configPath: "unused", cwd: dir, cliPath: path, backfillId: "b1", timeoutMs: 3000, emit: (e) => events.push(e.type) });
     expect(result.status).toBe("failed");
-    expect(result.assetExecutions["shop.orders"]!.error?.message).toMatch(/^the process running partition 2026-01-07 timed out after 300ms and was stopped/);
+    expect(result.assetExecutions["shop.orders"]!.error?.message).toMatch(/^the process running partition 2026-01-07 timed out after 3s and was stopped/);
     expect(events).toEqual(["run:started", "asset:started", "asset:canceled", "asset:failed", "run:failed"]);
   });
 });
