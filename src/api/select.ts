@@ -122,7 +122,7 @@ export function selectAssets(dag: DAG, selection: Selection = {}): Asset[] {
     const selector = parseSelector(text);
     const matched = graph.resolve(selector, "");
     for (const asset of matched) chosen.add(asset);
-    if (isNamedByKey(selector)) for (const asset of matched) named.add(asset);
+    for (const asset of matched) if (namesByKey(selector, asset)) named.add(asset);
   }
   for (const text of exclude) {
     for (const asset of graph.resolve(parseSelector(text), "--exclude ")) chosen.delete(asset);
@@ -147,15 +147,16 @@ export function selectAssets(dag: DAG, selection: Selection = {}): Asset[] {
 export function singleAsset(dag: DAG, selection: Selection): Asset | null {
   if ((selection.select ?? []).length !== 1 || (selection.exclude ?? []).length > 0) return null;
   const selector = parseSelector(selection.select![0]!);
-  if (!isNamedByKey(selector)) return null;
   const [asset, ...others] = new Graph(dag).resolve(selector, "");
-  const key = selector.target.kind === "asset" ? selector.target.key : (selector.target as { word: string }).word;
-  return asset && others.length === 0 && (asset.qualifiedKey === key || asset.key === key) ? asset : null;
+  return asset && others.length === 0 && namesByKey(selector, asset) ? asset : null;
 }
 
-/** Whether a selector names one asset by its key, with no `+`. */
-function isNamedByKey(selector: Selector): boolean {
-  return !selector.upstream && !selector.downstream && (selector.target.kind === "asset" || selector.target.kind === "word");
+/** Whether a selector names this asset by its key, with no `+` (a word naming a source does not). */
+function namesByKey(selector: Selector, asset: Asset): boolean {
+  if (selector.upstream || selector.downstream) return false;
+  const target = selector.target;
+  if (target.kind === "asset") return asset.qualifiedKey === target.key;
+  return target.kind === "word" && (asset.qualifiedKey === target.word || asset.key === target.word);
 }
 
 /** The DAG's assets seen by key, source and tag, with edges both ways. */
