@@ -46,6 +46,16 @@ describe.concurrent("plan", () => {
     expect((await planned(box, ["tag:daily-report", "-p", "2026-01-15"])).assets).toEqual(["shop.daily_revenue", "shop.events"]);
     expect((await planned(box, ["source:archive"])).runs).toEqual([{ partition: null, assets: ["archive.customers"] }]);
   });
+
+  it("--missing: the selected partitioned assets; an unpartitioned one named by key is refused", async () => {
+    const box = await sandbox();
+    const plan = await planned(box, ["shop", "--exclude", "events", "--missing", "-w", "2026-01-01..2026-01-02"]);
+    expect(plan.assets).toEqual(["shop.orders", "shop.daily_revenue"]);
+    expect(plan.runs.map((r) => r.partition)).toEqual(["2026-01-02", "2026-01-01"]);
+    const refused = await box.run(["plan", "shop.customers", "--missing"]);
+    expect(refused.exitCode).toBe(2);
+    expect(oneLineError(refused)).toBe('interloper: asset "shop.customers" is not partitioned: --missing needs a partitioned asset');
+  });
 });
 
 describe.concurrent("materialize", () => {
