@@ -9,6 +9,7 @@ export interface AssetDescription {
   readonly dataset: string | null;
   readonly description: string | null;
   readonly materializable: boolean;
+  readonly tags: readonly string[];
   readonly partitioning: Readonly<Record<string, unknown>> | null;
   readonly destinations: ReadonlyArray<{ readonly key: string; readonly type: string; readonly default: boolean }>;
   readonly dependencies: ReadonlyArray<{ readonly name: string; readonly asset: string | null; readonly optional: boolean }>;
@@ -28,6 +29,7 @@ function describeAsset(dag: DAG, asset: Asset): AssetDescription {
     dataset: asset.dataset,
     description: asset.description,
     materializable: asset.materializable,
+    tags: asset.tags,
     partitioning: asset.partitioning ? asset.partitioning.toDefinition() : null,
     destinations: asset.destinations.map((d, i) => ({ key: asset.destinationKeys[i]!, type: d.displayName, default: asset.destinationKeys[i] === asset.defaultDestinationKey })),
     dependencies: dag.dependencies(asset).map((d) => ({ name: d.name, asset: d.asset?.qualifiedKey ?? null, optional: d.optional })),

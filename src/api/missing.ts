@@ -1,6 +1,8 @@
 import { ListPartitionConfig, TimePartitionConfig, TimePartitionWindow, type PartitionWindow } from "../partitioning/index.js";
 import { assetCoverage } from "./coverage/index.js";
-import { selectAssets, type Project } from "./project.js";
+import type { Asset } from "../asset/asset.js";
+import type { Project } from "./project.js";
+import { both, MATERIALIZABLE, partitioned, selectAssets } from "./select.js";
 import { resolveScope } from "./scope.js";
 import type { PlanOptions } from "./plan.js";
 
@@ -17,7 +19,7 @@ export interface MissingOptions {
  * is empty when nothing is missing.
  */
 export async function missingPlanOptions(project: Project, options: PlanOptions, missing: MissingOptions = {}): Promise<PlanOptions> {
-  const assets = selectAssets(project, options.assets).filter((a) => a.partitioning);
+  const assets = selectAssets(project.dag, { select: options.assets ?? [], exclude: options.exclude ?? [], keep: both(MATERIALIZABLE, partitioned("--missing")) });
   const scoped = resolveScope(assets, options);
   // Settle every count before failing, so nothing is still running when the command reports.
   const settled = await Promise.allSettled(
@@ -31,13 +33,14 @@ export async function missingPlanOptions(project: Project, options: PlanOptions,
     for (const p of c.partitions) if (p.status === "missing" || (missing.includeEmpty && p.status === "empty")) wanted.add(p.key);
   }
   const window = scoped ?? spanOf(assets, coverages.flatMap((c) => (c.first && c.last ? [c.first, c.last] : [])));
-  const { partition: _p, lookback: _l, offset: _o, tz: _t, ...rest } = options;
-  // Unpartitioned assets have no partitions to be missing: `--missing` leaves them out.
+  const { partition: _p, lookback: _l, offset: _o, tz: _t, exclude: _e, ...rest } = options;
+  // Unpartitioned assets have no partitions to be missing: `--missing` leaves them out. The
+  // selection is resolved here: the plan gets its assets by qualified key.
   return { ...rest, assets: assets.map((a) => a.qualifiedKey), ...(window ? { window: String(window) } : {}), only: wanted };
 }
 
 /** The smallest window holding every expected range. */
-function spanOf(assets: ReturnType<typeof selectAssets>, keys: string[]): PartitionWindow | null {
+function spanOf(assets: readonly Asset[], keys: string[]): PartitionWindow | null {
   const config = assets[0]?.partitioning;
   if (!config || keys.length === 0) return null;
   if (config instanceof ListPartitionConfig) return config.all();

@@ -2,13 +2,16 @@ import type { Asset } from "../asset/asset.js";
 import type { PartitionWindow } from "../partitioning/index.js";
 import { ConfigError } from "../errors.js";
 import { checkRunWindow } from "../runner/run.js";
-import { selectAssets, type Project } from "./project.js";
+import type { Project } from "./project.js";
+import { MATERIALIZABLE, selectAssets } from "./select.js";
 import { resolveScope, type ScopeOptions } from "./scope.js";
 
 /** What to materialize and how the command names it. */
 export interface PlanOptions extends ScopeOptions {
-  /** Asset keys; none means every materializable asset. */
+  /** Selectors (see `Selection`: `orders`, `shop`, `+orders`, `tag:finance`); none means every materializable asset. */
   readonly assets?: readonly string[];
+  /** Selectors of assets to leave out. */
+  readonly exclude?: readonly string[];
   readonly order?: "newest" | "oldest";
   /** Only these partition keys of the window (as `--missing` computes them); forces one run per partition. */
   readonly only?: ReadonlySet<string>;
@@ -63,7 +66,7 @@ export interface Plan {
 
 /** Plans a materialize; throws (bad input) before anything runs. */
 export function planMaterialize(project: Project, options: PlanOptions = {}): Plan {
-  const assets = selectAssets(project, options.assets);
+  const assets = selectAssets(project.dag, { select: options.assets ?? [], exclude: options.exclude ?? [], keep: MATERIALIZABLE });
   const window = resolveScope(assets, options);
   const order = options.order ?? "newest";
   const partitioned = assets.filter((a) => a.partitioning);

@@ -31,17 +31,6 @@ export function projectOf(config: InterloperConfig, filepath: string | null = nu
   return Object.freeze({ config, filepath, dag });
 }
 
-/**
- * The assets named by keys (`orders`, or `shop.orders` when ambiguous); none means every
- * materializable asset. An unknown key is a ConfigError suggesting the closest one.
- */
-export function selectAssets(project: Project, keys: readonly string[] = []): Asset[] {
-  if (keys.length === 0) return project.dag.assets.filter((a) => a.materializable);
-  const chosen = new Set<Asset>();
-  for (const key of keys) chosen.add(findAsset(project, key));
-  return project.dag.assets.filter((a) => chosen.has(a));
-}
-
 /** The asset a key names, or ConfigError with the closest key. */
 export function findAsset(project: Project, key: string): Asset {
   let found: Asset | undefined;

@@ -4,6 +4,7 @@ import type { Partition, PartitionConfig, PartitionWindow } from "../partitionin
 import { fieldSpecs, type ConformStrategy, type FieldSpec } from "../schema/index.js";
 import type { AssetDefinition, DestinationClass, DestinationsInput, ObjectSchema, Relations } from "./definition.js";
 import { executeAsset, type ExecuteOptions } from "./execute.js";
+import { checkTags } from "./keys.js";
 
 /** What an owning source passes down to the assets that do not set their own. */
 export interface SourceSettings {
@@ -26,6 +27,7 @@ export interface AssetOverrides {
   readonly strategy?: ConformStrategy;
   readonly dataset?: string;
   readonly materializable?: boolean;
+  readonly tags?: readonly string[];
 }
 
 /** An asset bound to its source's settings: what runs, what is written, where. */
@@ -48,6 +50,8 @@ export class Asset {
   readonly defaultDestinationKey: string | null;
   readonly materializable: boolean;
   readonly description: string | null;
+  /** What `tag:NAME` selects this asset by; the definition's unless `with({ tags })` replaced them. */
+  readonly tags: readonly string[];
   private readonly overrides: AssetOverrides;
 
   constructor(definition: AssetDefinition, source: SourceSettings | null, overrides: AssetOverrides = {}) {
@@ -64,6 +68,7 @@ export class Asset {
     this.strategy = overrides.strategy ?? definition.strategy ?? source?.strategy ?? "auto";
     this.materializable = overrides.materializable ?? definition.materializable ?? source?.materializable ?? true;
     this.description = definition.description ?? null;
+    this.tags = overrides.tags !== undefined ? checkTags(overrides.tags, `asset "${this.qualifiedKey}"`) : (definition.tags ?? Object.freeze([]));
     const named = namedDestinations(overrides.destinations ?? definition.destinations ?? source?.destinations, this.qualifiedKey);
     this.destinations = Object.freeze(named.map(([, d]) => d));
     this.destinationKeys = Object.freeze(named.map(([name]) => name));

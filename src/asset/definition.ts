@@ -4,7 +4,7 @@ import type { Destination } from "../destination/index.js";
 import { PartitionConfig } from "../partitioning/index.js";
 import type { ConformStrategy } from "../schema/index.js";
 import type { ExecutionContext } from "./execution-context.js";
-import { checkKey } from "./keys.js";
+import { checkKey, checkTags } from "./keys.js";
 
 /** A zod object schema, as assets declare them. */
 export type ObjectSchema = z.ZodObject<z.ZodRawShape>;
@@ -50,6 +50,8 @@ export interface AssetOptions<
   readonly dataset?: string;
   readonly description?: string;
   readonly materializable?: boolean;
+  /** Labels the command line selects by (`tag:finance`): letters, digits, `_` and `-`. Not inherited from the source. */
+  readonly tags?: readonly string[];
   readonly requires?: R;
   readonly optionalRequires?: O;
   /** Produces the data of the run's partition or window. */
@@ -69,6 +71,7 @@ export interface AssetDefinition<S extends ObjectSchema | undefined = ObjectSche
   readonly dataset: string | undefined;
   readonly description: string | undefined;
   readonly materializable: boolean | undefined;
+  readonly tags: readonly string[];
   readonly requires: Readonly<Record<string, DependencyTarget>>;
   readonly optionalRequires: Readonly<Record<string, DependencyTarget>>;
   readonly run: (context: ExecutionContext, dependencies: Record<string, unknown>) => Out | Promise<Out>;
@@ -107,6 +110,7 @@ export function asset<
     dataset: options.dataset,
     description: options.description,
     materializable: options.materializable,
+    tags: checkTags(options.tags, `asset "${key}"`),
     requires,
     optionalRequires,
     run: options.run as AssetDefinition<S, Out>["run"],

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { AssetError, DependencyNotFoundError, InterloperError, SchemaError } from "../errors.js";
+import { AssetError, DataNotFoundError, DependencyNotFoundError, InterloperError, SchemaError } from "../errors.js";
 import type { Partition, PartitionWindow } from "../partitioning/index.js";
 import type { FieldSpec } from "../schema/index.js";
 import type { RunMetadata } from "../destination/index.js";
@@ -196,6 +196,10 @@ async function readDependencies(asset: Asset, window: PartitionWindow | null, op
       values[name] = await destination.read(upstream.ioContext(scope, schema, metadata));
     } catch (error) {
       options.emit({ ...event, type: "destination:read:failed", time: new Date().toISOString(), error: errorInfo(error) });
+      // Say which upstream lacks data: the destination only knows its own asset.
+      if (error instanceof DataNotFoundError) {
+        throw new DataNotFoundError(`asset "${asset.qualifiedKey}" needs "${upstream.qualifiedKey}"${scope ? ` for ${String(scope)}` : ""}, which was not materialized: ${error.message}`, { cause: error });
+      }
       throw error;
     }
     options.emit({ ...event, type: "destination:read:completed", time: new Date().toISOString(), rows: rowCountOf(values[name]), durationMs: Date.now() - started });

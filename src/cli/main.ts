@@ -28,6 +28,15 @@ function integer(name: string, min: number, max = 1_000_000) {
   };
 }
 
+const SELECTORS = "assets to work on: orders or shop.orders (an asset), shop or source:shop (a source's assets), tag:NAME, +orders (and everything upstream), orders+ (and everything downstream); several are a union";
+
+/** The positional selectors and `--exclude` (repeatable), shared by materialize, plan, coverage and list. */
+function assetSelection(command: Command, none: string): Command {
+  return command
+    .argument("[selectors...]", `${SELECTORS}; none means ${none}`)
+    .option("--exclude <selector>", "leave out what this selector names (repeatable; same syntax)", (value: string, previous: string[] = []) => [...previous, value]);
+}
+
 function selectionOptions(command: Command): Command {
   return command
     .option("-p, --partition <key>", "one partition: a time key (2026-01-15, 2026-01, 2026-W03, 2026-Q1, 2026, 2026-01-15T13) or a list value")
@@ -47,7 +56,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ outputError: () => undefined });
 
-  selectionOptions(program.command("materialize").argument("[assets...]", "asset keys (orders, or shop.orders when ambiguous); none means all"))
+  selectionOptions(assetSelection(program.command("materialize"), "every materializable asset"))
     .description("run assets for a partition, a window or a backfill and write them to their destinations")
     .addOption(new Option("--order <order>", "which end of a backfill runs first").choices(["newest", "oldest"]).default("newest"))
     .option("--concurrency <n>", "assets (or backfill partitions) at once (default: the config's, else 4)", integer("--concurrency", 1))
@@ -73,6 +82,8 @@ export function buildProgram(): Command {
 Examples:
   $ interloper materialize --partition 2026-01-15
   $ interloper materialize orders --window 2026-01-01..2026-01-31
+  $ interloper materialize +daily_revenue -p 2026-01-15      # and everything upstream
+  $ interloper materialize shop --exclude tag:slow -p 2026-01-15
   $ interloper materialize --lookback 3 --offset 1 --tz Europe/Paris
   $ interloper materialize --window 2025-01-01..2025-12-31 --dry-run
   $ interloper materialize orders --missing
@@ -84,7 +95,7 @@ Examples:
       process.exitCode = await materializeCommand(assets, { ...command.optsWithGlobals(), ...options });
     });
 
-  selectionOptions(program.command("plan").argument("[assets...]", "asset keys; none means all"))
+  selectionOptions(assetSelection(program.command("plan"), "every materializable asset"))
     .description("print the runs a materialize would make, in order")
     .addOption(new Option("--order <order>", "which end of a backfill runs first").choices(["newest", "oldest"]).default("newest"))
     .option("--missing", "only the partitions coverage reports missing now")
@@ -96,13 +107,12 @@ Examples:
       process.exitCode = await planCommand(assets, { ...command.optsWithGlobals(), ...options });
     });
 
-  program
-    .command("list")
-    .description("list every asset: source, partitioning, destinations, dependencies and schema")
+  assetSelection(program.command("list"), "every asset")
+    .description("list assets: source, partitioning, destinations, dependencies, tags and schema")
     .option("--json", "print JSON")
-    .action(async (options: object, command: Command) => {
+    .action(async (selectors: string[], options: object, command: Command) => {
       const { listCommand } = await import("./commands/list.js");
-      process.exitCode = await listCommand({ ...command.optsWithGlobals(), ...options });
+      process.exitCode = await listCommand(selectors, { ...command.optsWithGlobals(), ...options });
     });
 
   program
@@ -119,18 +129,16 @@ Examples:
       process.exitCode = await showCommand(asset, { ...command.optsWithGlobals(), ...options });
     });
 
-  program
-    .command("coverage")
-    .argument("[asset]", "the asset key; none shows one line per partitioned asset")
+  assetSelection(program.command("coverage"), "every partitioned asset; one asset key shows that asset in detail")
     .description("which partitions are materialized, empty or missing, and how many rows each holds")
     .option("-w, --window <start..end>", "only these partitions")
     .option("--json", "print the computed coverage as JSON")
     .option("--html <file>", "also write a self-contained HTML report")
     .option("--fail-on-missing", "exit 1 when any expected partition is missing (a CI gate)")
-    .addHelpText("after", `\nExamples:\n  $ interloper coverage orders\n  $ interloper coverage orders -w 2026-01-01..2026-03-31 --json\n  $ interloper coverage --html coverage.html --fail-on-missing`)
-    .action(async (asset: string | undefined, options: object, command: Command) => {
+    .addHelpText("after", `\nExamples:\n  $ interloper coverage orders\n  $ interloper coverage orders -w 2026-01-01..2026-03-31 --json\n  $ interloper coverage tag:finance --exclude daily_revenue\n  $ interloper coverage --html coverage.html --fail-on-missing`)
+    .action(async (selectors: string[], options: object, command: Command) => {
       const { coverageCommand } = await import("./commands/coverage.js");
-      process.exitCode = await coverageCommand(asset, { ...command.optsWithGlobals(), ...options });
+      process.exitCode = await coverageCommand(selectors, { ...command.optsWithGlobals(), ...options });
     });
 
   return program;

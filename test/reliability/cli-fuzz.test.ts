@@ -102,6 +102,8 @@ const count = fc.oneof(fc.integer({ min: -3, max: 60 }).map(String), fc.constant
 const asset = fc.oneof(
   { weight: 10, arbitrary: fc.constantFrom("events", "regional", "settings", "rel.events", "rel.regional") },
   { weight: 1, arbitrary: fc.constantFrom("nope", "rel.nope", "Events", "../events", "rel..events", "events.rel", "a b") },
+  // Selectors: a source, + for upstream or downstream, tags, and malformed ones.
+  { weight: 2, arbitrary: fc.constantFrom("rel", "source:rel", "+events", "events+", "+rel.regional+", "+settings", "tag:nope", "source:nope", "+", "++events", "events++", "tag:", "tag:a b", "+rel+") },
   { weight: 1, arbitrary: garbage },
 );
 const zone = fc.oneof(fc.constantFrom("UTC", "Europe/Paris", "Asia/Kolkata", "America/Los_Angeles", "Pacific/Chatham"), garbage);
@@ -132,7 +134,7 @@ const materializeArgs = fc
     option("--processes", fc.oneof(goodCount, count), true),
     option("--timeout", fc.oneof(fc.constantFrom("90s", "5m", "1h", "0s", "10"), garbage), true),
     option("--shard", fc.oneof(fc.tuple(fc.integer({ min: -1, max: 5 }), fc.integer({ min: -1, max: 5 })).map(([i, n]) => `${i}/${n}`), garbage), true),
-    fc.tuple(flag("--missing"), flag("--include-empty", true), flag("--json"), flag("--no-fail-fast"), flag("--bogus", true)),
+    fc.tuple(flag("--missing"), flag("--include-empty", true), flag("--json"), flag("--no-fail-fast"), flag("--bogus", true), option("--exclude", asset, true)),
     fc.nat(99),
   )
   .map(([assets, sel, order, concurrency, processes, timeout, shard, flags, roll]) => {
@@ -148,22 +150,23 @@ const materializeArgs = fc
   });
 
 const planArgs = fc
-  .tuple(fc.array(asset, { maxLength: 2 }), selection, option("--order", fc.oneof(fc.constantFrom("newest", "oldest"), garbage)), option("--shards", count), flag("--missing"), flag("--json"))
-  .map(([assets, sel, order, shards, missing, json]) => ["plan", ...assets, ...[...sel, order, shards, missing, json].flatMap((a) => a ?? [])]);
+  .tuple(fc.array(asset, { maxLength: 2 }), selection, option("--order", fc.oneof(fc.constantFrom("newest", "oldest"), garbage)), option("--shards", count), flag("--missing"), flag("--json"), option("--exclude", asset, true))
+  .map(([assets, sel, order, shards, missing, json, exclude]) => ["plan", ...assets, ...[...sel, order, shards, missing, json, exclude].flatMap((a) => a ?? [])]);
 
 const showArgs = fc
   .tuple(asset, option("-p", key), option("-w", window), option("--limit", count), option("--format", fc.oneof(fc.constantFrom("table", "json", "csv"), garbage)))
   .map(([a, ...rest]) => ["show", a, ...rest.flatMap((x) => x ?? [])]);
 
 const coverageArgs = fc
-  .tuple(fc.option(asset, { nil: undefined }), option("-w", window), flag("--json"), flag("--fail-on-missing"), // Only into a folder that exists: `--html` into a missing folder is an "unexpected error"
+  .tuple(fc.array(asset, { maxLength: 2 }), option("-w", window), flag("--json"), flag("--fail-on-missing"), // Only into a folder that exists: `--html` into a missing folder is an "unexpected error"
   // (ENOENT, exit 1) today, reported to the lead as a fix for src/cli/commands/coverage.ts.
   fc.option(fc.constantFrom("report.html", "other.html"), { nil: undefined }))
-  .map(([a, w, json, fail, html]) => ["coverage", ...(a ? [a] : []), ...[w, json, fail].flatMap((x) => x ?? []), ...(html ? ["--html", join(reports, html)] : [])]);
+  .map(([a, w, json, fail, html]) => ["coverage", ...a, ...[w, json, fail].flatMap((x) => x ?? []), ...(html ? ["--html", join(reports, html)] : [])]);
 
 const otherArgs = fc.oneof(
   fc.constant(["list"]),
   fc.constant(["list", "--json"]),
+  fc.tuple(fc.array(asset, { minLength: 1, maxLength: 2 }), option("--exclude", asset)).map(([a, exclude]) => ["list", ...a, ...(exclude ?? [])]),
   fc.tuple(fc.constantFrom("list", "bogus", "materialise", "plan", "show"), garbage).map(([c, g]) => [c, g]),
   fc.array(garbage, { maxLength: 3 }),
 );

@@ -1,6 +1,7 @@
 import type { Asset } from "../../asset/asset.js";
 import { ConfigError } from "../../errors.js";
-import { findAsset, type Project } from "../project.js";
+import type { Project } from "../project.js";
+import { partitioned, selectAssets, type Selection } from "../select.js";
 import { resolveScope } from "../scope.js";
 import { computeCoverage, type Coverage } from "./compute.js";
 
@@ -21,8 +22,12 @@ export async function assetCoverage(asset: Asset, options: CoverageOptions = {})
   return computeCoverage(asset, counts, { window, ...(options.now ? { now: options.now } : {}) });
 }
 
-/** Coverage of an asset by key, or of every partitioned asset when no key is given. */
-export async function coverage(project: Project, key?: string, options: CoverageOptions = {}): Promise<Coverage[]> {
-  const assets = key ? [findAsset(project, key)] : project.dag.assets.filter((a) => a.partitioning);
+/**
+ * Coverage of the partitioned assets a selection names (one selector as a string, e.g. an asset
+ * key), or of every partitioned asset when none is given; upstream first.
+ */
+export async function coverage(project: Project, selection?: string | Pick<Selection, "select" | "exclude">, options: CoverageOptions = {}): Promise<Coverage[]> {
+  const { select = [], exclude = [] } = typeof selection === "string" ? { select: [selection] } : (selection ?? {});
+  const assets = selectAssets(project.dag, { select, exclude, keep: partitioned("coverage") });
   return Promise.all(assets.map((asset) => assetCoverage(asset, options)));
 }

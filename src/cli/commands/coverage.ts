@@ -1,25 +1,33 @@
 import { writeFile } from "node:fs/promises";
 import { coverage, type Coverage } from "../../api/coverage/index.js";
 import { loadProject } from "../../api/project.js";
+import { singleAsset } from "../../api/select.js";
 import { ConfigError } from "../../errors.js";
 import type { GlobalOptions } from "../main.js";
 import { printable, printableLines, terminalJson } from "../printable.js";
 import { coverageHtml } from "../report/coverage-html.js";
 import { coverageText, summaryLines } from "../views/coverage-text.js";
 import { printableCoverage } from "../views/printable-coverage.js";
+import type { ExcludeFlags } from "./selection.js";
 
 /** Flags of `interloper coverage`. */
-export interface CoverageFlags extends GlobalOptions {
+export interface CoverageFlags extends GlobalOptions, ExcludeFlags {
   readonly window?: string;
   readonly json?: boolean;
   readonly html?: string;
   readonly failOnMissing?: boolean;
 }
 
-/** `interloper coverage [asset]`: returns the exit code (1 with --fail-on-missing when any partition is missing). */
-export async function coverageCommand(key: string | undefined, flags: CoverageFlags): Promise<number> {
+/**
+ * `interloper coverage [selectors...]`: one asset named by key in detail, else one line per
+ * selected partitioned asset; returns the exit code (1 with --fail-on-missing when any partition
+ * is missing).
+ */
+export async function coverageCommand(selectors: readonly string[], flags: CoverageFlags): Promise<number> {
   const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
-  const results = await coverage(project, key, { ...(flags.window !== undefined ? { window: flags.window } : {}) });
+  const selection = { select: selectors, exclude: flags.exclude ?? [] };
+  const results = await coverage(project, selection, { ...(flags.window !== undefined ? { window: flags.window } : {}) });
+  const single = singleAsset(project.dag, selection) !== null;
   if (flags.html) {
     try {
       await writeFile(flags.html, coverageHtml(results));
@@ -27,8 +35,8 @@ export async function coverageCommand(key: string | undefined, flags: CoverageFl
       throw new ConfigError(`--html ${flags.html}: cannot write the report there (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); expected a file path in an existing folder`, { cause: error });
     }
   }
-  if (flags.json) process.stdout.write(`${terminalJson(JSON.stringify(key ? results[0] : results))}\n`);
-  else await show(results.map(printableCoverage), key !== undefined);
+  if (flags.json) process.stdout.write(`${terminalJson(JSON.stringify(single ? results[0] : results))}\n`);
+  else await show(results.map(printableCoverage), single);
   if (flags.html && !flags.json) process.stderr.write(`${printable(`coverage report written to ${flags.html}`)}\n`);
   return flags.failOnMissing && results.some((c) => c.missing > 0) ? 1 : 0;
 }

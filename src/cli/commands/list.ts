@@ -1,12 +1,15 @@
 import { describeAssets, type AssetDescription } from "../../api/describe.js";
 import { loadProject } from "../../api/project.js";
+import { selectAssets } from "../../api/select.js";
 import type { GlobalOptions } from "../main.js";
 import { printableLines, terminalJson } from "../printable.js";
+import type { ExcludeFlags } from "./selection.js";
 
-/** `interloper list`: every asset and how it is set up; returns the exit code. */
-export async function listCommand(flags: GlobalOptions & { json?: boolean }): Promise<number> {
+/** `interloper list [selectors...]`: the selected assets (all by default) and how each is set up; returns the exit code. */
+export async function listCommand(selectors: readonly string[], flags: GlobalOptions & ExcludeFlags & { json?: boolean }): Promise<number> {
   const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
-  const assets = describeAssets(project.dag);
+  const selected = new Set(selectAssets(project.dag, { select: selectors, exclude: flags.exclude ?? [] }).map((a) => a.qualifiedKey));
+  const assets = describeAssets(project.dag).filter((a) => selected.has(a.key));
   if (flags.json) {
     process.stdout.write(`${terminalJson(JSON.stringify(assets))}\n`);
     return 0;
@@ -25,6 +28,7 @@ function describeLines(asset: AssetDescription): string[] {
       : `list on "${p.column}": ${(p["values"] as string[]).join(", ")}${p.allowWindow ? ", windows allowed" : ""}`;
   const lines = [`${asset.key}${asset.materializable ? "" : "  (not materializable)"}`, `  partitioning  ${partitioning}`];
   lines.push(`  stored as     ${asset.dataset ? `${asset.dataset}.` : ""}${asset.table} in ${asset.destinations.map((d) => `${d.key} (${d.type})${d.default && asset.destinations.length > 1 ? " *" : ""}`).join(", ") || "no destination"}`);
+  if (asset.tags.length) lines.push(`  tags          ${asset.tags.join(", ")}`);
   if (asset.dependencies.length) lines.push(`  depends on    ${asset.dependencies.map((d) => `${d.name}=${d.asset ?? "(absent)"}${d.optional ? "?" : ""}`).join(", ")}`);
   if (asset.schema) lines.push(`  schema        ${asset.schema.map((f) => `${f.name}: ${f.type}${f.nullable ? "?" : ""}`).join(", ")}`);
   if (asset.description) lines.push(`  ${asset.description}`);

@@ -103,7 +103,7 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSignal);
   }
-  if (!flags.json) for (const line of summaryLines(outcome, reporter.rows(), { assets, config: flags.config })) err(line);
+  if (!flags.json) for (const line of summaryLines(outcome, reporter.rows(), { assets, exclude: flags.exclude, config: flags.config })) err(line);
   const code = outcome.status === "completed" ? 0 : signalCode || 1;
   if (abandonedStillRunning() > 0) return exitLeavingAbandonedWork(code);
   return code;

@@ -1,7 +1,13 @@
 import type { PlanOptions } from "../../api/plan.js";
 
-/** The flags that name partitions, shared by materialize and plan. */
-export interface SelectionFlags {
+/** The flag that leaves assets out, shared by materialize, plan, coverage and list. */
+export interface ExcludeFlags {
+  /** Selectors, in the positional arguments' syntax. */
+  readonly exclude?: readonly string[];
+}
+
+/** The flags that name assets and partitions, shared by materialize and plan. */
+export interface SelectionFlags extends ExcludeFlags {
   readonly partition?: string;
   readonly window?: string;
   readonly lookback?: number;
@@ -10,9 +16,10 @@ export interface SelectionFlags {
 }
 
 /** Plan options from command-line flags (undefined flags stay absent). */
-export function planOptions(assets: readonly string[], flags: SelectionFlags): PlanOptions {
+export function planOptions(selectors: readonly string[], flags: SelectionFlags): PlanOptions {
   return {
-    assets,
+    assets: selectors,
+    ...(flags.exclude?.length ? { exclude: flags.exclude } : {}),
     ...(flags.partition !== undefined ? { partition: flags.partition } : {}),
     ...(flags.window !== undefined ? { window: flags.window } : {}),
     ...(flags.lookback !== undefined ? { lookback: flags.lookback } : {}),

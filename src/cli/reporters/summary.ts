@@ -5,7 +5,9 @@ import { formatCount, formatDuration } from "./tracker.js";
 
 /** How the command was invoked, to print the command that re-runs what failed. */
 export interface Invocation {
+  /** The selectors given, and those of `--exclude`. */
   readonly assets: readonly string[];
+  readonly exclude?: readonly string[] | undefined;
   readonly config?: string | undefined;
 }
 
@@ -40,6 +42,8 @@ export function summaryLines(outcome: MaterializeOutcome, rows: number, invocati
   if (result.runError) lines.push(`Error: ${oneLine(result.runError.message)}`);
   const rerun = rerunCommands(outcome, invocation);
   if (rerun.length) lines.push(`Re-run what did not complete with:`, ...rerun.map((c) => `  ${c}`));
+  const upstream = upstreamCommands(outcome, invocation);
+  if (upstream.length) lines.push(`Upstream data is missing: materialize it too (+ selects everything upstream) with:`, ...upstream.map((c) => `  ${c}`));
   return lines;
 }
 
@@ -64,11 +68,41 @@ function oneLine(text: string): string {
 
 /** One command per contiguous range of incomplete partitions (oldest first). */
 export function rerunCommands(outcome: MaterializeOutcome, invocation: Invocation): string[] {
-  if (outcome.incomplete.length === 0) return [];
-  const base = ["interloper", "materialize", ...invocation.assets, ...(invocation.config ? ["-c", invocation.config] : [])].map(quote).join(" ");
+  const exclude = (invocation.exclude ?? []).flatMap((selector) => ["--exclude", selector]);
+  return commandsFor([...invocation.assets, ...exclude], outcome, outcome.incomplete, invocation.config);
+}
+
+/**
+ * For assets that failed because an upstream holds no data (DataNotFoundError, by name so that
+ * failures reported by child processes count too): the command that materializes them with
+ * everything upstream, over the partitions that failed so.
+ */
+export function upstreamCommands(outcome: MaterializeOutcome, invocation: Invocation): string[] {
+  const assets = new Set<string>();
+  const partitions: string[] = [];
+  const result = outcome.result;
+  const starved = (run: RunResult) => Object.values(run.assetExecutions).filter((e) => e.status === "failed" && e.error?.name === "DataNotFoundError").map((e) => e.asset);
+  if ("partitions" in result) {
+    for (const p of result.partitions) {
+      const keys = p.status === "failed" && p.result ? starved(p.result) : [];
+      if (keys.length) partitions.push(p.key);
+      for (const key of keys) assets.add(key);
+    }
+  } else {
+    for (const key of starved(result)) assets.add(key);
+    if (assets.size) partitions.push(...outcome.incomplete);
+  }
+  if (assets.size === 0) return [];
+  return commandsFor([...assets].map((key) => `+${key}`), outcome, partitions, invocation.config);
+}
+
+/** `interloper materialize WORDS` over the given partitions of the outcome's window, one command per contiguous range. */
+function commandsFor(words: readonly string[], outcome: MaterializeOutcome, partitions: readonly string[], config: string | undefined): string[] {
+  if (partitions.length === 0) return [];
+  const base = ["interloper", "materialize", ...words, ...(config ? ["-c", config] : [])].map(quote).join(" ");
   const window = outcome.plan.window;
   if (!window || outcome.plan.mode === "run") return [window ? `${base} --window ${quote(String(window))}` : base];
-  const incomplete = new Set(outcome.incomplete);
+  const incomplete = new Set(partitions);
   const ranges: string[] = [];
   let start: string | null = null;
   let previous: string | null = null;
