@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import {
   edgeProblem,
   ListPartitionConfig,
-  PartitionError,
   previousPeriod,
   TimeGranularity,
   TimePartitionConfig,
@@ -12,6 +11,7 @@ import {
   trailing,
   upstreamWindow,
 } from "../../src/partitioning/index.js";
+import { PartitionError } from "../../src/errors.js";
 
 const { HOUR, DAY, WEEK, MONTH, QUARTER, YEAR } = TimeGranularity;
 
