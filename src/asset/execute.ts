@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { AssetError, ConfigError, DependencyNotFoundError, InterloperError, SchemaError } from "../errors.js";
+import { AssetError, ConfigError, DependencyNotFoundError, InterloperError, PartitionError, SchemaError } from "../errors.js";
 import { edgeProblem, upstreamWindow, type Partition, type PartitionWindow } from "../partitioning/index.js";
 import { dependencyAsset, dependencyMapping } from "./definition.js";
 import type { FieldSpec } from "../schema/index.js";
@@ -209,7 +209,12 @@ function upstreamScope(asset: Asset, upstream: Asset, name: string, window: Part
   const mapping = dependencyMapping(asset.definition.requires[name] ?? asset.definition.optionalRequires[name]);
   const problem = edgeProblem({ key: upstream.qualifiedKey, partitioning: upstream.partitioning }, { key: asset.qualifiedKey, partitioning: asset.partitioning }, mapping);
   if (problem) throw new ConfigError(problem);
-  return upstreamWindow(upstream.partitioning, window, mapping);
+  try {
+    return upstreamWindow(upstream.partitioning, window, mapping);
+  } catch (error) {
+    if (!(error instanceof PartitionError)) throw error;
+    throw new PartitionError(`asset "${asset.qualifiedKey}" cannot read "${upstream.qualifiedKey}" (as ${name}): ${error.message}`, { cause: error });
+  }
 }
 
 function hasColumn(data: unknown, column: string): boolean {

@@ -50,7 +50,7 @@ export class TimeWindowMapping {
     if (this.trailing !== null) start = up.advance(start, -(this.trailing - 1));
     if (upstream.start && start < upstream.start) {
       if (end < upstream.start) {
-        throw new PartitionError(`${this.describe()} of ${String(window)} is ${String(new TimePartitionWindow(start, end, up))}, before the upstream starts at ${up.format(upstream.start)}`);
+        throw new PartitionError(`${this.describe()} of ${String(window)}: ${String(new TimePartitionWindow(start, end, up))}, before the upstream's first partition ${up.format(upstream.start)}`);
       }
       start = upstream.start;
     }

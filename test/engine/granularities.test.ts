@@ -171,7 +171,7 @@ describe("explicit mappings", () => {
     const dag = await withOrders([daily], 3);
     const result = await dag.materialize(il.TimePartition.fromKey("2026-01-01"), { assets: ["shop.delta"] });
     expect(result.status).toBe("failed");
-    expect(result.assetExecutions["shop.delta"]!.error!.message).toContain("before the upstream starts at 2026-01-01");
+    expect(result.assetExecutions["shop.delta"]!.error!.message).toBe('asset "shop.delta" cannot read "shop.orders" (as yesterday): the previous period of 2026-01-01: 2025-12-31, before the upstream\'s first partition 2026-01-01');
   });
 
   it("refuses a mapping that is not a TimeWindowMapping, and unknown fields, with ConfigError", () => {
