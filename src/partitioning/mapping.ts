@@ -10,7 +10,10 @@ import type { TimeGranularity } from "./granularity.js";
 export interface TimeWindowMappingOptions {
   /** Downstream periods to shift by before mapping: -1 reads the previous period's upstream data. */
   readonly offset?: number;
-  /** How many upstream periods the window holds, ending with the last one the (shifted) period covers. */
+  /**
+   * A rolling window: the covered upstream periods extended back by `trailing - 1`, so a
+   * partition of the upstream's granularity reads exactly `trailing` periods ending with its own.
+   */
   readonly trailing?: number;
 }
 
@@ -36,9 +39,9 @@ export class TimeWindowMapping {
 
   /**
    * The upstream window a downstream window reads: each downstream period, shifted by
-   * `offset`, covered by upstream periods, then extended back to `trailing` of them; the union
-   * over the window is contiguous, so it is returned whole. Clamped to the upstream's start;
-   * PartitionError when nothing of the upstream exists that early.
+   * `offset`, covered by upstream periods, then extended back by `trailing - 1` of them; the
+   * union over the window is contiguous, so it is returned whole. Clamped to the upstream's
+   * start; PartitionError when nothing of the upstream exists that early.
    */
   map(window: TimePartitionWindow, upstream: TimePartitionConfig): TimePartitionWindow {
     const down = window.granularity;
@@ -76,7 +79,10 @@ function lastInstantOf(start: Date, granularity: TimeGranularity): Date {
   return new Date(granularity.advance(start, 1).getTime() - 1);
 }
 
-/** A dependency on the `periods` upstream periods ending with the partition's own (a rolling window). */
+/**
+ * A rolling window: the `periods` upstream periods ending with the partition's own (for a
+ * coarser downstream, the periods it covers and the `periods - 1` before them).
+ */
 export function trailing(periods: number): TimeWindowMapping {
   return new TimeWindowMapping({ trailing: periods });
 }
