@@ -12,7 +12,11 @@ export {
   TimePartition,
   TimePartitionConfig,
   TimePartitionWindow,
+  TimeWindowMapping,
+  previousPeriod,
+  trailing,
   type GranularityName,
+  type TimeWindowMappingOptions,
   type ListPartitionOptions,
   type LookbackOptions,
   type PartitionDefinition,
@@ -37,7 +41,7 @@ export {
   type FieldSpec,
   type FieldType,
 } from "./schema/index.js";
-export { asset, type AssetDefinition, type AssetOptions, type Dependencies, type DependencyData } from "./asset/definition.js";
+export { asset, type AssetDefinition, type AssetOptions, type AssetTarget, type Dependencies, type DependencyData, type DependencySpec, type DependencyTarget } from "./asset/definition.js";
 export { Asset, type AssetOverrides } from "./asset/asset.js";
 export { ExecutionContext, type Logger } from "./asset/execution-context.js";
 export { source, Source, type SourceDefinition, type SourceOptions } from "./source/source.js";

@@ -67,6 +67,7 @@ export interface Plan {
 /** Plans a materialize; throws (bad input) before anything runs. */
 export function planMaterialize(project: Project, options: PlanOptions = {}): Plan {
   const assets = selectAssets(project.dag, { select: options.assets ?? [], exclude: options.exclude ?? [], keep: MATERIALIZABLE });
+  project.dag.checkEdges(assets);
   const window = resolveScope(assets, options);
   const order = options.order ?? "newest";
   const partitioned = assets.filter((a) => a.partitioning);

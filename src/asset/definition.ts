@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { ConfigError } from "../errors.js";
 import type { Destination } from "../destination/index.js";
-import { PartitionConfig } from "../partitioning/index.js";
+import { PartitionConfig, TimeWindowMapping } from "../partitioning/index.js";
 import type { ConformStrategy } from "../schema/index.js";
 import type { ExecutionContext } from "./execution-context.js";
 import { checkKey, checkTags } from "./keys.js";
@@ -20,12 +20,24 @@ export interface Relations {
   readonly destinations?: readonly DestinationClass[];
 }
 
-/** A dependency: an asset key (bare within the source, `source.asset` across) or the asset's definition. */
-export type DependencyTarget = string | AssetDefinition<ObjectSchema | undefined, unknown>;
+/** An upstream asset: its key (bare within the source, `source.asset` across) or its definition. */
+export type AssetTarget = string | AssetDefinition<ObjectSchema | undefined, unknown>;
 
-/** The data a dependency delivers: typed rows when its definition declares a zod schema, else what its run returns. */
-export type DependencyData<T> =
-  T extends AssetDefinition<infer S, infer Out> ? ([S] extends [ObjectSchema] ? z.output<S>[] : Awaited<Out>) : unknown;
+/** A dependency with an explicit mapping of partitions: `{ asset: orders, mapping: il.trailing(7) }`. */
+export interface DependencySpec<T extends AssetTarget = AssetTarget> {
+  readonly asset: T;
+  /** Which upstream periods a partition reads; the covering periods when absent. */
+  readonly mapping?: TimeWindowMapping;
+}
+
+/** A dependency: an asset key, an asset definition, or either with a mapping. */
+export type DependencyTarget = AssetTarget | DependencySpec;
+
+/** The data an upstream asset delivers: typed rows when its definition declares a zod schema, else what its run returns. */
+type AssetData<T> = T extends AssetDefinition<infer S, infer Out> ? ([S] extends [ObjectSchema] ? z.output<S>[] : Awaited<Out>) : unknown;
+
+/** The data a dependency delivers, whichever form declares it. */
+export type DependencyData<T> = T extends DependencySpec<infer A> ? AssetData<A> : AssetData<T>;
 
 /** The second argument of `run`: one entry per declared dependency; optional ones may be undefined. */
 export type Dependencies<R, O> = { -readonly [K in keyof R]: DependencyData<R[K]> } & {
@@ -120,13 +132,48 @@ export function asset<
 function checkDependencies(key: string, field: string, dependencies: unknown): Readonly<Record<string, DependencyTarget>> {
   if (dependencies === undefined) return Object.freeze({});
   if (typeof dependencies !== "object" || dependencies === null) throw new ConfigError(`asset "${key}": ${field} must be an object`);
-  for (const [name, target] of Object.entries(dependencies)) {
-    const ok = typeof target === "string" ? /^[A-Za-z]\w*(\.[A-Za-z]\w*)?$/.test(target) : isAssetDefinition(target);
-    if (!ok) {
-      throw new ConfigError(`asset "${key}": ${field}.${name} must be an asset key ("orders" or "shop.orders") or an asset definition, got ${JSON.stringify(target) ?? String(target)}`);
+  const checked: Record<string, DependencyTarget> = {};
+  for (const [name, entry] of Object.entries(dependencies)) {
+    const spec = isAssetTarget(entry) ? null : (entry as Record<string, unknown> | null);
+    const target = spec && typeof spec === "object" ? spec["asset"] : entry;
+    if (!isAssetTarget(target)) {
+      throw new ConfigError(`asset "${key}": ${field}.${name} must be an asset key ("orders" or "shop.orders"), an asset definition, or { asset, mapping }, got ${shown(entry)}`);
+    }
+    if (spec) {
+      const extra = Object.keys(spec).filter((field) => field !== "asset" && field !== "mapping");
+      if (extra.length > 0) throw new ConfigError(`asset "${key}": ${field}.${name} has unknown field "${extra[0]}": expected { asset, mapping }`);
+      if (spec["mapping"] !== undefined && !(spec["mapping"] instanceof TimeWindowMapping)) {
+        throw new ConfigError(`asset "${key}": ${field}.${name}.mapping must be il.trailing(n), il.previousPeriod() or a TimeWindowMapping, got ${shown(spec["mapping"])}`);
+      }
+      checked[name] = Object.freeze({ asset: target, ...(spec["mapping"] ? { mapping: spec["mapping"] as TimeWindowMapping } : {}) });
+    } else {
+      checked[name] = target;
     }
   }
-  return Object.freeze({ ...(dependencies as Record<string, DependencyTarget>) });
+  return Object.freeze(checked);
+}
+
+function isAssetTarget(value: unknown): value is AssetTarget {
+  return typeof value === "string" ? /^[A-Za-z]\w*(\.[A-Za-z]\w*)?$/.test(value) : isAssetDefinition(value);
+}
+
+function shown(value: unknown): string {
+  if (value instanceof Object && !Array.isArray(value) && value.constructor !== Object) return `a ${value.constructor.name}`;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** The upstream asset a dependency names, whichever form declares it. */
+export function dependencyAsset(entry: DependencyTarget): AssetTarget {
+  return typeof entry === "object" && !isAssetDefinition(entry) ? entry.asset : entry;
+}
+
+/** The explicit mapping of a dependency, or null for the default. */
+export function dependencyMapping(entry: DependencyTarget | undefined): TimeWindowMapping | null {
+  return typeof entry === "object" && !isAssetDefinition(entry) ? (entry.mapping ?? null) : null;
 }
 
 /** Whether a value is an asset definition made by `il.asset`. */

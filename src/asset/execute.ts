@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { AssetError, DataNotFoundError, DependencyNotFoundError, InterloperError, SchemaError } from "../errors.js";
-import type { Partition, PartitionWindow } from "../partitioning/index.js";
+import { AssetError, ConfigError, DataNotFoundError, DependencyNotFoundError, InterloperError, PartitionError, SchemaError } from "../errors.js";
+import { edgeProblem, upstreamWindow, type Partition, type PartitionWindow } from "../partitioning/index.js";
+import { dependencyAsset, dependencyMapping } from "./definition.js";
 import type { FieldSpec } from "../schema/index.js";
 import type { RunMetadata } from "../destination/index.js";
 import { rowCountOf } from "../destination/row-count.js";
@@ -186,7 +187,7 @@ async function readDependencies(asset: Asset, window: PartitionWindow | null, op
     }
     const destination = upstream.requireDestination("read from");
     const name0 = upstream.destinationKeys[0]!;
-    const scope = upstream.partitioning ? window : null;
+    const scope = upstreamScope(asset, upstream, name, window);
     const schema = upstream.schema ?? options.schemas.get(upstream.qualifiedKey) ?? null;
     const started = Date.now();
     const event = { ...base, asset: asset.qualifiedKey, destination: `${upstream.qualifiedKey}@${name0}` };
@@ -205,6 +206,19 @@ async function readDependencies(asset: Asset, window: PartitionWindow | null, op
     options.emit({ ...event, type: "destination:read:completed", time: new Date().toISOString(), rows: rowCountOf(values[name]), durationMs: Date.now() - started });
   }
   return values;
+}
+
+/** The upstream window this run reads through the dependency's mapping; ConfigError for an edge that cannot be read. */
+function upstreamScope(asset: Asset, upstream: Asset, name: string, window: PartitionWindow | null): PartitionWindow | null {
+  const mapping = dependencyMapping(asset.definition.requires[name] ?? asset.definition.optionalRequires[name]);
+  const problem = edgeProblem({ key: upstream.qualifiedKey, partitioning: upstream.partitioning }, { key: asset.qualifiedKey, partitioning: asset.partitioning }, mapping);
+  if (problem) throw new ConfigError(problem);
+  try {
+    return upstreamWindow(upstream.partitioning, window, mapping);
+  } catch (error) {
+    if (!(error instanceof PartitionError)) throw error;
+    throw new PartitionError(`asset "${asset.qualifiedKey}" cannot read "${upstream.qualifiedKey}" (as ${name}): ${error.message}`, { cause: error });
+  }
 }
 
 function hasColumn(data: unknown, column: string): boolean {
@@ -239,7 +253,8 @@ async function* untilAbandoned<T>(batches: AsyncIterable<T>, abandoned: AbortSig
 
 /** Outside a DAG, a dependency resolves among the assets of the asset's own source. */
 export function resolveWithinSource(asset: Asset, name: string, optional: boolean): Asset | undefined {
-  const target = asset.definition.requires[name] ?? asset.definition.optionalRequires[name];
+  const entry = asset.definition.requires[name] ?? asset.definition.optionalRequires[name];
+  const target = entry === undefined ? undefined : dependencyAsset(entry);
   const siblings = asset.source?.assets() ?? {};
   const found =
     typeof target === "string"

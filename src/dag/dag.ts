@@ -1,8 +1,8 @@
 import { Asset } from "../asset/asset.js";
-import { isAssetDefinition, type AssetDefinition } from "../asset/definition.js";
+import { dependencyAsset, dependencyMapping, isAssetDefinition, type AssetDefinition, type DependencyTarget } from "../asset/definition.js";
 import type { Destination } from "../destination/destination.js";
-import { CircularDependencyError, DAGError, DependencyNotFoundError } from "../errors.js";
-import type { Partition, PartitionWindow } from "../partitioning/index.js";
+import { CircularDependencyError, ConfigError, DAGError, DependencyNotFoundError } from "../errors.js";
+import { edgeProblem, type Partition, type PartitionWindow, type TimeWindowMapping } from "../partitioning/index.js";
 import type { RunResult } from "../runner/run-result.js";
 import { materializeDag, type RunOptions } from "../runner/run.js";
 import { Source, type SourceDefinition } from "../source/source.js";
@@ -17,6 +17,10 @@ export interface Dependency {
   readonly optional: boolean;
   /** The upstream asset, or undefined for an optional dependency absent from the DAG. */
   readonly asset: Asset | undefined;
+  /** The declared mapping of partitions, or null for the default (the covering periods). */
+  readonly mapping: TimeWindowMapping | null;
+  /** Why the upstream cannot be read across this edge, or null; raised when a run selects the asset. */
+  readonly problem: string | null;
 }
 
 /** A validated graph of assets, in dependency order. */
@@ -38,8 +42,21 @@ export class DAG {
     for (const asset of byKey.values()) edges.set(asset.qualifiedKey, this.resolveAll(asset));
     this.edges = edges;
     this.assets = Object.freeze(topologicalOrder([...byKey.values()], edges));
-    for (const asset of this.assets) checkEdges(asset, edges.get(asset.qualifiedKey)!);
     Object.freeze(this);
+  }
+
+  /** Why an asset's dependencies cannot be read (its invalid edges); empty when they can. */
+  problems(asset: Asset): string[] {
+    return this.dependencies(asset).flatMap((d) => (d.problem ? [d.problem] : []));
+  }
+
+  /**
+   * Throws ConfigError when an asset a run or plan selects has an invalid edge: the problems
+   * are recorded when the DAG is built so that `list` and unrelated assets still work.
+   */
+  checkEdges(assets: readonly Asset[]): void {
+    const problems = assets.flatMap((asset) => this.problems(asset));
+    if (problems.length > 0) throw new ConfigError(problems.join("; "));
   }
 
   /** The asset with a qualified key (`shop.orders`), or a bare key that only one asset has. */
@@ -79,17 +96,20 @@ export class DAG {
   }
 
   private resolveAll(asset: Asset): Dependency[] {
-    const declared: Array<[string, unknown, boolean]> = [
-      ...Object.entries(asset.definition.requires).map(([n, t]): [string, unknown, boolean] => [n, t, false]),
-      ...Object.entries(asset.definition.optionalRequires).map(([n, t]): [string, unknown, boolean] => [n, t, true]),
+    const declared: Array<[string, DependencyTarget, boolean]> = [
+      ...Object.entries(asset.definition.requires).map(([n, t]): [string, DependencyTarget, boolean] => [n, t, false]),
+      ...Object.entries(asset.definition.optionalRequires).map(([n, t]): [string, DependencyTarget, boolean] => [n, t, true]),
     ];
-    return declared.map(([name, target, optional]) => {
+    return declared.map(([name, entry, optional]) => {
+      const target = dependencyAsset(entry);
       const upstream = this.lookup(asset, target);
       if (!upstream && !optional) {
-        const label = typeof target === "string" ? target : (target as AssetDefinition).key;
+        const label = typeof target === "string" ? target : target.key;
         throw new DependencyNotFoundError(`asset "${asset.qualifiedKey}" requires "${label}" (as ${name}), which is not in the DAG`);
       }
-      return Object.freeze({ name, optional, asset: upstream });
+      const mapping = dependencyMapping(entry);
+      const problem = upstream ? edgeProblem({ key: upstream.qualifiedKey, partitioning: upstream.partitioning }, { key: asset.qualifiedKey, partitioning: asset.partitioning }, mapping) : null;
+      return Object.freeze({ name, optional, asset: upstream, mapping, problem });
     });
   }
 
@@ -149,21 +169,4 @@ function checkDestinations(assets: readonly Asset[]): void {
     }
   }
   for (const [destination, owners] of bound) destination.checkAssets!(owners.map((asset) => asset.ref));
-}
-
-function checkEdges(asset: Asset, dependencies: readonly Dependency[]): void {
-  for (const { asset: upstream } of dependencies) {
-    if (!upstream?.partitioning) continue;
-    if (!asset.partitioning) {
-      throw new DAGError(`asset "${asset.qualifiedKey}" is not partitioned but depends on the partitioned asset "${upstream.qualifiedKey}"; partition it the same way or read the upstream whole elsewhere`);
-    }
-    if (!asset.partitioning.compatible(upstream.partitioning)) {
-      throw new DAGError(`assets "${upstream.qualifiedKey}" and "${asset.qualifiedKey}" are partitioned incompatibly (${describePartitioning(upstream)} vs ${describePartitioning(asset)}): both ends of a dependency must accept the same windows`);
-    }
-  }
-}
-
-function describePartitioning(asset: Asset): string {
-  const def = asset.partitioning!.toDefinition();
-  return def.kind === "time" ? `${String(def["granularity"])} time` : `list ${(def["values"] as string[]).join(",")}`;
 }

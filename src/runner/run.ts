@@ -49,8 +49,14 @@ export interface RunInternals {
   readonly control?: RunControl;
 }
 
-/** The assets a run covers: the selection, or every materializable asset. */
+/** The assets a run covers: the selection, or every materializable asset; ConfigError when one has an invalid edge. */
 export function selectAssets(dag: DAG, selection?: readonly (string | Asset)[]): Asset[] {
+  const assets = chosenAssets(dag, selection);
+  dag.checkEdges(assets);
+  return assets;
+}
+
+function chosenAssets(dag: DAG, selection?: readonly (string | Asset)[]): Asset[] {
   if (!selection) return dag.assets.filter((a) => a.materializable);
   const chosen = new Set<string>();
   for (const item of selection) {

@@ -91,13 +91,15 @@ describe("DAG validation", () => {
     expect((error as il.CircularDependencyError).cycle).toEqual(["s.a", "s.a"]);
   });
 
-  it("refuses an unpartitioned asset depending on a partitioned one with DAGError", () => {
+  it("records an unpartitioned asset depending on a time-partitioned one as a problem of that asset", async () => {
     const up = il.asset({ key: "up", partitioning: new il.TimePartitionConfig({ column: "date" }), run: noop });
     const down = il.asset({ key: "down", requires: { up: "up" }, run: noop });
-    const error = dagError(il.source({ key: "s", assets: [up, down] })());
-    expect(error).toBeInstanceOf(il.DAGError);
-    expect(error!.message).toContain("s.down");
-    expect(error!.message).toContain("s.up");
+    const dag = new il.DAG(il.source({ key: "s", assets: [up, down] })({ destinations: new il.MemoryDestination() }));
+    const [problem] = dag.problems(dag.find("s.down")!);
+    expect(problem).toContain("s.down");
+    expect(problem).toContain("s.up");
+    expect(dag.problems(dag.find("s.up")!)).toEqual([]);
+    await expect(dag.materialize(null, { assets: ["s.down"] })).rejects.toThrow(il.ConfigError);
   });
 
   it("accepts a partitioned asset depending on an unpartitioned one", () => {
@@ -106,7 +108,7 @@ describe("DAG validation", () => {
     expect(dagError(il.source({ key: "s", assets: [up, down] })())).toBeNull();
   });
 
-  it("refuses day and month partitionings on one edge with DAGError", () => {
+  it("accepts day and month partitionings on one edge (the month reads its days)", () => {
     const up = il.asset({ key: "up", partitioning: new il.TimePartitionConfig({ column: "date" }), run: noop });
     const down = il.asset({
       key: "down",
@@ -114,13 +116,11 @@ describe("DAG validation", () => {
       requires: { up: "up" },
       run: noop,
     });
-    const error = dagError(il.source({ key: "s", assets: [up, down] })());
-    expect(error).toBeInstanceOf(il.DAGError);
-    expect(error!.message).toContain("s.up");
-    expect(error!.message).toContain("s.down");
+    const dag = new il.DAG(il.source({ key: "s", assets: [up, down] })());
+    expect(dag.problems(dag.find("s.down")!)).toEqual([]);
   });
 
-  it("refuses list partitionings whose values differ, and time against list, with DAGError", () => {
+  it("records list partitionings whose values differ, and time against list, as problems of the downstream asset", () => {
     const up = il.asset({ key: "up", partitioning: new il.ListPartitionConfig({ column: "region", values: ["eu", "us"] }), run: noop });
     const down = il.asset({
       key: "down",
@@ -128,9 +128,12 @@ describe("DAG validation", () => {
       requires: { up: "up" },
       run: noop,
     });
-    expect(dagError(il.source({ key: "s", assets: [up, down] })())).toBeInstanceOf(il.DAGError);
     const timed = il.asset({ key: "timed", partitioning: new il.TimePartitionConfig({ column: "date" }), requires: { up: "up" }, run: noop });
-    expect(dagError(il.source({ key: "s", assets: [up, timed] })())).toBeInstanceOf(il.DAGError);
+    const dag = new il.DAG(il.source({ key: "s", assets: [up, down, timed] })());
+    expect(dag.problems(dag.find("s.down")!)).toHaveLength(1);
+    expect(dag.problems(dag.find("s.timed")!)[0]).toMatch(/"s\.timed".*requires "s\.up".*time and list/);
+    expect(() => dag.checkEdges([dag.find("s.timed")!])).toThrow(il.ConfigError);
+    expect(() => dag.checkEdges([dag.find("s.up")!])).not.toThrow();
   });
 
   it("accepts compatible partitionings (same granularity, other column or allowWindow; same list values)", () => {

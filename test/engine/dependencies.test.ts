@@ -103,7 +103,7 @@ describe("dependencies", () => {
       },
     });
     const dag = new il.DAG(il.source({ key: "s", assets: [main] })({ destinations: mem() }));
-    expect(dag.dependencies(dag.find("s.main")!)).toEqual([{ name: "extra", optional: true, asset: undefined }]);
+    expect(dag.dependencies(dag.find("s.main")!)).toEqual([{ name: "extra", optional: true, asset: undefined, mapping: null, problem: null }]);
     const result = await dag.materialize();
     expect(result.status).toBe("completed");
     expect(got).toBeUndefined();

@@ -70,6 +70,46 @@ describe("dependency types", () => {
     expect(true).toBe(true);
   });
 
+  it("keeps the upstream type across granularities: a monthly asset requiring a daily one", () => {
+    const daily = il.asset({
+      key: "daily",
+      partitioning: new il.TimePartitionConfig({ column: "date" }),
+      schema: OrderSchema,
+      run: () => [{ id: 1, date: "2026-01-01", note: null }],
+    });
+    il.asset({
+      key: "monthly",
+      partitioning: new il.TimePartitionConfig({ column: "month", granularity: il.TimeGranularity.MONTH }),
+      requires: { daily },
+      run: (_ctx, { daily }) => {
+        expectTypeOf(daily).toEqualTypeOf<Order[]>();
+        return [];
+      },
+    });
+    expect(true).toBe(true);
+  });
+
+  it("types the explicit mapping form { asset, mapping } as the upstream's data, in requires and optionalRequires", () => {
+    il.asset({
+      key: "rolling",
+      requires: { week: { asset: orders, mapping: il.trailing(7) }, before: { asset: totals, mapping: il.previousPeriod() }, byKey: { asset: "shop.orders" } },
+      optionalRequires: { maybe: { asset: orders, mapping: il.previousPeriod() } },
+      run: (_ctx, { week, before, byKey, maybe }) => {
+        expectTypeOf(week).toEqualTypeOf<Order[]>();
+        expectTypeOf(before).toEqualTypeOf<{ sum: number; currency: "EUR" }>();
+        expectTypeOf(byKey).toEqualTypeOf<unknown>();
+        expectTypeOf(maybe).toEqualTypeOf<Order[] | undefined>();
+        return [];
+      },
+    });
+    expectTypeOf<il.DependencyData<{ asset: typeof orders; mapping: il.TimeWindowMapping }>>().toEqualTypeOf<Order[]>();
+    expect(() =>
+      // @ts-expect-error a mapping is a TimeWindowMapping, not a number
+      il.asset({ key: "bad", requires: { week: { asset: orders, mapping: 7 } }, run: () => [] }),
+    ).toThrow(il.ConfigError);
+    expect(true).toBe(true);
+  });
+
   it("types a runtime source's assets by key", () => {
     const shop = il.source({ key: "shop", assets: [orders, totals] })();
     expectTypeOf(shop.assets.orders).toEqualTypeOf<il.Asset>();

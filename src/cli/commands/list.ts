@@ -29,7 +29,8 @@ function describeLines(asset: AssetDescription): string[] {
   const lines = [`${asset.key}${asset.materializable ? "" : "  (not materializable)"}`, `  partitioning  ${partitioning}`];
   lines.push(`  stored as     ${asset.dataset ? `${asset.dataset}.` : ""}${asset.table} in ${asset.destinations.map((d) => `${d.key} (${d.type})${d.default && asset.destinations.length > 1 ? " *" : ""}`).join(", ") || "no destination"}`);
   if (asset.tags.length) lines.push(`  tags          ${asset.tags.join(", ")}`);
-  if (asset.dependencies.length) lines.push(`  depends on    ${asset.dependencies.map((d) => `${d.name}=${d.asset ?? "(absent)"}${d.optional ? "?" : ""}`).join(", ")}`);
+  if (asset.dependencies.length) lines.push(`  depends on    ${asset.dependencies.map((d) => `${d.name}=${d.asset ?? "(absent)"}${d.optional ? "?" : ""}${d.mapping ? ` (${d.mapping})` : ""}`).join(", ")}`);
+  for (const problem of asset.problems) lines.push(`  problem       ${problem}`);
   if (asset.schema) lines.push(`  schema        ${asset.schema.map((f) => `${f.name}: ${f.type}${f.nullable ? "?" : ""}`).join(", ")}`);
   if (asset.description) lines.push(`  ${asset.description}`);
   return lines;
