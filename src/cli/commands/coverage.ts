@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { coverage, type Coverage } from "../../api/coverage/index.js";
 import { loadProject } from "../../api/project.js";
 import { ConfigError } from "../../errors.js";
+import { commandNow } from "../now.js";
 import type { GlobalOptions } from "../main.js";
 import { printable, printableLines, terminalJson } from "../printable.js";
 import { coverageHtml } from "../report/coverage-html.js";
@@ -14,12 +15,22 @@ export interface CoverageFlags extends GlobalOptions {
   readonly json?: boolean;
   readonly html?: string;
   readonly failOnMissing?: boolean;
+  readonly until?: string;
+  readonly includeCurrent?: boolean;
 }
 
-/** `interloper coverage [asset]`: returns the exit code (1 with --fail-on-missing when any partition is missing). */
+/**
+ * `interloper coverage [asset]`: returns the exit code (1 with --fail-on-missing when any
+ * expected partition is missing; the period in progress is never missing).
+ */
 export async function coverageCommand(key: string | undefined, flags: CoverageFlags): Promise<number> {
   const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
-  const results = await coverage(project, key, { ...(flags.window !== undefined ? { window: flags.window } : {}) });
+  const results = await coverage(project, key, {
+    now: commandNow(),
+    ...(flags.window !== undefined ? { window: flags.window } : {}),
+    ...(flags.until !== undefined ? { until: flags.until } : {}),
+    ...(flags.includeCurrent ? { includeCurrent: true } : {}),
+  });
   if (flags.html) {
     try {
       await writeFile(flags.html, coverageHtml(results));

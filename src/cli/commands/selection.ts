@@ -1,4 +1,6 @@
+import type { MissingOptions } from "../../api/missing.js";
 import type { PlanOptions } from "../../api/plan.js";
+import { ConfigError } from "../../errors.js";
 
 /** The flags that name partitions, shared by materialize and plan. */
 export interface SelectionFlags {
@@ -19,4 +21,22 @@ export function planOptions(assets: readonly string[], flags: SelectionFlags): P
     ...(flags.offset !== undefined ? { offset: flags.offset } : {}),
     ...(flags.tz !== undefined ? { tz: flags.tz } : {}),
   };
+}
+
+/** The flags that end `--missing`'s range of time. */
+export interface RangeEndFlags {
+  readonly missing?: boolean;
+  readonly until?: string;
+  readonly includeCurrent?: boolean;
+}
+
+/** --until and --include-current say where `--missing` looks: alone they would do nothing. */
+export function rangeEndNeedsMissing(flags: RangeEndFlags): void {
+  const flag = flags.until !== undefined ? "--until" : flags.includeCurrent ? "--include-current" : null;
+  if (flag && !flags.missing) throw new ConfigError(`${flag} only applies with --missing`);
+}
+
+/** The missing options the range-end flags give (undefined flags stay absent). */
+export function rangeEnd(flags: RangeEndFlags): Pick<MissingOptions, "until" | "includeCurrent"> {
+  return { ...(flags.until !== undefined ? { until: flags.until } : {}), ...(flags.includeCurrent ? { includeCurrent: true } : {}) };
 }
