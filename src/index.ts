@@ -48,7 +48,7 @@ export type { RunOptions } from "./runner/run.js";
 export { subscribe, type InterloperEvent, type EventHandler } from "./runner/events.js";
 export { defineConfig, type InterloperConfig } from "./config/define-config.js";
 export { loadConfig, type LoadedConfig } from "./config/load-config.js";
-export { findAsset, loadProject, projectOf, selectAssets, type Project } from "./api/project.js";
+export { findAsset, loadProject, projectOf, resolvePathsFrom, selectAssets, type Project } from "./api/project.js";
 export { planMaterialize, type Plan, type PlanOptions, type PlannedRun } from "./api/plan.js";
 export { materialize, type MaterializeOptions, type MaterializeOutcome } from "./api/materialize.js";
 export { readAsset, type ReadResult } from "./api/read.js";
