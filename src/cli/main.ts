@@ -42,7 +42,7 @@ export function buildProgram(): Command {
   const program = new CommandClass("interloper")
     .description("Define, materialize and inspect partitioned data assets.")
     .option("-c, --config <path>", "the config file (default: interloper.config.{ts,mts,js,mjs,cjs,json} found from here upward)")
-    .option("--verbose", "print stack traces of errors")
+    .option("--verbose", "print stack traces of errors; with list, where each destination keeps its data")
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ outputError: () => undefined });
@@ -102,7 +102,7 @@ Examples:
 
   program
     .command("list")
-    .description("list every asset: source, partitioning, destinations, dependencies and schema")
+    .description("list every asset: source, partitioning, destinations, dependencies and schema (--verbose: and where each destination keeps its data)")
     .option("--json", "print JSON")
     .action(async (options: object, command: Command) => {
       const { listCommand } = await import("./commands/list.js");
