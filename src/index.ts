@@ -52,7 +52,7 @@ export type { RunOptions } from "./runner/run.js";
 export { subscribe, type InterloperEvent, type EventHandler } from "./runner/events.js";
 export { defineConfig, type InterloperConfig } from "./config/define-config.js";
 export { loadConfig, type LoadedConfig } from "./config/load-config.js";
-export { findAsset, loadProject, projectOf, type Project } from "./api/project.js";
+export { findAsset, loadProject, projectOf, resolvePathsFrom, type Project } from "./api/project.js";
 export { MATERIALIZABLE, parseSelector, partitioned, selectAssets, type AssetFilter, type Selection, type Selector, type SelectorTarget } from "./api/select.js";
 export { planMaterialize, type Plan, type PlanOptions, type PlannedRun } from "./api/plan.js";
 export { materialize, type MaterializeOptions, type MaterializeOutcome } from "./api/materialize.js";

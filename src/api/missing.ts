@@ -1,5 +1,5 @@
 import { ListPartitionConfig, TimePartitionConfig, TimePartitionWindow, type PartitionWindow } from "../partitioning/index.js";
-import { assetCoverage } from "./coverage/index.js";
+import { assetCoverage, checkRangeEnd, type CoverageOptions } from "./coverage/index.js";
 import type { Asset } from "../asset/asset.js";
 import type { Project } from "./project.js";
 import { both, MATERIALIZABLE, partitioned, selectAssets } from "./select.js";
@@ -10,21 +10,36 @@ import type { PlanOptions } from "./plan.js";
 export interface MissingOptions {
   /** Also re-run partitions that were written with 0 rows. */
   readonly includeEmpty?: boolean;
+  /** The current instant (default: the plan options' `now`, else the clock). */
   readonly now?: Date;
+  /** With no window: the range ends at this key, inclusive (see CoverageOptions.until). */
+  readonly until?: string;
+  /** With no window: the range includes the current period, which is otherwise left to finish. */
+  readonly includeCurrent?: boolean;
+  /** IANA zone whose calendar decides the current period; default "UTC". */
+  readonly timeZone?: string;
 }
 
 /**
  * Plan options that run only the partitions coverage reports missing (and empty, if asked) for
- * any selected partitioned asset, within the given window or the whole expected range. `only`
- * is empty when nothing is missing.
+ * any selected partitioned asset, within the given window or else the whole expected range,
+ * which ends before the current period unless told otherwise. `only` is empty when nothing is
+ * missing.
  */
 export async function missingPlanOptions(project: Project, options: PlanOptions, missing: MissingOptions = {}): Promise<PlanOptions> {
   const assets = selectAssets(project.dag, { select: options.assets ?? [], exclude: options.exclude ?? [], keep: both(MATERIALIZABLE, partitioned("--missing")) });
   const scoped = resolveScope(assets, options);
+  checkRangeEnd(assets, missing);
+  const now = missing.now ?? options.now;
+  const coverageOptions: CoverageOptions = {
+    ...(scoped ? { window: String(scoped) } : {}),
+    ...(now ? { now } : {}),
+    ...(missing.until !== undefined ? { until: missing.until } : {}),
+    ...(missing.includeCurrent ? { includeCurrent: true } : {}),
+    ...(missing.timeZone !== undefined ? { timeZone: missing.timeZone } : {}),
+  };
   // Settle every count before failing, so nothing is still running when the command reports.
-  const settled = await Promise.allSettled(
-    assets.map((asset) => assetCoverage(asset, { ...(scoped ? { window: String(scoped) } : {}), ...(missing.now ? { now: missing.now } : {}) })),
-  );
+  const settled = await Promise.allSettled(assets.map((asset) => assetCoverage(asset, coverageOptions)));
   const failure = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failure) throw failure.reason;
   const coverages = settled.map((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof assetCoverage>>>).value);

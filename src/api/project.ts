@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import type { Asset } from "../asset/asset.js";
 import { loadConfig } from "../config/load-config.js";
 import type { InterloperConfig } from "../config/define-config.js";
@@ -16,12 +17,25 @@ export interface Project {
   readonly dag: DAG;
 }
 
-/** Loads the config (found from `cwd` upward, or `configPath`) and builds its DAG. */
+/**
+ * Loads the config (found from `cwd` upward, or `configPath`) and builds its DAG. Relative
+ * paths of its destinations resolve against the config file's folder (see
+ * `Destination.resolvePathsFrom`); a config with no asset is a ConfigError naming the file.
+ */
 export async function loadProject(options: { cwd?: string; configPath?: string } = {}): Promise<Project> {
   const { config, filepath } = await loadConfig(options);
   const project = projectOf(config, filepath);
+  if (project.dag.assets.length === 0) {
+    throw new ConfigError(`${filepath}: the config defines no assets: expected export default defineConfig({ sources: [...] }) or { assets: [...] } with at least one asset`);
+  }
+  resolvePathsFrom(project, dirname(filepath));
   rememberProject(project);
   return project;
+}
+
+/** Makes every destination of a project resolve its relative paths against `folder`. */
+export function resolvePathsFrom(project: Project, folder: string): void {
+  for (const asset of project.dag.assets) for (const destination of asset.destinations) destination.resolvePathsFrom(folder);
 }
 
 

@@ -51,7 +51,7 @@ export function buildProgram(): Command {
   const program = new CommandClass("interloper")
     .description("Define, materialize and inspect partitioned data assets.")
     .option("-c, --config <path>", "the config file (default: interloper.config.{ts,mts,js,mjs,cjs,json} found from here upward)")
-    .option("--verbose", "print stack traces of errors")
+    .option("--verbose", "print stack traces of errors; with list, where each destination keeps its data")
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ outputError: () => undefined });
@@ -74,6 +74,8 @@ export function buildProgram(): Command {
     .addOption(new Option("--backfill-id <id>", "the backfill this run belongs to (set by a parent process)").hideHelp())
     .option("--missing", "only the partitions coverage reports missing (newest first): resumes an interrupted backfill")
     .option("--include-empty", "with --missing: also the partitions written with 0 rows")
+    .option("--until <key>", "with --missing and no window: look up to this partition, inclusive (default: the last complete period)")
+    .option("--include-current", "with --missing and no window: also the current period (default: left to finish)")
     .option("--dry-run", "print what would run, and the row counts it would replace; write nothing")
     .option("--json", "write the event stream as JSON lines on stdout")
     .addHelpText(
@@ -99,6 +101,8 @@ Examples:
     .description("print the runs a materialize would make, in order")
     .addOption(new Option("--order <order>", "which end of a backfill runs first").choices(["newest", "oldest"]).default("newest"))
     .option("--missing", "only the partitions coverage reports missing now")
+    .option("--until <key>", "with --missing and no window: look up to this partition, inclusive (default: the last complete period)")
+    .option("--include-current", "with --missing and no window: also the current period (default: left to finish)")
     .option("--shards <n>", "split the backfill into n shards; with --json, print a GitHub Actions matrix", integer("--shards", 1, 10_000))
     .option("--json", "print the plan as JSON")
     .addHelpText("after", `\nExamples:\n  $ interloper plan --window 2025-01-01..2025-12-31\n  $ interloper plan --window 2025-01-01..2025-12-31 --shards 4 --json   # {"include":[{"shard":"1/4",...}]}`)
@@ -108,7 +112,7 @@ Examples:
     });
 
   assetSelection(program.command("list"), "every asset")
-    .description("list assets: source, partitioning, destinations, dependencies, tags and schema")
+    .description("list assets: source, partitioning, destinations, dependencies, tags and schema (--verbose: and where each destination keeps its data)")
     .option("--json", "print JSON")
     .action(async (selectors: string[], options: object, command: Command) => {
       const { listCommand } = await import("./commands/list.js");
@@ -134,8 +138,13 @@ Examples:
     .option("-w, --window <start..end>", "only these partitions")
     .option("--json", "print the computed coverage as JSON")
     .option("--html <file>", "also write a self-contained HTML report")
-    .option("--fail-on-missing", "exit 1 when any expected partition is missing (a CI gate)")
-    .addHelpText("after", `\nExamples:\n  $ interloper coverage orders\n  $ interloper coverage orders -w 2026-01-01..2026-03-31 --json\n  $ interloper coverage tag:finance --exclude daily_revenue\n  $ interloper coverage --html coverage.html --fail-on-missing`)
+    .option("--fail-on-missing", "exit 1 when any expected partition is missing (a CI gate); the period in progress never counts")
+    .option("--until <key>", "end the expected range at this partition, inclusive (default: the last complete period; the current one is shown in progress)")
+    .option("--include-current", "expect the current period too")
+    .addHelpText(
+      "after",
+      `\nExamples:\n  $ interloper coverage orders\n  $ interloper coverage orders -w 2026-01-01..2026-03-31 --json\n  $ interloper coverage orders --until 2026-03-31\n  $ interloper coverage tag:finance --exclude daily_revenue\n  $ interloper coverage --html coverage.html --fail-on-missing`,
+    )
     .action(async (selectors: string[], options: object, command: Command) => {
       const { coverageCommand } = await import("./commands/coverage.js");
       process.exitCode = await coverageCommand(selectors, { ...command.optsWithGlobals(), ...options });

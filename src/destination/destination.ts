@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { ConfigError } from "../errors.js";
 import type { Partition } from "../partitioning/index.js";
 import { TableData, type Row } from "../representation/index.js";
@@ -20,6 +21,8 @@ export abstract class Destination {
   /** The display name, set by `@destination({ name })`; defaults to the class name. */
   static destinationName?: string;
   static relations?: DestinationRelations;
+  /** The folder relative paths resolve against; fixed at the first resolution. */
+  #pathBase: string | undefined;
 
   constructor(options?: object) {
     const missing = HOOKS.find((hook) => typeof (this as unknown as Record<string, unknown>)[hook] !== "function");
@@ -47,6 +50,31 @@ export abstract class Destination {
    * DAG bound to this destination.
    */
   checkAssets?(assets: readonly AssetRef[]): void;
+
+  /**
+   * Makes the relative paths of this destination's options resolve against `folder`: a config
+   * loaded by the CLI (or `loadProject`) passes its own folder, so that `./data` means the
+   * same folder from wherever the command runs. Without it they resolve against the current
+   * folder. Only the first base counts, and none once a path has been resolved: a destination
+   * never moves its data while in use.
+   */
+  resolvePathsFrom(folder: string): void {
+    this.#pathBase ??= resolve(folder);
+  }
+
+  /** An option's path made absolute (see `resolvePathsFrom`). */
+  protected resolvePath(path: string): string {
+    this.#pathBase ??= process.cwd();
+    return resolve(this.#pathBase, path);
+  }
+
+  /**
+   * Where the data is kept, for `list --verbose`: an absolute path, or a URL without its
+   * password; null when the destination does not say.
+   */
+  get location(): string | null {
+    return null;
+  }
 
   /** The destination's name for messages and UIs. */
   get displayName(): string {

@@ -1,6 +1,7 @@
 import { PartitionError } from "../errors.js";
 import { describe, Partition, PartitionConfig, PartitionWindow, type PartitionDefinition } from "./base.js";
-import { calendarDateIn, instantOf, toDate } from "./dates.js";
+import { currentPeriod } from "./current-period.js";
+import { instantOf, toDate } from "./dates.js";
 import type { PartitionFilter } from "./filter.js";
 import { TimeGranularity } from "./granularity.js";
 
@@ -115,9 +116,7 @@ export class TimePartitionWindow extends PartitionWindow {
     if (!Number.isInteger(offset) || offset < 0) throw new PartitionError(`offset: expected an integer of at least 0, got ${describe(offset)}`);
     const g = granularityOf(granularity);
     const now = options.now === undefined ? new Date() : toDate(options.now, "now");
-    // Hour keys are UTC labels; every longer period follows the wall calendar of the zone.
-    const local = calendarDateIn(now, timeZone);
-    const current = g === TimeGranularity.HOUR ? g.truncate(now) : g.truncate(local);
+    const current = currentPeriod(g, now, timeZone);
     const end = g.advance(current, -offset);
     let start = g.advance(end, -(lookback - 1));
     if (options.start !== undefined && options.start !== null) {

@@ -72,7 +72,8 @@ const JANUARY: Record<string, number> = {
   "2026-01-05": 0,
   "2026-01-08": 40,
 };
-const NOW = new Date("2026-01-10T15:00:00Z");
+// The day after the last expected one: 2026-01-10 is the last complete day, 2026-01-11 in progress.
+const NOW = new Date("2026-01-11T15:00:00Z");
 
 describe("coverage of a daily asset prepared with gaps, empty and unexpected partitions", () => {
   async function prepared(destination?: il.Destination) {
@@ -98,7 +99,7 @@ describe("coverage of a daily asset prepared with gaps, empty and unexpected par
     ],
   ];
 
-  it.each(destinations)("expects every day from start to the current day and classifies each (%s)", async (_name, destination) => {
+  it.each(destinations)("expects every day from start to the last complete day and classifies each (%s)", async (_name, destination) => {
     const made = await prepared(await destination());
     const c = await assetCoverage(made.asset, { now: NOW });
     expect(c.asset).toBe(made.asset.qualifiedKey);
@@ -130,18 +131,23 @@ describe("coverage of a daily asset prepared with gaps, empty and unexpected par
     // Even number of materialized partitions: the median is the mean of the middle two.
     expect([c.minRows, c.medianRows, c.maxRows]).toEqual([10, 25, 40]);
     expect(c.suspicious).toEqual([]);
+    expect(c.inProgress).toEqual({ key: "2026-01-11", status: "in-progress", rows: null });
   });
 
-  it("ends at the current day whatever the hour of now (UTC day keys)", async () => {
+  it("ends the day before the current UTC day whatever the hour of now; the current day is in progress", async () => {
     const made = await prepared();
     for (const now of ["2026-01-10T00:00:00Z", "2026-01-10T23:59:59.999Z", "2026-01-10T05:30:00+05:30"]) {
       const c = await assetCoverage(made.asset, { now: new Date(now) });
-      expect(c.last, now).toBe("2026-01-10");
+      expect(c.last, now).toBe("2026-01-09");
+      expect(c.inProgress, now).toEqual({ key: "2026-01-10", status: "in-progress", rows: null });
     }
     const earlier = await assetCoverage(made.asset, { now: new Date("2026-01-09T23:30:00-08:00") }); // 2026-01-10T07:30Z
-    expect(earlier.last).toBe("2026-01-10");
+    expect(earlier.last).toBe("2026-01-09");
+    // The current day's stored rows are reported as in progress: neither expected nor unexpected.
     const before = await assetCoverage(made.asset, { now: new Date("2026-01-03T12:00:00Z") });
-    expect(before.last).toBe("2026-01-03");
+    expect(before.last).toBe("2026-01-02");
+    expect(before.inProgress).toEqual({ key: "2026-01-03", status: "in-progress", rows: 30 });
+    expect(before.partitions.map((p) => p.key)).not.toContain("2026-01-03");
     // Stored partitions after the current day are unexpected, never dropped.
     expect(before.partitions.filter((p) => p.status === "unexpected").map((p) => p.key)).toEqual(["2025-12-30", "2026-01-05", "2026-01-08", "2026-01-12"]);
   });
@@ -179,11 +185,12 @@ describe("coverage of a daily asset prepared with gaps, empty and unexpected par
     expect(keysOf(c)).toEqual(["2026-01-01", "2026-01-02"]);
   });
 
-  it("a window reaching past the current day is clamped to the current day (it narrows the expected range)", async () => {
+  it("a window reaching past the current day is clamped to the current day, which it expects (it narrows the expected range)", async () => {
     const made = await prepared();
     const c = await assetCoverage(made.asset, { now: NOW, window: "2026-01-08..2026-01-20" });
-    expect(keysOf(c)).toEqual(["2026-01-08", "2026-01-09", "2026-01-10"]);
-    expect(c.missingRanges).toEqual(["2026-01-09..2026-01-10"]);
+    expect(keysOf(c)).toEqual(["2026-01-08", "2026-01-09", "2026-01-10", "2026-01-11"]);
+    expect(c.missingRanges).toEqual(["2026-01-09..2026-01-11"]);
+    expect(c.inProgress).toBeNull();
   });
 
   it("coverage(project) covers every partitioned asset; coverage(project, key) one", async () => {
@@ -201,7 +208,7 @@ describe("coverage of a daily asset prepared with gaps, empty and unexpected par
 });
 
 describe("a time partitioning without a start", () => {
-  it("expects every period from the earliest stored key to the current one", async () => {
+  it("expects every period from the earliest stored key to the last complete one", async () => {
     const made = make(daily(null), () => 5);
     await materialize(made, ["2026-02-05", "2026-02-03"]);
     const c = await assetCoverage(made.asset, { now: new Date("2026-02-06T08:00:00Z") });
@@ -209,9 +216,9 @@ describe("a time partitioning without a start", () => {
       { key: "2026-02-03", status: "materialized", rows: 5 },
       { key: "2026-02-04", status: "missing", rows: null },
       { key: "2026-02-05", status: "materialized", rows: 5 },
-      { key: "2026-02-06", status: "missing", rows: null },
     ]);
-    expect(c.missingRanges).toEqual(["2026-02-04", "2026-02-06"]);
+    expect(c.missingRanges).toEqual(["2026-02-04"]);
+    expect(c.inProgress).toEqual({ key: "2026-02-06", status: "in-progress", rows: null });
   });
 
   it("expects nothing when nothing is stored", async () => {
@@ -226,7 +233,7 @@ describe("a time partitioning without a start", () => {
     const made = make(daily(null), () => 5);
     await materialize(made, ["2026-02-05"]);
     const c = computeCoverage(made.asset, { "2026-02-05": 5, "2026-01": 9 }, { now: new Date("2026-02-06T08:00:00Z") });
-    expect(keysOf(c)).toEqual(["2026-02-05", "2026-02-06", "2026-01"]);
+    expect(keysOf(c)).toEqual(["2026-02-05", "2026-01"]);
     expect(c.partitions.at(-1)).toEqual({ key: "2026-01", status: "unexpected", rows: 9 });
   });
 });
@@ -288,8 +295,8 @@ describe("totals and the suspicious rule", () => {
     expect([odd.minRows, odd.medianRows, odd.maxRows, odd.rows]).toEqual([1, 5, 9, 15]);
     const even = computeCoverage(made().asset, counts(11, 1, 9, 5), { now });
     expect([even.minRows, even.medianRows, even.maxRows, even.rows]).toEqual([1, 7, 11, 26]);
-    expect(even).toMatchObject({ expected: 31, materialized: 4, empty: 0, missing: 27 });
-    expect(even.missingRanges).toEqual(["2026-03-05..2026-03-31"]);
+    expect(even).toMatchObject({ expected: 30, materialized: 4, empty: 0, missing: 26 });
+    expect(even.missingRanges).toEqual(["2026-03-05..2026-03-30"]);
   });
 
   it(`flags materialized partitions under ${SUSPICIOUS_RATIO} of the median, from ${SUSPICIOUS_MIN_PARTITIONS} partitions on`, () => {
@@ -374,10 +381,16 @@ describe("every granularity, prepared through the library", () => {
     },
   ];
 
-  it.each(cases)("$name: expected keys from start to the current period, statuses and ranges", async ({ name, granularity, start, now, keys, written }) => {
+  it.each(cases)("$name: expected keys from start to the current period (includeCurrent), statuses and ranges", async ({ name, granularity, start, now, keys, written }) => {
     const made = make(new il.TimePartitionConfig({ column: "at", granularity, start }), (key) => written[key] ?? 0);
     await materialize(made, Object.keys(written));
-    const c = await assetCoverage(made.asset, { now: new Date(now) });
+    // By default the current period is in progress, not expected.
+    const byDefault = await assetCoverage(made.asset, { now: new Date(now) });
+    expect(keysOf(byDefault)).toEqual(keys.slice(0, 4));
+    expect(byDefault.inProgress).toEqual({ key: keys[4], status: "in-progress", rows: null });
+    expect(byDefault.missingRanges).toEqual([keys[1]]);
+    const c = await assetCoverage(made.asset, { now: new Date(now), includeCurrent: true });
+    expect(c.inProgress).toBeNull();
     expect(c.granularity).toBe(name);
     expect(c.kind).toBe("time");
     expect(c.column).toBe("at");
@@ -391,13 +404,14 @@ describe("every granularity, prepared through the library", () => {
     expect(c.missingRanges).toEqual([keys[1], keys[4]]);
     expect(c.emptyRanges).toEqual([keys[2]]);
     expect(c).toMatchObject({ expected: 5, materialized: 2, empty: 1, missing: 2, unexpected: 0, rows: 5, minRows: 2, medianRows: 2.5, maxRows: 3 });
-    expect(expectedKeys(made.asset, {}, { now: new Date(now) })).toEqual(keys);
+    expect(expectedKeys(made.asset, {}, { now: new Date(now), includeCurrent: true })).toEqual(keys);
+    expect(expectedKeys(made.asset, {}, { now: new Date(now) })).toEqual(keys.slice(0, 4));
     // A window of the middle three.
     const narrowed = await assetCoverage(made.asset, { now: new Date(now), window: `${keys[1]}..${keys[3]}` });
     expect(keysOf(narrowed)).toEqual(keys.slice(1, 4));
     expect(narrowed.missingRanges).toEqual([keys[1]]);
     // Missing partitions in a row make one range.
-    const bare = computeCoverage(made.asset, {}, { now: new Date(now) });
+    const bare = computeCoverage(made.asset, {}, { now: new Date(now), includeCurrent: true });
     expect(bare.missingRanges).toEqual([`${keys[0]}..${keys[4]}`]);
   });
 });
@@ -433,6 +447,8 @@ describe("the JSON shape of `coverage --json` (api.md)", () => {
     expect(keys).toEqual([...keys].sort());
     expect(partitions[0]).toEqual({ key: "2026-01-01", status: "materialized", rows: 10 });
     expect(partitions.find((p) => p["status"] === "missing")).toEqual({ key: "2026-01-04", status: "missing", rows: null });
+    // Added beside the documented keys: the period under way.
+    expect(json["inProgress"]).toEqual({ key: "2026-01-11", status: "in-progress", rows: null });
   });
 
   it("a list asset has kind list and a null granularity", async () => {

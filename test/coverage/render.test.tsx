@@ -40,7 +40,7 @@ function timeCoverage(g: il.TimeGranularity, start: string, now: string, options
     counts[key] = !options.complete && i % 17 === 5 ? 0 : 50 + ((i * 37) % 200);
   });
   counts["1999"] = 3;
-  return computeCoverage(assetOf(new il.TimePartitionConfig({ column: "at", granularity: g, start }), "orders", options.sourceKey), counts, { now: new Date(now) });
+  return computeCoverage(assetOf(new il.TimePartitionConfig({ column: "at", granularity: g, start }), "orders", options.sourceKey), counts, { now: new Date(now), includeCurrent: true });
 }
 
 const dayKey = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -282,7 +282,7 @@ describe("plain text at widths 40, 80 and 120", () => {
     counts["2026-01-07"] = 0;
     counts["2026-01-09"] = 3;
     counts["2025-06-01"] = 12;
-    const c = computeCoverage(assetOf(new il.TimePartitionConfig({ column: "date", start: "2026-01-01" })), counts, { now: new Date("2026-01-20T12:00:00Z") });
+    const c = computeCoverage(assetOf(new il.TimePartitionConfig({ column: "date", start: "2026-01-01" })), counts, { now: new Date("2026-01-20T12:00:00Z"), includeCurrent: true });
     const lines = factLines(c);
     expect(lines[0]).toBe('shop.orders  day partitions on "date", 2026-01-01..2026-01-20');
     expect(lines).toContain("expected 20  materialized 17  empty 1  missing 2  unexpected 1");

@@ -155,14 +155,14 @@ describe.concurrent("config loading", () => {
     expect(result.stderr).toBe("");
   });
 
-  it("a .json config can only be empty: {} loads and list prints nothing", async () => {
+  it("a .json config can only be empty, and a config with no asset is bad input naming the file (issue 17)", async () => {
     const box = await sandbox();
-    const result = await box.run(["list"], { config: JSON_CONFIG });
-    expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.stdout.trim()).toBe("");
-    expect(result.stderr).toBe("");
-    const json = await box.run(["list", "--json"], { config: JSON_CONFIG });
-    expect(JSON.parse(json.stdout)).toEqual([]);
+    for (const args of [["list"], ["list", "--json"], ["coverage"]]) {
+      const result = await box.run(args, { config: JSON_CONFIG });
+      expect(result.exitCode, result.stderr).toBe(2);
+      expect(oneLineError(result)).toBe(`interloper: ${JSON_CONFIG}: the config defines no assets: expected export default defineConfig({ sources: [...] }) or { assets: [...] } with at least one asset`);
+      expect(result.stdout).toBe("");
+    }
   });
 
   it("the config is found by searching upward from a subdirectory", async () => {

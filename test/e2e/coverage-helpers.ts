@@ -13,7 +13,7 @@ export function day(days: number): string {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days)).toISOString().slice(0, 10);
 }
 
-/** D(i): the i-th expected day of cov.orders (D(0) its start, D(29) today). */
+/** D(i): the i-th day of cov.orders (D(0) its start, D(28) yesterday, the last expected; D(29) today, in progress). */
 export const D = (i: number) => day(i - 29);
 
 /** Rows the fixture's orders asset makes for a day. */
@@ -24,8 +24,9 @@ export const span = (from: number, to: number) => Array.from({ length: to - from
 
 /**
  * What `prepare` leaves in storage:
- * - cov.orders (30 days D0..D29): D0..D9 and D15..D27 written, D3 empty; D10..D14 and D28..D29
- *   missing; an unexpected partition D(-3) (before the start) written by hand with 2 rows.
+ * - cov.orders (29 expected days D0..D28, D29 today in progress): D0..D9 and D15..D27 written,
+ *   D3 empty; D10..D14 and D28 missing; an unexpected partition D(-3) (before the start)
+ *   written by hand with 2 rows.
  * - cov.regions (eu, us, apac, latam): eu written, us empty; apac and latam missing.
  * - cov.monthly (2025-01 to the current month): 2025-01..2025-06 written.
  * - cov.hourly: nothing.
@@ -33,7 +34,8 @@ export const span = (from: number, to: number) => Array.from({ length: to - from
 export const PREPARED = {
   materialized: [...span(0, 9).filter((k) => k !== D(3)), ...span(15, 27)],
   empty: [D(3)],
-  missing: [...span(10, 14), D(28), D(29)],
+  missing: [...span(10, 14), D(28)],
+  inProgress: D(29),
   unexpected: D(-3),
 };
 

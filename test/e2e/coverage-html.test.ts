@@ -46,6 +46,7 @@ interface CoverageJson {
   expected: number;
   missing: number;
   partitions: Array<{ key: string; status: string; rows: number | null }>;
+  inProgress: { key: string } | null;
 }
 
 describe("coverage --html in headless Chromium", () => {
@@ -96,8 +97,11 @@ describe("coverage --html in headless Chromium", () => {
         const section = page.locator(`section[data-asset="${c.asset}"]`);
         expect(await section.count(), c.asset).toBe(1);
         const rects = section.locator("svg rect.partition");
-        const expectedKeys = c.partitions.filter((p) => p.status !== "unexpected").map((p) => p.key);
-        expect(await rects.count(), c.asset).toBe(c.expected);
+        // The expected partitions, then the period in progress with its own class.
+        const expectedKeys = [...c.partitions.filter((p) => p.status !== "unexpected").map((p) => p.key), ...(c.inProgress ? [c.inProgress.key] : [])];
+        expect(await rects.count(), c.asset).toBe(c.expected + (c.inProgress ? 1 : 0));
+        const inProgress = await section.locator("svg rect.partition.in-progress").evaluateAll((nodes) => nodes.map((n) => (n as unknown as Attributed).getAttribute("data-key")));
+        expect(inProgress, c.asset).toEqual(c.inProgress ? [c.inProgress.key] : []);
         const keys = await rects.evaluateAll((nodes) => nodes.map((n) => (n as unknown as Attributed).getAttribute("data-key")));
         expect([...keys].sort(), c.asset).toEqual([...expectedKeys].sort());
         const missing = await section.locator("svg rect.partition.missing").evaluateAll((nodes) => nodes.map((n) => (n as unknown as Attributed).getAttribute("data-key")));
@@ -111,6 +115,7 @@ describe("coverage --html in headless Chromium", () => {
       const orders = coverages[0]!;
       expect(text).toContain(`expected ${orders.expected}`);
       expect(text).toContain(`missing ${orders.missing}`);
+      expect(text).toContain(`in progress (not expected yet): ${orders.inProgress!.key}`);
 
       await page.screenshot({ path: shot, fullPage: true });
       expect(errors).toEqual([]);

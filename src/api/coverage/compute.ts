@@ -1,14 +1,19 @@
 import type { Asset } from "../../asset/asset.js";
 import { ConfigError } from "../../errors.js";
+import { currentPeriod } from "../../partitioning/current-period.js";
 import { ListPartitionConfig, TimePartitionConfig, TimeGranularity, type PartitionWindow } from "../../partitioning/index.js";
 
-export type PartitionStatus = "materialized" | "empty" | "missing" | "unexpected";
+/**
+ * "in-progress" marks only `Coverage.inProgress`, the period under way: `partitions` holds the
+ * other four.
+ */
+export type PartitionStatus = "materialized" | "empty" | "missing" | "unexpected" | "in-progress";
 
 /** One partition's state in storage. */
 export interface PartitionCoverage {
   readonly key: string;
   readonly status: PartitionStatus;
-  /** Stored rows; null when missing. */
+  /** Stored rows; null when missing (or, in progress, when nothing is stored yet). */
   readonly rows: number | null;
 }
 
@@ -36,6 +41,13 @@ export interface Coverage {
   readonly partitions: readonly PartitionCoverage[];
   readonly missingRanges: readonly string[];
   readonly emptyRanges: readonly string[];
+  /**
+   * The current period of a time partitioning when the expected range stops just before it
+   * (the default): its data may still be arriving, so it is neither expected nor missing.
+   * Status "in-progress"; rows stored so far, or null. Null with a window, `until` or
+   * `includeCurrent`, for a list partitioning, and before the asset's start.
+   */
+  readonly inProgress: PartitionCoverage | null;
 }
 
 /**
@@ -48,10 +60,49 @@ export const SUSPICIOUS_MIN_PARTITIONS = 5;
 
 /** What coverage expects and how it is told. */
 export interface CoverageScope {
-  /** Narrows the expected partitions to a window. */
+  /** Narrows the expected partitions to a window (clamped to the asset's start and the current period). */
   readonly window?: PartitionWindow | null;
-  /** The current instant; the expected range of a time partitioning ends at its period. */
+  /** The current instant (default: the clock). */
   readonly now?: Date;
+  /**
+   * Without a window, ends the expected range of a time partitioning at this key, inclusive
+   * (never after the current period). A key of the asset's granularity.
+   */
+  readonly until?: string;
+  /** Without a window, the expected range ends with the current period instead of the one before. */
+  readonly includeCurrent?: boolean;
+  /** IANA zone whose calendar decides the current day, week, month...; hours are UTC. Default "UTC". */
+  readonly timeZone?: string;
+}
+
+/** Where the expected range of a time partitioning ends, and the period under way. */
+interface Horizon {
+  readonly last: Date;
+  readonly current: Date;
+}
+
+function horizonOf(asset: Asset, config: TimePartitionConfig, scope: CoverageScope): Horizon {
+  const g = config.granularity;
+  const current = currentPeriod(g, scope.now ?? new Date(), scope.timeZone ?? "UTC");
+  if (scope.window) {
+    const flag = scope.until !== undefined ? "--until" : scope.includeCurrent ? "--include-current" : null;
+    if (flag) throw new ConfigError(`${flag} cannot be used with a window (--partition, --window or --lookback): the window already says which partitions`);
+    return { last: current, current };
+  }
+  if (scope.until !== undefined && scope.includeCurrent) throw new ConfigError("--until and --include-current cannot be used together: --until already ends the range");
+  if (scope.until !== undefined) {
+    const until = untilOf(asset, g, scope.until);
+    return { last: until > current ? current : until, current };
+  }
+  return { last: scope.includeCurrent ? current : g.advance(current, -1), current };
+}
+
+function untilOf(asset: Asset, g: TimeGranularity, key: string): Date {
+  if (typeof key !== "string" || !isKeyOf(g, key)) {
+    const example = g.format(new Date(Date.UTC(2026, 4, 20, 13)));
+    throw new ConfigError(`--until ${JSON.stringify(key)}: asset "${asset.qualifiedKey}" is partitioned by ${g.name}: expected a ${g.name} key such as ${example}`);
+  }
+  return g.parse(key);
 }
 
 /** The expected partition keys of an asset, in order. */
@@ -61,11 +112,15 @@ export function expectedKeys(asset: Asset, counts: Readonly<Record<string, numbe
     return scope.window ? scope.window.partitions.map((p) => p.key) : [...config.values];
   }
   if (!(config instanceof TimePartitionConfig)) throw new ConfigError(`asset "${asset.qualifiedKey}" is not partitioned: it has no coverage`);
+  return timeExpected(config, counts, scope, horizonOf(asset, config, scope));
+}
+
+function timeExpected(config: TimePartitionConfig, counts: Readonly<Record<string, number>>, scope: CoverageScope, horizon: Horizon): string[] {
   const g = config.granularity;
   if (scope.window) {
     // A window narrows the expected range, never widens it: nothing before start, nothing after now.
     const floor = config.start ? g.format(config.start) : null;
-    const ceiling = g.format(scope.now ?? new Date());
+    const ceiling = g.format(horizon.last);
     return scope.window.partitions.map((p) => p.key).filter((k) => (!floor || k >= floor) && k <= ceiling);
   }
   let first = config.start;
@@ -74,10 +129,9 @@ export function expectedKeys(asset: Asset, counts: Readonly<Record<string, numbe
     if (found.length === 0) return [];
     first = g.parse(found[0]!);
   }
-  const current = g.truncate(scope.now ?? new Date());
-  if (first > current) return [];
+  if (first > horizon.last) return [];
   const keys: string[] = [];
-  for (const start of g.periodRange(first, current)) keys.push(g.format(start));
+  for (const start of g.periodRange(first, horizon.last)) keys.push(g.format(start));
   return keys;
 }
 
@@ -90,10 +144,26 @@ function isKeyOf(g: TimeGranularity, key: string): boolean {
   }
 }
 
+/**
+ * Stored keys that are neither expected nor unexpected: everything outside a window, and the
+ * periods after the end of the range up to the current one (data of those may exist).
+ */
+function outOfScope(config: TimePartitionConfig | ListPartitionConfig, scope: CoverageScope, horizon: Horizon | null): (key: string) => boolean {
+  if (scope.window) return () => true;
+  if (!horizon || !(config instanceof TimePartitionConfig)) return () => false;
+  const g = config.granularity;
+  const [after, upTo] = [g.format(horizon.last), g.format(horizon.current)];
+  return (key) => key > after && key <= upTo && isKeyOf(g, key);
+}
+
 /** Compares stored row counts with the expected partitions. */
 export function computeCoverage(asset: Asset, counts: Readonly<Record<string, number>>, scope: CoverageScope = {}): Coverage {
-  const config = asset.partitioning!;
-  const expected = expectedKeys(asset, counts, scope);
+  const config = asset.partitioning;
+  if (!(config instanceof TimePartitionConfig) && !(config instanceof ListPartitionConfig)) {
+    throw new ConfigError(`asset "${asset.qualifiedKey}" is not partitioned: it has no coverage`);
+  }
+  const horizon = config instanceof TimePartitionConfig ? horizonOf(asset, config, scope) : null;
+  const expected = config instanceof TimePartitionConfig ? timeExpected(config, counts, scope, horizon!) : expectedKeys(asset, counts, scope);
   const expectedSet = new Set(expected);
   const partitions: PartitionCoverage[] = [];
   let materialized = 0;
@@ -114,8 +184,8 @@ export function computeCoverage(asset: Asset, counts: Readonly<Record<string, nu
       partitions.push({ key, status: "materialized", rows: stored });
     }
   }
-  // With a window, storage outside it is simply out of scope, not unexpected.
-  const unexpected = scope.window ? [] : Object.keys(counts).filter((k) => !expectedSet.has(k)).sort();
+  const ignored = outOfScope(config, scope, horizon);
+  const unexpected = Object.keys(counts).filter((k) => !expectedSet.has(k) && !ignored(k)).sort();
   for (const key of unexpected) partitions.push({ key, status: "unexpected", rows: counts[key]! });
   counted.sort((a, b) => a - b);
   const median = counted.length ? (counted.length % 2 ? counted[(counted.length - 1) / 2]! : (counted[counted.length / 2 - 1]! + counted[counted.length / 2]!) / 2) : null;
@@ -142,7 +212,17 @@ export function computeCoverage(asset: Asset, counts: Readonly<Record<string, nu
     partitions,
     missingRanges: ranges(partitions, "missing"),
     emptyRanges: ranges(partitions, "empty"),
+    inProgress: config instanceof TimePartitionConfig ? inProgressOf(config, counts, scope, horizon!) : null,
   };
+}
+
+/** The current period, when the range stops just before it and the asset has begun. */
+function inProgressOf(config: TimePartitionConfig, counts: Readonly<Record<string, number>>, scope: CoverageScope, horizon: Horizon): PartitionCoverage | null {
+  const g = config.granularity;
+  if (scope.window || g.advance(horizon.last, 1).getTime() !== horizon.current.getTime()) return null;
+  if (config.start && config.start > horizon.current) return null;
+  const key = g.format(horizon.current);
+  return { key, status: "in-progress", rows: counts[key] ?? null };
 }
 
 /** Consecutive runs of a status, as "first..last" (or the key alone). */

@@ -1,5 +1,6 @@
 import type { Asset } from "../../asset/asset.js";
 import { ConfigError } from "../../errors.js";
+import { TimePartitionConfig } from "../../partitioning/index.js";
 import type { Project } from "../project.js";
 import { partitioned, selectAssets, type Selection } from "../select.js";
 import { resolveScope } from "../scope.js";
@@ -11,7 +12,14 @@ export { computeCoverage, expectedKeys, SUSPICIOUS_MIN_PARTITIONS, SUSPICIOUS_RA
 export interface CoverageOptions {
   /** Narrows the expected partitions: "start..end" or one key. */
   readonly window?: string;
+  /** The current instant (default: the clock). */
   readonly now?: Date;
+  /** Without a window: the expected range of a time partitioning ends at this key, inclusive. */
+  readonly until?: string;
+  /** Without a window: the expected range ends with the current period, not the one before it. */
+  readonly includeCurrent?: boolean;
+  /** IANA zone whose calendar decides the current day, week, month...; default "UTC". */
+  readonly timeZone?: string;
 }
 
 /** Coverage of one asset, from its first destination's row counts. */
@@ -19,7 +27,8 @@ export async function assetCoverage(asset: Asset, options: CoverageOptions = {})
   if (!asset.partitioning) throw new ConfigError(`asset "${asset.qualifiedKey}" is not partitioned: coverage needs a partitioned asset`);
   const window = options.window !== undefined ? resolveScope([asset], { window: options.window }) : null;
   const counts = await asset.partitionRowCounts();
-  return computeCoverage(asset, counts, { window, ...(options.now ? { now: options.now } : {}) });
+  const { window: _w, ...rest } = options;
+  return computeCoverage(asset, counts, { window, ...rest });
 }
 
 /**
@@ -29,5 +38,14 @@ export async function assetCoverage(asset: Asset, options: CoverageOptions = {})
 export async function coverage(project: Project, selection?: string | Pick<Selection, "select" | "exclude">, options: CoverageOptions = {}): Promise<Coverage[]> {
   const { select = [], exclude = [] } = typeof selection === "string" ? { select: [selection] } : (selection ?? {});
   const assets = selectAssets(project.dag, { select, exclude, keep: partitioned("coverage") });
+  checkRangeEnd(assets, options);
   return Promise.all(assets.map((asset) => assetCoverage(asset, options)));
+}
+
+/** `until` and `includeCurrent` end a range of time: refused when no asset has one. */
+export function checkRangeEnd(assets: readonly Asset[], options: Pick<CoverageOptions, "until" | "includeCurrent">): void {
+  const flag = options.until !== undefined ? "--until" : options.includeCurrent ? "--include-current" : null;
+  if (!flag || assets.length === 0 || assets.some((a) => a.partitioning instanceof TimePartitionConfig)) return;
+  const names = assets.map((a) => `"${a.qualifiedKey}"`).join(", ");
+  throw new ConfigError(`${flag} applies to time-partitioned assets; ${names} ${assets.length === 1 ? "is" : "are"} ${assets.every((a) => a.partitioning) ? "partitioned by a list" : "not partitioned by time"}`);
 }

@@ -3,6 +3,7 @@ import { coverage, type Coverage } from "../../api/coverage/index.js";
 import { loadProject } from "../../api/project.js";
 import { singleAsset } from "../../api/select.js";
 import { ConfigError } from "../../errors.js";
+import { commandNow } from "../now.js";
 import type { GlobalOptions } from "../main.js";
 import { printable, printableLines, terminalJson } from "../printable.js";
 import { coverageHtml } from "../report/coverage-html.js";
@@ -16,17 +17,25 @@ export interface CoverageFlags extends GlobalOptions, ExcludeFlags {
   readonly json?: boolean;
   readonly html?: string;
   readonly failOnMissing?: boolean;
+  readonly until?: string;
+  readonly includeCurrent?: boolean;
 }
 
 /**
+/**
  * `interloper coverage [selectors...]`: one asset named by key in detail, else one line per
- * selected partitioned asset; returns the exit code (1 with --fail-on-missing when any partition
- * is missing).
+ * selected partitioned asset; returns the exit code (1 with --fail-on-missing when any expected
+ * partition is missing; the period in progress is never missing).
  */
 export async function coverageCommand(selectors: readonly string[], flags: CoverageFlags): Promise<number> {
   const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
   const selection = { select: selectors, exclude: flags.exclude ?? [] };
-  const results = await coverage(project, selection, { ...(flags.window !== undefined ? { window: flags.window } : {}) });
+  const results = await coverage(project, selection, {
+    now: commandNow(),
+    ...(flags.window !== undefined ? { window: flags.window } : {}),
+    ...(flags.until !== undefined ? { until: flags.until } : {}),
+    ...(flags.includeCurrent ? { includeCurrent: true } : {}),
+  });
   const single = singleAsset(project.dag, selection) !== null;
   if (flags.html) {
     try {

@@ -1,6 +1,7 @@
 import { describeAssets, type AssetDescription } from "../../api/describe.js";
 import { loadProject } from "../../api/project.js";
 import { selectAssets } from "../../api/select.js";
+import type { Asset } from "../../asset/asset.js";
 import type { GlobalOptions } from "../main.js";
 import { printableLines, terminalJson } from "../printable.js";
 import type { ExcludeFlags } from "./selection.js";
@@ -14,7 +15,10 @@ export async function listCommand(selectors: readonly string[], flags: GlobalOpt
     process.stdout.write(`${terminalJson(JSON.stringify(assets))}\n`);
     return 0;
   }
-  const lines = assets.flatMap(describeLines);
+  const lines = assets.flatMap((asset) => {
+    const described = describeLines(asset);
+    return flags.verbose ? [...described, ...locationLines(project.dag.find(asset.key)!)] : described;
+  });
   process.stdout.write(`${printableLines(lines)}\n`);
   return 0;
 }
@@ -34,4 +38,9 @@ function describeLines(asset: AssetDescription): string[] {
   if (asset.schema) lines.push(`  schema        ${asset.schema.map((f) => `${f.name}: ${f.type}${f.nullable ? "?" : ""}`).join(", ")}`);
   if (asset.description) lines.push(`  ${asset.description}`);
   return lines;
+}
+
+/** Where each destination keeps the asset: absolute paths, URLs without passwords. */
+function locationLines(asset: Asset): string[] {
+  return asset.destinations.map((d, i) => `  ${i === 0 ? "location" : "        "}      ${asset.destinationKeys[i]}: ${d.location ?? "(not said by this destination)"}`);
 }

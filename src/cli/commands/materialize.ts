@@ -8,12 +8,13 @@ import { killChildren, POOL_CHILD_ENV } from "../../runner/child-run.js";
 import { eventToJson, type EventHandler } from "../../runner/events.js";
 import { DEFAULT_GRACE_MS, formatLimit } from "../../runner/limits.js";
 import type { GlobalOptions } from "../main.js";
+import { commandNow } from "../now.js";
 import { printable, terminalJson } from "../printable.js";
 import { exitLeavingAbandonedWork, guardEscapedErrors } from "../process-guards.js";
 import { PlainReporter } from "../reporters/plain.js";
 import { summaryLines } from "../reporters/summary.js";
 import { formatCount } from "../reporters/tracker.js";
-import { planOptions, type SelectionFlags } from "./selection.js";
+import { planOptions, rangeEnd, rangeEndNeedsMissing, type SelectionFlags } from "./selection.js";
 import { parseDuration, shardFromFlags, type ShardFlags } from "./shard.js";
 
 /** Flags of `interloper materialize`. */
@@ -28,6 +29,8 @@ export interface MaterializeFlags extends GlobalOptions, SelectionFlags, ShardFl
   readonly dryRun?: boolean;
   readonly json?: boolean;
   readonly missing?: boolean;
+  readonly until?: string;
+  readonly includeCurrent?: boolean;
   readonly includeEmpty?: boolean;
 }
 
@@ -48,11 +51,12 @@ export async function materializeCommand(assets: readonly string[], flags: Mater
 async function materializeGuarded(assets: readonly string[], flags: MaterializeFlags): Promise<number> {
   const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
   const shard = shardFromFlags(flags);
-  let options: PlanOptions = { ...planOptions(assets, flags), order: flags.order ?? "newest", ...(shard ? { shard } : {}) };
+  let options: PlanOptions = { ...planOptions(assets, flags), now: commandNow(), order: flags.order ?? "newest", ...(shard ? { shard } : {}) };
   const timeoutMs = flags.timeout !== undefined ? parseDuration(flags.timeout, "--timeout") : undefined;
   const graceMs = flags.grace !== undefined ? parseDuration(flags.grace, "--grace", { allowZero: true }) : DEFAULT_GRACE_MS;
   if (flags.includeEmpty && !flags.missing) throw new ConfigError("--include-empty only applies with --missing");
-  if (flags.missing) options = await missingPlanOptions(project, options, { includeEmpty: flags.includeEmpty ?? false });
+  rangeEndNeedsMissing(flags);
+  if (flags.missing) options = await missingPlanOptions(project, options, { includeEmpty: flags.includeEmpty ?? false, ...rangeEnd(flags) });
   const plan = planMaterialize(project, options);
   if ((flags.missing || shard) && plan.runs.length === 0) {
     err(`Nothing to do: no partition ${flags.missing ? "is missing" : "falls to this shard"}${plan.window ? ` in ${String(plan.window)}` : ""}.`);

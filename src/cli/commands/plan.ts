@@ -2,22 +2,26 @@ import { missingPlanOptions } from "../../api/missing.js";
 import { planMaterialize, type PlanOptions } from "../../api/plan.js";
 import { loadProject } from "../../api/project.js";
 import type { GlobalOptions } from "../main.js";
+import { commandNow } from "../now.js";
 import { printable, terminalJson } from "../printable.js";
-import { planOptions, type SelectionFlags } from "./selection.js";
+import { planOptions, rangeEnd, rangeEndNeedsMissing, type SelectionFlags } from "./selection.js";
 
 /** Flags of `interloper plan`. */
 export interface PlanFlags extends GlobalOptions, SelectionFlags {
   readonly order?: "newest" | "oldest";
   readonly json?: boolean;
   readonly missing?: boolean;
+  readonly until?: string;
+  readonly includeCurrent?: boolean;
   readonly shards?: number;
 }
 
 /** `interloper plan`: prints the runs a materialize would make; returns the exit code. */
 export async function planCommand(assets: readonly string[], flags: PlanFlags): Promise<number> {
   const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
-  let options: PlanOptions = { ...planOptions(assets, flags), order: flags.order ?? "newest" };
-  if (flags.missing) options = await missingPlanOptions(project, options);
+  let options: PlanOptions = { ...planOptions(assets, flags), now: commandNow(), order: flags.order ?? "newest" };
+  rangeEndNeedsMissing(flags);
+  if (flags.missing) options = await missingPlanOptions(project, options, rangeEnd(flags));
   // Keys and names are the project's text; JSON lines come through terminalJson.
   const print = (line: string) => process.stdout.write(`${printable(line)}\n`);
   const plan = planMaterialize(project, options);

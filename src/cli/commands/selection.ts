@@ -1,4 +1,6 @@
+import type { MissingOptions } from "../../api/missing.js";
 import type { PlanOptions } from "../../api/plan.js";
+import { ConfigError } from "../../errors.js";
 
 /** The flag that leaves assets out, shared by materialize, plan, coverage and list. */
 export interface ExcludeFlags {
@@ -26,4 +28,22 @@ export function planOptions(selectors: readonly string[], flags: SelectionFlags)
     ...(flags.offset !== undefined ? { offset: flags.offset } : {}),
     ...(flags.tz !== undefined ? { tz: flags.tz } : {}),
   };
+}
+
+/** The flags that end `--missing`'s range of time. */
+export interface RangeEndFlags {
+  readonly missing?: boolean;
+  readonly until?: string;
+  readonly includeCurrent?: boolean;
+}
+
+/** --until and --include-current say where `--missing` looks: alone they would do nothing. */
+export function rangeEndNeedsMissing(flags: RangeEndFlags): void {
+  const flag = flags.until !== undefined ? "--until" : flags.includeCurrent ? "--include-current" : null;
+  if (flag && !flags.missing) throw new ConfigError(`${flag} only applies with --missing`);
+}
+
+/** The missing options the range-end flags give (undefined flags stay absent). */
+export function rangeEnd(flags: RangeEndFlags): Pick<MissingOptions, "until" | "includeCurrent"> {
+  return { ...(flags.until !== undefined ? { until: flags.until } : {}), ...(flags.includeCurrent ? { includeCurrent: true } : {}) };
 }

@@ -35,6 +35,8 @@ const DAY_MS = 86_400_000;
 export function layoutCoverage(coverage: Coverage, width: number, options: { allHours?: boolean } = {}): Block[] {
   const expected = coverage.partitions.filter((p) => p.status !== "unexpected");
   if (expected.length === 0) return [];
+  // The period under way is drawn after the expected ones, with its own mark.
+  if (coverage.inProgress) expected.push(coverage.inProgress);
   const shade = shader(coverage);
   const cell = (p: PartitionCoverage): Cell => ({ status: p.status, level: shade(p), partition: p });
   switch (coverage.granularity) {
@@ -148,6 +150,8 @@ export function cellChar(c: Cell): string {
       return "·";
     case "empty":
       return "○";
+    case "in-progress":
+      return "◌";
     default:
       return " ░▒▓█"[c.level] ?? "█";
   }

@@ -1,4 +1,4 @@
-import { SUSPICIOUS_RATIO, type Coverage } from "../../api/coverage/index.js";
+import { SUSPICIOUS_RATIO, type Coverage, type PartitionCoverage } from "../../api/coverage/index.js";
 import { formatCount } from "../reporters/tracker.js";
 import { cellChar, coverageBar, layoutCoverage, type Block } from "./coverage-layout.js";
 
@@ -22,6 +22,7 @@ function facts(c: Coverage, width: number): string[] {
     ...wrapped([`expected ${formatCount(c.expected)}`, `materialized ${formatCount(c.materialized)}`, `empty ${formatCount(c.empty)}`, `missing ${formatCount(c.missing)}`, `unexpected ${formatCount(c.unexpected)}`], width),
     `rows ${formatCount(c.rows)}${c.medianRows !== null ? ` (per partition: min ${formatCount(c.minRows!)}, median ${formatCount(c.medianRows)}, max ${formatCount(c.maxRows!)})` : ""}`,
   ];
+  if (c.inProgress) lines.push(inProgressLine(c.inProgress));
   if (c.missingRanges.length) lines.push(`missing: ${listed(c.missingRanges, "missing: ")}`);
   if (c.emptyRanges.length) lines.push(`empty: ${listed(c.emptyRanges, "empty: ")}`);
   if (c.suspicious.length) {
@@ -32,6 +33,11 @@ function facts(c: Coverage, width: number): string[] {
   const label = "unexpected (stored, outside the expected partitions): ";
   if (unexpected.length) lines.push(`${label}${listed(unexpected.map((p) => `${p.key} (${formatCount(p.rows ?? 0)} rows)`), label)}`);
   return lines;
+}
+
+/** The current period: not expected yet, so never missing. */
+export function inProgressLine(p: PartitionCoverage): string {
+  return `in progress (not expected yet): ${p.key}, ${p.rows === null ? "nothing stored so far" : `${formatCount(p.rows)} rows so far`}`;
 }
 
 /** Parts joined by two spaces, on as few lines as fit `width`. */
@@ -55,10 +61,13 @@ function listWithin(items: readonly string[], room: number): string {
 
 export const LEGEND = "legend: █▓▒░ rows, most to fewest   ○ empty (0 rows)   · missing";
 const SHORT_LEGEND = "█▓▒░ rows  ○ empty  · missing";
+const IN_PROGRESS = "   ◌ in progress";
+const SHORT_IN_PROGRESS = "  ◌ in progress";
 
-/** The legend that fits `width`. */
-export function legend(width: number): string {
-  return LEGEND.length <= width ? LEGEND : cutToWidth(SHORT_LEGEND, width);
+/** The legend that fits `width`; with the in-progress mark when the picture shows one. */
+export function legend(width: number, inProgress = false): string {
+  const full = LEGEND + (inProgress ? IN_PROGRESS : "");
+  return full.length <= width ? full : cutToWidth(SHORT_LEGEND + (inProgress ? SHORT_IN_PROGRESS : ""), width);
 }
 
 /** A block as plain text lines (labels padded to one width). */
@@ -77,7 +86,7 @@ export function coverageText(c: Coverage, width: number): string[] {
   const lines: string[] = [];
   if (c.kind === "list") lines.push(...listBars(c, width));
   else for (const block of layoutCoverage(c, width)) lines.push(...blockLines(block), "");
-  if (c.expected > 0) lines.push(legend(width), "");
+  if (c.expected > 0) lines.push(legend(width, c.inProgress !== null), "");
   return [...lines.map((line) => cutToWidth(line, width)), ...factLines(c, width)];
 }
 

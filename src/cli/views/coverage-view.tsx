@@ -12,6 +12,7 @@ const LEVEL_COLORS = ["", "green", "green", "greenBright", "greenBright"];
 function colorOf(cell: Cell): string | undefined {
   if (cell.status === "missing") return "red";
   if (cell.status === "empty") return "yellow";
+  if (cell.status === "in-progress") return "cyan";
   if (cell.status === "materialized") return LEVEL_COLORS[cell.level];
   return undefined;
 }
@@ -62,10 +63,10 @@ export function CoverageView({ coverage, width, color = true }: { coverage: Cove
               </Box>
             );
           })}
-      {coverage.expected > 0 ? <Text dimColor={color}>{legend(width)}</Text> : null}
+      {coverage.expected > 0 ? <Text dimColor={color}>{legend(width, coverage.inProgress !== null)}</Text> : null}
       <Box flexDirection="column" marginTop={1}>
         {factLines(coverage, width).map((line, i) => (
-          <Text key={i} bold={color && i === 0} color={color && line.startsWith("missing") ? "red" : color && line.startsWith("suspicious") ? "yellow" : undefined}>
+          <Text key={i} bold={color && i === 0} color={color && line.startsWith("missing") ? "red" : color && line.startsWith("suspicious") ? "yellow" : color && line.startsWith("in progress") ? "cyan" : undefined}>
             {line}
           </Text>
         ))}

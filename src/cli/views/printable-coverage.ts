@@ -17,5 +17,6 @@ export function printableCoverage(c: Coverage): Coverage {
     suspicious: c.suspicious.map(partition),
     missingRanges: c.missingRanges.map(printable),
     emptyRanges: c.emptyRanges.map(printable),
+    inProgress: c.inProgress === null ? null : partition(c.inProgress),
   };
 }

@@ -20,6 +20,15 @@ export abstract class ServerSqlDestination extends SqlDestination {
     return this.#connection;
   }
 
+  /** The server and database, from the connection's public fields (never a password). */
+  override get location(): string {
+    const shown = publicConnection(this.#connection);
+    if (typeof shown["url"] === "string") return shown["url"];
+    const port = shown["port"] !== undefined ? `:${String(shown["port"])}` : "";
+    const user = shown["user"] !== undefined ? `${String(shown["user"])}@` : "";
+    return `${user}${String(shown["host"] ?? "localhost")}${port}/${String(shown["database"] ?? "")}`;
+  }
+
   toJSON(): Record<string, unknown> {
     return { destination: this.constructor.name, connection: publicConnection(this.#connection) };
   }

@@ -1,6 +1,6 @@
 import type { BigIntStats } from "node:fs";
 import { type FileHandle, open, readdir, readFile, stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { DataNotFoundError } from "../../errors.js";
 import type { Partition } from "../../partitioning/index.js";
 import type { IOContext } from "../io-context.js";
@@ -32,7 +32,8 @@ const PARALLEL_STATS = 1_024;
  */
 export class PartitionFiles {
   constructor(
-    private readonly basePath: string,
+    /** The absolute base folder, asked for at each use (the owner resolves it once). */
+    private readonly base: () => string,
     private readonly fileName: string,
     private readonly owner: string,
     /** Data files survive a machine crash once written (see `AtomicWriteOptions.durable`). */
@@ -40,7 +41,7 @@ export class PartitionFiles {
   ) {}
 
   tableDir(context: IOContext): string {
-    return join(resolve(this.basePath), ...tableSegments(context, this.owner));
+    return join(this.base(), ...tableSegments(context, this.owner));
   }
 
   pathOf(context: IOContext, partition: Partition | null): string {

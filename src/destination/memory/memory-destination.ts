@@ -21,6 +21,10 @@ const store = new Map<string, StoredValue>();
 export class MemoryDestination extends Destination {
   static override destinationName = "Memory";
 
+  override get location(): string {
+    return "memory of this process";
+  }
+
   constructor() {
     super();
   }

@@ -44,6 +44,7 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
   readonly basePath: string;
   /** Whether puts are synced to disk (see the option). */
   readonly durable: boolean;
+  #folder: string | undefined;
 
   constructor(options: LocalObjectStoreOptions) {
     super();
@@ -86,7 +87,7 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
     const folder = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
     const root = this.pathOf(folder);
     for await (const path of walk(root)) {
-      const name = relative(resolve(this.basePath), path).split(sep).join("/");
+      const name = relative(this.folder, path).split(sep).join("/");
       if (!name.startsWith(prefix)) continue;
       const info = await stat(path, { bigint: true }).catch(() => null);
       if (!info) continue;
@@ -98,9 +99,15 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
     return this.pathOf(name);
   }
 
+  /** The absolute folder `basePath` names (relative to the config's folder in a loaded config). */
+  private get folder(): string {
+    this.#folder ??= this.resolvePath(this.basePath);
+    return this.#folder;
+  }
+
   /** The file of an object; a name that would leave `basePath` is refused. */
   private pathOf(name: string): string {
-    const base = resolve(this.basePath);
+    const base = this.folder;
     const path = resolve(base, ...name.split("/").filter((part) => part !== ""));
     if (path !== base && !path.startsWith(base + sep)) {
       throw new ConfigError(`LocalObjectStoreDestination: object name ${JSON.stringify(name)} leaves ${base}`);

@@ -51,6 +51,11 @@ export abstract class ObjectStoreDestination extends Destination {
   /** The backend's URI of an object, for messages: `s3://bucket/name`, a file path, ... */
   abstract objectUri(name: string): string;
 
+  /** Where the objects are: the URI of the prefix (`s3://bucket/prefix`, a folder). */
+  override get location(): string {
+    return this.objectUri(String(this.prefix ?? "").split("/").filter((part) => part !== "").join("/"));
+  }
+
   /** The object a partition lives in (null: the whole of an unpartitioned asset). */
   objectName(context: IOContext, partition: Partition | null): string {
     const parts = [...this.tablePath(context)];

@@ -34,6 +34,7 @@ export class SQLiteDestination extends SqlDestination {
   /** The database file, or ":memory:". */
   readonly path: string;
   #db: Promise<Database> | undefined;
+  #file: string | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   /** Set inside `exclusive`: this async context owns the connection (a transaction, a snapshot, a statement). */
   readonly #inTransaction = new AsyncLocalStorage<boolean>();
@@ -47,6 +48,20 @@ export class SQLiteDestination extends SqlDestination {
   }
 
   /**
+   * The file opened: `path` made absolute (relative to the config's folder in a loaded config);
+   * ":memory:" and "" (a private temporary database) as they are.
+   */
+  get file(): string {
+    if (this.path === ":memory:" || this.path === "") return this.path;
+    this.#file ??= this.resolvePath(this.path);
+    return this.#file;
+  }
+
+  override get location(): string {
+    return this.file;
+  }
+
+  /**
    * The connection, opened on first use in WAL mode (kept in the file): a reader's snapshot then
    * never blocks a writer's commit nor waits for it. In the default rollback journal, a read
    * transaction held across awaits would leave a writer on another connection of this process
@@ -54,7 +69,7 @@ export class SQLiteDestination extends SqlDestination {
    */
   private database(): Promise<Database> {
     this.#db ??= loadDriver<DatabaseConstructor>("better-sqlite3", "SQLiteDestination").then((Driver) => {
-      const db = new Driver(this.path);
+      const db = new Driver(this.file);
       try {
         // A private database (":memory:", "") stays in its "memory" or "delete" mode.
         db.pragma("journal_mode = WAL");
