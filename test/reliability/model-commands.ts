@@ -397,7 +397,11 @@ class CountCommand implements Cmd {
 
 const ASSETS = 5;
 const MAX_WINDOW = 5;
-const ROWS = fc.oneof({ weight: 5, arbitrary: fc.array(VALUES, { maxLength: 4 }) }, { weight: 1, arbitrary: fc.array(VALUES, { minLength: 5, maxLength: 40 }) });
+// A failing sequence shrinks to fewer commands and fewer rows, but each row's values stay as
+// generated: shrinking eight values of every row, each try a sequence replayed against a server,
+// took tens of minutes, and the values are not what this test is about.
+const ROW = fc.noShrink(VALUES);
+const ROWS = fc.oneof({ weight: 5, arbitrary: fc.array(ROW, { maxLength: 4 }) }, { weight: 1, arbitrary: fc.array(ROW, { minLength: 5, maxLength: 40 }) });
 const SHAPE = fc.constantFrom<Shape>("rows", "columns", "stream");
 const pick = (span: fc.Arbitrary<number>) => fc.record({ asset: fc.nat(ASSETS - 1), first: fc.nat(MAX_WINDOW - 1), span });
 const perPartition = (length: number) => fc.array(ROWS, { minLength: length, maxLength: length });
