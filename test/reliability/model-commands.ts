@@ -72,7 +72,7 @@ export class System {
   async read(a: ModelAsset, window: PartitionWindow | Partition): Promise<Row[] | "missing"> {
     try {
       const table = TableData.from(await this.asset(a).read(window));
-      if (!table) throw new Error(`${a.key} ${String(window)}: the read gave no table`);
+      if (!table) throw new Error(`${a.key} ${show(String(window))}: the read gave no table`);
       return table.rows;
     } catch (error) {
       if (error instanceof DataNotFoundError) return "missing";
@@ -111,6 +111,12 @@ interface Resolved {
   readonly a: ModelAsset;
   readonly keys: readonly string[];
   readonly window: PartitionWindow | Partition;
+}
+
+/** The partitions of a window as JSON strings: list values may hold line ends and spaces. */
+function where(r: Resolved): string {
+  const [first, last] = [r.keys[0]!, r.keys[r.keys.length - 1]!];
+  return r.keys.length === 1 ? show(first) : `${show(first)}..${show(last)}`;
 }
 
 function resolve(system: System, pick: Pick): Resolved {
@@ -260,7 +266,7 @@ class WriteCommand implements Cmd {
   async run(model: Model, system: System): Promise<void> {
     const r = "existing" in this.pick ? written(model, system, this.pick.existing)! : resolve(system, this.pick);
     const byKey = rowsFor(r, this.values);
-    await step(system, `${this.label} ${r.a.key} ${String(r.window)} (${this.shape}; rows ${describeRows(byKey)})`, async () => {
+    await step(system, `${this.label} ${r.a.key} ${where(r)} (${this.shape}; rows ${describeRows(byKey)})`, async () => {
       await system.write(r.a, r.window, interleave(byKey, this.order), this.shape);
       for (const [key, rows] of byKey) tableOf(model, r.a.key).set(key, rows);
       await checkPartitions(model, system, r.a, r.keys);
@@ -289,7 +295,7 @@ class TwoWritersCommand implements Cmd {
   async run(model: Model, system: System): Promise<void> {
     const r = resolve(system, this.pick);
     const [a, b] = this.values.map((values) => rowsFor(r, values)) as [Map<string, Row[]>, Map<string, Row[]>];
-    const what = `two writers at once (${this.instances}) on ${r.a.key} ${String(r.window)} (${this.shapes.join(" and ")}; rows ${describeRows(a)} and ${describeRows(b)})`;
+    const what = `two writers at once (${this.instances}) on ${r.a.key} ${where(r)} (${this.shapes.join(" and ")}; rows ${describeRows(a)} and ${describeRows(b)})`;
     await step(system, what, async () => {
       const second = this.instances === "two instances" ? "twin" : "main";
       const outcomes = await Promise.allSettled([system.write(r.a, r.window, [...a.values()].flat(), this.shapes[0]), system.write(r.a, r.window, [...b.values()].flat(), this.shapes[1], second)]);
@@ -358,16 +364,16 @@ class ReadCommand implements Cmd {
 
   async run(model: Model, system: System): Promise<void> {
     const r = resolve(system, this.pick);
-    await step(system, `read ${r.a.key} ${String(r.window)}`, async () => {
+    await step(system, `read ${r.a.key} ${where(r)}`, async () => {
       const rows = await system.read(r.a, r.window);
       const table = model.tables.get(r.a.key);
       const missing = r.keys.filter((key) => !table?.has(key));
       if (missing.length > 0) {
-        if (rows !== "missing") fail(`${r.a.key} ${String(r.window)}: ${missing.map(show).join(", ")} never written, but the read gave ${rows.length} row(s)`);
+        if (rows !== "missing") fail(`${r.a.key} ${where(r)}: ${missing.map(show).join(", ")} never written, but the read gave ${rows.length} row(s)`);
       } else {
-        if (rows === "missing") fail(`${r.a.key} ${String(r.window)} reads as never written; the model holds all of it`);
+        if (rows === "missing") fail(`${r.a.key} ${where(r)} reads as never written; the model holds all of it`);
         const diff = difference(r.keys.flatMap((key) => table!.get(key)!), rows);
-        if (diff) fail(`${r.a.key} ${String(r.window)}: ${diff}`);
+        if (diff) fail(`${r.a.key} ${where(r)}: ${diff}`);
       }
       await checkCounts(model, system);
     });
