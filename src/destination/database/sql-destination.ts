@@ -149,7 +149,8 @@ export abstract class SqlDestination extends DatabaseDestination {
     let aligned = false;
     if (!columns) {
       await this.createDataset(dataset);
-      await this.ddl(`CREATE TABLE IF NOT EXISTS ${qualified} (${[this.dialect.rowColumn(), ...fields.map(define)].join(", ")})`);
+      const create = `CREATE TABLE IF NOT EXISTS ${qualified} (${[this.dialect.rowColumn(), ...fields.map(define)].join(", ")})`;
+      await this.ddl(create, async () => (await this.readColumns(table, dataset)) !== null);
       const description = context.asset.description;
       if (description) for (const statement of this.describeTable(qualified, description)) await this.ddl(statement);
       added = fields;
@@ -226,12 +227,20 @@ export abstract class SqlDestination extends DatabaseDestination {
     return `${operand} >= ${bind(this.dialect.timeBound(where.start, type))} AND ${operand} < ${bind(this.dialect.timeBound(where.end, type))}`;
   }
 
-  /** Runs DDL, tolerating a concurrent writer having created the same object. */
-  private async ddl(sql: string): Promise<void> {
+  /**
+   * Runs DDL, tolerating a concurrent writer having created the same object: an error that says
+   * so, or any error after which `made` finds the object there. IF NOT EXISTS does not cover the
+   * race: a PostgreSQL CREATE TABLE that finds no table and then the other writer's row type,
+   * committed meanwhile, fails with `type "t" already exists` (42710), which a type of that name
+   * made by anyone else gives too.
+   */
+  private async ddl(sql: string, made?: () => Promise<boolean>): Promise<void> {
     try {
       await this.run(sql);
     } catch (error) {
-      if (!this.isAlreadyDone(error)) throw error;
+      if (this.isAlreadyDone(error)) return;
+      if (made && (await made().catch(() => false))) return;
+      throw error;
     }
   }
 }

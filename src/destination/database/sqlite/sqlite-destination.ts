@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { resolve } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { ConfigError, SchemaError } from "../../../errors.js";
 import type { Row, TableData } from "../../../representation/index.js";
@@ -22,6 +23,16 @@ export interface SQLiteDestinationOptions {
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const noRedaction = (text: string) => text;
+const READ = /^\s*SELECT\b/i;
+
+/**
+ * Per database file, the end of the last write any instance of this process queued on it.
+ * Connections of one process must take turns to write: a second one's BEGIN IMMEDIATE (or DDL)
+ * would wait in SQLite's busy handler, which sleeps synchronously, so the first one's
+ * transaction, paused at an await, could never commit, and after the busy timeout the second
+ * would fail with "database is locked". Readers take no turn: in WAL mode they wait for nobody.
+ */
+const writeTurns = new Map<string, Promise<void>>();
 
 /**
  * Tables in an embedded SQLite database (better-sqlite3, an optional peer dependency): SQL with
@@ -95,8 +106,29 @@ export class SQLiteDestination extends SqlDestination {
     return next;
   }
 
+  /**
+   * Runs `fn`, a write, once the writes other instances of this process queued on the file before
+   * it are done. Inside this instance's own transaction it runs at once (it holds the turn).
+   */
+  private writeTurn<T>(fn: () => Promise<T>): Promise<T> {
+    // A private database (":memory:") is this connection's alone.
+    if (this.#inTransaction.getStore() || this.path === ":memory:") return fn();
+    const file = resolve(this.path);
+    const next = (writeTurns.get(file) ?? Promise.resolve()).then(fn, fn);
+    const done = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    writeTurns.set(file, done);
+    void done.then(() => {
+      if (writeTurns.get(file) === done) writeTurns.delete(file);
+    });
+    return next;
+  }
+
   protected run(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    return this.exclusive(() => this.statement(sql, params));
+    const statement = () => this.exclusive(() => this.statement(sql, params));
+    return READ.test(sql) ? statement() : this.writeTurn(statement);
   }
 
   private async statement(sql: string, params: readonly unknown[]): Promise<Row[]> {
@@ -174,7 +206,7 @@ export class SQLiteDestination extends SqlDestination {
   }
 
   protected load(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void> {
-    return this.exclusive(() => this.insertRows(table, dataset, fields, data));
+    return this.writeTurn(() => this.exclusive(() => this.insertRows(table, dataset, fields, data)));
   }
 
   private async insertRows(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void> {
@@ -202,7 +234,7 @@ export class SQLiteDestination extends SqlDestination {
 
   /** One delete-then-insert at a time on the single connection, rolled back on failure. */
   override transaction<T>(fn: () => Promise<T>): Promise<T> {
-    return this.within("BEGIN IMMEDIATE", fn, () => this.forgetCatalog());
+    return this.writeTurn(() => this.within("BEGIN IMMEDIATE", fn, () => this.forgetCatalog()));
   }
 
   /**

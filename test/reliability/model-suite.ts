@@ -1,0 +1,57 @@
+// The runner of the model-based tests (model.test.ts, model-servers.test.ts; two files, so that
+// the long variant's two halves run in parallel workers): per destination, fast-check command
+// sequences (model-commands.ts) on empty storage of their own, each checked against the model
+// after every step. A failure prints the shrunk sequence, each step as it resolved, and the seed:
+// INTERLOPER_RELIABILITY_SEED replays it.
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { LONG, seedFor } from "./helpers.js";
+import { COMMANDS, emptyModel, System } from "./model-commands.js";
+import { LIST_VALUES } from "./model-data.js";
+import type { ModelTarget } from "./model-targets.js";
+
+/** Sequences per destination: 200 in the long variant. */
+export const SEQUENCES = LONG ? 200 : 10;
+
+/** Runs the model-based test against each target, one test each. */
+export function modelSuite(what: string, targets: readonly ModelTarget[]): void {
+  const seed = seedFor(`model-based ${what}`);
+  const available = new Map<string, boolean>();
+  beforeAll(async () => {
+    for (const target of targets) {
+      const up = await target.available();
+      available.set(target.name, up);
+      if (up) await target.start?.();
+    }
+  }, 60_000);
+  afterAll(async () => {
+    for (const target of targets) await target.stop?.();
+  });
+
+  describe(`model-based testing of ${what}`, () => {
+    for (const [t, target] of targets.entries()) {
+      const steps = LONG ? target.longSteps : 12;
+      it(`${target.name}: ${SEQUENCES} command sequences of up to ${steps} steps agree with the model after every step`, async () => {
+        if (!available.get(target.name)) return;
+        const started = Date.now();
+        let ran = 0;
+        const property = fc.asyncProperty(fc.record({ listValues: LIST_VALUES, variant: fc.nat(2) }), fc.commands(COMMANDS, { maxCommands: steps, size: "max" }), async (scenario, commands) => {
+          const storage = await target.open(scenario.variant);
+          const system = new System(scenario.listValues, storage.dataset, storage.destination, storage.twin);
+          try {
+            await fc.asyncModelRun(() => ({ model: emptyModel(), real: system }), commands);
+          } finally {
+            ran += system.steps.length;
+            await storage.cleanup();
+          }
+        });
+        try {
+          await fc.assert(property, { seed: (seed + t * 1009) >>> 0, numRuns: SEQUENCES });
+        } catch (error) {
+          throw new Error(`${target.name} disagrees with the model (reproduce with INTERLOPER_RELIABILITY_SEED=${seed}):\n${(error as Error).message}`, { cause: error });
+        }
+        console.log(`model-based ${target.name}: ${SEQUENCES} sequences, ${ran} steps in ${Date.now() - started} ms (seed ${seed})`);
+      }, LONG ? 1_800_000 : 120_000);
+    }
+  });
+}
