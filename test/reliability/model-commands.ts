@@ -1,8 +1,9 @@
-// The commands of the model-based test (model.test.ts) and the model they are checked against.
-// The model is, per asset, the rows each written partition holds. Every command runs against
-// the real destination through the public asset API (materialize, read, partitionRowCounts),
-// checks what it saw against the model, updates the model, and then checks the row counts of
-// every asset: any step that leaves storage differing from the model fails the sequence there.
+// The commands of the model-based tests (model.test.ts, model-servers.test.ts) and the model
+// they are checked against. The model is, per asset, the rows each written partition holds.
+// Every command runs against the real destination through the public asset API (materialize,
+// read, partitionRowCounts), checks what it saw against the model, updates the model, and then
+// checks the row counts of every asset: any step that leaves storage differing from the model
+// fails the sequence there.
 import fc from "fast-check";
 import type { Asset } from "../../src/asset/asset.js";
 import type { Destination } from "../../src/destination/index.js";
