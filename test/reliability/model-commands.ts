@@ -43,8 +43,9 @@ export class System {
     private readonly dataset: string,
     destination: Destination,
     private readonly twin: () => Destination,
+    caseBlindTables = false,
   ) {
-    this.assets = modelAssets(listValues);
+    this.assets = modelAssets(listValues, caseBlindTables);
     this.main = this.bind(destination);
   }
 

@@ -37,7 +37,7 @@ export function modelSuite(what: string, targets: readonly ModelTarget[]): void 
         let ran = 0;
         const property = fc.asyncProperty(fc.record({ listValues: LIST_VALUES, variant: fc.nat(2) }), fc.commands(COMMANDS, { maxCommands: steps, size: "max" }), async (scenario, commands) => {
           const storage = await target.open(scenario.variant);
-          const system = new System(scenario.listValues, storage.dataset, storage.destination, storage.twin);
+          const system = new System(scenario.listValues, storage.dataset, storage.destination, storage.twin, target.caseBlindTables);
           try {
             await fc.asyncModelRun(() => ({ model: emptyModel(), real: system }), commands);
           } finally {

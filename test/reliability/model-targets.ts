@@ -31,6 +31,8 @@ export interface ModelTarget {
   /** Starts what the target needs for a whole test (the S3 server). */
   start?(): Promise<void>;
   stop?(): Promise<void>;
+  /** Whether table names that differ only in case are one table there (refused, so not generated). */
+  readonly caseBlindTables?: boolean;
   /** Storage for one sequence; `variant` picks among a target's variants (S3's format). */
   open(variant: number): Promise<Storage>;
 }
@@ -120,6 +122,7 @@ export function localTargets(): ModelTarget[] {
     {
       name: "SQLite",
       longSteps: 20,
+      caseBlindTables: true,
       available: async () => true,
       async open() {
         const dir = await tempDir();
