@@ -10,12 +10,13 @@
 // skipped, with the reason printed, when the server does not answer.
 
 import pg from "pg";
+import { PG_CONNECTION, postgresReachable } from "./shared/postgres-server.js";
 // The built package, as the other workloads measure it.
 import { type FieldSpec, IOContext, PostgresDestination, TimeGranularity, TimePartitionConfig, TimePartitionWindow } from "../../dist/index.js";
 
 const ROWS = Number(process.env["BENCH_COVERAGE_ROWS"] ?? 3_000_000);
 const DAYS = Math.ceil(ROWS / 86_400);
-const connection = { host: "127.0.0.1", port: 5432, user: "postgres", database: "test" };
+const connection = PG_CONNECTION;
 const SCHEMA = `il_bench_cov_${process.pid}`;
 
 const fields: FieldSpec[] = [
@@ -30,17 +31,7 @@ export const workloads = [
   {
     name: "postgres-coverage",
     title: `row counts of ${ROWS.toLocaleString("en")} distinct datetimes over ${DAYS} daily partitions in PostgreSQL (PostgresDestination.partitionRowCounts; baseline: one date_trunc GROUP BY)`,
-    async available(): Promise<true | string> {
-      const client = new pg.Client({ ...connection, connectionTimeoutMillis: 3_000 });
-      try {
-        await client.connect();
-        return true;
-      } catch (error) {
-        return `PostgreSQL is not reachable at ${connection.host}:${connection.port} (${(error as Error).message})`;
-      } finally {
-        await client.end().catch(() => undefined);
-      }
-    },
+    available: postgresReachable,
     async setup(): Promise<void> {
       admin = new pg.Client(connection);
       await admin.connect();

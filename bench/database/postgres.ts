@@ -12,12 +12,13 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import copyStreams from "pg-copy-streams";
+import { PG_CONNECTION, postgresReachable } from "./shared/postgres-server.js";
 // The built package, as the other workloads measure it.
 import { type FieldSpec, IOContext, PostgresDestination, TimeGranularity, TimePartitionConfig, TimePartitionWindow } from "../../dist/index.js";
 
 const ROWS = 1_000_000;
 const DAYS = 30;
-const connection = { host: "127.0.0.1", port: 5432, user: "postgres", database: "test" };
+const connection = PG_CONNECTION;
 const SCHEMA = `il_bench_${process.pid}`;
 
 const fields: FieldSpec[] = [
@@ -61,17 +62,7 @@ export const workloads = [
     name: "postgres-load",
     title: `${ROWS.toLocaleString("en")} rows over ${DAYS} daily partitions into PostgreSQL (PostgresDestination.write; baseline: plain COPY + the same index)`,
     target: 1.5,
-    async available(): Promise<true | string> {
-      const client = new pg.Client({ ...connection, connectionTimeoutMillis: 3_000 });
-      try {
-        await client.connect();
-        return true;
-      } catch (error) {
-        return `PostgreSQL is not reachable at ${connection.host}:${connection.port} (${(error as Error).message})`;
-      } finally {
-        await client.end().catch(() => undefined);
-      }
-    },
+    available: postgresReachable,
     async setup(): Promise<void> {
       rows = Array.from({ length: ROWS }, (_, i) => ({ date: keys[i % DAYS]!, id: i, amount: i * 0.25, note: i % 7 === 0 ? null : `note ${i}` }));
       admin = new pg.Client(connection);

@@ -30,9 +30,9 @@ export function printableLines(lines: readonly string[]): string {
 }
 
 /**
- * JSON text (from JSON.stringify) with the control characters it leaves raw written as `\uXXXX`
- * escapes: still the same JSON, and safe to print on a terminal. Such characters can only stand
- * inside strings, where the escape means the same character.
+ * JSON text (from JSON.stringify) with the control characters it leaves raw written as four-digit
+ * `\u` escapes: still the same JSON, and safe to print on a terminal. Such characters can only
+ * stand inside strings, where the escape means the same character.
  */
 export function terminalJson(json: string): string {
   return json.replace(RAW_IN_JSON, (char) => `\\u${hex(char, 4)}`);

@@ -40,23 +40,17 @@ export class CSVDestination extends Destination {
   /** Whether writes are synced to disk (see the option). */
   readonly durable: boolean;
   private readonly files: PartitionFiles;
-  #folder: string | undefined;
 
   constructor(options: CSVDestinationOptions) {
     super();
     this.basePath = options?.basePath ?? "";
     this.durable = durableOption(options?.durable, "CSVDestination");
-    this.files = new PartitionFiles(() => this.folder, "data.csv", "CSVDestination", this.durable);
+    this.files = new PartitionFiles(() => this.resolvePath(this.basePath), "data.csv", "CSVDestination", this.durable);
   }
 
   /** The absolute folder `basePath` names (relative to the config's folder in a loaded config). */
-  private get folder(): string {
-    this.#folder ??= this.resolvePath(this.basePath);
-    return this.#folder;
-  }
-
   override get location(): string {
-    return this.folder;
+    return this.files.folder;
   }
 
   /** The file a partition lives in (null: the whole of an unpartitioned asset). */

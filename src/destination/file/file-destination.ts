@@ -30,23 +30,17 @@ export class FileDestination extends Destination {
   /** Whether writes are synced to disk (see the option). */
   readonly durable: boolean;
   private readonly files: PartitionFiles;
-  #folder: string | undefined;
 
   constructor(options: FileDestinationOptions) {
     super();
     this.basePath = options?.basePath ?? "";
     this.durable = durableOption(options?.durable, "FileDestination");
-    this.files = new PartitionFiles(() => this.folder, "data.v8", "FileDestination", this.durable);
+    this.files = new PartitionFiles(() => this.resolvePath(this.basePath), "data.v8", "FileDestination", this.durable);
   }
 
   /** The absolute folder `basePath` names (relative to the config's folder in a loaded config). */
-  private get folder(): string {
-    this.#folder ??= this.resolvePath(this.basePath);
-    return this.#folder;
-  }
-
   override get location(): string {
-    return this.folder;
+    return this.files.folder;
   }
 
   /** The file a partition lives in (null: the whole of an unpartitioned asset). */

@@ -31,17 +31,25 @@ const PARALLEL_STATS = 1_024;
  * thousands of partitions costs a listing, not a parse of every file.
  */
 export class PartitionFiles {
+  #folder: string | undefined;
+
   constructor(
-    /** The absolute base folder, asked for at each use (the owner resolves it once). */
-    private readonly base: () => string,
+    /** Resolves the absolute base folder; called once, at first use (see Destination.resolvePath). */
+    private readonly resolveFolder: () => string,
     private readonly fileName: string,
     private readonly owner: string,
     /** Data files survive a machine crash once written (see `AtomicWriteOptions.durable`). */
     private readonly durable: boolean,
   ) {}
 
+  /** The absolute base folder, resolved at first use and kept: data never moves while in use. */
+  get folder(): string {
+    this.#folder ??= this.resolveFolder();
+    return this.#folder;
+  }
+
   tableDir(context: IOContext): string {
-    return join(this.base(), ...tableSegments(context, this.owner));
+    return join(this.folder, ...tableSegments(context, this.owner));
   }
 
   pathOf(context: IOContext, partition: Partition | null): string {
