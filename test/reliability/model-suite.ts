@@ -13,6 +13,14 @@ import type { ModelTarget } from "./model-targets.js";
 /** Sequences per destination: 200 in the long variant. */
 export const SEQUENCES = LONG ? 200 : 10;
 
+// Bounds that turn a hang into a failure with its seed and sequence, instead of the test
+// runner's timeout with neither: one sequence (each of its steps takes well under a second, 60
+// s on a loaded machine), and the whole search, shrinking included (a failure shrinks through
+// hundreds of replays; on a slow failure that would outlast any CI job). Reaching the second
+// with no failure ends the test early, passing, and says how many sequences ran.
+const SEQUENCE_LIMIT_MS = 120_000;
+const SEARCH_LIMIT_MS = LONG ? 600_000 : 90_000;
+
 /** Runs the model-based test against each target, one test each. */
 export function modelSuite(what: string, targets: readonly ModelTarget[]): void {
   const seed = seedFor(`model-based ${what}`);
@@ -35,7 +43,9 @@ export function modelSuite(what: string, targets: readonly ModelTarget[]): void 
         if (!available.get(target.name)) return;
         const started = Date.now();
         let ran = 0;
+        let sequences = 0;
         const property = fc.asyncProperty(fc.record({ listValues: LIST_VALUES, variant: fc.nat(2) }), fc.commands(COMMANDS, { maxCommands: steps, size: "max" }), async (scenario, commands) => {
+          sequences++;
           const storage = await target.open(scenario.variant);
           const system = new System(scenario.listValues, storage.dataset, storage.destination, storage.twin, target.caseBlindTables);
           try {
@@ -46,12 +56,12 @@ export function modelSuite(what: string, targets: readonly ModelTarget[]): void 
           }
         });
         try {
-          await fc.assert(property, { seed: (seed + t * 1009) >>> 0, numRuns: SEQUENCES });
+          await fc.assert(property, { seed: (seed + t * 1009) >>> 0, numRuns: SEQUENCES, timeout: SEQUENCE_LIMIT_MS, interruptAfterTimeLimit: SEARCH_LIMIT_MS });
         } catch (error) {
           throw new Error(`${target.name} disagrees with the model (reproduce with INTERLOPER_RELIABILITY_SEED=${seed}):\n${(error as Error).message}`, { cause: error });
         }
-        console.log(`model-based ${target.name}: ${SEQUENCES} sequences, ${ran} steps in ${Date.now() - started} ms (seed ${seed})`);
-      }, LONG ? 1_800_000 : 120_000);
+        console.log(`model-based ${target.name}: ${sequences} of ${SEQUENCES} sequences, ${ran} steps in ${Date.now() - started} ms (seed ${seed})`);
+      }, SEARCH_LIMIT_MS + SEQUENCE_LIMIT_MS + 60_000);
     }
   });
 }
