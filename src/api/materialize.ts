@@ -1,5 +1,5 @@
 import { ConfigError } from "../errors.js";
-import { backfill, type BackfillResult } from "../runner/backfill.js";
+import { backfill, runStages, type BackfillResult } from "../runner/backfill.js";
 import type { ChildProcessOptions } from "../runner/child-run.js";
 import type { EventHandler } from "../runner/events.js";
 import type { RunResult } from "../runner/run-result.js";
@@ -54,6 +54,12 @@ export async function materialize(project: Project, options: MaterializeOptions 
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
   };
+  if (plan.stages) {
+    const pool = options.processes ? processPool(project, options) : {};
+    const window = plan.window ? String(plan.window) : "(every value)";
+    const result = await runStages(project.dag, plan.stages, { ...common, ...pool, order: plan.order, window, ...(options.backfillId ? { backfillId: options.backfillId } : {}) });
+    return { plan, status: result.status, result, incomplete: result.incompletePartitions };
+  }
   if (plan.mode === "backfill" && plan.window) {
     const pool = options.processes ? processPool(project, options) : {};
     const result = await backfill(project.dag, plan.window, { ...common, ...pool, order: plan.order, only: plan.partitions, ...(options.backfillId ? { backfillId: options.backfillId } : {}) });
@@ -70,7 +76,7 @@ function processPool(project: Project, options: MaterializeOptions): { processes
 
 /** For a dry run: the current row counts of the partitions a plan would replace, per asset. */
 export async function currentRowCounts(plan: Plan): Promise<Record<string, Record<string, number>>> {
-  const keys = new Set(plan.window ? plan.window.partitions.map((p) => p.key) : []);
+  const keys = new Set(plan.stages ? plan.partitions : plan.window ? plan.window.partitions.map((p) => p.key) : []);
   const counts: Record<string, Record<string, number>> = {};
   for (const asset of plan.assets) {
     if (!asset.partitioning || !asset.primaryDestination) continue;

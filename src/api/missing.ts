@@ -1,4 +1,4 @@
-import { ListPartitionConfig, TimePartitionConfig, TimePartitionWindow, type PartitionWindow } from "../partitioning/index.js";
+import { ListPartitionConfig, spanning, TimeGranularity, TimePartitionConfig, TimePartitionWindow, type PartitionWindow } from "../partitioning/index.js";
 import { assetCoverage, checkRangeEnd, type CoverageOptions } from "./coverage/index.js";
 import type { Asset } from "../asset/asset.js";
 import type { Project } from "./project.js";
@@ -47,19 +47,27 @@ export async function missingPlanOptions(project: Project, options: PlanOptions,
   for (const c of coverages) {
     for (const p of c.partitions) if (p.status === "missing" || (missing.includeEmpty && p.status === "empty")) wanted.add(p.key);
   }
-  const window = scoped ?? spanOf(assets, coverages.flatMap((c) => (c.first && c.last ? [c.first, c.last] : [])));
+  const window = scoped ?? spanOf(assets, coverages);
   const { partition: _p, lookback: _l, offset: _o, tz: _t, exclude: _e, ...rest } = options;
   // Unpartitioned assets have no partitions to be missing: `--missing` leaves them out. The
   // selection is resolved here: the plan gets its assets by qualified key.
   return { ...rest, assets: assets.map((a) => a.qualifiedKey), ...(window ? { window: String(window) } : {}), only: wanted };
 }
 
-/** The smallest window holding every expected range. */
-function spanOf(assets: readonly Asset[], keys: string[]): PartitionWindow | null {
-  const config = assets[0]?.partitioning;
-  if (!config || keys.length === 0) return null;
-  if (config instanceof ListPartitionConfig) return config.all();
-  const sorted = [...keys].sort();
-  const g = (config as TimePartitionConfig).granularity;
-  return new TimePartitionWindow(g.parse(sorted[0]!), g.parse(sorted[sorted.length - 1]!), g);
+/**
+ * The smallest window holding every expected range: of time, in the finest granularity among
+ * the assets (each asset then runs its own periods inside it); else a list's values.
+ */
+function spanOf(assets: readonly Asset[], coverages: ReadonlyArray<{ first: string | null; last: string | null }>): PartitionWindow | null {
+  const ranges: TimePartitionWindow[] = [];
+  assets.forEach((asset, i) => {
+    const { first, last } = coverages[i]!;
+    if (asset.partitioning instanceof TimePartitionConfig && first && last) ranges.push(asset.partitioning.window(first, last));
+  });
+  if (ranges.length > 0) {
+    const finest = TimeGranularity.all.find((g) => ranges.some((r) => r.granularity === g))!;
+    return spanning(ranges, finest);
+  }
+  const listed = assets.find((a) => a.partitioning instanceof ListPartitionConfig);
+  return listed && coverages.some((c) => c.first) ? (listed.partitioning as ListPartitionConfig).all() : null;
 }

@@ -1,7 +1,11 @@
 import type { Asset } from "../asset/asset.js";
 import type { PartitionWindow } from "../partitioning/index.js";
-import { ConfigError } from "../errors.js";
 import { checkRunWindow } from "../runner/run.js";
+import type { Stage } from "../runner/stages.js";
+import { parseShard, shardOf, type Shard } from "./shard.js";
+import { needsStages, stagedPlan, type SkippedAsset } from "./stages.js";
+
+export { parseShard, shardOf, type Shard };
 import type { Project } from "./project.js";
 import { MATERIALIZABLE, selectAssets } from "./select.js";
 import { resolveScope, type ScopeOptions } from "./scope.js";
@@ -17,32 +21,6 @@ export interface PlanOptions extends ScopeOptions {
   readonly only?: ReadonlySet<string>;
   /** This worker's share of a backfill split across machines; forces one run per partition. */
   readonly shard?: Shard;
-}
-
-/** Shard `index` (1-based) of `count`. */
-export interface Shard {
-  readonly index: number;
-  readonly count: number;
-}
-
-/** Parses "i/n" (1-based), or throws ConfigError. */
-export function parseShard(text: string): Shard {
-  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
-  const [index, count] = match ? [Number(match[1]), Number(match[2])] : [NaN, NaN];
-  if (!match || count < 1 || index < 1 || index > count) {
-    throw new ConfigError(`--shard "${text}" is not a shard: expected i/n with 1 <= i <= n, e.g. 1/4`);
-  }
-  return { index, count };
-}
-
-/**
- * The partitions of a shard: every n-th partition of the whole window in dispatch order, so
- * each shard starts on recent data and shares are balanced. Assignment depends only on the
- * window and the order, never on what is missing, so shards that evaluate `--missing` at
- * different times still never overlap nor leave a partition to nobody.
- */
-export function shardOf<T>(partitions: readonly T[], shard: Shard | undefined): T[] {
-  return shard ? partitions.filter((_, i) => i % shard.count === shard.index - 1) : [...partitions];
 }
 
 /** One run a materialize would make. */
@@ -62,6 +40,13 @@ export interface Plan {
   readonly runs: readonly PlannedRun[];
   /** The partition keys a backfill runs, in dispatch order. */
   readonly partitions: readonly string[];
+  /**
+   * Set when assets of several partitionings run over one range of time, or read other
+   * partitions than their own: the stages the backfill runs, one after the other.
+   */
+  readonly stages?: readonly Stage[];
+  /** Selected assets the window gives nothing to run, each with why and what to run instead. */
+  readonly skipped: readonly SkippedAsset[];
 }
 
 /** Plans a materialize; throws (bad input) before anything runs. */
@@ -70,13 +55,14 @@ export function planMaterialize(project: Project, options: PlanOptions = {}): Pl
   project.dag.checkEdges(assets);
   const window = resolveScope(assets, options);
   const order = options.order ?? "newest";
+  if (needsStages(project.dag, assets, window)) return stagedPlan(project.dag, assets, window, { ...options, order });
   const partitioned = assets.filter((a) => a.partitioning);
   const unpartitioned = assets.filter((a) => !a.partitioning);
   const whole = !options.only && !options.shard && (!window || window.length === 1 || partitioned.every((a) => a.partitioning!.allowWindow));
   if (whole || !window) {
     checkRunWindow(assets, window);
     const runs = [{ partition: window ? String(window) : null, assets: assets.map((a) => a.qualifiedKey) }];
-    return { mode: "run", window, assets, order, runs, partitions: window ? window.partitions.map((p) => p.key) : [] };
+    return { mode: "run", window, assets, order, runs, partitions: window ? window.partitions.map((p) => p.key) : [], skipped: [] };
   }
   const ordered = order === "newest" ? [...window.partitions].reverse() : [...window.partitions];
   const partitions = shardOf(ordered, options.shard).filter((p) => !options.only || options.only.has(p.key));
@@ -86,5 +72,5 @@ export function planMaterialize(project: Project, options: PlanOptions = {}): Pl
   if (unpartitioned.length > 0 && (options.shard?.index ?? 1) === 1) runs.push({ partition: null, assets: unpartitioned.map((a) => a.qualifiedKey) });
   for (const partition of partitions) runs.push({ partition: partition.key, assets: partitioned.map((a) => a.qualifiedKey) });
   const inRuns = options.shard && options.shard.index > 1 ? partitioned : assets;
-  return { mode: "backfill", window, assets: inRuns, order, runs, partitions: partitions.map((p) => p.key) };
+  return { mode: "backfill", window, assets: inRuns, order, runs, partitions: partitions.map((p) => p.key), skipped: [] };
 }

@@ -35,15 +35,27 @@ export function resolveScope(assets: readonly Asset[], options: ScopeOptions): P
     const names = assets.map((a) => a.qualifiedKey).join(", ");
     throw new ConfigError(`--${given[0]} was given, but ${names || "the selection"} ${assets.length === 1 ? "is" : "are"} not partitioned`);
   }
-  const config = partitioned[0]!.partitioning!;
-  if (options.lookback !== undefined) return lookbackWindow(partitioned[0]!, options);
+  // A project may mix time and list partitionings: the text says which it names.
+  const timed = partitioned.find((a) => a.partitioning instanceof TimePartitionConfig);
+  if (options.lookback !== undefined) return lookbackWindow(timed ?? partitioned[0]!, options);
   const text = (options.partition ?? options.window)!.trim();
   if (options.partition !== undefined && text.includes("..")) throw new ConfigError(`--partition takes one key, got "${text}"; use --window for a range`);
-  if (config instanceof ListPartitionConfig) {
+  const listed = partitioned.find((a) => a.partitioning instanceof ListPartitionConfig)?.partitioning as ListPartitionConfig | undefined;
+  if (listed && (!timed || !namesTime(text))) {
     const [first, last = first] = text.split("..") as [string, string?];
-    return config.window(first, last);
+    return listed.window(first, last);
   }
   return TimePartitionWindow.parse(text);
+}
+
+/** Whether a window's text is made of time keys. */
+function namesTime(text: string): boolean {
+  try {
+    TimePartitionWindow.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function lookbackWindow(asset: Asset, options: ScopeOptions): PartitionWindow {

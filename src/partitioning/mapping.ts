@@ -142,3 +142,26 @@ function describeConfig(config: PartitionConfig | null): string {
   if (config instanceof ListPartitionConfig) return `by list ${config.values.join(",")}`;
   return `by ${config.kind}`;
 }
+
+/**
+ * The periods of `config` lying wholly inside `range` (by calendar fields, as keys read),
+ * from the config's start on: a monthly asset gets the months a range of days covers
+ * completely, an hourly one the hours of those days. Null when no whole period fits.
+ */
+export function periodsWithin(range: TimePartitionWindow, config: TimePartitionConfig): TimePartitionWindow | null {
+  const g = config.granularity;
+  const rangeEnd = range.granularity.advance(range.end, 1);
+  let first = g.truncate(range.start);
+  if (first < range.start) first = g.advance(first, 1);
+  if (config.start && first < config.start) first = config.start;
+  const last = g.advance(g.truncate(rangeEnd), -1);
+  return last < first ? null : new TimePartitionWindow(first, last, g);
+}
+
+/** The smallest window of `granularity` holding every window given; null for none. */
+export function spanning(windows: readonly TimePartitionWindow[], granularity: TimeGranularity): TimePartitionWindow | null {
+  if (windows.length === 0) return null;
+  const start = Math.min(...windows.map((w) => w.start.getTime()));
+  const end = Math.max(...windows.map((w) => w.granularity.advance(w.end, 1).getTime()));
+  return new TimePartitionWindow(granularity.truncate(new Date(start)), granularity.truncate(new Date(end - 1)), granularity);
+}

@@ -93,10 +93,11 @@ export class TimePartitionWindow extends PartitionWindow {
     this.endMs = this.granularity.advance(this.end, 1).getTime();
   }
 
-  /** Parses "start..end" (or a single key, the window of one); the keys' shape gives the granularity. */
+  /** Parses "start..end" (or "start...end", or a single key, the window of one); the keys' shape gives the granularity. */
   static parse(text: string): TimePartitionWindow {
     if (typeof text !== "string") throw new TypeError(`expected a window string "start..end", got ${describe(text)}`);
-    const parts = text.split("..");
+    // "A...B" is Dagster's spelling of the same range; time keys hold no dots.
+    const parts = (/^[^.]+\.\.\.[^.]+$/.test(text.trim()) ? text.replace("...", "..") : text).split("..");
     if (parts.length > 2 || parts.some((p) => p.trim() === "")) {
       throw new PartitionError(`${describe(text)} is not a window: expected "start..end" (e.g. "2026-01-01..2026-01-07") or a single key`);
     }

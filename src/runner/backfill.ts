@@ -12,6 +12,7 @@ import { Limiter } from "./limiter.js";
 import type { ExecutionStatus, RunResult } from "./run-result.js";
 import { checkLimits } from "./limits.js";
 import { checkRunWindow, materializeDag, selectAssets, type RunOptions } from "./run.js";
+import { Requirements, stageNumbers, type Slot, type Stage, type WaitingPartition } from "./stages.js";
 import { watchRun } from "./watchdog.js";
 
 /** Options of `il.backfill`. */
@@ -51,6 +52,8 @@ export class BackfillResult {
     readonly unpartitioned: RunResult | null,
     /** An error that failed the backfill as a whole: thrown outside every asset's run, so no partition could be blamed. */
     readonly runError: Error | null = null,
+    /** Assets' partitions not run because the upstream partitions they read are not stored. */
+    readonly waiting: readonly WaitingPartition[] = [],
   ) {
     Object.freeze(this);
   }
@@ -80,7 +83,8 @@ export class BackfillResult {
 
 /**
  * Materializes a window one partition per run, newest first by default, with bounded
- * concurrency; unpartitioned assets run once, first.
+ * concurrency; unpartitioned assets run once, first. Assets that read other partitions than
+ * their own (a month its days) run after those partitions, or wait for them (see `runStages`).
  */
 export async function backfill(dag: DAG, partitionOrWindow: PartitionWindow | Partition, options: BackfillOptions = {}): Promise<BackfillResult> {
   const window = partitionOrWindow instanceof Partition ? partitionOrWindow.window : partitionOrWindow;
@@ -88,8 +92,7 @@ export async function backfill(dag: DAG, partitionOrWindow: PartitionWindow | Pa
   const selected = selectAssets(dag, options.assets);
   const partitioned = selected.filter((a) => a.partitioning);
   const unpartitioned = selected.filter((a) => !a.partitioning);
-  const order = options.order ?? "newest";
-  if (order !== "newest" && order !== "oldest") throw new ConfigError(`order must be "newest" or "oldest", got ${JSON.stringify(order)}`);
+  const order = checkOrder(options.order);
   const only = options.only ? new Set(options.only) : null;
   const inWindow = new Set(window.partitions.map((p) => p.key));
   const strays = only ? [...only].filter((key) => !inWindow.has(key)) : [];
@@ -97,7 +100,32 @@ export async function backfill(dag: DAG, partitionOrWindow: PartitionWindow | Pa
   const ordered = [...window.partitions].filter((p) => !only || only.has(p.key));
   if (order === "newest") ordered.reverse();
   for (const partition of ordered) checkRunWindow(partitioned, partition);
+  const stages: Stage[] = [];
+  if (unpartitioned.length > 0) stages.push([{ partition: null, assets: unpartitioned }]);
+  // Within the window, assets reading other partitions than their own wait for those.
+  const numbers = stageNumbers(dag, partitioned);
+  for (const stage of [...new Set(numbers.values())].sort((a, b) => a - b)) {
+    const assets = partitioned.filter((a) => numbers.get(a.qualifiedKey) === stage);
+    stages.push(ordered.map((partition) => ({ partition, assets })));
+  }
+  return runStages(dag, stages, { ...options, window: String(window) });
+}
 
+/** Options of `runStages`: a backfill's, and how to name the whole of what runs. */
+export interface StagedOptions extends BackfillOptions {
+  /** The range the stages cover, as events and the result name it. */
+  readonly window: string;
+}
+
+/**
+ * Runs stages of slots (see stages.ts), each slot one run (or one child process), at most
+ * `concurrency` at once; a stage starts when the one before has settled. A slot's asset whose
+ * upstream partitions this backfill ran without completing is canceled, and one whose
+ * upstream partitions are neither run nor stored waits: it is not run, and listed in
+ * `waiting`.
+ */
+export async function runStages(dag: DAG, stages: readonly Stage[], options: StagedOptions): Promise<BackfillResult> {
+  checkOrder(options.order);
   if (options.processes !== undefined && (!Number.isInteger(options.processes) || options.processes < 1)) {
     throw new ConfigError(`processes must be an integer of at least 1, got ${String(options.processes)}`);
   }
@@ -106,72 +134,99 @@ export async function backfill(dag: DAG, partitionOrWindow: PartitionWindow | Pa
   const control = new RunControl(options.signal);
   const unwatch = watchRun(control);
   try {
-    return await runPartitions(dag, window, ordered, partitioned, unpartitioned, options, control);
+    return await runSlots(dag, stages, options, control);
   } finally {
     unwatch();
     control.dispose();
   }
 }
 
-/** The backfill itself, once its window and options are checked; `control` stops it. */
-async function runPartitions(
-  dag: DAG,
-  window: PartitionWindow,
-  ordered: readonly Partition[],
-  partitioned: readonly Asset[],
-  unpartitioned: readonly Asset[],
-  options: BackfillOptions,
-  control: RunControl,
-): Promise<BackfillResult> {
+function checkOrder(order: BackfillOptions["order"]): "newest" | "oldest" {
+  const checked = order ?? "newest";
+  if (checked !== "newest" && checked !== "oldest") throw new ConfigError(`order must be "newest" or "oldest", got ${JSON.stringify(order)}`);
+  return checked;
+}
+
+/** The backfill itself, once its stages and options are checked; `control` stops it. */
+async function runSlots(dag: DAG, stages: readonly Stage[], options: StagedOptions, control: RunControl): Promise<BackfillResult> {
   const backfillId = options.backfillId ?? randomUUID();
   const emit = emitter(options.onEvent);
   const concurrency = options.processes ?? options.concurrency ?? 4;
   const limiter = new Limiter(concurrency);
   const schemas = new Map<string, readonly FieldSpec[] | null>();
   const failFast = options.failFast ?? true;
-  const base = { backfillId, runId: backfillId, window: String(window) };
+  const base = { backfillId, runId: backfillId, window: options.window };
   const startedAt = Date.now();
-  emit({ ...base, type: "backfill:started", time: new Date().toISOString(), partitions: ordered.map((p) => p.key), order: options.order ?? "newest" });
+  const keys = stages.flatMap((stage) => stage.flatMap((slot) => (slot.partition ? [slot.partition.key] : [])));
+  emit({ ...base, type: "backfill:started", time: new Date().toISOString(), partitions: keys, order: options.order ?? "newest" });
 
   // Runs deliver through the backfill's emitter, so subscribers see each event once.
-  const runOptions = { ...options, onEvent: undefined, emit, backfillId, limiter, schemas, failFast, control } as const;
+  const { window: _window, ...backfillOptions } = options;
+  const runOptions = { ...backfillOptions, onEvent: undefined, emit, backfillId, limiter, schemas, failFast, control } as const;
   const timeoutMs = options.childProcess?.timeoutMs ?? options.timeoutMs;
   const graceMs = options.childProcess?.graceMs ?? options.graceMs;
   const child = { ...options.childProcess!, ...(timeoutMs ? { timeoutMs } : {}), ...(graceMs !== undefined ? { graceMs } : {}), backfillId, emit, control };
-  let stopped = false;
+  const requirements = new Requirements(dag);
+  const waiting: WaitingPartition[] = [];
+  const outcomes: PartitionOutcome[] = [];
   let unpartitionedRun: RunResult | null = null;
-  if (unpartitioned.length > 0) {
-    unpartitionedRun = await materializeDag(dag, null, { ...runOptions, assets: unpartitioned });
-    if (unpartitionedRun.status !== "completed" && failFast) stopped = true;
+  let stopped = false;
+
+  /** Runs what of a slot can run: null when nothing could. */
+  const runSlot = async (slot: Slot): Promise<{ result: RunResult | null; blocked: number }> => {
+    const blocked = await requirements.blocked(slot);
+    const time = new Date().toISOString();
+    for (const [asset, why] of blocked) {
+      requirements.record(asset, slot.partition?.key ?? null, false);
+      if (why.kind === "waiting") waiting.push(why.waiting);
+      const reason = why.kind === "waiting" ? `waiting for "${why.waiting.upstream}" ${why.waiting.missing}` : why.reason;
+      emit({ ...base, type: "asset:canceled", time, asset, ...(slot.partition ? { partition: slot.partition.key } : {}), reason });
+    }
+    const runnable = slot.assets.filter((a) => !blocked.has(a.qualifiedKey));
+    if (runnable.length === 0) return { result: null, blocked: blocked.size };
+    const result =
+      options.processes && slot.partition
+        ? await runPartitionInChild(slot.partition.key, runnable.map((a) => a.qualifiedKey), child)
+        : await materializeDag(dag, slot.partition, { ...runOptions, assets: runnable });
+    for (const asset of runnable) requirements.record(asset.qualifiedKey, slot.partition?.key ?? null, result.assetExecutions[asset.qualifiedKey]?.status === "completed");
+    return { result, blocked: blocked.size };
+  };
+
+  const slots = stages.map((stage) => stage.map((slot) => ({ slot, outcome: null as PartitionOutcome | null })));
+  let unpartitionedStatus: ExecutionStatus | null = null;
+  for (const stage of slots) {
+    let next = 0;
+    const worker = async () => {
+      while (next < stage.length) {
+        const entry = stage[next++]!;
+        const { slot } = entry;
+        const key = slot.partition?.key ?? null;
+        let outcome: PartitionOutcome;
+        if (stopped || options.signal?.aborted || control.haltReason) {
+          for (const asset of slot.assets) requirements.record(asset.qualifiedKey, key, false);
+          outcome = { key: key ?? "", status: "canceled", result: null };
+        } else {
+          const { result, blocked } = await runSlot(slot);
+          // A slot with assets left waiting or canceled did not complete, whatever ran of it.
+          const status: ExecutionStatus = result?.status === "failed" ? "failed" : blocked > 0 || !result ? "canceled" : result.status;
+          outcome = { key: key ?? "", status, result };
+          if (status !== "completed" && failFast && (status === "failed" || !slot.partition)) stopped = true;
+        }
+        if (slot.partition) entry.outcome = outcome;
+        else {
+          unpartitionedRun = outcome.result;
+          unpartitionedStatus = outcome.status;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, stage.length)) }, worker));
   }
 
-  const outcomes = new Map<string, PartitionOutcome>();
-  let next = 0;
-  const worker = async () => {
-    while (next < ordered.length) {
-      const partition = ordered[next++]!;
-      if (stopped || options.signal?.aborted || control.haltReason) {
-        outcomes.set(partition.key, { key: partition.key, status: "canceled", result: null });
-        continue;
-      }
-      const result =
-        partitioned.length === 0
-          ? null
-          : options.processes
-            ? await runPartitionInChild(partition.key, partitioned.map((a) => a.qualifiedKey), child)
-            : await materializeDag(dag, partition, { ...runOptions, assets: partitioned });
-      const status = result?.status ?? "completed";
-      outcomes.set(partition.key, { key: partition.key, status, result });
-      if (status === "failed" && failFast) stopped = true;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, ordered.length)) }, worker));
-
-  const partitions = ordered.map((p) => outcomes.get(p.key)!);
-  const statuses = partitions.map((p) => p.status).concat(unpartitionedRun ? [unpartitionedRun.status] : []);
+  const partitions = slots.flat().flatMap((entry) => (entry.outcome ? [entry.outcome] : []));
+  const statuses = partitions.map((p) => p.status).concat(unpartitionedStatus ? [unpartitionedStatus] : []);
   const status: ExecutionStatus =
     statuses.includes("failed") || control.error ? "failed" : statuses.includes("canceled") ? (options.signal?.aborted ? "canceled" : "failed") : "completed";
-  const result = new BackfillResult(backfillId, status, String(window), Date.now() - startedAt, partitions, unpartitionedRun, control.error);
+  const result = new BackfillResult(backfillId, status, options.window, Date.now() - startedAt, partitions, unpartitionedRun, control.error, waiting);
   emit({
     ...base,
     type: `backfill:${status}`,

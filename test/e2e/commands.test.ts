@@ -90,6 +90,7 @@ describe.concurrent("plan", () => {
         { partition: "2026-01-01", assets: ["shop.orders", "shop.daily_revenue"] },
         { partition: "2026-01-02", assets: ["shop.orders", "shop.daily_revenue"] },
       ],
+      skipped: [],
     });
     const whole = await box.run(["plan", "events", "-w", "2026-01-01..2026-01-07", "--json"]);
     expect(JSON.parse(whole.stdout)).toMatchObject({ mode: "run", window: "2026-01-01..2026-01-07", runs: [{ partition: "2026-01-01..2026-01-07", assets: ["shop.events"] }] });

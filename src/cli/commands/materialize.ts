@@ -66,6 +66,7 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
     for (const line of await dryRunLines(plan)) out(line);
     return 0;
   }
+  for (const line of skippedLines(plan)) err(line);
 
   const interrupt = new AbortController();
   let signalCode = 0;
@@ -157,6 +158,12 @@ async function dryRunLines(plan: Plan): Promise<string[]> {
       lines.push(`    replaces ${existing.length} stored partition(s), ${formatCount(total)} rows (${shown}${existing.length > 10 ? ", ..." : ""})`);
     }
   }
+  lines.push(...skippedLines(plan));
   const runs = plan.runs.slice(0, 20).map((run) => `  ${run.partition ?? "(unpartitioned)"}: ${run.assets.join(", ")}`);
   return [...lines, "Runs, in order:", ...runs, ...(plan.runs.length > 20 ? [`  ... and ${plan.runs.length - 20} more`] : [])];
+}
+
+/** One line per selected asset the window gives nothing to run. */
+export function skippedLines(plan: Plan): string[] {
+  return plan.skipped.map((s) => `Skipping ${s.asset}: ${s.reason}`);
 }

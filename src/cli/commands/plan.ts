@@ -4,6 +4,7 @@ import { loadProject } from "../../api/project.js";
 import type { GlobalOptions } from "../main.js";
 import { commandNow } from "../now.js";
 import { printable, terminalJson } from "../printable.js";
+import { skippedLines } from "./materialize.js";
 import { planOptions, rangeEnd, rangeEndNeedsMissing, type SelectionFlags } from "./selection.js";
 
 /** Flags of `interloper plan`. */
@@ -43,12 +44,14 @@ export async function planCommand(assets: readonly string[], flags: PlanFlags): 
           order: plan.order,
           assets: plan.assets.map((a) => a.qualifiedKey),
           runs: plan.runs,
+          skipped: plan.skipped,
         }),
       ),
     );
     return 0;
   }
   print(`${plan.mode === "backfill" ? `Backfill of ${plan.runs.length} runs, ${plan.order} first` : "One run"}${plan.window ? ` over ${String(plan.window)}` : ""}:`);
+  for (const line of skippedLines(plan)) print(line);
   plan.runs.forEach((run, index) => print(`${String(index + 1).padStart(String(plan.runs.length).length)}. ${run.partition ?? "(unpartitioned)"}  ${run.assets.join(", ")}`));
   return 0;
 }

@@ -1,4 +1,5 @@
 import type { MaterializeOutcome } from "../../api/materialize.js";
+import type { Plan } from "../../api/plan.js";
 import { printable } from "../printable.js";
 import type { RunResult } from "../../runner/run-result.js";
 import { formatCount, formatDuration } from "./tracker.js";
@@ -40,6 +41,11 @@ export function summaryLines(outcome: MaterializeOutcome, rows: number, invocati
     for (const key of result.abandonedAssets) lines.push(`  ${key}: ${oneLine(result.assetExecutions[key]!.error?.message ?? "abandoned")}`);
   }
   if (result.runError) lines.push(`Error: ${oneLine(result.runError.message)}`);
+  if ("waiting" in result && result.waiting.length > 0) {
+    lines.push(`Not run, waiting for upstream data that is not stored:`);
+    const shown = result.waiting.slice(0, MAX_REASONS).map((w) => `  ${w.asset}${w.partition === null ? "" : ` ${w.partition}`}: "${w.upstream}" ${w.missing}`);
+    lines.push(...shown, ...(result.waiting.length > MAX_REASONS ? [`  (and ${result.waiting.length - MAX_REASONS} more)`] : []));
+  }
   const rerun = rerunCommands(outcome, invocation);
   if (rerun.length) lines.push(`Re-run what did not complete with:`, ...rerun.map((c) => `  ${c}`));
   const upstream = upstreamCommands(outcome, invocation);
@@ -92,6 +98,12 @@ export function upstreamCommands(outcome: MaterializeOutcome, invocation: Invoca
     for (const key of starved(result)) assets.add(key);
     if (assets.size) partitions.push(...outcome.incomplete);
   }
+  if ("waiting" in result && outcome.plan.stages) {
+    // Assets left waiting: the command that runs them with their upstream, over their partitions.
+    const waiting = new Set(result.waiting.map((w) => w.asset));
+    const keys = result.waiting.flatMap((w) => (w.partition === null ? [] : [w.partition]));
+    return stagedCommands(outcome.plan, keys, invocation.config, (group) => group.filter((key) => waiting.has(key)).map((key) => `+${key}`));
+  }
   if (assets.size === 0) return [];
   return commandsFor([...assets].map((key) => `+${key}`), outcome, partitions, invocation.config);
 }
@@ -99,6 +111,7 @@ export function upstreamCommands(outcome: MaterializeOutcome, invocation: Invoca
 /** `interloper materialize WORDS` over the given partitions of the outcome's window, one command per contiguous range. */
 function commandsFor(words: readonly string[], outcome: MaterializeOutcome, partitions: readonly string[], config: string | undefined): string[] {
   if (partitions.length === 0) return [];
+  if (outcome.plan.stages) return stagedCommands(outcome.plan, partitions, config);
   const base = ["interloper", "materialize", ...words, ...(config ? ["-c", config] : [])].map(quote).join(" ");
   const window = outcome.plan.window;
   if (!window || outcome.plan.mode === "run") return [window ? `${base} --window ${quote(String(window))}` : base];
@@ -106,10 +119,41 @@ function commandsFor(words: readonly string[], outcome: MaterializeOutcome, part
   const ranges: string[] = [];
   let start: string | null = null;
   let previous: string | null = null;
-  for (const partition of window.partitions) {
-    if (incomplete.has(partition.key)) {
-      start ??= partition.key;
-      previous = partition.key;
+  return rangeCommands(base, window.partitions.map((p) => p.key), incomplete);
+}
+
+/**
+ * For a staged plan (several partitionings): per group of assets sharing partitions, the
+ * command that re-runs those assets over their incomplete partitions, a range each.
+ */
+function stagedCommands(plan: Plan, partitions: readonly string[], config: string | undefined, words: (assets: readonly string[]) => string[] = (assets) => [...assets]): string[] {
+  const incomplete = new Set(partitions);
+  const groups = new Map<string, { assets: readonly string[]; keys: string[] }>();
+  // Oldest (or first declared) first, as windows are written.
+  const runs = plan.order === "newest" ? [...plan.runs].reverse() : plan.runs;
+  for (const run of runs) {
+    if (run.partition === null) continue;
+    const id = run.assets.join("\u0000");
+    if (!groups.has(id)) groups.set(id, { assets: run.assets, keys: [] });
+    groups.get(id)!.keys.push(run.partition);
+  }
+  return [...groups.values()].flatMap(({ assets, keys }) => {
+    const selection = words(assets);
+    if (selection.length === 0 || !keys.some((key) => incomplete.has(key))) return [];
+    const base = ["interloper", "materialize", ...selection, ...(config ? ["-c", config] : [])].map(quote).join(" ");
+    return rangeCommands(base, keys, incomplete);
+  });
+}
+
+/** `base --window a..b` (or `--partition a`) per run of consecutive incomplete keys, at most five. */
+function rangeCommands(base: string, keys: readonly string[], incomplete: ReadonlySet<string>): string[] {
+  const ranges: string[] = [];
+  let start: string | null = null;
+  let previous: string | null = null;
+  for (const key of keys) {
+    if (incomplete.has(key)) {
+      start ??= key;
+      previous = key;
     } else if (start) {
       ranges.push(start === previous ? start : `${start}..${previous}`);
       start = null;

@@ -1,0 +1,107 @@
+import type { Asset } from "../asset/asset.js";
+import type { DAG } from "../dag/dag.js";
+import { PartitionError } from "../errors.js";
+import { ListPartitionConfig, periodsWithin, TimePartitionConfig, TimePartitionWindow, type Partition, type PartitionWindow } from "../partitioning/index.js";
+import { laneOf, readsAcrossPartitions, stageNumbers, type Slot, type Stage } from "../runner/stages.js";
+import type { Plan, PlanOptions } from "./plan.js";
+import { shardOf } from "./shard.js";
+
+// A window over a whole project: each asset runs the partitions of its own partitioning that
+// lie wholly inside the window's range of time, in stages (runner/stages.ts) so that a month
+// runs after its days.
+
+/** A selected asset the window gives nothing to run. */
+export interface SkippedAsset {
+  readonly asset: string;
+  /** Why, and what to run instead: one line. */
+  readonly reason: string;
+}
+
+/**
+ * Whether a selection over a window needs stages: assets of several partitionings, a window
+ * of another granularity than the assets', assets reading other partitions than their own,
+ * or, with no window, assets partitioned by a list only (each runs all its values).
+ */
+export function needsStages(dag: DAG, assets: readonly Asset[], window: PartitionWindow | null): boolean {
+  const partitioned = assets.filter((a) => a.partitioning);
+  if (!window) return partitioned.length > 0 && partitioned.every((a) => a.partitioning instanceof ListPartitionConfig);
+  const lanes = new Set(partitioned.map((a) => laneOf(a.partitioning)));
+  if (lanes.size > 1) return true;
+  const windowLane = window instanceof TimePartitionWindow ? `time:${window.granularity.name}` : null;
+  if (partitioned.some((a) => (a.partitioning instanceof TimePartitionConfig ? laneOf(a.partitioning) !== windowLane : windowLane !== null))) return true;
+  return readsAcrossPartitions(dag, partitioned);
+}
+
+/** The staged plan of a selection over a window (null: each list asset over all its values). */
+export function stagedPlan(dag: DAG, assets: readonly Asset[], window: PartitionWindow | null, options: PlanOptions & { order: "newest" | "oldest" }): Plan {
+  const numbers = stageNumbers(dag, assets);
+  const skipped: SkippedAsset[] = [];
+  // Per stage and partitioning, the assets and each one's partitions (their starts may differ).
+  const groups = new Map<string, { stage: number; members: Array<{ asset: Asset; partitions: readonly Partition[] | null }> }>();
+  for (const asset of assets) {
+    const partitions = partitionsOf(asset, window);
+    if (typeof partitions === "string") {
+      skipped.push({ asset: asset.qualifiedKey, reason: partitions });
+      continue;
+    }
+    const stage = numbers.get(asset.qualifiedKey)!;
+    const id = `${stage}\u0000${laneOf(asset.partitioning)}`;
+    if (!groups.has(id)) groups.set(id, { stage, members: [] });
+    groups.get(id)!.members.push({ asset, partitions });
+  }
+  const stages: Slot[][] = [];
+  for (const { stage, members } of [...groups.values()].sort((a, b) => a.stage - b.stage)) {
+    (stages[stage] ??= []).push(...slotsOf(members, options));
+  }
+  const planned: Stage[] = stages.filter((stage) => stage && stage.length > 0);
+  const runs = planned.flat().map((slot) => ({ partition: slot.partition?.key ?? null, assets: slot.assets.map((a) => a.qualifiedKey) }));
+  if (runs.length === 0 && !options.only) {
+    throw new PartitionError(`nothing to run${window ? ` in ${String(window)}` : ""}: ${skipped.map((s) => `${s.asset}: ${s.reason}`).join("; ")}`);
+  }
+  const ran = new Set(runs.flatMap((run) => run.assets));
+  return {
+    mode: "backfill",
+    window,
+    assets: assets.filter((a) => ran.has(a.qualifiedKey)),
+    order: options.order,
+    runs,
+    partitions: runs.flatMap((run) => (run.partition === null ? [] : [run.partition])),
+    stages: planned,
+    skipped,
+  };
+}
+
+/** The slots of one stage and partitioning: each partition, with the members that have it. */
+function slotsOf(members: ReadonlyArray<{ asset: Asset; partitions: readonly Partition[] | null }>, options: PlanOptions & { order: "newest" | "oldest" }): Slot[] {
+  if (members[0]!.partitions === null) {
+    // Unpartitioned assets run once: in the first shard only.
+    return (options.shard?.index ?? 1) === 1 ? [{ partition: null, assets: members.map((m) => m.asset) }] : [];
+  }
+  // The members share a partitioning; the one starting first has every partition of the others.
+  const widest = members.reduce((a, b) => (b.partitions!.length > a.partitions!.length ? b : a)).partitions!;
+  const ordered = options.order === "newest" ? [...widest].reverse() : [...widest];
+  const keys = members.map((m) => new Set(m.partitions!.map((p) => p.key)));
+  return shardOf(ordered, options.shard)
+    .filter((p) => !options.only || options.only.has(p.key))
+    .map((partition) => ({ partition, assets: members.filter((_, i) => keys[i]!.has(partition.key)).map((m) => m.asset) }));
+}
+
+/** An asset's partitions in the window (null: unpartitioned), or why it has none. */
+function partitionsOf(asset: Asset, window: PartitionWindow | null): readonly Partition[] | null | string {
+  const config = asset.partitioning;
+  if (!config) return null;
+  const key = asset.qualifiedKey;
+  if (config instanceof TimePartitionConfig) {
+    if (!(window instanceof TimePartitionWindow)) return `partitioned by ${config.granularity.name}, and the window ${window ? `${String(window)} names list values` : "is missing"}: give a window of time`;
+    const within = periodsWithin(window, config);
+    return within ? within.partitions : `no ${config.granularity.name} of it lies wholly inside ${String(window)}`;
+  }
+  if (config instanceof ListPartitionConfig) {
+    if (!window) return config.all().partitions;
+    if (window instanceof TimePartitionWindow) return `partitioned by a list (${config.values.join(", ")}), which a window of time does not name: run \`interloper materialize ${key}\` for all its values, or add --partition VALUE`;
+    const values = new Set(config.values);
+    const inList = window.partitions.filter((p) => values.has(p.key));
+    return inList.length > 0 ? inList : `none of its values (${config.values.join(", ")}) is in the window ${String(window)}`;
+  }
+  return `partitioned by ${config.kind}, which a project-wide window does not reach: select it alone`;
+}
