@@ -99,7 +99,9 @@ export async function runPartitionInChild(
       const line = pending.slice(0, newline);
       pending = pending.slice(newline + 1);
       const event = parseEvent(line);
-      if (!event) continue;
+      // A child runs one partition; a backfill of its own (one staged for assets reading other
+      // partitions) is a detail of that run, not a second backfill for the parent's view.
+      if (!event || event.type.startsWith("backfill:")) continue;
       if (event.type === "run:started") runId = event.runId;
       if (event.type === "asset:started") started.add(event.asset);
       if (event.type === "run:completed" || event.type === "run:failed" || event.type === "run:canceled") {
