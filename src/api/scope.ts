@@ -1,7 +1,7 @@
 import type { Asset } from "../asset/asset.js";
 import { ConfigError, PartitionError } from "../errors.js";
 import { calendarDateIn } from "../partitioning/dates.js";
-import { ListPartitionConfig, TimePartitionConfig, TimePartitionWindow, type PartitionWindow } from "../partitioning/index.js";
+import { ListPartitionConfig, TimePartitionConfig, TimePartitionWindow, TimeWindowMapping, type PartitionWindow } from "../partitioning/index.js";
 
 /** How a command names the partitions it works on. */
 export interface ScopeOptions {
@@ -71,4 +71,22 @@ function lookbackWindow(asset: Asset, options: ScopeOptions): PartitionWindow {
   });
   if (!window) throw new PartitionError(`--lookback ${options.lookback} leaves no partition on or after the start of "${asset.qualifiedKey}"`);
   return window;
+}
+
+/**
+ * The window a command's window text names for one asset of a project: a range of time gives
+ * a time-partitioned asset the periods of its own granularity that cover it (a month for some
+ * of its days), and a list-partitioned asset all its values (null); otherwise as
+ * `resolveScope` reads it.
+ */
+export function assetWindow(asset: Asset, text: string): PartitionWindow | null {
+  const config = asset.partitioning;
+  if (config && namesTime(text)) {
+    if (config instanceof ListPartitionConfig) return null;
+    if (config instanceof TimePartitionConfig) {
+      const range = TimePartitionWindow.parse(text);
+      return range.granularity === config.granularity ? range : new TimeWindowMapping().map(range, config);
+    }
+  }
+  return resolveScope([asset], { window: text });
 }

@@ -3,7 +3,7 @@ import { ConfigError } from "../../errors.js";
 import { TimePartitionConfig } from "../../partitioning/index.js";
 import type { Project } from "../project.js";
 import { partitioned, selectAssets, type Selection } from "../select.js";
-import { resolveScope } from "../scope.js";
+import { assetWindow } from "../scope.js";
 import { computeCoverage, type Coverage } from "./compute.js";
 
 export { computeCoverage, expectedKeys, SUSPICIOUS_MIN_PARTITIONS, SUSPICIOUS_RATIO, type Coverage, type CoverageScope, type PartitionCoverage, type PartitionStatus } from "./compute.js";
@@ -25,7 +25,7 @@ export interface CoverageOptions {
 /** Coverage of one asset, from its first destination's row counts. */
 export async function assetCoverage(asset: Asset, options: CoverageOptions = {}): Promise<Coverage> {
   if (!asset.partitioning) throw new ConfigError(`asset "${asset.qualifiedKey}" is not partitioned: coverage needs a partitioned asset`);
-  const window = options.window !== undefined ? resolveScope([asset], { window: options.window }) : null;
+  const window = options.window !== undefined ? assetWindow(asset, options.window) : null;
   const counts = await asset.partitionRowCounts();
   const { window: _w, ...rest } = options;
   return computeCoverage(asset, counts, { window, ...rest });
