@@ -12,6 +12,9 @@ import { coverageText, factLines, listBars, summaryLine } from "../../src/cli/vi
 import { cellChar, layoutCoverage } from "../../src/cli/views/coverage-layout.js";
 import { coverageHtml } from "../../src/cli/report/coverage-html.js";
 import { printableCoverage } from "../../src/cli/views/printable-coverage.js";
+import { render } from "ink-testing-library";
+import { createElement } from "react";
+import { CoverageView } from "../../src/cli/views/coverage-view.js";
 
 const temps: string[] = [];
 const closers: Array<() => Promise<void>> = [];
@@ -224,6 +227,18 @@ describe("the views say which destination lacks what", () => {
     const text = coverageText(c, 100).join("\n");
     expect(text).toContain("legend: █▓▒░ rows, most to fewest   ○ empty (0 rows)   · missing   ◐ partly missing   ◌ in progress");
     for (const width of [40, 60]) for (const line of coverageText(c, width)) expect([...line].length, line).toBeLessThanOrEqual(width);
+  });
+
+  it("the terminal (ink) view shows the partly missing days and a line per destination", async () => {
+    const { asset } = await prepared();
+    const c = printableCoverage(await assetCoverage(asset, { now: NOW }));
+    const view = render(createElement(CoverageView, { coverage: c, width: 100, color: false }));
+    const frame = view.lastFrame() ?? "";
+    view.unmount();
+    expect(frame).toContain("◐ partly missing");
+    expect(frame).toContain("Sun ◐");
+    expect(frame).toContain("destination CSVDestination (CSV files): 4/6 stored, 6 rows; missing 2026-01-02, 2026-01-06");
+    expect(frame).toContain("destination SQLiteDestination (SQLite): 3/6 stored, 4 rows; missing 2026-01-04..2026-01-06");
   });
 
   it("the summary line names the destinations that lack partitions, when only some do", async () => {
