@@ -42,52 +42,76 @@ export async function destinationCounts(asset: Asset): Promise<DestinationCounts
   }));
 }
 
+/** Stored counts as coverage looks them up: a record's own keys, or a Map. */
+export interface CountLookup {
+  get(key: string): number | undefined;
+  has(key: string): boolean;
+  keys(): Iterable<string>;
+}
+
+/** A record of counts as a lookup of its own keys only (a key such as "constructor" is not inherited). */
+export function lookupOf(record: Readonly<Record<string, number>>): CountLookup {
+  return {
+    get: (key) => (Object.hasOwn(record, key) ? record[key] : undefined),
+    has: (key) => Object.hasOwn(record, key),
+    keys: () => Object.keys(record),
+  };
+}
+
 /**
  * Every stored key of any destination, with the count of the first destination holding it:
  * the first destination is the one reads use, so its count is the one shown.
  */
-export function unionCounts(stores: readonly DestinationCounts[]): Record<string, number> {
-  if (stores.length === 1) return stores[0]!.counts as Record<string, number>;
-  const union: Record<string, number> = {};
-  for (let i = stores.length - 1; i >= 0; i--) Object.assign(union, stores[i]!.counts);
+export function unionCounts(lookups: readonly CountLookup[]): CountLookup {
+  if (lookups.length === 1) return lookups[0]!;
+  const union = new Map<string, number>();
+  for (const lookup of lookups) for (const key of lookup.keys()) if (!union.has(key)) union.set(key, lookup.get(key)!);
   return union;
 }
 
-/** The destinations of `stores` lacking `key`, in order. */
-export function lacking(stores: readonly DestinationCounts[], key: string): string[] {
+/** The destinations of `stores` lacking `key`, in order (`lookups` holds their counts). */
+export function lacking(stores: readonly DestinationCounts[], lookups: readonly CountLookup[], key: string): string[] {
   const out: string[] = [];
-  for (const store of stores) if (!Object.hasOwn(store.counts, key)) out.push(store.key);
+  for (let i = 0; i < stores.length; i++) if (!lookups[i]!.has(key)) out.push(stores[i]!.key);
   return out;
 }
 
+/** A key and its status, as ranges are made of. */
+export interface KeyStatus {
+  readonly key: string;
+  readonly status: string;
+}
+
 /**
- * One destination's share of the coverage: its statuses over the expected keys (in order), and
- * its stored keys that are neither expected nor out of scope.
+ * One destination's share of the coverage of several: its statuses over the expected keys (in
+ * order), and its stored keys that are neither expected nor out of scope.
  */
 export function destinationCoverage(
   store: DestinationCounts,
+  counts: CountLookup,
   expected: readonly string[],
+  expectedSet: ReadonlySet<string>,
   outOfScope: (key: string) => boolean,
-  ranges: (statuses: ReadonlyArray<readonly [string, string]>, status: string) => string[],
+  ranges: (statuses: readonly KeyStatus[], status: string) => string[],
 ): DestinationCoverage {
   let materialized = 0;
   let empty = 0;
   let rows = 0;
-  const statuses: Array<readonly [string, string]> = [];
+  const statuses: KeyStatus[] = [];
   for (const key of expected) {
-    const stored = Object.hasOwn(store.counts, key) ? store.counts[key]! : undefined;
-    if (stored === undefined) statuses.push([key, "missing"]);
+    const stored = counts.get(key);
+    if (stored === undefined) statuses.push({ key, status: "missing" });
     else if (stored === 0) {
       empty++;
-      statuses.push([key, "empty"]);
+      statuses.push({ key, status: "empty" });
     } else {
       materialized++;
       rows += stored;
-      statuses.push([key, "materialized"]);
+      statuses.push({ key, status: "materialized" });
     }
   }
-  const expectedSet = new Set(expected);
-  const unexpected = Object.keys(store.counts).filter((k) => !expectedSet.has(k) && !outOfScope(k)).length;
+  let unexpected = 0;
+  for (const key of counts.keys()) if (!expectedSet.has(key) && !outOfScope(key)) unexpected++;
   return {
     key: store.key,
     type: store.type,
