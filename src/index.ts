@@ -60,5 +60,5 @@ export { readAsset, type ReadResult } from "./api/read.js";
 export { describeAssets, type AssetDescription } from "./api/describe.js";
 export { resolveScope, type ScopeOptions } from "./api/scope.js";
 export { CSVFormat, JSONLFormat, ParquetFormat, type FileFormat, type FormatName } from "./destination/formats/index.js";
-export { assetCoverage, computeCoverage, coverage, type Coverage, type CoverageOptions, type PartitionCoverage, type PartitionStatus } from "./api/coverage/index.js";
+export { assetCoverage, computeCoverage, coverage, type Coverage, type CoverageOptions, type DestinationCounts, type DestinationCoverage, type PartitionCoverage, type PartitionStatus } from "./api/coverage/index.js";
 export { missingPlanOptions, type MissingOptions } from "./api/missing.js";

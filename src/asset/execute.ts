@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { AssetError, ConfigError, DataNotFoundError, DependencyNotFoundError, InterloperError, PartitionError, SchemaError } from "../errors.js";
 import { edgeProblem, upstreamWindow, type Partition, type PartitionWindow } from "../partitioning/index.js";
 import { dependencyAsset, dependencyMapping } from "./definition.js";
-import type { FieldSpec } from "../schema/index.js";
+import { mergeInferred, type FieldSpec } from "../schema/index.js";
 import type { RunMetadata } from "../destination/index.js";
 import { rowCountOf } from "../destination/row-count.js";
 import type { Asset } from "./asset.js";
@@ -75,7 +75,7 @@ export async function executeAsset(asset: Asset, partitionOrWindow: PartitionWin
   if (isRowStream(output)) return writeStreamed(asset, window, output, options, base, log);
   const conformed = conformData(asset, output);
   for (const warning of conformed.warnings) log("warn", warning);
-  options.schemas.set(asset.qualifiedKey, conformed.schema);
+  remember(options, asset, conformed.schema);
   if (!options.write) return { ...conformed, written: [], failedDestinations: [] };
 
   const metadata = { runId: options.runId, ...(options.backfillId ? { backfillId: options.backfillId } : {}) };
@@ -142,7 +142,7 @@ async function writeStreamed(
 ): Promise<Execution> {
   const stream = await conformStream(asset, output);
   const batches = options.abandoned ? untilAbandoned(stream.batches, options.abandoned) : stream.batches;
-  options.schemas.set(asset.qualifiedKey, stream.schema);
+  remember(options, asset, stream.schema);
   const metadata = { runId: options.runId, ...(options.backfillId ? { backfillId: options.backfillId } : {}) };
   if (!options.write || asset.destinations.length !== 1) {
     const rows = await collectRows(batches);
@@ -164,10 +164,18 @@ async function writeStreamed(
     throw Object.assign(new AssetError(`asset "${asset.qualifiedKey}": writing to ${name} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error }), { written: [], failedDestinations: [name] });
   }
   // A stream's inferred schema may have widened while rows arrived: downstream reads get the final one.
-  options.schemas.set(asset.qualifiedKey, [...stream.schema]);
+  remember(options, asset, [...stream.schema]);
   for (const warning of stream.warnings) log("warn", warning);
   options.emit({ ...base, type: "destination:write:completed", time: now(), destination: name, rows: stream.rows(), durationMs: Date.now() - started });
   return { data: null, schema: stream.schema, rows: stream.rows(), written: [name], failedDestinations: [] };
+}
+
+/**
+ * Keeps the schema of an asset's data for the downstream reads of this run: merged with the
+ * one its other partitions were inferred with, so a window of them reads back whole.
+ */
+function remember(options: ExecuteOptions, asset: Asset, schema: readonly FieldSpec[] | null): void {
+  options.schemas.set(asset.qualifiedKey, asset.schema ? schema : mergeInferred(options.schemas.get(asset.qualifiedKey), schema));
 }
 
 async function readDependencies(asset: Asset, window: PartitionWindow | null, options: ExecuteOptions, base: EventScope): Promise<Record<string, unknown>> {

@@ -86,3 +86,24 @@ export function inferFieldSpecs(rows: readonly Readonly<Record<string, unknown>>
   }
   return names.map((name, column) => resolve(name, kinds[column]!));
 }
+
+/**
+ * The schema of an asset's partitions so far, given the one just inferred (`next`): each
+ * partition is inferred alone, so a whole-number day is integer beside fractional days that
+ * are number. Integer beside number is number, read exactly either way; any other field takes
+ * `next`'s spec, and fields new in `next` are added. A window read then restores every
+ * partition, whichever ran last. Null when `next` is null (untyped data), `next` when there is
+ * nothing before it.
+ */
+export function mergeInferred(previous: readonly FieldSpec[] | null | undefined, next: readonly FieldSpec[] | null): readonly FieldSpec[] | null {
+  if (!next || !previous) return next;
+  const latest = new Map(next.map((spec) => [spec.name, spec]));
+  const merged = previous.map((before) => {
+    const now = latest.get(before.name);
+    if (!now) return before;
+    latest.delete(before.name);
+    const numbers = (before.type === "number" && now.type === "integer") || (before.type === "integer" && now.type === "number");
+    return numbers ? { ...now, type: "number" as const, nullable: before.nullable || now.nullable } : now;
+  });
+  return [...merged, ...latest.values()];
+}

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, useSandboxes, type Sandbox } from "./helpers.js";
+import { ensureBuilt, FIXTURES, useSandboxes, type Sandbox } from "./helpers.js";
 import { COVERAGE, prepare } from "./coverage-helpers.js";
 
 /** The chromium binary (`which chromium`), or null when it is not installed. */
@@ -128,5 +128,37 @@ describe("coverage --html in headless Chromium", () => {
     const png = await readFile(shot);
     expect((await stat(shot)).size).toBeGreaterThan(1000);
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  });
+
+  it.skipIf(!CHROMIUM)("an asset of two destinations: a day missing in one of them is marked partial, naming it, and each destination has its line", { timeout: 60_000 }, async () => {
+    const config = join(FIXTURES, "destinations", "interloper.config.ts");
+    const two = await sandbox();
+    const env = { INTERLOPER_NOW: "2026-01-07T12:00:00Z" };
+    expect((await two.run(["materialize", "daily_revenue", "-p", "2026-01-01"], { config, env })).exitCode).toBe(0);
+    const rest = await two.run(["materialize", "daily_revenue", "-w", "2026-01-02..2026-01-06", "--no-fail-fast"], { config, env: { ...env, INTERLOPER_WAREHOUSE_DOWN: "2026-01-04" } });
+    expect(rest.exitCode).toBe(1);
+    const report = join(two.dir, "coverage.html");
+    const written = await two.run(["coverage", "--html", report], { config, env });
+    expect(written.exitCode, written.stderr).toBe(0);
+    const profile = await mkdtemp(join(tmpdir(), "interloper-chromium-"));
+    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM!, headless: true, args: ARGS, viewport: { width: 1400, height: 900 } });
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      await page.goto(pathToFileURL(report).href, { waitUntil: "load" });
+      const section = page.locator('section[data-asset="shop.daily_revenue"]');
+      const partial = await section.locator("svg rect.partition.missing.partial").evaluateAll((nodes) =>
+        nodes.map((n) => [(n as unknown as Attributed).getAttribute("data-key"), (n as unknown as Attributed).getAttribute("data-missing-in")]),
+      );
+      expect(partial).toEqual([["2026-01-04", "warehouse"]]);
+      expect(await section.locator('svg rect[data-key="2026-01-04"] title').textContent()).toBe("2026-01-04: missing in warehouse (held by csv)");
+      expect(await section.locator("svg rect.partition.materialized").count()).toBe(5);
+      const text = await page.locator("body").innerText();
+      expect(text).toContain("missing in some destinations");
+      expect(text).toContain("destination csv (CSV files): 6/6 stored, 6 rows");
+      expect(text).toContain("destination warehouse (SQLite): 5/6 stored, 5 rows; missing 2026-01-04");
+    } finally {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    }
   });
 });

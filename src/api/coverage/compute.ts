@@ -2,6 +2,7 @@ import type { Asset } from "../../asset/asset.js";
 import { ConfigError } from "../../errors.js";
 import { currentPeriod } from "../../partitioning/current-period.js";
 import { ListPartitionConfig, TimePartitionConfig, TimeGranularity, type PartitionWindow } from "../../partitioning/index.js";
+import { destinationCoverage, lacking, lookupOf, unionCounts, type CountLookup, type DestinationCounts, type DestinationCoverage, type KeyStatus } from "./destinations.js";
 
 /**
  * "in-progress" marks only `Coverage.inProgress`, the period under way: `partitions` holds the
@@ -13,8 +14,16 @@ export type PartitionStatus = "materialized" | "empty" | "missing" | "unexpected
 export interface PartitionCoverage {
   readonly key: string;
   readonly status: PartitionStatus;
-  /** Stored rows; null when missing (or, in progress, when nothing is stored yet). */
+  /**
+   * Stored rows (the first destination's count); null when missing (or, in progress, when
+   * nothing is stored yet).
+   */
   readonly rows: number | null;
+  /**
+   * For an asset with several destinations, on a missing partition only: the destinations that
+   * lack it, in the asset's order (all of them when none holds it).
+   */
+  readonly missingIn?: readonly string[];
 }
 
 /** Which partitions of an asset exist and what they hold; the shape of `coverage --json`. */
@@ -48,6 +57,11 @@ export interface Coverage {
    * `includeCurrent`, for a list partitioning, and before the asset's start.
    */
   readonly inProgress: PartitionCoverage | null;
+  /**
+   * What each destination of the asset holds, in the asset's order. A partition is
+   * materialized (or empty) above only when every destination holds it.
+   */
+  readonly destinations: readonly DestinationCoverage[];
 }
 
 /**
@@ -112,10 +126,10 @@ export function expectedKeys(asset: Asset, counts: Readonly<Record<string, numbe
     return scope.window ? scope.window.partitions.map((p) => p.key) : [...config.values];
   }
   if (!(config instanceof TimePartitionConfig)) throw new ConfigError(`asset "${asset.qualifiedKey}" is not partitioned: it has no coverage`);
-  return timeExpected(config, counts, scope, horizonOf(asset, config, scope));
+  return timeExpected(config, Object.keys(counts), scope, horizonOf(asset, config, scope));
 }
 
-function timeExpected(config: TimePartitionConfig, counts: Readonly<Record<string, number>>, scope: CoverageScope, horizon: Horizon): string[] {
+function timeExpected(config: TimePartitionConfig, stored: Iterable<string>, scope: CoverageScope, horizon: Horizon): string[] {
   const g = config.granularity;
   if (scope.window) {
     // A window narrows the expected range, never widens it: nothing before start, nothing after now.
@@ -125,7 +139,7 @@ function timeExpected(config: TimePartitionConfig, counts: Readonly<Record<strin
   }
   let first = config.start;
   if (!first) {
-    const found = Object.keys(counts).filter((k) => isKeyOf(g, k)).sort();
+    const found = [...stored].filter((k) => isKeyOf(g, k)).sort();
     if (found.length === 0) return [];
     first = g.parse(found[0]!);
   }
@@ -156,14 +170,26 @@ function outOfScope(config: TimePartitionConfig | ListPartitionConfig, scope: Co
   return (key) => key > after && key <= upTo && isKeyOf(g, key);
 }
 
-/** Compares stored row counts with the expected partitions. */
-export function computeCoverage(asset: Asset, counts: Readonly<Record<string, number>>, scope: CoverageScope = {}): Coverage {
+/**
+ * Compares stored row counts with the expected partitions: those of every destination of the
+ * asset (a partition is missing when any of them lacks it), or one record of counts, read as
+ * the asset's first destination's.
+ */
+export function computeCoverage(asset: Asset, counts: Readonly<Record<string, number>> | readonly DestinationCounts[], scope: CoverageScope = {}): Coverage {
   const config = asset.partitioning;
   if (!(config instanceof TimePartitionConfig) && !(config instanceof ListPartitionConfig)) {
     throw new ConfigError(`asset "${asset.qualifiedKey}" is not partitioned: it has no coverage`);
   }
+  const stores: readonly DestinationCounts[] = isStoreList(counts)
+    ? counts
+    : [{ key: asset.destinationKeys[0] ?? "destination", type: asset.destinations[0]?.displayName ?? "destination", counts }];
+  if (stores.length === 0) throw new ConfigError(`asset "${asset.qualifiedKey}" has no destination to count: set destinations on the asset or its source`);
+  const lookups = stores.map((store) => lookupOf(store.counts));
+  const union = unionCounts(lookups);
+  const several = stores.length > 1;
   const horizon = config instanceof TimePartitionConfig ? horizonOf(asset, config, scope) : null;
-  const expected = config instanceof TimePartitionConfig ? timeExpected(config, counts, scope, horizon!) : expectedKeys(asset, counts, scope);
+  const expected =
+    config instanceof TimePartitionConfig ? timeExpected(config, union.keys(), scope, horizon!) : scope.window ? scope.window.partitions.map((p) => p.key) : [...config.values];
   const expectedSet = new Set(expected);
   const partitions: PartitionCoverage[] = [];
   let materialized = 0;
@@ -171,9 +197,10 @@ export function computeCoverage(asset: Asset, counts: Readonly<Record<string, nu
   let rows = 0;
   const counted: number[] = [];
   for (const key of expected) {
-    const stored = counts[key];
-    if (stored === undefined) {
-      partitions.push({ key, status: "missing", rows: null });
+    const stored = union.get(key);
+    const absent = several && stored !== undefined ? lacking(stores, lookups, key) : NONE;
+    if (stored === undefined || absent.length > 0) {
+      partitions.push({ key, status: "missing", rows: null, ...(several ? { missingIn: stored === undefined ? stores.map((s) => s.key) : absent } : {}) });
     } else if (stored === 0) {
       empty++;
       partitions.push({ key, status: "empty", rows: 0 });
@@ -185,13 +212,16 @@ export function computeCoverage(asset: Asset, counts: Readonly<Record<string, nu
     }
   }
   const ignored = outOfScope(config, scope, horizon);
-  const unexpected = Object.keys(counts).filter((k) => !expectedSet.has(k) && !ignored(k)).sort();
-  for (const key of unexpected) partitions.push({ key, status: "unexpected", rows: counts[key]! });
+  const unexpected = [...union.keys()].filter((k) => !expectedSet.has(k) && !ignored(k)).sort();
+  for (const key of unexpected) partitions.push({ key, status: "unexpected", rows: union.get(key)! });
   counted.sort((a, b) => a - b);
   const median = counted.length ? (counted.length % 2 ? counted[(counted.length - 1) / 2]! : (counted[counted.length / 2 - 1]! + counted[counted.length / 2]!) / 2) : null;
   const suspicious =
     median !== null && counted.length >= SUSPICIOUS_MIN_PARTITIONS ? partitions.filter((p) => p.status === "materialized" && p.rows! < median * SUSPICIOUS_RATIO) : [];
   const definition = config.toDefinition();
+  const missingRanges = ranges(partitions, "missing");
+  const emptyRanges = ranges(partitions, "empty");
+  const totals = { materialized, empty, missing: expected.length - materialized - empty, unexpected: unexpected.length, rows };
   return {
     asset: asset.qualifiedKey,
     kind: config.kind,
@@ -210,31 +240,41 @@ export function computeCoverage(asset: Asset, counts: Readonly<Record<string, nu
     maxRows: counted[counted.length - 1] ?? null,
     suspicious,
     partitions,
-    missingRanges: ranges(partitions, "missing"),
-    emptyRanges: ranges(partitions, "empty"),
-    inProgress: config instanceof TimePartitionConfig ? inProgressOf(config, counts, scope, horizon!) : null,
+    missingRanges,
+    emptyRanges,
+    inProgress: config instanceof TimePartitionConfig ? inProgressOf(config, union, scope, horizon!) : null,
+    // With one destination its share is the whole; with several, each is counted apart.
+    destinations: several
+      ? stores.map((store, i) => destinationCoverage(store, lookups[i]!, expected, expectedSet, ignored, ranges))
+      : [{ key: stores[0]!.key, type: stores[0]!.type, ...totals, missingRanges, emptyRanges }],
   };
 }
 
+const NONE: readonly string[] = [];
+
+function isStoreList(counts: Readonly<Record<string, number>> | readonly DestinationCounts[]): counts is readonly DestinationCounts[] {
+  return Array.isArray(counts);
+}
+
 /** The current period, when the range stops just before it and the asset has begun. */
-function inProgressOf(config: TimePartitionConfig, counts: Readonly<Record<string, number>>, scope: CoverageScope, horizon: Horizon): PartitionCoverage | null {
+function inProgressOf(config: TimePartitionConfig, counts: CountLookup, scope: CoverageScope, horizon: Horizon): PartitionCoverage | null {
   const g = config.granularity;
   if (scope.window || g.advance(horizon.last, 1).getTime() !== horizon.current.getTime()) return null;
   if (config.start && config.start > horizon.current) return null;
   const key = g.format(horizon.current);
-  return { key, status: "in-progress", rows: counts[key] ?? null };
+  return { key, status: "in-progress", rows: counts.get(key) ?? null };
 }
 
-/** Consecutive runs of a status, as "first..last" (or the key alone). */
-function ranges(partitions: readonly PartitionCoverage[], status: PartitionStatus): string[] {
+/** Consecutive runs of a status, as "first..last" (or the key alone); unexpected keys end the scan. */
+function ranges(statuses: readonly KeyStatus[], status: string): string[] {
   const out: string[] = [];
   let start: string | null = null;
   let previous: string | null = null;
-  for (const p of partitions) {
-    if (p.status === "unexpected") break;
-    if (p.status === status) {
-      start ??= p.key;
-      previous = p.key;
+  for (const { key, status: s } of statuses) {
+    if (s === "unexpected") break;
+    if (s === status) {
+      start ??= key;
+      previous = key;
     } else if (start !== null) {
       out.push(start === previous ? start : `${start}..${previous}`);
       start = null;

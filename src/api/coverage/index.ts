@@ -5,8 +5,10 @@ import type { Project } from "../project.js";
 import { partitioned, selectAssets, type Selection } from "../select.js";
 import { assetWindow } from "../scope.js";
 import { computeCoverage, type Coverage } from "./compute.js";
+import { destinationCounts } from "./destinations.js";
 
 export { computeCoverage, expectedKeys, SUSPICIOUS_MIN_PARTITIONS, SUSPICIOUS_RATIO, type Coverage, type CoverageScope, type PartitionCoverage, type PartitionStatus } from "./compute.js";
+export { destinationCounts, type DestinationCounts, type DestinationCoverage } from "./destinations.js";
 
 /** Options of `coverage`. */
 export interface CoverageOptions {
@@ -22,11 +24,14 @@ export interface CoverageOptions {
   readonly timeZone?: string;
 }
 
-/** Coverage of one asset, from its first destination's row counts. */
+/**
+ * Coverage of one asset, from the row counts of every destination (one count each, in
+ * parallel): a partition any of them lacks is missing.
+ */
 export async function assetCoverage(asset: Asset, options: CoverageOptions = {}): Promise<Coverage> {
   if (!asset.partitioning) throw new ConfigError(`asset "${asset.qualifiedKey}" is not partitioned: coverage needs a partitioned asset`);
   const window = options.window !== undefined ? assetWindow(asset, options.window) : null;
-  const counts = await asset.partitionRowCounts();
+  const counts = await destinationCounts(asset);
   const { window: _w, ...rest } = options;
   return computeCoverage(asset, counts, { window, ...rest });
 }

@@ -1,36 +1,46 @@
 import type { Coverage, PartitionCoverage } from "../../api/coverage/index.js";
 import { formatCount } from "../reporters/tracker.js";
-import { layoutCoverage, type Cell } from "../views/coverage-layout.js";
+import { isPartial, layoutCoverage, type Cell } from "../views/coverage-layout.js";
 import { factLines } from "../views/coverage-text.js";
 
 const CELL = 12;
 const GAP = 2;
 const LABEL = 84;
-const FILLS: Record<string, string> = { missing: "#f8d7da", empty: "#fff3cd", "in-progress": "#ddf4ff", none: "none" };
+const FILLS: Record<string, string> = { missing: "#f8d7da", partial: "#f3d1f4", empty: "#fff3cd", "in-progress": "#ddf4ff", none: "none" };
 const LEVELS = ["#ebedf0", "#9be9a8", "#40c463", "#30a14e", "#216e39"];
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 function fill(cell: Cell): string {
+  if (cell.partial) return FILLS["partial"]!;
   return cell.status === "materialized" ? LEVELS[cell.level]! : (FILLS[cell.status] ?? "none");
 }
 
-function rect(x: number, y: number, cell: Cell, width = CELL): string {
+function rect(x: number, y: number, cell: Cell, held: readonly string[], width = CELL): string {
   const p = cell.partition!;
-  const tip = `${p.key}: ${tipOf(p)}`;
+  const tip = `${p.key}: ${tipOf(p, held)}`;
+  // Which destinations lack a missing partition, for an asset with several.
+  const lacking = p.missingIn ? ` data-missing-in="${escape(p.missingIn.join(","))}"` : "";
   const stroke =
-    cell.status === "missing"
+    cell.partial
+      ? ` stroke="#a040a0" stroke-width="1"`
+      : cell.status === "missing"
       ? ` stroke="#d9534f" stroke-width="1"`
       : cell.status === "empty"
         ? ` stroke="#d4a017" stroke-width="1"`
         : cell.status === "in-progress"
           ? ` stroke="#0969da" stroke-width="1" stroke-dasharray="2 2"`
           : "";
-  return `<rect class="partition ${p.status}" data-key="${escape(p.key)}" data-rows="${p.rows ?? ""}" x="${x}" y="${y}" width="${width}" height="${CELL}" rx="2" fill="${fill(cell)}"${stroke}><title>${escape(tip)}</title></rect>`;
+  return `<rect class="partition ${p.status}${cell.partial ? " partial" : ""}" data-key="${escape(p.key)}" data-rows="${p.rows ?? ""}"${lacking} x="${x}" y="${y}" width="${width}" height="${CELL}" rx="2" fill="${fill(cell)}"${stroke}><title>${escape(tip)}</title></rect>`;
 }
 
-function tipOf(p: PartitionCoverage): string {
-  if (p.status === "missing") return "missing";
+/** A cell's tooltip; `held` names every destination of the asset, in order. */
+function tipOf(p: PartitionCoverage, held: readonly string[]): string {
+  if (p.status === "missing" && p.missingIn && p.missingIn.length < held.length) {
+    const holding = held.filter((d) => !p.missingIn!.includes(d));
+    return `missing in ${p.missingIn.join(", ")} (held by ${holding.join(", ")})`;
+  }
+  if (p.status === "missing") return p.missingIn ? `missing in every destination (${p.missingIn.join(", ")})` : "missing";
   if (p.status === "in-progress") return `in progress, ${p.rows === null ? "nothing stored so far" : `${formatCount(p.rows)} rows so far`}`;
   return `${formatCount(p.rows ?? 0)} rows${p.status === "empty" ? " (empty)" : ""}`;
 }
@@ -38,6 +48,7 @@ function tipOf(p: PartitionCoverage): string {
 /** An SVG with one rect per expected partition (and one for the period in progress). */
 function svgOf(c: Coverage): string {
   const parts: string[] = [];
+  const held = c.destinations.map((d) => d.key);
   let y = 0;
   if (c.kind === "list") {
     const expected = c.partitions.filter((p) => p.status !== "unexpected");
@@ -45,8 +56,9 @@ function svgOf(c: Coverage): string {
     for (const p of expected) {
       const width = p.status === "materialized" && max ? Math.max(CELL, Math.round((p.rows! / max) * 400)) : CELL;
       parts.push(`<text x="0" y="${y + CELL - 2}" class="label">${escape(p.key)}</text>`);
-      parts.push(rect(LABEL, y, { status: p.status, level: p.status === "materialized" ? 4 : 0, partition: p }, width));
-      parts.push(`<text x="${LABEL + width + 6}" y="${y + CELL - 2}" class="label">${p.status === "missing" ? "missing" : formatCount(p.rows ?? 0)}</text>`);
+      const partial = isPartial(p, held.length);
+      parts.push(rect(LABEL, y, { status: p.status, level: p.status === "materialized" ? 4 : 0, partition: p, ...(partial ? { partial } : {}) }, held, width));
+      parts.push(`<text x="${LABEL + width + 6}" y="${y + CELL - 2}" class="label">${p.status === "missing" ? (partial ? `missing in ${escape(p.missingIn!.join(", "))}` : "missing") : formatCount(p.rows ?? 0)}</text>`);
       y += CELL + GAP * 2;
     }
     return `<svg xmlns="http://www.w3.org/2000/svg" width="${LABEL + 520}" height="${y}">${parts.join("")}</svg>`;
@@ -65,7 +77,7 @@ function svgOf(c: Coverage): string {
     for (const row of block.rows) {
       parts.push(`<text x="0" y="${y + CELL - 2}" class="label">${escape(row.label)}</text>`);
       row.cells.forEach((cell, i) => {
-        if (cell.partition) parts.push(rect(LABEL + i * (CELL + GAP), y, cell));
+        if (cell.partition) parts.push(rect(LABEL + i * (CELL + GAP), y, cell, held));
       });
       width = Math.max(width, LABEL + row.cells.length * (CELL + GAP));
       y += CELL + GAP;
@@ -94,7 +106,7 @@ svg text{font:11px ui-monospace,monospace;fill:#57606a}svg text.title{font-weigh
 .facts{font-family:ui-monospace,monospace;font-size:12px;padding-left:18px}
 </style></head><body>
 <h1>Coverage</h1>
-<p class="legend">rows:<span style="background:${LEVELS[1]}"></span>fewest<span style="background:${LEVELS[4]}"></span>most<span style="background:${FILLS["empty"]}"></span>empty (0 rows)<span style="background:${FILLS["missing"]};outline:1px solid #d9534f"></span>missing<span style="background:${FILLS["in-progress"]};outline:1px dashed #0969da"></span>in progress (not expected yet)</p>
+<p class="legend">rows:<span style="background:${LEVELS[1]}"></span>fewest<span style="background:${LEVELS[4]}"></span>most<span style="background:${FILLS["empty"]}"></span>empty (0 rows)<span style="background:${FILLS["missing"]};outline:1px solid #d9534f"></span>missing<span style="background:${FILLS["in-progress"]};outline:1px dashed #0969da"></span>in progress (not expected yet)${coverages.some((c) => c.partitions.some((p) => isPartial(p, c.destinations.length))) ? `<span style="background:${FILLS["partial"]};outline:1px solid #a040a0"></span>missing in some destinations` : ""}</p>
 ${sections.join("\n")}
 <p><small>Generated by interloper at ${escape(generatedAt.toISOString())}.</small></p>
 </body></html>

@@ -8,6 +8,8 @@ export interface Cell {
   readonly partition?: PartitionCoverage;
   /** Shade of a materialized partition, 1 (fewest rows) to 4 (most). */
   readonly level: number;
+  /** A missing partition that some destinations of the asset hold (the others lack it). */
+  readonly partial?: boolean;
 }
 
 /** A labelled row of cells. */
@@ -38,7 +40,8 @@ export function layoutCoverage(coverage: Coverage, width: number, options: { all
   // The period under way is drawn after the expected ones, with its own mark.
   if (coverage.inProgress) expected.push(coverage.inProgress);
   const shade = shader(coverage);
-  const cell = (p: PartitionCoverage): Cell => ({ status: p.status, level: shade(p), partition: p });
+  const destinations = coverage.destinations.length;
+  const cell = (p: PartitionCoverage): Cell => ({ status: p.status, level: shade(p), partition: p, ...(isPartial(p, destinations) ? { partial: true } : {}) });
   switch (coverage.granularity) {
     case "day":
       return dayBlocks(expected, cell, width);
@@ -49,6 +52,16 @@ export function layoutCoverage(coverage: Coverage, width: number, options: { all
     default:
       return [stripBlock(expected, cell, width, coverage.granularity ?? "partition")];
   }
+}
+
+/** Whether a partition is missing from some of the asset's `destinations` but held by others. */
+export function isPartial(p: PartitionCoverage, destinations: number): boolean {
+  return p.status === "missing" && p.missingIn !== undefined && p.missingIn.length > 0 && p.missingIn.length < destinations;
+}
+
+/** Whether any expected partition is missing from only some destinations. */
+export function hasPartial(coverage: Coverage): boolean {
+  return coverage.partitions.some((p) => isPartial(p, coverage.destinations.length));
 }
 
 /** Shades by share of the largest count, so one look shows a thin day. */
@@ -147,7 +160,7 @@ export function cellChar(c: Cell): string {
     case "none":
       return " ";
     case "missing":
-      return "·";
+      return c.partial ? "◐" : "·";
     case "empty":
       return "○";
     case "in-progress":

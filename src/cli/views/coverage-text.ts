@@ -1,6 +1,6 @@
-import { SUSPICIOUS_RATIO, type Coverage, type PartitionCoverage } from "../../api/coverage/index.js";
+import { SUSPICIOUS_RATIO, type Coverage, type DestinationCoverage, type PartitionCoverage } from "../../api/coverage/index.js";
 import { formatCount } from "../reporters/tracker.js";
-import { cellChar, coverageBar, layoutCoverage, type Block } from "./coverage-layout.js";
+import { cellChar, coverageBar, hasPartial, isPartial, layoutCoverage, type Block } from "./coverage-layout.js";
 
 const MAX_RANGES = 8;
 
@@ -24,6 +24,7 @@ function facts(c: Coverage, width: number): string[] {
   ];
   if (c.inProgress) lines.push(inProgressLine(c.inProgress));
   if (c.missingRanges.length) lines.push(`missing: ${listed(c.missingRanges, "missing: ")}`);
+  if (c.destinations.length > 1) lines.push(...c.destinations.map((d) => destinationLine(c, d, width)));
   if (c.emptyRanges.length) lines.push(`empty: ${listed(c.emptyRanges, "empty: ")}`);
   if (c.suspicious.length) {
     const label = `suspicious (under ${SUSPICIOUS_RATIO * 100}% of the median): `;
@@ -33,6 +34,20 @@ function facts(c: Coverage, width: number): string[] {
   const label = "unexpected (stored, outside the expected partitions): ";
   if (unexpected.length) lines.push(`${label}${listed(unexpected.map((p) => `${p.key} (${formatCount(p.rows ?? 0)} rows)`), label)}`);
   return lines;
+}
+
+/** The prefix of a destination's line: its name, and its kind when that says more. */
+export const DESTINATION_LINE = "destination ";
+
+/**
+ * What one destination of several holds: `destination SQLiteDestination: 28/29 stored, 290 rows;
+ * missing 2026-01-05`. Only the ranges this destination lacks.
+ */
+export function destinationLine(c: Coverage, d: DestinationCoverage, width = Infinity): string {
+  const name = `${DESTINATION_LINE}${d.key}${d.type && d.type !== d.key ? ` (${d.type})` : ""}: `;
+  const head = `${name}${formatCount(d.materialized + d.empty)}/${formatCount(c.expected)} stored, ${formatCount(d.rows)} rows`;
+  if (d.missingRanges.length === 0) return head;
+  return `${head}; missing ${listWithin(d.missingRanges, width - head.length - 10)}`;
 }
 
 /** The current period: not expected yet, so never missing. */
@@ -63,11 +78,16 @@ export const LEGEND = "legend: █▓▒░ rows, most to fewest   ○ empty (0 
 const SHORT_LEGEND = "█▓▒░ rows  ○ empty  · missing";
 const IN_PROGRESS = "   ◌ in progress";
 const SHORT_IN_PROGRESS = "  ◌ in progress";
+const PARTIAL = "   ◐ partly missing";
+const SHORT_PARTIAL = "  ◐ partly missing";
 
-/** The legend that fits `width`; with the in-progress mark when the picture shows one. */
-export function legend(width: number, inProgress = false): string {
-  const full = LEGEND + (inProgress ? IN_PROGRESS : "");
-  return full.length <= width ? full : cutToWidth(SHORT_LEGEND + (inProgress ? SHORT_IN_PROGRESS : ""), width);
+/**
+ * The legend that fits `width`; with the in-progress mark when the picture shows one, and the
+ * partly-missing mark when some partition is missing from only some destinations.
+ */
+export function legend(width: number, inProgress = false, partial = false): string {
+  const full = LEGEND + (partial ? PARTIAL : "") + (inProgress ? IN_PROGRESS : "");
+  return full.length <= width ? full : cutToWidth(SHORT_LEGEND + (partial ? SHORT_PARTIAL : "") + (inProgress ? SHORT_IN_PROGRESS : ""), width);
 }
 
 /** A block as plain text lines (labels padded to one width). */
@@ -86,7 +106,7 @@ export function coverageText(c: Coverage, width: number): string[] {
   const lines: string[] = [];
   if (c.kind === "list") lines.push(...listBars(c, width));
   else for (const block of layoutCoverage(c, width)) lines.push(...blockLines(block), "");
-  if (c.expected > 0) lines.push(legend(width, c.inProgress !== null), "");
+  if (c.expected > 0) lines.push(legend(width, c.inProgress !== null, hasPartial(c)), "");
   return [...lines.map((line) => cutToWidth(line, width)), ...factLines(c, width)];
 }
 
@@ -98,7 +118,7 @@ export function listBars(c: Coverage, width: number): string[] {
   const max = c.maxRows ?? 0;
   return expected.map((p) => {
     const label = p.key.padEnd(labelWidth);
-    if (p.status === "missing") return `${label}  · missing`;
+    if (p.status === "missing") return isPartial(p, c.destinations.length) ? `${label}  ◐ missing in ${p.missingIn!.join(", ")}` : `${label}  · missing`;
     if (p.status === "empty") return `${label}  ○ empty (0 rows)`;
     const length = max ? Math.max(1, Math.round((p.rows! / max) * barWidth)) : 1;
     return `${label}  ${"█".repeat(length)} ${formatCount(p.rows!)}`;
@@ -119,8 +139,16 @@ const rowsOf = (c: Coverage) => `${formatCount(c.rows)} rows`;
 /** One line per asset, for `coverage` with no asset. */
 export function summaryLine(c: Coverage, keyWidth: number, barWidth: number, width = Infinity, columns: Partial<SummaryColumns> = {}): string {
   const head = `${c.asset.padEnd(keyWidth)}  ${coverageBar(c, barWidth)}  ${countsOf(c).padStart(columns.counts ?? 0)}  ${rowsOf(c).padStart(columns.rows ?? 0)}`;
-  const missing = c.missingRanges.length ? `  missing ${listWithin(c.missingRanges, width - head.length - 10)}` : "";
+  const where = lackingDestinations(c);
+  const missing = c.missingRanges.length ? `  missing ${listWithin(c.missingRanges, width - head.length - 10 - where.length)}${where}` : "";
   return cutToWidth(`${head}${missing}`, width);
+}
+
+/** " in X, Y" when only some of several destinations lack partitions; "" otherwise. */
+function lackingDestinations(c: Coverage): string {
+  if (c.destinations.length < 2) return "";
+  const lacking = c.destinations.filter((d) => d.missing > 0);
+  return lacking.length < c.destinations.length ? ` in ${lacking.map((d) => d.key).join(", ")}` : "";
 }
 
 /** The summary lines of several assets, aligned, fitting `width`; the bar takes what is left. */

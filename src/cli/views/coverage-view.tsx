@@ -1,7 +1,7 @@
 import { Box, Static, Text } from "ink";
 import type { Coverage } from "../../api/coverage/index.js";
-import { cellChar, layoutCoverage, type Cell, type CellRow } from "./coverage-layout.js";
-import { factLines, cutToWidth, legend, listBars } from "./coverage-text.js";
+import { cellChar, hasPartial, layoutCoverage, type Cell, type CellRow } from "./coverage-layout.js";
+import { DESTINATION_LINE, factLines, cutToWidth, legend, listBars } from "./coverage-text.js";
 
 // Greens from pale to deep for row counts; missing and empty stand apart in red and yellow,
 // and keep their own marks so the picture still reads without colour.
@@ -10,7 +10,8 @@ import { factLines, cutToWidth, legend, listBars } from "./coverage-text.js";
 const LEVEL_COLORS = ["", "green", "green", "greenBright", "greenBright"];
 
 function colorOf(cell: Cell): string | undefined {
-  if (cell.status === "missing") return "red";
+  // Missing from some destinations only: its own colour beside the red of missing everywhere.
+  if (cell.status === "missing") return cell.partial ? "magenta" : "red";
   if (cell.status === "empty") return "yellow";
   if (cell.status === "in-progress") return "cyan";
   if (cell.status === "materialized") return LEVEL_COLORS[cell.level];
@@ -46,7 +47,7 @@ export function CoverageView({ coverage, width, color = true }: { coverage: Cove
     <Box flexDirection="column">
       {coverage.kind === "list"
         ? listBars(coverage, width).map((line, i) => (
-            <Text key={i} color={color ? (line.includes("· missing") ? "red" : line.includes("○ empty") ? "yellow" : "green") : undefined}>
+            <Text key={i} color={color ? (line.includes("· missing") ? "red" : line.includes("◐ missing") ? "magenta" : line.includes("○ empty") ? "yellow" : "green") : undefined}>
               {cutToWidth(line, width)}
             </Text>
           ))
@@ -63,10 +64,10 @@ export function CoverageView({ coverage, width, color = true }: { coverage: Cove
               </Box>
             );
           })}
-      {coverage.expected > 0 ? <Text dimColor={color}>{legend(width, coverage.inProgress !== null)}</Text> : null}
+      {coverage.expected > 0 ? <Text dimColor={color}>{legend(width, coverage.inProgress !== null, hasPartial(coverage))}</Text> : null}
       <Box flexDirection="column" marginTop={1}>
         {factLines(coverage, width).map((line, i) => (
-          <Text key={i} bold={color && i === 0} color={color && line.startsWith("missing") ? "red" : color && line.startsWith("suspicious") ? "yellow" : color && line.startsWith("in progress") ? "cyan" : undefined}>
+          <Text key={i} bold={color && i === 0} color={color && (line.startsWith("missing") || (line.startsWith(DESTINATION_LINE) && line.includes("; missing"))) ? "red" : color && line.startsWith("suspicious") ? "yellow" : color && line.startsWith("in progress") ? "cyan" : undefined}>
             {line}
           </Text>
         ))}

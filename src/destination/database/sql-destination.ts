@@ -6,6 +6,7 @@ import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
 import type { IOContext } from "../io-context.js";
 import { DatabaseDestination } from "./database-destination.js";
 import { checkAdded, checkColumnNames } from "./column-names.js";
+import { checkDoubleIntegers, widenedIntoDouble } from "./integer-widening.js";
 import { LEDGER_ENTRY, LEDGER_TABLE } from "./partition-ledger.js";
 import { ROW_COLUMN, type SqlDialect, storageKind } from "./sql-dialect.js";
 
@@ -73,7 +74,10 @@ export abstract class SqlDestination extends DatabaseDestination {
     if (!rows) throw new SchemaError(`${this.displayName} stores tables only: got ${describe(data)} for table ${table}`);
     const typed = context.schema ? context : context.withSchema(inferFieldSpecs(rows.rows));
     await this.ensureTable(table, dataset, typed);
-    if (rows.length > 0) await this.load(table, dataset, typed.schema!, rows);
+    if (rows.length === 0) return;
+    const columns = await this.columnsOf(table, dataset);
+    if (columns) checkDoubleIntegers(this.displayName, table, widenedIntoDouble(typed.schema!, columns, (type) => this.dialect.holdsIntegers(type)), columns, rows.rows);
+    await this.load(table, dataset, typed.schema!, rows);
   }
 
   async delete(table: string, dataset: string | null, where: PartitionFilter | null): Promise<void> {
@@ -185,12 +189,18 @@ export abstract class SqlDestination extends DatabaseDestination {
     return this.dialect.columnType(storageKind(field), key, exact);
   }
 
-  /** Whether an existing column holds a field's type; a changed type is a SchemaError naming it. */
+  /**
+   * Whether an existing column holds a field's type: its own family, or for an integer field a
+   * number column, which holds integers exactly (an integer partition inferred beside number
+   * partitions; `insert` refuses the few a double would round). Any other changed type is a
+   * SchemaError naming it.
+   */
   private sameType(columns: Columns, field: FieldSpec, context: IOContext, table: string): boolean {
     const existing = columns.get(field.name);
     if (existing === undefined) return false;
     const wanted = this.typeOf(field, context, table);
     if (this.dialect.family(existing) === this.dialect.family(wanted)) return true;
+    if (field.type === "integer" && this.dialect.holdsIntegers(existing) !== null) return true;
     throw new SchemaError(
       `${this.displayName}: column "${field.name}" of table ${table} is ${existing}, but the schema of asset "${context.asset.key}" now makes it ${field.type} (${wanted}); a column's type cannot change in place: migrate the table or rename the field`,
     );

@@ -1,6 +1,7 @@
 import { ConfigError } from "../../errors.js";
 import type { TimeGranularity } from "../../partitioning/index.js";
 import { type FieldSpec, isDateObjectField } from "../../schema/index.js";
+import type { IntegerHold } from "./integer-widening.js";
 import type { PeriodSql } from "./period-sql.js";
 
 /**
@@ -34,6 +35,12 @@ export interface SqlDialect {
   columnType(kind: StorageKind, key: boolean, exact: boolean): string;
   /** A catalog type reduced to a family, so `varchar(255)` and `text` compare equal. */
   family(catalogType: string): string;
+  /**
+   * How a column of this catalog type holds integers when it is a number column of another
+   * family than the integer one (see IntegerHold); null for every other column, and for a
+   * number type that rounds integers well below 2^53 (single-precision REAL, FLOAT).
+   */
+  holdsIntegers(catalogType: string): IntegerHold | null;
   /** The definition of the hidden insertion-order column. */
   rowColumn(): string;
   /** The expression a time bound is compared with, for a column of this catalog type. */

@@ -4,6 +4,7 @@ import type { TimeGranularity } from "../../../partitioning/index.js";
 import { formatIsoDate } from "../../../schema/index.js";
 import { jsonText, unstorable, utf8Text, withinYears } from "../../unstorable.js";
 import { ISO_TEXT_REGEX, notFeb29OfCommonYear, type PeriodSql, type TextFunctions } from "../period-sql.js";
+import type { IntegerHold } from "../integer-widening.js";
 import { quoteBacktick, type SqlDialect, type StorageKind, utcDateTimeText } from "../sql-dialect.js";
 import { EXACT_COLLATIONS } from "./mysql-server.js";
 
@@ -85,6 +86,16 @@ function family(type: string): string {
   if (t.startsWith("bigint")) return "bigint";
   if (t.startsWith("datetime")) return "datetime";
   return t.replace(/\(.*$/, "");
+}
+
+/**
+ * DOUBLE (also spelled REAL, DOUBLE PRECISION; the catalog says "double") holds integers exactly
+ * to 2^53, DECIMAL every integer its precision has room for (strict mode refuses the others);
+ * FLOAT only to 2^24.
+ */
+function holdsIntegers(type: string): IntegerHold | null {
+  const f = family(type).split(" ")[0];
+  return f === "double" ? "double" : f === "decimal" ? "exact" : null;
 }
 
 /**
@@ -174,6 +185,7 @@ export function mysqlDialect(exactCollation: string | null, server = "(not yet a
     param: () => "?",
     columnType: (kind, key, exact) => columnType(kind, key, exact, exactCollation, server),
     family,
+    holdsIntegers,
     rowColumn: () => `${quote("_interloper_row")} BIGINT AUTO_INCREMENT PRIMARY KEY`,
     timeOperand: (column, type) => (family(type) === "text" ? instantOfText(column) : column),
     timeBound: (bound, type) => (family(type) === "date" ? formatIsoDate(bound) : utcDateTimeText(bound)),

@@ -79,6 +79,11 @@ export const postgresDialect: SqlDialect = {
     const lower = type.trim().toLowerCase();
     return FAMILIES[lower] ?? lower;
   },
+  // float8 holds integers exactly to 2^53, numeric every integer; real (float4) only to 2^24.
+  holdsIntegers: (type) => {
+    const family = postgresDialect.family(type);
+    return family === "double precision" ? "double" : family === "numeric" ? "exact" : null;
+  },
   // A large sequence cache: a bulk load must not pay a sequence round per row (gaps are harmless).
   rowColumn: () => `${quote("_interloper_row")} bigint GENERATED ALWAYS AS IDENTITY (CACHE 10000)`,
   // Text holding ISO dates or zoned datetimes compares by instant (sessions run in UTC).

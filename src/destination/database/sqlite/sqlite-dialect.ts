@@ -2,6 +2,7 @@ import type { TimeGranularity } from "../../../partitioning/index.js";
 import { formatIsoDate } from "../../../schema/index.js";
 import { jsonText, unstorable, utf8Text } from "../../unstorable.js";
 import { hasOffset, isoShapeGlobsByLength, type PeriodSql, realIsoText, type TextFunctions } from "../period-sql.js";
+import type { IntegerHold } from "../integer-widening.js";
 import { quoteDouble, type SqlDialect, type StorageKind } from "../sql-dialect.js";
 
 // Declared types name the field type, so the catalog tells a changed type apart. SQLite gives
@@ -77,6 +78,20 @@ export function sqliteTableName(table: string, dataset: string | null): string {
   return dataset ? `${dataset}.${table}` : table;
 }
 
+/**
+ * SQLite's affinity rules (in their order): a declared type with INT is an integer column; with
+ * REAL, FLOA or DOUB a REAL one, 8-byte whatever its name; NUMERIC or DECIMAL keep integers as
+ * integers. The types interloper declares for dates and booleans are not number columns here.
+ */
+function holdsIntegers(catalogType: string): IntegerHold | null {
+  const type = catalogType.trim().toUpperCase();
+  if (type.includes("INT") || /CHAR|CLOB|TEXT|BLOB/.test(type) || type === "" || NOT_NUMBERS.has(type)) return null;
+  if (/REAL|FLOA|DOUB/.test(type)) return "double";
+  return /^(NUMERIC|DECIMAL)\b/.test(type) ? "exact" : null;
+}
+
+const NOT_NUMBERS = new Set(["BOOLEAN", "DATE", "DATETIME"]);
+
 /** SQLite's SQL: double-quoted names, `?` placeholders, dates and instants as ISO text. */
 export const sqliteDialect: SqlDialect = {
   quote: quoteDouble,
@@ -84,6 +99,7 @@ export const sqliteDialect: SqlDialect = {
   param: () => "?",
   columnType: (kind) => TYPES[kind],
   family: (type) => type.trim().toUpperCase(),
+  holdsIntegers,
   rowColumn: () => `${quoteDouble("_interloper_row")} INTEGER PRIMARY KEY`,
   timeOperand: (column, type) => {
     const family = type.trim().toUpperCase();
