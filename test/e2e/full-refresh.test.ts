@@ -137,8 +137,8 @@ describe("materialize --full-refresh", () => {
 
 // ---- under a pseudo-terminal: the question ----------------------------------------------------
 
-// Runs argv[2:] under a pseudo-terminal, prints what it draws, and types argv[1] and Enter once
-// the question "[y/N]" shows.
+// Runs argv[2:] under a pseudo-terminal, prints what it draws, and types argv[1] once the
+// question "[y/N]" shows.
 const PTY_SCRIPT = `
 import fcntl, os, pty, struct, sys, termios
 answer = sys.argv[1].encode()
@@ -161,7 +161,7 @@ while True:
     if not sent:
         seen += data
         if b"[y/N]" in seen:
-            os.write(fd, answer + b"\\r")
+            os.write(fd, answer)
             sent = True
 _, status = os.waitpid(pid, 0)
 sys.exit(os.waitstatus_to_exitcode(status))
@@ -178,7 +178,7 @@ async function underTerminal(dir: string, answer: string, args: readonly string[
 }
 
 describe("materialize --full-refresh at a terminal", () => {
-  it("asks first: n (the default) keeps everything and exits 1; y drops and rebuilds", async () => {
+  it("asks first: n, Enter (no is the default) or Ctrl-D keep everything and exit 1, Ctrl-C exits 130; y drops and rebuilds", async () => {
     if (!python) {
       console.log("python3 with the pty module is not installed: the question at a terminal is not tested here");
       return;
@@ -186,17 +186,22 @@ describe("materialize --full-refresh at a terminal", () => {
     const dir = await project();
     const before = await snapshot(dir);
     const args = ["materialize", "orders", "-w", "2026-01-02..2026-01-03", "--full-refresh"];
-    for (const answer of ["n", ""]) {
+    for (const [answer, exitCode, says] of [
+      ["n\r", 1, "Nothing dropped."],
+      ["\r", 1, "Nothing dropped."],
+      ["\u0004", 1, "Nothing dropped."],
+      ["\u0003", 130, "Interrupted: nothing dropped."],
+    ] as const) {
       const declined = await underTerminal(dir, answer, args);
-      expect(declined.exitCode, declined.output).toBe(1);
+      expect(declined.exitCode, declined.output).toBe(exitCode);
       expect(declined.output).toContain("--full-refresh will drop everything these destinations hold of these assets:");
       expect(declined.output).toContain(`shop.orders -> csv: CSV files: folder ${join(dir, "data", "shop", "orders")} (4 partitions)`);
       expect(declined.output).toContain("then rebuild shop.orders for 2026-01-02..2026-01-03.");
       expect(declined.output).toContain("Drop them? [y/N]");
-      expect(declined.output).toContain("Nothing dropped.");
+      expect(declined.output).toContain(says);
       expect(await snapshot(dir)).toEqual(before);
     }
-    const accepted = await underTerminal(dir, "y", args);
+    const accepted = await underTerminal(dir, "y\r", args);
     expect(accepted.exitCode, accepted.output).toBe(0);
     expect(accepted.output).toContain("Dropped what 2 destination(s) held of 1 asset(s).");
     expect(await csvDays(dir, "orders")).toEqual(["2026-01-02", "2026-01-03"]);
