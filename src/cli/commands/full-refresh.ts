@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline";
-import type { FullRefreshTarget } from "../../api/full-refresh.js";
+import { dropPlannedAssets, type FullRefreshTarget } from "../../api/full-refresh.js";
 import type { Plan } from "../../api/plan.js";
 import { ConfigError } from "../../errors.js";
 import { printable } from "../printable.js";
@@ -25,6 +25,23 @@ export function dropLines(targets: readonly FullRefreshTarget[]): string[] {
     const partitions = t.partitions === null ? "" : ` (${t.partitions} partition${t.partitions === 1 ? "" : "s"})`;
     return `  ${t.asset} -> ${t.destinationKey}: ${t.destination}: ${t.what}${t.exists ? partitions : " (nothing stored)"}`;
   });
+}
+
+/** What `--full-refresh --dry-run` prints before the usual dry run: what would be dropped, and rebuilt. */
+export function dryRunDropLines(targets: readonly FullRefreshTarget[], plan: Plan): string[] {
+  return ["Dry run: nothing is dropped.", "Would drop:", ...dropLines(targets), rebuildLine(plan)];
+}
+
+/**
+ * Asks (see `confirmFullRefresh`), then drops: null once every target is dropped, for the
+ * rebuild to follow; else the exit code to end with, nothing dropped.
+ */
+export async function confirmAndDrop(targets: readonly FullRefreshTarget[], plan: Plan, flags: FullRefreshFlags): Promise<number | null> {
+  const stop = await confirmFullRefresh(targets, plan, flags);
+  if (stop !== null) return stop;
+  await dropPlannedAssets(plan);
+  process.stderr.write(`${printable(`Dropped what ${targets.length} destination(s) held of ${plan.assets.length} asset(s).`)}\n`);
+  return null;
 }
 
 /** What is rebuilt after the drop: the assets, over the window if any. */

@@ -1,4 +1,4 @@
-import { checkFullRefreshOptions, dropPlannedAssets, fullRefreshTargets } from "../../api/full-refresh.js";
+import { checkFullRefreshOptions, fullRefreshTargets } from "../../api/full-refresh.js";
 import { currentRowCounts, materialize, type MaterializeOutcome } from "../../api/materialize.js";
 import { planMaterialize, type Plan, type PlanOptions } from "../../api/plan.js";
 import { missingPlanOptions } from "../../api/missing.js";
@@ -15,7 +15,7 @@ import { exitLeavingAbandonedWork, guardEscapedErrors } from "../process-guards.
 import { PlainReporter } from "../reporters/plain.js";
 import { summaryLines } from "../reporters/summary.js";
 import { formatCount } from "../reporters/tracker.js";
-import { checkYes, confirmFullRefresh, dropLines, type FullRefreshFlags, rebuildLine } from "./full-refresh.js";
+import { checkYes, confirmAndDrop, dryRunDropLines, type FullRefreshFlags } from "./full-refresh.js";
 import { planOptions, rangeEnd, rangeEndNeedsMissing, type SelectionFlags } from "./selection.js";
 import { parseDuration, shardFromFlags, type ShardFlags } from "./shard.js";
 
@@ -69,15 +69,13 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   // Every destination is checked (and described) before anything is dropped.
   const refresh = flags.fullRefresh ? await fullRefreshTargets(plan) : null;
   if (flags.dryRun) {
-    if (refresh) for (const line of ["Dry run: nothing is dropped.", "Would drop:", ...dropLines(refresh), rebuildLine(plan)]) out(line);
+    if (refresh) for (const line of dryRunDropLines(refresh, plan)) out(line);
     for (const line of await dryRunLines(plan)) out(line);
     return 0;
   }
   if (refresh) {
-    const stop = await confirmFullRefresh(refresh, plan, flags);
+    const stop = await confirmAndDrop(refresh, plan, flags);
     if (stop !== null) return stop;
-    await dropPlannedAssets(plan);
-    err(`Dropped what ${refresh.length} destination(s) held of ${plan.assets.length} asset(s).`);
   }
 
   const interrupt = new AbortController();
