@@ -56,6 +56,7 @@ export { findAsset, loadProject, projectOf, resolvePathsFrom, type Project } fro
 export { MATERIALIZABLE, parseSelector, partitioned, selectAssets, type AssetFilter, type Selection, type Selector, type SelectorTarget } from "./api/select.js";
 export { planMaterialize, type Plan, type PlanOptions, type PlannedRun } from "./api/plan.js";
 export { materialize, type MaterializeOptions, type MaterializeOutcome } from "./api/materialize.js";
+export { fullRefresh, fullRefreshTargets, type FullRefreshOutcome, type FullRefreshTarget } from "./api/full-refresh.js";
 export { readAsset, type ReadResult } from "./api/read.js";
 export { describeAssets, type AssetDescription } from "./api/describe.js";
 export { resolveScope, type ScopeOptions } from "./api/scope.js";

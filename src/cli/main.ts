@@ -77,6 +77,8 @@ export function buildProgram(): Command {
     .option("--until <key>", "with --missing and no window: look up to this partition, inclusive (default: the last complete period)")
     .option("--include-current", "with --missing and no window: also the current period (default: left to finish)")
     .option("--dry-run", "print what would run, and the row counts it would replace; write nothing")
+    .option("--full-refresh", "first drop everything the destinations hold of the selected assets (a folder, a table, a prefix of objects), then rebuild: the way out of a schema change")
+    .option("-y, --yes", "with --full-refresh: drop without asking (required when no terminal can be asked)")
     .option("--json", "write the event stream as JSON lines on stdout")
     .addHelpText(
       "after",
@@ -89,6 +91,7 @@ Examples:
   $ interloper materialize --lookback 3 --offset 1 --tz Europe/Paris
   $ interloper materialize --window 2025-01-01..2025-12-31 --dry-run
   $ interloper materialize orders --missing
+  $ interloper materialize orders --window 2026-01-01..2026-01-31 --full-refresh --dry-run
   $ interloper materialize --window 2024-01-01..2024-12-31 --processes 2 --timeout 10m
   $ interloper materialize --window 2024-01-01..2024-12-31 --shard 2/4`,
     )

@@ -8,6 +8,16 @@ type MaybePromise<T> = T | Promise<T>;
 const HOOKS = ["writePartition", "readPartition", "partitionRowCounts"] as const;
 const DECORATED = Symbol("interloper.decorated");
 
+/** What `dropAsset` would remove of an asset, for `materialize --full-refresh --dry-run`. */
+export interface DropTarget {
+  /** What is dropped, with where: `folder /abs/data/shop/orders`, `table shop.orders in /abs/warehouse.db`. */
+  readonly what: string;
+  /** Stored partitions found; null for an unpartitioned asset, or when the destination cannot count them. */
+  readonly partitions: number | null;
+  /** Whether anything is stored there to drop. */
+  readonly exists: boolean;
+}
+
 /** Classes a destination relates to, such as its connection; declared with `@destination`. */
 export interface DestinationRelations {
   readonly [name: string]: unknown;
@@ -50,6 +60,30 @@ export abstract class Destination {
    * DAG bound to this destination.
    */
   checkAssets?(assets: readonly AssetRef[]): void;
+  /**
+   * Optional: removes everything this destination holds of the asset (every partition, and any
+   * bookkeeping of its own such as row-count records), and nothing of any other asset. Called by
+   * `materialize --full-refresh` before the window is rebuilt: the way out of a schema change.
+   */
+  dropAsset?(context: IOContext): MaybePromise<void>;
+
+  /**
+   * The hook this destination lacks to drop an asset, as its signature (`dropAsset(context)`),
+   * or null when it can. A full refresh checks every destination before it drops anything.
+   */
+  missingDropHook(): string | null {
+    return typeof this.dropAsset === "function" ? null : "dropAsset(context)";
+  }
+
+  /**
+   * What `dropAsset` would remove. By default the asset in `location`, its stored partitions
+   * counted by `partitionRowCounts`; the built-in destinations name their folder, table or prefix.
+   */
+  async describeDrop(context: IOContext): Promise<DropTarget> {
+    const partitions = context.asset.partitioning ? Object.keys(await this.partitionRowCounts(context)).length : null;
+    const where = this.location === null ? "" : ` in ${this.location}`;
+    return { what: `asset "${context.asset.key}"${where}`, partitions, exists: partitions === null || partitions > 0 };
+  }
 
   /**
    * Makes the relative paths of this destination's options resolve against `folder`: a config

@@ -1,4 +1,4 @@
-export { Destination, destination, type DestinationOptions, type DestinationRelations } from "./destination.js";
+export { Destination, destination, type DestinationOptions, type DestinationRelations, type DropTarget } from "./destination.js";
 export { IOContext, type AssetRef, type RunMetadata } from "./io-context.js";
 export { CSVDestination, type CSVDestinationOptions } from "./csv/csv-destination.js";
 export { FileDestination, type FileDestinationOptions } from "./file/file-destination.js";

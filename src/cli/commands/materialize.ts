@@ -1,3 +1,4 @@
+import { checkFullRefreshOptions, fullRefreshTargets } from "../../api/full-refresh.js";
 import { currentRowCounts, materialize, type MaterializeOutcome } from "../../api/materialize.js";
 import { planMaterialize, type Plan, type PlanOptions } from "../../api/plan.js";
 import { missingPlanOptions } from "../../api/missing.js";
@@ -14,11 +15,12 @@ import { exitLeavingAbandonedWork, guardEscapedErrors } from "../process-guards.
 import { PlainReporter } from "../reporters/plain.js";
 import { summaryLines } from "../reporters/summary.js";
 import { formatCount } from "../reporters/tracker.js";
+import { checkYes, confirmAndDrop, dryRunDropLines, type FullRefreshFlags } from "./full-refresh.js";
 import { planOptions, rangeEnd, rangeEndNeedsMissing, type SelectionFlags } from "./selection.js";
 import { parseDuration, shardFromFlags, type ShardFlags } from "./shard.js";
 
 /** Flags of `interloper materialize`. */
-export interface MaterializeFlags extends GlobalOptions, SelectionFlags, ShardFlags {
+export interface MaterializeFlags extends GlobalOptions, SelectionFlags, ShardFlags, FullRefreshFlags {
   readonly processes?: number;
   readonly timeout?: string;
   readonly grace?: string;
@@ -56,15 +58,24 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   const graceMs = flags.grace !== undefined ? parseDuration(flags.grace, "--grace", { allowZero: true }) : DEFAULT_GRACE_MS;
   if (flags.includeEmpty && !flags.missing) throw new ConfigError("--include-empty only applies with --missing");
   rangeEndNeedsMissing(flags);
+  checkYes(flags);
+  if (flags.fullRefresh) checkFullRefreshOptions({ only: flags.missing || undefined, shard });
   if (flags.missing) options = await missingPlanOptions(project, options, { includeEmpty: flags.includeEmpty ?? false, ...rangeEnd(flags) });
   const plan = planMaterialize(project, options);
   if ((flags.missing || shard) && plan.runs.length === 0) {
     err(`Nothing to do: no partition ${flags.missing ? "is missing" : "falls to this shard"}${plan.window ? ` in ${String(plan.window)}` : ""}.`);
     return 0;
   }
+  // Every destination is checked (and described) before anything is dropped.
+  const refresh = flags.fullRefresh ? await fullRefreshTargets(plan) : null;
   if (flags.dryRun) {
+    if (refresh) for (const line of dryRunDropLines(refresh, plan)) out(line);
     for (const line of await dryRunLines(plan)) out(line);
     return 0;
+  }
+  if (refresh) {
+    const stop = await confirmAndDrop(refresh, plan, flags);
+    if (stop !== null) return stop;
   }
   for (const line of skippedLines(plan)) err(line);
 

@@ -2,7 +2,7 @@ import type { FileHandle } from "node:fs/promises";
 import { SchemaError } from "../../errors.js";
 import type { Partition } from "../../partitioning/index.js";
 import { TableData, type Row } from "../../representation/index.js";
-import { Destination } from "../destination.js";
+import { Destination, type DropTarget } from "../destination.js";
 import { durableOption } from "../files/atomic.js";
 import { PartitionFiles } from "../files/partition-files.js";
 import type { IOContext } from "../io-context.js";
@@ -105,6 +105,15 @@ export class CSVDestination extends Destination {
 
   async readPartition(context: IOContext, partition: Partition | null): Promise<unknown> {
     return parseCsvRows(await this.files.read(context, partition), context.schema);
+  }
+
+  /** Removes the asset's folder of partitions, with its row-count records; another asset's folder inside it stays. */
+  override dropAsset(context: IOContext): Promise<void> {
+    return this.files.drop(context);
+  }
+
+  override describeDrop(context: IOContext): Promise<DropTarget> {
+    return this.files.describeDrop(context);
   }
 
   partitionRowCounts(context: IOContext): Promise<Record<string, number>> {

@@ -4,11 +4,11 @@ import type { Partition, PartitionConfig, PartitionFilter, TimeGranularity } fro
 import { instantOf } from "../../partitioning/dates.js";
 import { TableData } from "../../representation/index.js";
 import { inferFieldSpecs, reconcileRows } from "../../schema/index.js";
-import { Destination } from "../destination.js";
+import { Destination, type DropTarget } from "../destination.js";
 import type { IOContext } from "../io-context.js";
 import type { DatabaseHooks } from "./hooks.js";
 import { checkDatabaseSubclass, definedAtOrBelow } from "./override-check.js";
-import { ledgerContext, recordWritten, writtenAmong, writtenKeys } from "./partition-ledger.js";
+import { forgetTable, ledgerContext, recordWritten, writtenAmong, writtenKeys } from "./partition-ledger.js";
 import { checkWindowRows } from "./window-check.js";
 
 type MaybePromise<T> = T | Promise<T>;
@@ -59,6 +59,13 @@ export abstract class DatabaseDestination extends Destination implements Databas
    * Not called when a subclass overrides `count` below the class that defines this.
    */
   countPeriods?(table: string, dataset: string | null, column: string, granularity: TimeGranularity): MaybePromise<Record<string, number> | null>;
+
+  /**
+   * Optional, for `materialize --full-refresh`: drops the table, its indexes and anything else
+   * the database keeps of it; nothing for a missing table. The base removes the table's entries
+   * from the partition ledger itself.
+   */
+  dropTable?(table: string, dataset: string | null): MaybePromise<void>;
 
   /**
    * Runs `fn` as one unit: each delete-then-insert of `scope` (given by `write`, which a backend
@@ -156,6 +163,38 @@ export abstract class DatabaseDestination extends Destination implements Databas
   /** Reads one partition: `read` over the partition's own window. */
   readPartition(context: IOContext, partition: Partition | null): Promise<unknown> {
     return this.read(context.withWindow(partition));
+  }
+
+  override missingDropHook(): string | null {
+    return typeof this.dropTable === "function" ? null : "dropTable(table, dataset)";
+  }
+
+  /**
+   * Drops the asset's table and its entries in the partition ledger, in one transaction where
+   * the database has transactional DDL. The ledger goes first: were the drop to fail after it
+   * (MySQL commits at DDL), the partitions would show missing, never written yet absent.
+   */
+  override async dropAsset(context: IOContext): Promise<void> {
+    const { table, dataset } = context.asset;
+    await this.transaction(
+      async () => {
+        await forgetTable(this, table, dataset);
+        await this.dropTable!(table, dataset);
+      },
+      { table, dataset, partitions: null },
+    );
+  }
+
+  /** The table and where it is; its partitions counted as coverage counts them. */
+  override async describeDrop(context: IOContext): Promise<DropTarget> {
+    const partitions = context.asset.partitioning ? Object.keys(await this.partitionRowCounts(context)).length : null;
+    const exists = (await this.tableExists(context.asset.table, context.asset.dataset)) ?? (partitions === null || partitions > 0);
+    return { what: `table ${this.where(context)}${this.location === null ? "" : ` in ${this.location}`}`, partitions, exists };
+  }
+
+  /** Whether the table exists; null when the backend cannot tell (the base then guesses from its partitions). */
+  protected tableExists(_table: string, _dataset: string | null): MaybePromise<boolean | null> {
+    return null;
   }
 
   /** Rows per partition key: stored values mapped through the partitioning, written-but-empty ones as 0. */

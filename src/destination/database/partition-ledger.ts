@@ -62,3 +62,11 @@ export async function writtenKeys(hooks: DatabaseHooks, table: string, dataset: 
     .map((entry) => keyOfEntry(entry, table))
     .filter((key): key is string => key !== null);
 }
+
+/** Removes every entry of `table` from the ledger (inside the caller's transaction), a bounded number per statement. */
+export async function forgetTable(hooks: DatabaseHooks, table: string, dataset: string | null): Promise<void> {
+  const entries = (await writtenKeys(hooks, table, dataset)).map((key) => entryOf(table, key));
+  for (let start = 0; start < entries.length; start += 1000) {
+    await hooks.delete(LEDGER_TABLE, dataset, { column: ENTRY, values: entries.slice(start, start + 1000) });
+  }
+}

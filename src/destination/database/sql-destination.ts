@@ -116,6 +116,18 @@ export abstract class SqlDestination extends DatabaseDestination {
     return counts;
   }
 
+  /** Drops the table (its indexes and comment go with it) and forgets what this instance knew of it. */
+  override async dropTable(table: string, dataset: string | null): Promise<void> {
+    const key = JSON.stringify([dataset, table]);
+    this.pendingIndexes.delete(key);
+    this.catalog.delete(key);
+    await this.run(`DROP TABLE IF EXISTS ${this.dialect.table(table, dataset)}`);
+  }
+
+  protected override async tableExists(table: string, dataset: string | null): Promise<boolean> {
+    return (await this.readColumns(table, dataset)) !== null;
+  }
+
   /**
    * Rows per period start, and per value where the dialect cannot compute the period exactly
    * (see DatabaseDestination.countPeriods): one row per partition comes back, not one per

@@ -1,6 +1,6 @@
 import { deserialize, serialize } from "node:v8";
 import type { Partition } from "../../partitioning/index.js";
-import { Destination } from "../destination.js";
+import { Destination, type DropTarget } from "../destination.js";
 import { durableOption } from "../files/atomic.js";
 import { PartitionFiles } from "../files/partition-files.js";
 import type { IOContext } from "../io-context.js";
@@ -54,6 +54,15 @@ export class FileDestination extends Destination {
 
   async readPartition(context: IOContext, partition: Partition | null): Promise<unknown> {
     return deserialize(await this.files.read(context, partition));
+  }
+
+  /** Removes the asset's folder of partitions, with its row-count records; another asset's folder inside it stays. */
+  override dropAsset(context: IOContext): Promise<void> {
+    return this.files.drop(context);
+  }
+
+  override describeDrop(context: IOContext): Promise<DropTarget> {
+    return this.files.describeDrop(context);
   }
 
   partitionRowCounts(context: IOContext): Promise<Record<string, number>> {

@@ -5,7 +5,9 @@ import { DataNotFoundError } from "../../errors.js";
 import type { Partition } from "../../partitioning/index.js";
 import type { IOContext } from "../io-context.js";
 import { partitionSegment, safeSegment, tableSegments } from "../paths.js";
+import type { DropTarget } from "../destination.js";
 import { sweepStaleTemps, writeFileAtomic } from "./atomic.js";
+import { describeTableFolder, dropTableFolder } from "./drop-table.js";
 import { fileIdentity } from "./file-identity.js";
 
 /**
@@ -144,6 +146,16 @@ export class PartitionFiles {
     await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, stale.length) }, worker));
     // Listing order is the filesystem's; keys sort chronologically (or as declared) as strings.
     return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+
+  /** Removes the asset's files and partition folders, count records included (see drop-table.ts). */
+  async drop(context: IOContext): Promise<void> {
+    await dropTableFolder(this.folder, this.tableDir(context), this.fileName, this.owner);
+  }
+
+  /** What `drop` would remove. */
+  describeDrop(context: IOContext): Promise<DropTarget> {
+    return describeTableFolder(this.folder, this.tableDir(context), this.fileName, this.owner, context.asset.partitioning !== null);
   }
 
   /** The table's index of recorded counts, kept by writes (reads never write it). */

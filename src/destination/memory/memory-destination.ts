@@ -1,6 +1,6 @@
 import { DataNotFoundError } from "../../errors.js";
 import type { Partition } from "../../partitioning/index.js";
-import { Destination } from "../destination.js";
+import { Destination, type DropTarget } from "../destination.js";
 import type { IOContext } from "../io-context.js";
 import { partitionSegment, safeSegment, tableSegments } from "../paths.js";
 import { rowCountOf } from "../row-count.js";
@@ -49,6 +49,28 @@ export class MemoryDestination extends Destination {
     const stored = store.get(key);
     if (!stored) throw new DataNotFoundError(`no data for asset "${context.asset.key}" in memory: key "${key}" was never written`);
     return structuredClone(stored.data);
+  }
+
+  /** Forgets every key of the asset: the whole, and each `{column}={key}` below it (never a nested table's). */
+  override dropAsset(context: IOContext): void {
+    for (const key of this.ownKeys(context)) store.delete(key);
+  }
+
+  override async describeDrop(context: IOContext): Promise<DropTarget> {
+    const keys = this.ownKeys(context);
+    const table = tableSegments(context, "MemoryDestination").join("/");
+    const partitions = context.asset.partitioning ? keys.filter((key) => key !== table).length : null;
+    return { what: `keys ${table} and ${table}/*=* in memory`, partitions, exists: keys.length > 0 };
+  }
+
+  private ownKeys(context: IOContext): string[] {
+    const table = tableSegments(context, "MemoryDestination").join("/");
+    const own = (key: string) => {
+      if (key === table) return true;
+      const rest = key.startsWith(`${table}/`) ? key.slice(table.length + 1) : null;
+      return rest !== null && !rest.includes("/") && rest.includes("=");
+    };
+    return [...store.keys()].filter(own);
   }
 
   partitionRowCounts(context: IOContext): Record<string, number> {

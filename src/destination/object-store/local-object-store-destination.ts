@@ -1,6 +1,6 @@
 import type { BigIntStats } from "node:fs";
-import { readdir, readFile, stat } from "node:fs/promises";
-import { join, relative, resolve, sep } from "node:path";
+import { readdir, readFile, rm, rmdir, stat } from "node:fs/promises";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { ConfigError } from "../../errors.js";
 import { durableOption, writeFileAtomic } from "../files/atomic.js";
 import { fileIdentity } from "../files/file-identity.js";
@@ -97,6 +97,37 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
 
   objectUri(name: string): string {
     return this.pathOf(name);
+  }
+
+  /**
+   * Deletes each object's file, its sidecar and the temporary files of either, then the folders
+   * left empty, up to `basePath` (kept).
+   */
+  override async deleteObjects(names: readonly string[]): Promise<void> {
+    for (const name of names) {
+      const path = this.pathOf(name);
+      const folder = dirname(path);
+      const file = basename(path);
+      await rm(path, { force: true });
+      const beside = await readdir(folder).catch((error: unknown) => (isMissing(error) ? [] : Promise.reject(error)));
+      for (const entry of beside) if (entry.startsWith(`.${file}`) || entry.startsWith(`..${file}`)) await rm(join(folder, entry), { force: true });
+      for (let dir = folder; dir !== this.folder && dir.startsWith(this.folder + sep); dir = dirname(dir)) {
+        const removed = await rmdir(dir).then(
+          () => true,
+          (error: NodeJS.ErrnoException) => (error.code === "ENOTEMPTY" || error.code === "EEXIST" || error.code === "ENOENT" ? false : Promise.reject(error)),
+        );
+        if (!removed) break;
+      }
+    }
+  }
+
+  /** The object files under a prefix, without reading their sidecars. */
+  protected override async *listNames(prefix: string): AsyncIterable<string> {
+    const folder = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
+    for await (const path of walk(this.pathOf(folder))) {
+      const name = relative(this.folder, path).split(sep).join("/");
+      if (name.startsWith(prefix)) yield name;
+    }
   }
 
   /** The absolute folder `basePath` names (relative to the config's folder in a loaded config). */

@@ -2,7 +2,7 @@ import { ConfigError, DataNotFoundError, SchemaError } from "../../errors.js";
 import type { Partition } from "../../partitioning/index.js";
 import { type Row, TableData } from "../../representation/index.js";
 import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
-import { Destination } from "../destination.js";
+import { Destination, type DropTarget } from "../destination.js";
 import type { FileFormat, FormatName } from "../formats/file-format.js";
 import { formatFor } from "../formats/format-for.js";
 import type { IOContext } from "../io-context.js";
@@ -50,6 +50,56 @@ export abstract class ObjectStoreDestination extends Destination {
   abstract listObjects(prefix: string): Iterable<StoredObject> | AsyncIterable<StoredObject>;
   /** The backend's URI of an object, for messages: `s3://bucket/name`, a file path, ... */
   abstract objectUri(name: string): string;
+  /**
+   * Optional, for `materialize --full-refresh`: deletes these objects, and whatever the backend
+   * keeps beside each (metadata sidecars). An object already gone is no error.
+   */
+  deleteObjects?(names: readonly string[]): MaybePromise<void>;
+
+  /** The names of the objects under a prefix; a backend may list them cheaper than `listObjects`. */
+  protected async *listNames(prefix: string): AsyncIterable<string> {
+    for await (const object of this.listObjects(prefix)) yield object.name;
+  }
+
+  override missingDropHook(): string | null {
+    return typeof this.deleteObjects === "function" ? null : "deleteObjects(names)";
+  }
+
+  /** Deletes the asset's objects: `data.*` under its table prefix and under each `{column}={key}/` there, nothing deeper. */
+  override async dropAsset(context: IOContext): Promise<void> {
+    const { names } = await this.ownObjects(context);
+    // Batches bound a request's size (S3 takes at most 1000 keys per DeleteObjects).
+    for (let start = 0; start < names.length; start += 1000) await this.deleteObjects!(names.slice(start, start + 1000));
+  }
+
+  override async describeDrop(context: IOContext): Promise<DropTarget> {
+    const { names, partitions } = await this.ownObjects(context);
+    const prefix = this.tablePath(context).join("/");
+    return { what: `objects under ${this.objectUri(prefix)}/`, partitions: context.asset.partitioning ? partitions : null, exists: names.length > 0 };
+  }
+
+  /**
+   * The asset's objects and how many partition folders hold them. Another asset's objects may
+   * share the table prefix (an asset `shop` without dataset beside the dataset `shop`): only a
+   * data file of any format at the table's level or one level below, in a `{column}={key}`
+   * folder, is the asset's, so a changed format or a renamed partition column is found too.
+   */
+  private async ownObjects(context: IOContext): Promise<{ names: string[]; partitions: number }> {
+    const prefix = `${this.tablePath(context).join("/")}/`;
+    const names: string[] = [];
+    const folders = new Set<string>();
+    for await (const name of this.listNames(prefix)) {
+      if (!name.startsWith(prefix)) continue;
+      const parts = name.slice(prefix.length).split("/");
+      const isData = (part: string) => part.startsWith("data.");
+      if (parts.length === 1 && isData(parts[0]!)) names.push(name);
+      else if (parts.length === 2 && parts[0]!.includes("=") && isData(parts[1]!)) {
+        names.push(name);
+        folders.add(parts[0]!);
+      }
+    }
+    return { names, partitions: folders.size };
+  }
 
   /** Where the objects are: the URI of the prefix (`s3://bucket/prefix`, a folder). */
   override get location(): string {

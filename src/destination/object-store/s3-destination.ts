@@ -72,12 +72,44 @@ export class S3Destination extends ObjectStoreDestination {
     });
   }
 
-  /**
-   * ListObjectsV2 page by page; each object's metadata from a HeadObject (S3 lists none). Keys
-   * are asked for URL-encoded: in the XML of a plain listing a `\r` in a key reads back as `\n`
-   * (XML parsers normalise line ends), and other control characters cannot be written at all.
-   */
+  /** Every object under the prefix (see `keyPages`), each one's metadata from a HeadObject (S3 lists none). */
   async *listObjects(prefix: string): AsyncIterable<StoredObject> {
+    for await (const keys of this.keyPages(prefix)) {
+      for (let start = 0; start < keys.length; start += PARALLEL_HEADS) {
+        const heads = await Promise.all(keys.slice(start, start + PARALLEL_HEADS).map((key) => this.headMetadata(key)));
+        for (const object of heads) if (object) yield object;
+      }
+    }
+  }
+
+  /** The keys under a prefix, from the listing alone (no HeadObject). */
+  protected override async *listNames(prefix: string): AsyncIterable<string> {
+    for await (const keys of this.keyPages(prefix)) yield* keys;
+  }
+
+  /**
+   * One DeleteObjects per call (the base passes at most 1000 names): S3 keeps no sidecar, the
+   * metadata goes with its object. A key that fails to delete fails the call, naming it.
+   */
+  override async deleteObjects(names: readonly string[]): Promise<void> {
+    if (names.length === 0) return;
+    await this.call("DeleteObjects", names[0]!, async ({ sdk, client }) => {
+      const response = await client.send(new sdk.DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: names.map((Key) => ({ Key })), Quiet: true } }));
+      const failed = response.Errors?.[0];
+      if (failed) {
+        const error = new Error(`${failed.Code ?? "Error"}: ${failed.Message ?? "not deleted"} (${this.objectUri(failed.Key ?? "")}, ${response.Errors!.length} key(s) not deleted)`);
+        error.name = failed.Code ?? "Error";
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * ListObjectsV2 page by page. Keys are asked for URL-encoded: in the XML of a plain listing a
+   * `\r` in a key reads back as `\n` (XML parsers normalise line ends), and other control
+   * characters cannot be written at all.
+   */
+  private async *keyPages(prefix: string): AsyncIterable<string[]> {
     let token: string | undefined;
     do {
       const page = await this.call("ListObjectsV2", prefix, async ({ sdk, client }) => {
@@ -88,11 +120,7 @@ export class S3Destination extends ObjectStoreDestination {
         const keys = (listed.Contents ?? []).flatMap((item) => (typeof item.Key === "string" ? [encoded ? decodeListedKey(item.Key) : item.Key] : []));
         return { keys, next: listed.IsTruncated ? listed.NextContinuationToken : undefined };
       });
-      const { keys } = page;
-      for (let start = 0; start < keys.length; start += PARALLEL_HEADS) {
-        const heads = await Promise.all(keys.slice(start, start + PARALLEL_HEADS).map((key) => this.headMetadata(key)));
-        for (const object of heads) if (object) yield object;
-      }
+      yield page.keys;
       token = page.next;
     } while (token);
   }
