@@ -297,6 +297,7 @@ describe("an upstream failure inside the same backfill", () => {
     expect(text.exitCode).toBe(1);
     expect(text.stderr).toContain("Failed: 29 of 31 partitions completed, 1 failed, 1 not run");
     expect(text.stderr).toContain('  2026-04-15: shop.orders: asset "shop.orders" failed for 2026-04-15: orders feed unavailable for 2026-04-15\n');
+    expect(text.stderr).toContain('Not run, an upstream partition did not complete:\n  shop.monthly_revenue 2026-04: its dependency "shop.orders" 2026-04-15 did not complete\n');
     // The day first: run in the order printed, the month then finds every day stored.
     expect(text.stderr).toContain(
       "Re-run what did not complete with:\n  interloper materialize shop.orders --partition 2026-04-15\n  interloper materialize shop.monthly_revenue --partition 2026-04\n",

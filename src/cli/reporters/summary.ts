@@ -46,6 +46,11 @@ export function summaryLines(outcome: MaterializeOutcome, rows: number, invocati
     const shown = result.waiting.slice(0, MAX_REASONS).map((w) => `  ${w.asset}${w.partition === null ? "" : ` ${w.partition}`}: "${w.upstream}" ${w.missing}`);
     lines.push(...shown, ...(result.waiting.length > MAX_REASONS ? [`  (and ${result.waiting.length - MAX_REASONS} more)`] : []));
   }
+  if ("notRun" in result && result.notRun.length > 0) {
+    lines.push(`Not run, an upstream partition did not complete:`);
+    const shown = result.notRun.slice(0, MAX_REASONS).map((n) => `  ${n.asset}${n.partition === null ? "" : ` ${n.partition}`}: ${n.reason}`);
+    lines.push(...shown, ...(result.notRun.length > MAX_REASONS ? [`  (and ${result.notRun.length - MAX_REASONS} more)`] : []));
+  }
   const rerun = rerunCommands(outcome, invocation);
   if (rerun.length) lines.push(`Re-run what did not complete with:`, ...rerun.map((c) => `  ${c}`));
   const upstream = upstreamCommands(outcome, invocation);
