@@ -34,7 +34,10 @@ async function project(): Promise<string> {
   return dir;
 }
 
-/** The CLI in `cwd`, config found upward (no -c); a whole project's window takes a while on a shared machine. */
+/** A whole project's window is some 900 runs: on a shared machine it takes a while. */
+const SLOW = 180_000;
+
+/** The CLI in `cwd`, config found upward (no -c). */
 async function run(cwd: string, args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
   const result = await execa(process.execPath, [BIN, ...args], {
     cwd,
@@ -42,7 +45,7 @@ async function run(cwd: string, args: readonly string[], env: Record<string, str
     reject: false,
     stripFinalNewline: false,
     stdin: "ignore",
-    timeout: 85_000,
+    timeout: 170_000,
   });
   const lines = (text: string) => text.split("\n").filter((line) => line.trim() !== "");
   const stdout = String(result.stdout ?? "");
@@ -164,7 +167,7 @@ describe("a window over the whole project", () => {
     expect(weeks.map((w) => w.revenue)).toEqual(await Promise.all(Object.values(WEEKS).map((d) => revenueOf(dir, d))));
     const [sums] = sqlite<{ total: number }>(dir, `SELECT SUM(amount) AS total FROM "shop.orders" WHERE date BETWEEN '2026-01-01' AND '2026-01-31'`);
     expect(sums!.total).toBe(Number(month!["revenue"]));
-  });
+  }, SLOW);
 
   it("plan --json: the skipped asset with its reason, and the runs in stage order (every day of orders before the month)", async () => {
     const result = await run(dir, ["plan", "--window", WINDOW, "--json"]);
@@ -224,7 +227,7 @@ describe("from a subfolder, with Dagster's A...B spelling", () => {
     await expectWindowWritten(dir);
     expect(await listFiles(join(dir, "sub"))).toEqual([]);
     expect(sqlite<{ n: number }>(dir, 'SELECT COUNT(*) AS n FROM "shop.monthly_revenue"')).toEqual([{ n: 1 }]);
-  });
+  }, SLOW);
 });
 
 describe("a window that covers a month partly", () => {
