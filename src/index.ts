@@ -47,7 +47,7 @@ export { ExecutionContext, type Logger } from "./asset/execution-context.js";
 export { source, Source, type SourceDefinition, type SourceOptions } from "./source/source.js";
 export { DAG, type DAGMember, type Dependency } from "./dag/dag.js";
 export { RunResult, type AssetExecution, type ExecutionStatus } from "./runner/run-result.js";
-export { backfill, BackfillResult, type BackfillOptions, type PartitionOutcome } from "./runner/backfill.js";
+export { backfill, BackfillResult, type BackfillOptions, type NotRunPartition, type PartitionOutcome } from "./runner/backfill.js";
 export type { RunOptions } from "./runner/run.js";
 export { subscribe, type InterloperEvent, type EventHandler } from "./runner/events.js";
 export { defineConfig, type InterloperConfig } from "./config/define-config.js";

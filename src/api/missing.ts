@@ -1,4 +1,4 @@
-import { ListPartitionConfig, spanning, TimeGranularity, TimePartitionConfig, TimePartitionWindow, type PartitionWindow } from "../partitioning/index.js";
+import { ListPartitionConfig, periodsWithin, spanning, TimeGranularity, TimePartitionConfig, TimePartitionWindow, type PartitionWindow } from "../partitioning/index.js";
 import { assetCoverage, checkRangeEnd, type CoverageOptions } from "./coverage/index.js";
 import type { Asset } from "../asset/asset.js";
 import type { Project } from "./project.js";
@@ -38,20 +38,36 @@ export async function missingPlanOptions(project: Project, options: PlanOptions,
     ...(missing.includeCurrent ? { includeCurrent: true } : {}),
     ...(missing.timeZone !== undefined ? { timeZone: missing.timeZone } : {}),
   };
+  // A window of time is read by each asset as the periods of its own that lie wholly inside it
+  // (as the staged plan runs them); a list asset, which such a window does not name, is left
+  // to the plan, which skips it with a line.
+  const own = new Map<Asset, CoverageOptions>();
+  for (const asset of assets) {
+    const config = asset.partitioning;
+    if (!(scoped instanceof TimePartitionWindow)) own.set(asset, coverageOptions);
+    else if (config instanceof TimePartitionConfig) {
+      const within = periodsWithin(scoped, config);
+      if (within) own.set(asset, { ...coverageOptions, window: String(within) });
+    }
+  }
+  const covered = [...own.keys()];
   // Settle every count before failing, so nothing is still running when the command reports.
-  const settled = await Promise.allSettled(assets.map((asset) => assetCoverage(asset, coverageOptions)));
+  const settled = await Promise.allSettled(covered.map((asset) => assetCoverage(asset, own.get(asset)!)));
   const failure = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failure) throw failure.reason;
   const coverages = settled.map((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof assetCoverage>>>).value);
   const wanted = new Set<string>();
-  for (const c of coverages) {
-    for (const p of c.partitions) if (p.status === "missing" || (missing.includeEmpty && p.status === "empty")) wanted.add(p.key);
-  }
-  const window = scoped ?? spanOf(assets, coverages);
+  const byAsset = new Map<string, Set<string>>();
+  coverages.forEach((c, i) => {
+    const keys = new Set(c.partitions.filter((p) => p.status === "missing" || (missing.includeEmpty && p.status === "empty")).map((p) => p.key));
+    byAsset.set(covered[i]!.qualifiedKey, keys);
+    for (const key of keys) wanted.add(key);
+  });
+  const window = scoped ?? spanOf(covered, coverages);
   const { partition: _p, lookback: _l, offset: _o, tz: _t, exclude: _e, ...rest } = options;
   // Unpartitioned assets have no partitions to be missing: `--missing` leaves them out. The
   // selection is resolved here: the plan gets its assets by qualified key.
-  return { ...rest, assets: assets.map((a) => a.qualifiedKey), ...(window ? { window: String(window) } : {}), only: wanted };
+  return { ...rest, assets: assets.map((a) => a.qualifiedKey), ...(window ? { window: String(window) } : {}), only: wanted, onlyByAsset: byAsset };
 }
 
 /**

@@ -19,6 +19,11 @@ export interface PlanOptions extends ScopeOptions {
   readonly order?: "newest" | "oldest";
   /** Only these partition keys of the window (as `--missing` computes them); forces one run per partition. */
   readonly only?: ReadonlySet<string>;
+  /**
+   * With `only`, in a staged plan (several partitionings): each asset's own keys, so that a
+   * missing day of one asset does not re-run the same day of every daily asset.
+   */
+  readonly onlyByAsset?: ReadonlyMap<string, ReadonlySet<string>>;
   /** This worker's share of a backfill split across machines; forces one run per partition. */
   readonly shard?: Shard;
 }

@@ -81,9 +81,11 @@ function slotsOf(members: ReadonlyArray<{ asset: Asset; partitions: readonly Par
   const widest = members.reduce((a, b) => (b.partitions!.length > a.partitions!.length ? b : a)).partitions!;
   const ordered = options.order === "newest" ? [...widest].reverse() : [...widest];
   const keys = members.map((m) => new Set(m.partitions!.map((p) => p.key)));
+  const wanted = (asset: Asset, key: string) => !options.onlyByAsset || (options.onlyByAsset.get(asset.qualifiedKey)?.has(key) ?? false);
   return shardOf(ordered, options.shard)
     .filter((p) => !options.only || options.only.has(p.key))
-    .map((partition) => ({ partition, assets: members.filter((_, i) => keys[i]!.has(partition.key)).map((m) => m.asset) }));
+    .map((partition) => ({ partition, assets: members.filter((m, i) => keys[i]!.has(partition.key) && wanted(m.asset, partition.key)).map((m) => m.asset) }))
+    .filter((slot) => slot.assets.length > 0);
 }
 
 /** An asset's partitions in the window (null: unpartitioned), or why it has none. */

@@ -31,6 +31,14 @@ export interface BackfillOptions extends Omit<RunOptions, "runId" | "backfillId"
   readonly childProcess?: ChildProcessOptions;
 }
 
+/** An asset's partition left unrun because what it reads did not complete in this backfill. */
+export interface NotRunPartition {
+  readonly asset: string;
+  readonly partition: string | null;
+  /** "its dependency \"shop.orders\" 2026-01-15 did not complete" */
+  readonly reason: string;
+}
+
 /** What happened to one partition of a backfill. */
 export interface PartitionOutcome {
   readonly key: string;
@@ -54,6 +62,8 @@ export class BackfillResult {
     readonly runError: Error | null = null,
     /** Assets' partitions not run because the upstream partitions they read are not stored. */
     readonly waiting: readonly WaitingPartition[] = [],
+    /** Assets' partitions not run because an upstream partition of this backfill did not complete. */
+    readonly notRun: readonly NotRunPartition[] = [],
   ) {
     Object.freeze(this);
   }
@@ -168,6 +178,7 @@ async function runSlots(dag: DAG, stages: readonly Stage[], options: StagedOptio
   const child = { ...options.childProcess!, ...(timeoutMs ? { timeoutMs } : {}), ...(graceMs !== undefined ? { graceMs } : {}), backfillId, emit, control };
   const requirements = new Requirements(dag);
   const waiting: WaitingPartition[] = [];
+  const notRun: NotRunPartition[] = [];
   const outcomes: PartitionOutcome[] = [];
   let unpartitionedRun: RunResult | null = null;
   let stopped = false;
@@ -179,6 +190,7 @@ async function runSlots(dag: DAG, stages: readonly Stage[], options: StagedOptio
     for (const [asset, why] of blocked) {
       requirements.record(asset, slot.partition?.key ?? null, false);
       if (why.kind === "waiting") waiting.push(why.waiting);
+      else notRun.push({ asset, partition: slot.partition?.key ?? null, reason: why.reason });
       const reason = why.kind === "waiting" ? `waiting for "${why.waiting.upstream}" ${why.waiting.missing}` : why.reason;
       emit({ ...base, type: "asset:canceled", time, asset, ...(slot.partition ? { partition: slot.partition.key } : {}), reason });
     }
@@ -226,7 +238,7 @@ async function runSlots(dag: DAG, stages: readonly Stage[], options: StagedOptio
   const statuses = partitions.map((p) => p.status).concat(unpartitionedStatus ? [unpartitionedStatus] : []);
   const status: ExecutionStatus =
     statuses.includes("failed") || control.error ? "failed" : statuses.includes("canceled") ? (options.signal?.aborted ? "canceled" : "failed") : "completed";
-  const result = new BackfillResult(backfillId, status, options.window, Date.now() - startedAt, partitions, unpartitionedRun, control.error, waiting);
+  const result = new BackfillResult(backfillId, status, options.window, Date.now() - startedAt, partitions, unpartitionedRun, control.error, waiting, notRun);
   emit({
     ...base,
     type: `backfill:${status}`,

@@ -46,6 +46,11 @@ export function summaryLines(outcome: MaterializeOutcome, rows: number, invocati
     const shown = result.waiting.slice(0, MAX_REASONS).map((w) => `  ${w.asset}${w.partition === null ? "" : ` ${w.partition}`}: "${w.upstream}" ${w.missing}`);
     lines.push(...shown, ...(result.waiting.length > MAX_REASONS ? [`  (and ${result.waiting.length - MAX_REASONS} more)`] : []));
   }
+  if ("notRun" in result && result.notRun.length > 0) {
+    lines.push(`Not run, an upstream partition did not complete:`);
+    const shown = result.notRun.slice(0, MAX_REASONS).map((n) => `  ${n.asset}${n.partition === null ? "" : ` ${n.partition}`}: ${n.reason}`);
+    lines.push(...shown, ...(result.notRun.length > MAX_REASONS ? [`  (and ${result.notRun.length - MAX_REASONS} more)`] : []));
+  }
   const rerun = rerunCommands(outcome, invocation);
   if (rerun.length) lines.push(`Re-run what did not complete with:`, ...rerun.map((c) => `  ${c}`));
   const upstream = upstreamCommands(outcome, invocation);
@@ -102,7 +107,10 @@ export function upstreamCommands(outcome: MaterializeOutcome, invocation: Invoca
     // Assets left waiting: the command that runs them with their upstream, over their partitions.
     const waiting = new Set(result.waiting.map((w) => w.asset));
     const keys = result.waiting.flatMap((w) => (w.partition === null ? [] : [w.partition]));
-    return stagedCommands(outcome.plan, keys, invocation.config, (group) => group.filter((key) => waiting.has(key)).map((key) => `+${key}`));
+    // An unpartitioned asset has no partition to name: its command takes no window.
+    const once = [...new Set(result.waiting.filter((w) => w.partition === null).map((w) => w.asset))];
+    const base = once.length > 0 ? [["interloper", "materialize", ...once.map((key) => `+${key}`), ...(invocation.config ? ["-c", invocation.config] : [])].map(quote).join(" ")] : [];
+    return [...base, ...stagedCommands(outcome.plan, keys, invocation.config, (group) => group.filter((key) => waiting.has(key)).map((key) => `+${key}`))];
   }
   if (assets.size === 0) return [];
   return commandsFor([...assets].map((key) => `+${key}`), outcome, partitions, invocation.config);
@@ -129,14 +137,15 @@ function commandsFor(words: readonly string[], outcome: MaterializeOutcome, part
 function stagedCommands(plan: Plan, partitions: readonly string[], config: string | undefined, words: (assets: readonly string[]) => string[] = (assets) => [...assets]): string[] {
   const incomplete = new Set(partitions);
   const groups = new Map<string, { assets: readonly string[]; keys: string[] }>();
-  // Oldest (or first declared) first, as windows are written.
-  const runs = plan.order === "newest" ? [...plan.runs].reverse() : plan.runs;
-  for (const run of runs) {
+  // Groups in stage order (days before their month), so that the commands run in the order
+  // printed; within a group, oldest (or first declared) first, as windows are written.
+  for (const run of plan.runs) {
     if (run.partition === null) continue;
     const id = run.assets.join("\u0000");
     if (!groups.has(id)) groups.set(id, { assets: run.assets, keys: [] });
     groups.get(id)!.keys.push(run.partition);
   }
+  if (plan.order === "newest") for (const group of groups.values()) group.keys.reverse();
   return [...groups.values()].flatMap(({ assets, keys }) => {
     const selection = words(assets);
     if (selection.length === 0 || !keys.some((key) => incomplete.has(key))) return [];
