@@ -34,6 +34,9 @@ export interface GcsObject {
   readonly contentType: string;
   readonly metadata: Readonly<Record<string, string>>;
   readonly data: Buffer;
+  /** The data's MD5 and CRC32C in base64, as GCS gives them. */
+  readonly md5Hash: string;
+  readonly crc32c: string;
   readonly timeCreated: string;
   readonly updated: string;
 }
@@ -46,10 +49,29 @@ export interface GcsRequestLog {
   readonly authorization: string | undefined;
 }
 
+/** Options of the server. */
+export interface GcsServerOptions {
+  /**
+   * The most items a list page holds, below what `maxResults` asks (1000 by default). GCS may
+   * return fewer results than asked ("the next page may be empty"): a small page makes a short
+   * listing take several pages and page tokens.
+   */
+  readonly maxPageSize?: number;
+}
+
 export interface GcsServer {
   /** The `apiEndpoint` to give the client: `http://127.0.0.1:PORT`. */
   readonly endpoint: string;
   createBucket(name: string): void;
+  /** Stores an object directly, as another writer would (a new generation, no preconditions). */
+  put(bucket: string, name: string, data: string | Uint8Array, metadata?: Record<string, string>, contentType?: string): GcsObject;
+  /**
+   * Faults, each for the next request that matches: `dropResponse` does the request's work, then
+   * cuts the connection instead of answering (a response lost on the way); `beforeCommit` runs
+   * just before the next upload makes an object live (another writer getting in between).
+   */
+  dropResponse(matches: (method: string, url: URL) => boolean): void;
+  beforeCommit(run: (bucket: string, name: string) => void): void;
   /** The live objects of a bucket, by name (for assertions). */
   objects(bucket: string): ReadonlyMap<string, GcsObject>;
   /** Open resumable sessions. */
@@ -89,7 +111,10 @@ class HttpError extends Error {
 const notFoundBucket = () => new HttpError(404, "The specified bucket does not exist.", "notFound");
 const invalid = (message: string) => new HttpError(400, message, "invalid");
 
-export async function startGcsServer(): Promise<GcsServer> {
+export async function startGcsServer(options: GcsServerOptions = {}): Promise<GcsServer> {
+  const pageSize = Math.min(options.maxPageSize ?? MAX_RESULTS, MAX_RESULTS);
+  let dropNext: ((method: string, url: URL) => boolean) | null = null;
+  let beforeNextCommit: ((bucket: string, name: string) => void) | null = null;
   const buckets = new Map<string, Map<string, GcsObject>>();
   const uploads = new Map<string, Upload>();
   const requests: GcsRequestLog[] = [];
@@ -122,8 +147,8 @@ export async function startGcsServer(): Promise<GcsServer> {
       contentType: object.contentType,
       storageClass: "STANDARD",
       size: String(object.data.length),
-      md5Hash: md5(object.data),
-      crc32c: crc32cBase64(object.data),
+      md5Hash: object.md5Hash,
+      crc32c: object.crc32c,
       etag: createHash("sha1").update(`${object.generation}/${object.metageneration}`).digest("base64").slice(0, 14),
       timeCreated: object.timeCreated,
       updated: object.updated,
@@ -135,9 +160,13 @@ export async function startGcsServer(): Promise<GcsServer> {
   /** Stores a new generation of an object, if the preconditions hold against the live one. */
   const insert = (bucketName: string, name: string, data: Buffer, contentType: string, metadata: Record<string, string>, preconditions: URLSearchParams): GcsObject => {
     const bucket = bucketOf(bucketName);
+    const hook = beforeNextCommit;
+    beforeNextCommit = null;
+    hook?.(bucketName, name);
     checkPreconditions(bucket.get(name), preconditions);
     const now = new Date().toISOString();
-    const object: GcsObject = { name, generation: nextGeneration(), metageneration: "1", contentType, metadata, data, timeCreated: now, updated: now };
+    const hashes = { md5Hash: md5(data), crc32c: crc32cBase64(data) };
+    const object: GcsObject = { name, generation: nextGeneration(), metageneration: "1", contentType, metadata, data, ...hashes, timeCreated: now, updated: now };
     bucket.set(name, object);
     return object;
   };
@@ -215,11 +244,11 @@ export async function startGcsServer(): Promise<GcsServer> {
     const bucket = bucketOf(bucketName);
     const prefix = query.get("prefix") ?? "";
     const delimiter = query.get("delimiter") ?? "";
-    let maxResults = MAX_RESULTS;
+    let maxResults = pageSize;
     const asked = query.get("maxResults");
     if (asked !== null) {
       if (!/^\d+$/.test(asked) || Number(asked) < 1) throw invalid(`Invalid value for maxResults: ${asked}`);
-      maxResults = Math.min(Number(asked), MAX_RESULTS);
+      maxResults = Math.min(Number(asked), pageSize);
     }
     const token = query.get("pageToken");
     const after = token === null || token === "" ? null : decodePageToken(token);
@@ -263,6 +292,7 @@ export async function startGcsServer(): Promise<GcsServer> {
 
     if (type === "media") {
       const name = objectName(query.get("name"));
+      checkHash(headerOf(request, "x-goog-hash"), body);
       const object = insert(bucketName, name, body, headerOf(request, "content-type") ?? "application/octet-stream", {}, query);
       return sendJson(response, 200, resource(bucketName, object));
     }
@@ -356,6 +386,15 @@ export async function startGcsServer(): Promise<GcsServer> {
   };
 
   const server = createServer((request, response) => {
+    if (dropNext?.(request.method ?? "", new URL(request.url ?? "/", endpoint))) {
+      dropNext = null;
+      // The work is done; the answer never arrives.
+      response.writeHead = (() => response) as typeof response.writeHead;
+      response.end = (() => {
+        request.socket.destroy();
+        return response;
+      }) as typeof response.end;
+    }
     const log = () => requests.push({ method: request.method ?? "", url: request.url ?? "", status: response.statusCode, authorization: headerOf(request, "authorization") });
     response.once("finish", log);
     handle(request, response).catch((error: unknown) => {
@@ -381,6 +420,13 @@ export async function startGcsServer(): Promise<GcsServer> {
       if (!buckets.has(name)) buckets.set(name, new Map());
     },
     objects: (name) => bucketOf(name),
+    put: (bucket, name, data, metadata = {}, contentType = "application/octet-stream") => insert(bucket, objectName(name), Buffer.from(data), contentType, { ...metadata }, new URLSearchParams()),
+    dropResponse: (matches) => {
+      dropNext = matches;
+    },
+    beforeCommit: (run) => {
+      beforeNextCommit = run;
+    },
     get openUploads() {
       return [...uploads.values()].filter((upload) => upload.done === null).length;
     },
@@ -570,8 +616,9 @@ const CRC32C_TABLE = (() => {
 
 /** CRC32C (Castagnoli), as GCS gives it: the 4 bytes big-endian, in base64. */
 export function crc32cBase64(data: Uint8Array): string {
+  const table = CRC32C_TABLE;
   let crc = 0xffffffff;
-  for (const byte of data) crc = CRC32C_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
+  for (let i = 0; i < data.length; i++) crc = table[(crc ^ data[i]!) & 0xff]! ^ (crc >>> 8);
   const out = Buffer.alloc(4);
   out.writeUInt32BE((crc ^ 0xffffffff) >>> 0);
   return out.toString("base64");
@@ -581,7 +628,7 @@ function sendMedia(response: ServerResponse, object: GcsObject, headOnly: boolea
   response.writeHead(200, {
     "content-type": object.contentType,
     "content-length": String(object.data.length),
-    "x-goog-hash": `crc32c=${crc32cBase64(object.data)},md5=${md5(object.data)}`,
+    "x-goog-hash": `crc32c=${object.crc32c},md5=${object.md5Hash}`,
     "x-goog-generation": object.generation,
     "x-goog-metageneration": object.metageneration,
     "x-goog-stored-content-encoding": "identity",
