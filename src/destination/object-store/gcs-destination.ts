@@ -138,6 +138,7 @@ export class GCSDestination extends ObjectStoreDestination {
 
   /** Runs client calls; any failure becomes one ObjectStoreError naming the operation and object. */
   private async call<T>(operation: string, name: string, run: (handle: GCSHandle) => Promise<T>): Promise<T> {
+    checkObjectName(name, this.objectUri(name));
     this.#handle ??= createGCSClient(this.#connection);
     const handle = await this.#handle.catch((error: unknown) => {
       this.#handle = undefined;
@@ -146,9 +147,25 @@ export class GCSDestination extends ObjectStoreDestination {
     try {
       return await run(handle);
     } catch (error) {
-      throw gcsStorageError(operation, this.objectUri(name), error, [this.#connection.credentials?.private_key ?? ""]);
+      throw gcsStorageError(operation, printable(this.objectUri(name)), error, [this.#connection.credentials?.private_key ?? ""]);
     }
   }
+}
+
+/**
+ * GCS refuses object names holding a carriage return or a line feed (and so any prefix holding
+ * one: a listing could never match). Said before any request, naming the object and the rule;
+ * list values cannot hold them, but a prefix or dataset name can.
+ */
+function checkObjectName(name: string, uri: string): void {
+  if (/[\r\n]/.test(name)) {
+    throw new ConfigError(`GCSDestination: ${printable(uri)} holds a carriage return or line feed, which Google Cloud Storage does not allow in object names (check prefix and dataset)`);
+  }
+}
+
+/** A URI for a one-line message: control characters as \uXXXX escapes. */
+function printable(uri: string): string {
+  return uri.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 interface LiveResource {
