@@ -223,22 +223,35 @@ describe("GCSDestination on the test JSON API server", () => {
     expect((counts as Error).message).toBe("GCSDestination: objects.list of gs://no-such-bucket/shop/orders/ failed: HTTP 404: The specified bucket does not exist.");
   });
 
-  it("with a key file beside a custom endpoint, asks Google for a token before any request (offline: fails), the key never shown", async () => {
+  it("with a key file beside a custom endpoint, signs with it before any request; a key that cannot sign fails locally, never shown", async () => {
     const dir = await makeTempDir();
     try {
+      // A key that is no key: signing the token request fails here, before anything goes out
+      // (a valid key would next ask Google's token endpoint, which no test may reach).
+      const broken = `-----BEGIN PRIVATE KEY-----\n${KEY_BODY}\n-----END PRIVATE KEY-----\n`;
       const keyFilename = join(dir.path, "key.json");
-      await writeFile(keyFilename, JSON.stringify({ type: "service_account", project_id: "p", client_email: EMAIL, private_key: PRIVATE_KEY, private_key_id: "k1" }));
-      const dest = new GCSDestination({ bucket, connection: { keyFilename, apiEndpoint: server.endpoint } });
+      await writeFile(keyFilename, JSON.stringify({ type: "service_account", project_id: "p", client_email: EMAIL, private_key: broken, private_key_id: "k1" }));
       const from = server.requests.length;
-      // Offline, the token request to Google fails: the key was read and used, no request went out unsigned.
-      const error = await dest.read(ctx(orders, days("2026-01-01", "2026-01-01"))).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ObjectStoreError);
-      expect((error as Error).message).toMatch(/^GCSDestination: objects\.get of gs:\/\/objects\/shop\/orders\/date=2026-01-01\/data\.parquet failed: /);
-      expect((error as Error).message).not.toContain("\n");
-      expectNoSecrets(inspect(error, { depth: null, showHidden: true }));
+      for (const connection of [{ keyFilename }, { credentials: { client_email: EMAIL, private_key: broken } }]) {
+        const dest = new GCSDestination({ bucket, connection: { ...connection, apiEndpoint: server.endpoint } });
+        const error = await dest.read(ctx(orders, days("2026-01-01", "2026-01-01"))).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(ObjectStoreError);
+        expect((error as Error).message).toMatch(/^GCSDestination: objects\.get of gs:\/\/objects\/shop\/orders\/date=2026-01-01\/data\.parquet failed: /);
+        expect((error as Error).message).not.toContain("\n");
+        expectNoSecrets(inspect(error, { depth: null, showHidden: true }));
+      }
+      // Nothing reached the server unsigned.
       expect(server.requests.slice(from)).toEqual([]);
     } finally {
       await dir.remove();
     }
+  });
+
+  it("names a key file that does not exist", async () => {
+    const dest = new GCSDestination({ bucket, connection: { keyFilename: "/nonexistent/interloper-key.json", apiEndpoint: server.endpoint } });
+    const error = await dest.read(ctx(orders, days("2026-01-01", "2026-01-01"))).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ObjectStoreError);
+    expect((error as Error).message).toMatch(/^GCSDestination: objects\.get of gs:\/\/objects\/.* failed: .*\/nonexistent\/interloper-key\.json/);
+    expect((error as Error).message).not.toContain("\n");
   });
 });
