@@ -101,6 +101,7 @@ describe("generation preconditions", () => {
     expect(await failure(file.save("two", { resumable: false, preconditionOpts: { ifGenerationMatch: Number(first.generation) + 1 } }))).toBe(412);
     const raw = await api(`/upload/storage/v1/b/${bucket}/o?uploadType=media&name=pre%2Fa&ifGenerationMatch=0`, { method: "POST", body: "x" });
     expect(await gcsError(raw)).toEqual({ status: 412, message: "At least one of the pre-conditions you specified did not hold.", reason: "conditionNotMet" });
+    expect(await failure(file.save(Buffer.alloc(300 * 1024, 7), { resumable: true, chunkSize: 256 * 1024, preconditionOpts: { ifGenerationMatch: 0 } }))).toBe(412);
     expect(server.objects(bucket).get("pre/a")!.data.toString()).toBe("one");
     await file.save("two", { resumable: false, preconditionOpts: { ifGenerationMatch: Number(first.generation) } });
     expect(BigInt(server.objects(bucket).get("pre/a")!.generation)).toBeGreaterThan(BigInt(first.generation));
