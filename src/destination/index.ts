@@ -5,10 +5,14 @@ export { FileDestination, type FileDestinationOptions } from "./file/file-destin
 export { MemoryDestination } from "./memory/memory-destination.js";
 export type { PartitionFilter } from "../partitioning/index.js";
 export {
+  GCSDestination,
   LocalObjectStoreDestination,
   ObjectStoreDestination,
   ObjectStoreError,
   S3Destination,
+  type GCSConnectionOptions,
+  type GCSDestinationOptions,
+  type GCSServiceAccountKey,
   type LocalObjectStoreOptions,
   type S3ConnectionOptions,
   type S3DestinationOptions,

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asset } from "../../src/asset/definition.js";
-import { CSVDestination, FileDestination, MemoryDestination, S3Destination, type Destination } from "../../src/destination/index.js";
+import { CSVDestination, FileDestination, GCSDestination, MemoryDestination, S3Destination, type Destination } from "../../src/destination/index.js";
 import { LocalObjectStoreDestination } from "../../src/destination/object-store/index.js";
 import { SQLiteDestination } from "../../src/destination/database/index.js";
 import { TimePartition, TimePartitionConfig } from "../../src/partitioning/index.js";
@@ -18,6 +18,7 @@ import { fieldSpecs } from "../../src/schema/index.js";
 import { source } from "../../src/source/source.js";
 import { isolatedMySQL, isolatedPostgres, mysqlAvailable, postgresAvailable } from "../database/servers.js";
 import { type Moto, motoAvailable, startMoto, TEST_CONNECTION } from "../object-store/moto.js";
+import { type GcsServer, startGcsServer } from "../support/gcs-server.js";
 import { useTempDirs } from "./helpers.js";
 
 const tempDir = useTempDirs();
@@ -87,6 +88,18 @@ const s3Target = (format: "parquet" | "jsonl" | "csv"): Target => ({
   },
 });
 
+let gcs: GcsServer | null = null;
+const gcsTarget = (format: "parquet" | "jsonl" | "csv"): Target => ({
+  name: `GCS (${format})`,
+  available: async () => gcs !== null,
+  make: async () => {
+    const name = `names-${format}-${++bucket}`;
+    gcs!.createBucket(name);
+    const destination = new GCSDestination({ bucket: name, format, connection: { projectId: "test", apiEndpoint: gcs!.endpoint } });
+    return { destination, cleanup: async () => undefined };
+  },
+});
+
 const TARGETS: Target[] = [
   fileTarget("CSV", (basePath) => new CSVDestination({ basePath })),
   fileTarget("File", (basePath) => new FileDestination({ basePath })),
@@ -96,6 +109,9 @@ const TARGETS: Target[] = [
   s3Target("parquet"),
   s3Target("jsonl"),
   s3Target("csv"),
+  gcsTarget("parquet"),
+  gcsTarget("jsonl"),
+  gcsTarget("csv"),
   {
     name: "SQLite",
     available: async () => true,
@@ -159,11 +175,13 @@ function problems(read: Record<string, unknown>, written: Record<string, unknown
 const available = new Map<string, boolean>();
 beforeAll(async () => {
   if (motoAvailable()) moto = await startMoto();
+  gcs = await startGcsServer();
   for (const target of TARGETS) available.set(target.name, await target.available());
 }, 60_000);
 afterAll(async () => {
   MemoryDestination.clear();
   await moto?.stop();
+  await gcs?.stop();
 });
 
 describe("column names JavaScript or CSV treat specially, through every destination", () => {

@@ -6,12 +6,14 @@
 // the listing with `\n` (XML line-end normalisation) and was never counted.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSVDestination, type Destination, FileDestination, IOContext, type AssetRef } from "../../src/destination/index.js";
-import { LocalObjectStoreDestination, S3Destination } from "../../src/destination/object-store/index.js";
+import { GCSDestination, LocalObjectStoreDestination, S3Destination } from "../../src/destination/object-store/index.js";
+import { ConfigError } from "../../src/errors.js";
 import { decodeListedKey } from "../../src/destination/object-store/s3-destination.js";
 import { THIS_HOST } from "../../src/destination/files/atomic.js";
 import { ListPartition, ListPartitionConfig, ListPartitionWindow } from "../../src/partitioning/index.js";
 import { TableData } from "../../src/representation/index.js";
 import { type Moto, motoAvailable, startMoto, TEST_CONNECTION } from "../object-store/moto.js";
+import { type GcsServer, startGcsServer } from "../support/gcs-server.js";
 import { useTempDirs } from "./helpers.js";
 
 const tempDir = useTempDirs();
@@ -107,5 +109,42 @@ describe.skipIf(!available)("S3 (moto): keys the XML of a listing would change",
     const listed: string[] = [];
     for await (const object of destination.listObjects("raw/")) listed.push(object.name);
     expect(listed.sort()).toEqual([...names].sort());
+  });
+});
+
+describe("GCS (the JSON API test server): names in object paths and query strings", () => {
+  let server: GcsServer;
+  beforeAll(async () => {
+    server = await startGcsServer({ maxPageSize: 4 });
+    server.createBucket("names");
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  const make = (prefix: string) => new GCSDestination({ bucket: "names", prefix, format: "jsonl", connection: { projectId: "test", apiEndpoint: server.endpoint } });
+
+  it("every list value is counted under a prefix and a dataset holding tabs, +, % and spaces", async () => {
+    await expectEveryValueStored(make("tab\tend/a+b c%/?#"), "t\tab");
+  });
+
+  it("listObjects gives back every name exactly as it was put", async () => {
+    const destination = make("raw");
+    const names = ["raw/tab\tx", "raw/esc\u001b[2J", "raw/del\u007f", "raw/a b", "raw/a+b", "raw/100%", "raw/%2B", "raw/%", "raw/ünï", "raw/x&<>", "raw/q?x=1#f", "raw/🚀"];
+    for (const name of names) await destination.putObject(name, new Uint8Array([1]), "application/octet-stream", { row_count: "1" });
+    const listed: string[] = [];
+    for await (const object of destination.listObjects("raw/")) listed.push(object.name);
+    expect(listed.sort()).toEqual([...names].sort());
+  });
+
+  it("refuses a prefix holding a carriage return or line feed before any request, in one line", async () => {
+    const from = server.requests.length;
+    const partition = new ListPartition("eu", regions);
+    for (const prefix of ["line\rend", "line\nend"]) {
+      const error = (await make(prefix).write(context("rel", partition), rowsOf("eu")).then(() => null, (e: unknown) => e)) as Error;
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(error.message).toMatch(/^GCSDestination: gs:\/\/names\/line\\u000[ad]end\/rel\/regions\/region=eu\/data\.jsonl holds a carriage return or line feed/);
+      expect(error.message).not.toMatch(/[\r\n]/);
+    }
+    expect(server.requests.length).toBe(from);
   });
 });

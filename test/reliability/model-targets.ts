@@ -4,12 +4,13 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CSVDestination, FileDestination, MemoryDestination, S3Destination, type Destination } from "../../src/destination/index.js";
+import { CSVDestination, FileDestination, GCSDestination, MemoryDestination, S3Destination, type Destination } from "../../src/destination/index.js";
 import { LocalObjectStoreDestination } from "../../src/destination/object-store/index.js";
 import { MySQLDestination, PostgresDestination, SQLiteDestination } from "../../src/destination/database/index.js";
 import { quoteBacktick, quoteDouble } from "../../src/destination/database/sql-dialect.js";
 import { MYSQL_CONNECTION, mysqlAvailable, PG_CONNECTION, postgresAvailable, uniqueName } from "../database/servers.js";
 import { motoAvailable, startMoto, TEST_CONNECTION, type Moto } from "../object-store/moto.js";
+import { type GcsServer, startGcsServer } from "../support/gcs-server.js";
 
 /** Empty storage for one command sequence. */
 export interface Storage {
@@ -104,6 +105,32 @@ function s3Target(): ModelTarget {
   };
 }
 
+function gcsTarget(): ModelTarget {
+  const formats = ["parquet", "jsonl", "csv"] as const;
+  const bucket = "model";
+  let server: GcsServer | undefined;
+  let sequence = 0;
+  return {
+    name: "GCS",
+    longSteps: 12,
+    // The JSON API server of test/support runs in this process: always there.
+    available: async () => true,
+    async start() {
+      // Small list pages: every listing of more than a few partitions goes through page tokens.
+      server = await startGcsServer({ maxPageSize: 5 });
+      server.createBucket(bucket);
+    },
+    async stop() {
+      await server?.stop();
+    },
+    async open(variant) {
+      const format = formats[variant % formats.length]!;
+      const prefix = `seq-${++sequence}-${format}`;
+      return storage("shop", () => new GCSDestination({ bucket, prefix, format, connection: { projectId: "test", apiEndpoint: server!.endpoint } }), async () => undefined);
+    },
+  };
+}
+
 /** The destinations without a server, each sequence on empty storage of its own. */
 export function localTargets(): ModelTarget[] {
   return [
@@ -156,5 +183,7 @@ export function serverTargets(): ModelTarget[] {
         return storage(dataset, () => new MySQLDestination({ connection: MYSQL_CONNECTION }), (d) => sql(d, `DROP DATABASE IF EXISTS ${quoteBacktick(dataset)}`));
       },
     },
+    // Last, so that the targets before it keep their seeds.
+    gcsTarget(),
   ];
 }

@@ -1,4 +1,4 @@
-// Secrets: a PostgreSQL URL password, a MySQL password and S3 credentials set in the fixture
+// Secrets: a PostgreSQL URL password, a MySQL password, S3 credentials and a GCS service account key set in the fixture
 // config (REL_DEST=secrets: servers that refuse, so errors happen) and in the environment never
 // appear in anything list, plan, materialize --json, show or coverage print, errors included.
 import { beforeAll, describe, expect, it } from "vitest";
@@ -7,7 +7,7 @@ import { ensureBuilt, runCli, useTempDirs } from "./helpers.js";
 const tempDir = useTempDirs();
 beforeAll(ensureBuilt, 180_000);
 
-const SECRETS = ["s3cr3t-pg-XYZ", "s3cr3t-my-XYZ", "AKIA-SECRET-XYZ", "secret-key-XYZ", "env-pg-s3cr3t", "env-my-s3cr3t", "env-aws-s3cr3t"];
+const SECRETS = ["s3cr3t-pg-XYZ", "s3cr3t-my-XYZ", "AKIA-SECRET-XYZ", "secret-key-XYZ", "env-pg-s3cr3t", "env-my-s3cr3t", "env-aws-s3cr3t", "gcs-s3cr3t-key-XYZ"];
 const ENV = {
   REL_DEST: "secrets",
   DATABASE_URL: "postgres://postgres:env-pg-s3cr3t@127.0.0.1:1/test",

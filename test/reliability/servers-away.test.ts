@@ -1,4 +1,5 @@
-// Servers going away: a CLI backfill whose destination (PostgreSQL, MySQL/MariaDB, S3 on moto)
+// Servers going away: a CLI backfill whose destination (PostgreSQL, MySQL/MariaDB, S3 on moto,
+// GCS on the JSON API server of test/support, run by this test process)
 // connects through a TCP proxy (test/support/tcp-proxy.ts), and the proxy breaks at a random
 // moment of the writes: every connection reset at once (a crash, a cut), or the server down for
 // a moment and back. Every run must end as a run ends: the summary, exit 1 (0 when the break
@@ -9,7 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { S3Destination } from "../../src/destination/object-store/index.js";
+import { GCSDestination, S3Destination } from "../../src/destination/object-store/index.js";
 import { TimePartition } from "../../src/partitioning/index.js";
 import type { Destination } from "../../src/destination/index.js";
 import { MySQLDestination, PostgresDestination } from "../../src/destination/database/index.js";
@@ -17,6 +18,7 @@ import { InterloperError } from "../../src/errors.js";
 import { MYSQL_CONNECTION, mysqlAvailable, PG_CONNECTION, postgresAvailable } from "../database/servers.js";
 import { motoAvailable, startMoto, TEST_CONNECTION, type Moto } from "../object-store/moto.js";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.js";
+import { type GcsServer, startGcsServer } from "../support/gcs-server.js";
 import { SECRETS } from "../../fixtures/projects/reliability/interloper.config.js";
 import { checkPartitions, type Child, days, ensureBuilt, eventRows, eventsContext, localDestination, LONG, normalRows, prng, runCli, seedFor, startCli, useTempDirs } from "./helpers.js";
 
@@ -31,7 +33,10 @@ const ROWS = { REL_SCALE: String(SCALE), REL_PAD: String(PAD) };
 /** Roughly the bytes a whole backfill sends: the break comes after a random share of them. */
 const BYTES = WINDOW.partitions.reduce((sum, p) => sum + eventRows(p.key, "w", SCALE, PAD).reduce((n, row) => n + row.text.length + 40, 0), 0);
 
-type Kind = "postgres" | "mysql" | "s3";
+type Kind = "postgres" | "mysql" | "s3" | "gcs";
+const KINDS = ["postgres", "mysql", "s3", "gcs"] as const;
+/** The dataset an object store's fixture writes to; the databases take REL_DATASET. */
+const datasetOf = (kind: Kind, server: Server): string => (kind === "s3" || kind === "gcs" ? "rel" : server.env(0)["REL_DATASET"]!);
 
 /** A server the destination reaches through the proxy, and how the test reads what it holds. */
 interface Server {
@@ -50,7 +55,8 @@ interface Server {
 }
 
 let moto: Moto | null = null;
-const available: Record<Kind, boolean> = { postgres: false, mysql: false, s3: false };
+let gcs: GcsServer | null = null;
+const available: Record<Kind, boolean> = { postgres: false, mysql: false, s3: false, gcs: false };
 
 beforeAll(async () => {
   await ensureBuilt();
@@ -58,10 +64,13 @@ beforeAll(async () => {
   available.mysql = await mysqlAvailable();
   available.s3 = motoAvailable();
   if (available.s3) moto = await startMoto();
+  gcs = await startGcsServer();
+  available.gcs = true;
 }, 180_000);
 
 afterAll(async () => {
   await moto?.stop();
+  await gcs?.stop();
 });
 
 async function server(kind: Kind): Promise<Server> {
@@ -77,6 +86,20 @@ async function server(kind: Kind): Promise<Server> {
       processes: 2,
       env: (port) => ({ REL_DEST: "s3", REL_S3_BUCKET: bucket, REL_S3_ENDPOINT: `http://127.0.0.1:${port}` }),
       reader: () => new S3Destination({ bucket, format: "jsonl", connection: { ...TEST_CONNECTION, endpoint: moto!.endpoint } }),
+      cleanup: async () => undefined,
+    };
+  }
+  if (kind === "gcs") {
+    const bucket = name.replaceAll("_", "-");
+    gcs!.createBucket(bucket);
+    const endpoint = new URL(gcs!.endpoint);
+    return {
+      named: /GCSDestination/,
+      target: { host: endpoint.hostname, port: Number(endpoint.port) },
+      args: [],
+      processes: 2,
+      env: (port) => ({ REL_DEST: "gcs", REL_GCS_BUCKET: bucket, REL_GCS_ENDPOINT: `http://127.0.0.1:${port}` }),
+      reader: () => new GCSDestination({ bucket, format: "jsonl", connection: { projectId: "test", apiEndpoint: gcs!.endpoint } }),
       cleanup: async () => undefined,
     };
   }
@@ -111,7 +134,7 @@ async function server(kind: Kind): Promise<Server> {
 async function stored(kind: Kind, server: Server, where: string): Promise<Set<string>> {
   const reader = server.reader();
   try {
-    const dataset = kind === "s3" ? "rel" : server.env(0)["REL_DATASET"];
+    const dataset = datasetOf(kind, server);
     const counts = await checkPartitions(reader, `${where}: ${kind}`, WINDOW, { scale: SCALE, pad: PAD, dataset });
     return new Set(Object.keys(counts));
   } finally {
@@ -143,7 +166,7 @@ function expectCleanEnd(child: Child, exit: { code: number | null; signal: NodeJ
 }
 
 describe("servers going away mid-backfill", () => {
-  for (const kind of ["postgres", "mysql", "s3"] as const) {
+  for (const kind of KINDS) {
     it(`${kind}: ${ROUNDS} breaks at random moments end with a summary, nothing torn, --missing completes`, async () => {
       if (!available[kind]) return;
       const seed = seedFor(`servers going away (${kind})`);
@@ -196,21 +219,21 @@ describe("servers going away mid-backfill", () => {
 /**
  * One large partition written in process through the proxy, every connection reset once a
  * random share of its bytes has gone (mid-COPY, mid-INSERT batches, mid-PutObject). The write
- * fails with an interloper error naming the destination, or (S3, whose SDK retries a reset
+ * fails with an interloper error naming the destination, or (S3 and GCS, whose clients retry a reset
  * request) succeeds whole; the partition then holds its old rows or its new ones, never a part.
  * An error event nobody listened to would fail this file as an unhandled error.
  */
 describe("a connection cut mid-transfer, in process", () => {
   const DAY = "2024-02-07";
   const BIG = { scale: 2000, pad: 2000 };
-  for (const kind of ["postgres", "mysql", "s3"] as const) {
+  for (const kind of KINDS) {
     it(`${kind}: the write fails naming the destination or succeeds whole, never torn`, async () => {
       if (!available[kind]) return;
       const seed = seedFor(`a connection cut mid-transfer (${kind})`);
       const random = prng(seed);
       const target = await server(kind);
       const proxy = await startTcpProxy(target.target);
-      const dataset = kind === "s3" ? "rel" : target.env(0)["REL_DATASET"]!;
+      const dataset = datasetOf(kind, target);
       const reader = target.reader();
       const writer = throughProxy(kind, target, proxy.port);
       const partition = TimePartition.fromKey(DAY);
@@ -258,6 +281,7 @@ function throughProxy(kind: Kind, target: Server, port: number): Destination & {
   const env = target.env(port);
   if (kind === "postgres") return new PostgresDestination({ connection: { ...PG_CONNECTION, port } });
   if (kind === "mysql") return new MySQLDestination({ connection: { ...MYSQL_CONNECTION, port } });
+  if (kind === "gcs") return new GCSDestination({ bucket: env["REL_GCS_BUCKET"]!, format: "jsonl", connection: { projectId: "test", apiEndpoint: env["REL_GCS_ENDPOINT"]! } });
   return new S3Destination({ bucket: env["REL_S3_BUCKET"]!, format: "jsonl", connection: { ...TEST_CONNECTION, endpoint: env["REL_S3_ENDPOINT"]! } });
 }
 
@@ -276,7 +300,7 @@ const HUNG_BYTES = HUNG_WINDOW.partitions.reduce((sum, p) => sum + eventRows(p.k
 
 // Concurrent: each waits mostly for the pool's grace before SIGKILL (15 s) of a hung child.
 describe.concurrent("a hung server mid-backfill", () => {
-  for (const kind of ["postgres", "mysql", "s3"] as const) {
+  for (const kind of KINDS) {
     for (const mode of HUNG_MODES) {
       it(`${kind}, ${mode.name}: the run fails within --timeout naming what hung, and --missing completes`, async () => {
         if (!available[kind]) return;
@@ -307,7 +331,7 @@ describe.concurrent("a hung server mid-backfill", () => {
           expect(final.code, final.stderr).toBe(0);
           const reader = target.reader();
           try {
-            const counts = await checkPartitions(reader, kind, window, { scale: SCALE, pad: PAD, dataset: kind === "s3" ? "rel" : target.env(0)["REL_DATASET"] });
+            const counts = await checkPartitions(reader, kind, window, { scale: SCALE, pad: PAD, dataset: datasetOf(kind, target) });
             expect(Object.keys(counts).sort()).toEqual(window.partitions.map((p: TimePartition) => p.key));
           } finally {
             await reader.close?.();
