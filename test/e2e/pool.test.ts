@@ -224,6 +224,44 @@ console.log(JSON.stringify({
   );
 });
 
+describe("il.backfill({ processes }): which destinations hold each partition (issue 19, item 6)", () => {
+  it(
+    "a partition whose write failed in one destination reports written and failedDestinations as in process, with a DestinationWriteError",
+    async () => {
+      const box = await sandbox();
+      const script = await box.write(
+        "api.mjs",
+        `const il = await import(${JSON.stringify(join(ROOT, "dist", "index.js"))});
+const config = ${JSON.stringify(POOL)};
+const project = await il.loadProject({ configPath: config });
+const outcome = async (processes) => {
+  const result = await il.backfill(project.dag, il.TimePartitionWindow.parse("2026-01-01..2026-01-03"), {
+    assets: ["pool.daily"], failFast: false, backfillId: "b-" + processes,
+    ...(processes ? { processes, childProcess: { configPath: config } } : {}),
+  });
+  return result.partitions.map((p) => {
+    const e = p.result.assetExecutions["pool.daily"];
+    return [p.key, p.status, e.written, e.failedDestinations, e.error ? [e.error.name, e.error instanceof il.DestinationWriteError, e.error.written ?? null] : null];
+  });
+};
+console.log(JSON.stringify({ pooled: await outcome(2), inProcess: await outcome(0) }));
+`,
+      );
+      const env = { ...process.env, INTERLOPER_TEST_DATA: box.data, INTERLOPER_MIRROR_FAIL_ON: "2026-01-02" };
+      const run = await execa(process.execPath, [script], { cwd: box.dir, env, reject: false, timeout: 120_000 });
+      expect(run.exitCode, String(run.stderr)).toBe(0);
+      const out = JSON.parse(String(run.stdout)) as { pooled: unknown[]; inProcess: unknown[] };
+      expect(out.pooled).toEqual([
+        ["2026-01-03", "completed", ["main", "mirror"], [], null],
+        ["2026-01-02", "failed", ["main"], ["mirror"], ["DestinationWriteError", true, ["main"]]],
+        ["2026-01-01", "completed", ["main", "mirror"], [], null],
+      ]);
+      expect(out.pooled).toEqual(out.inProcess);
+    },
+    SLOW,
+  );
+});
+
 describe("--timeout", () => {
   let box: Sandbox;
   let result: CliResult;
