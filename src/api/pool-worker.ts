@@ -10,15 +10,11 @@ if (!configPath || typeof process.send !== "function") {
   process.stderr.write("interloper pool worker: expected to be started by a process pool, with the config file as its argument\n");
   process.exit(2);
 }
-try {
+await serveTasks(async () => {
   const project = await loadProject({ configPath });
-  serveTasks({
+  return {
     dag: project.dag,
     windowOf: (partition, assets) => resolveScope(assets.map((key) => project.dag.find(key)!), { partition })!,
     close: () => closeProject(project),
-  });
-} catch (error) {
-  // Every partition sent to this worker fails with this line, the end of its stderr.
-  process.stderr.write(`${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}\n`);
-  process.exit(1);
-}
+  };
+});

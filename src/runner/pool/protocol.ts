@@ -10,9 +10,8 @@ export interface WorkerTask {
   readonly partition: string;
   readonly assets: readonly string[];
   readonly backfillId: string;
-  /** The run's limit, counted from `sentAt` (the parent's clock, on the same machine). */
+  /** The run's limit, from its start in the worker. */
   readonly timeoutMs?: number;
-  readonly sentAt: number;
   readonly graceMs: number;
   readonly concurrency: number;
   readonly failFast: boolean;

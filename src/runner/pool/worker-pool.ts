@@ -19,8 +19,9 @@ export interface ChildProcessOptions {
   readonly cwd?: string;
   /**
    * A limit per partition: the worker fails its partition after this many milliseconds; the
-   * parent sends it SIGTERM when that much has passed since the partition was handed to it, and
-   * SIGKILL CHILD_KILL_DELAY_MS later if it is still running.
+   * parent sends it SIGTERM when that much has passed since the worker took the partition (or
+   * since it was handed to a worker still starting), and SIGKILL CHILD_KILL_DELAY_MS later if
+   * it is still running.
    */
   readonly timeoutMs?: number;
   /** A worker's grace after an interrupt; DEFAULT_GRACE_MS when unset. */
@@ -118,7 +119,6 @@ export class WorkerPool {
       assets,
       backfillId: this.context.backfillId,
       ...(timeoutMs ? { timeoutMs } : {}),
-      sentAt: Date.now(),
       graceMs,
       concurrency: this.context.concurrency,
       failFast: this.context.failFast,
@@ -136,7 +136,11 @@ export class WorkerPool {
       // The worker stops by itself at its limit or after its grace; one whose event loop is blocked cannot.
       timers.push(setTimeout(() => worker.child.kill("SIGKILL"), (why === "interrupt" ? graceMs : 0) + CHILD_KILL_DELAY_MS));
     };
-    if (timeoutMs) timers.push(setTimeout(() => stop("timeout"), timeoutMs));
+    // The limit runs from the hand-over while the worker starts, and again from the task's
+    // arrival: a worker that takes as long to start is stopped too, and the run in a started
+    // worker gets the whole limit, applies it itself and names what hung (its parent's SIGTERM
+    // comes a moment before, and waits for that).
+    let limit = timeoutMs ? setTimeout(() => stop("timeout"), timeoutMs) : null;
     const unlisten = this.context.control.onInterrupt(() => stop("interrupt"));
     const end = await new Promise<{ reply: WorkerResult | null; exit: TaskEnd["exit"] }>((resolve) => {
       worker.onMessage = (message) => {
@@ -148,10 +152,15 @@ export class WorkerPool {
         if (!ok) return;
         worker.send(task);
         sent = true;
+        if (limit && !asked) {
+          clearTimeout(limit);
+          limit = setTimeout(() => stop("timeout"), timeoutMs!);
+        }
         if (asked === "interrupt") interrupt();
       });
     });
     unlisten();
+    if (limit) clearTimeout(limit);
     worker.onMessage = null;
     const healthy = end.reply !== null && !end.reply.exiting && asked !== "timeout";
     const clear = () => timers.forEach(clearTimeout);
@@ -163,7 +172,7 @@ export class WorkerPool {
       timers.push(setTimeout(() => worker.child.kill("SIGKILL"), CHILD_KILL_DELAY_MS));
       void worker.closed.then(clear);
     }
-    // Let the last lines of a crashed worker's stderr arrive: its pipe closes with it.
+    // A worker that exited has closed its stderr: all of its last lines are in.
     return record.settle({ ...end, asked, stderr: end.exit ? worker.stderr : "" });
   }
 

@@ -26,8 +26,9 @@ const CLOSE_LIMIT_MS = 2_000;
  * A worker that leaves abandoned work running (a hung asset past its timeout or grace), or was
  * sent SIGTERM, exits once it has sent its result: the parent starts a fresh one.
  */
-export function serveTasks(project: WorkerProject): void {
+export async function serveTasks(load: () => Promise<WorkerProject>): Promise<void> {
   const channel = process.channel;
+  let project: WorkerProject | null = null;
   // Resolves once the message is handed to the channel: a worker about to exit waits for it.
   const send = (message: FromWorker) =>
     new Promise<void>((resolve) => {
@@ -40,11 +41,11 @@ export function serveTasks(project: WorkerProject): void {
   let terminating = false;
   let exiting = false;
 
-  const exit = async (code: number) => {
+  const exit = async (code: number): Promise<void> => {
     if (exiting) return;
     exiting = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([project.close().catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_LIMIT_MS)))]);
+    await Promise.race([(project?.close() ?? Promise.resolve()).catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_LIMIT_MS)))]);
     clearTimeout(timer);
     process.exit(code);
   };
@@ -56,11 +57,11 @@ export function serveTasks(project: WorkerProject): void {
     // waits on a promise nothing can settle, the event loop drains and the runner's watchdog
     // fails them (watchdog.ts), as it would in process.
     channel?.unref();
-    const timeoutMs = task.timeoutMs === undefined ? undefined : Math.max(1, task.timeoutMs - (Date.now() - task.sentAt));
+    const { timeoutMs } = task;
     let result;
     try {
-      const window = project.windowOf(task.partition, task.assets);
-      result = await materializeDag(project.dag, window, {
+      const window = project!.windowOf(task.partition, task.assets);
+      result = await materializeDag(project!.dag, window, {
         assets: task.assets,
         backfillId: task.backfillId,
         concurrency: task.concurrency,
@@ -104,7 +105,6 @@ export function serveTasks(project: WorkerProject): void {
     terminating = true;
     if (!busy) void exit(143);
   });
-  void send({ kind: "ready" });
   const onEscape = (error: unknown) => {
     if (takeEscapedError(error)) return;
     process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
@@ -112,4 +112,13 @@ export function serveTasks(project: WorkerProject): void {
   };
   process.on("uncaughtException", onEscape);
   process.on("unhandledRejection", onEscape);
+  // The signals are handled from the start: the parent's SIGTERM may come while the project loads.
+  try {
+    project = await load();
+  } catch (error) {
+    // Every partition handed to this worker fails with this line, the end of its stderr.
+    process.stderr.write(`${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}\n`);
+    return exit(1);
+  }
+  void send({ kind: "ready" });
 }
