@@ -106,7 +106,7 @@ describe("WorkerPool: a worker's end", () => {
   await event({ type: "run:started", assets: ["${ORDERS}"] });
   await event({ type: "asset:started", asset: "${ORDERS}" });
   setInterval(() => undefined, 1000);`),
-      // The limit counts from the hand-over, the worker's start included: room for a loaded machine.
+      // The limit counts from the task's hand-over to the started worker.
       { timeoutMs: 3000 },
     );
     const result = await workers.run("2026-01-07", [ORDERS]);

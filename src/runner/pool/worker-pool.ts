@@ -19,9 +19,8 @@ export interface ChildProcessOptions {
   readonly cwd?: string;
   /**
    * A limit per partition: the worker fails its partition after this many milliseconds; the
-   * parent sends it SIGTERM when that much has passed since the worker took the partition (or
-   * since it was handed to a worker still starting), and SIGKILL CHILD_KILL_DELAY_MS later if
-   * it is still running.
+   * parent sends it SIGTERM when that much has passed since the worker took the partition, and
+   * SIGKILL CHILD_KILL_DELAY_MS later if it is still running.
    */
   readonly timeoutMs?: number;
   /** A worker's grace after an interrupt; DEFAULT_GRACE_MS when unset. */
@@ -136,11 +135,10 @@ export class WorkerPool {
       // The worker stops by itself at its limit or after its grace; one whose event loop is blocked cannot.
       timers.push(setTimeout(() => worker.child.kill("SIGKILL"), (why === "interrupt" ? graceMs : 0) + CHILD_KILL_DELAY_MS));
     };
-    // The limit runs from the hand-over while the worker starts, and again from the task's
-    // arrival: a worker that takes as long to start is stopped too, and the run in a started
-    // worker gets the whole limit, applies it itself and names what hung (its parent's SIGTERM
-    // comes a moment before, and waits for that).
-    let limit = timeoutMs ? setTimeout(() => stop("timeout"), timeoutMs) : null;
+    // The limit runs from the task's hand-over to a started worker, whose run applies the same
+    // limit itself and names what hung (the parent's SIGTERM, a moment before, waits for that).
+    // A worker's start is not the partition's: it loads the config the parent loaded already.
+    let limit: ReturnType<typeof setTimeout> | null = null;
     const unlisten = this.context.control.onInterrupt(() => stop("interrupt"));
     const end = await new Promise<{ reply: WorkerResult | null; exit: TaskEnd["exit"] }>((resolve) => {
       worker.onMessage = (message) => {
@@ -152,10 +150,7 @@ export class WorkerPool {
         if (!ok) return;
         worker.send(task);
         sent = true;
-        if (limit && !asked) {
-          clearTimeout(limit);
-          limit = setTimeout(() => stop("timeout"), timeoutMs!);
-        }
+        if (timeoutMs) limit = setTimeout(() => stop("timeout"), timeoutMs);
         if (asked === "interrupt") interrupt();
       });
     });
