@@ -19,8 +19,8 @@ const COMPILED = join(ROOT, ".build", "tsc");
 const BUNDLED = join(ROOT, ".build", "dist");
 const DIST = join(ROOT, "dist");
 
-/** The entry points: the package's exports and the CLI (`bin/interloper` imports cli/main.js). */
-const ENTRIES = ["index", "cli/main", "destination/index", "destination/formats/index", "partitioning/list"];
+/** The entry points: the package's exports, the CLI (`bin/interloper` imports cli/main.js) and the process pool's worker. */
+const ENTRIES = ["index", "cli/main", "destination/index", "destination/formats/index", "partitioning/list", "api/pool-worker"];
 
 rmSync(join(ROOT, ".build"), { recursive: true, force: true });
 const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json", "--outDir", COMPILED], {
@@ -47,7 +47,8 @@ try {
       chunkFileNames: "chunks/[name]-[hash].js",
       // The library's code in one chunk, which every entry and every command needs; the
       // command line's own modules stay in small chunks loaded by the command that uses them.
-      codeSplitting: { groups: [{ name: "interloper", test: (id) => !id.includes("/cli/") }] },
+      // The pool worker's entry stays out of it: its top level starts serving, in a worker only.
+      codeSplitting: { groups: [{ name: "interloper", test: (id) => !id.includes("/cli/") && !id.endsWith("/api/pool-worker.js") }] },
     },
   });
 } catch (error) {

@@ -58,3 +58,19 @@ export class DependencyNotFoundError extends DAGError {
 export class AssetError extends InterloperError {
   override readonly code: string = "ASSET_ERROR";
 }
+
+/**
+ * Writing an asset's data failed in at least one of its destinations. `written` names the
+ * destinations that hold the new data all the same, `failedDestinations` those whose write failed.
+ */
+export class DestinationWriteError extends AssetError {
+  override readonly code: string = "DESTINATION_WRITE_ERROR";
+  readonly written: readonly string[];
+  readonly failedDestinations: readonly string[];
+
+  constructor(message: string, options: InterloperErrorOptions & { readonly written: readonly string[]; readonly failedDestinations: readonly string[] }) {
+    super(message, options);
+    this.written = Object.freeze([...options.written]);
+    this.failedDestinations = Object.freeze([...options.failedDestinations]);
+  }
+}

@@ -1,6 +1,6 @@
 import { ConfigError } from "../errors.js";
 import { backfill, runStages, type BackfillResult } from "../runner/backfill.js";
-import type { ChildProcessOptions } from "../runner/child-run.js";
+import type { ChildProcessOptions } from "../runner/pool/worker-pool.js";
 import type { EventHandler } from "../runner/events.js";
 import type { RunResult } from "../runner/run-result.js";
 import type { ExecutionStatus } from "../runner/run-result.js";
@@ -14,21 +14,21 @@ export interface MaterializeOptions extends PlanOptions {
   readonly failFast?: boolean;
   readonly onEvent?: EventHandler;
   readonly signal?: AbortSignal;
-  /** Run each backfill partition in a child process, at most this many at once. */
+  /** Run the backfill's partitions in this many worker processes, each loading the config once. */
   readonly processes?: number;
   /**
    * A limit per run (per partition in a backfill): assets still running then fail ("timed out
    * after 30s"), are abandoned and nothing more of theirs is written; the backfill goes on.
-   * With `processes`, each child applies it, and is sent SIGTERM once this much has passed
-   * since it started (SIGKILL CHILD_KILL_DELAY_MS later).
+   * With `processes`, each worker applies it to its partition, and is sent SIGTERM once this
+   * much has passed since it was handed the partition (SIGKILL CHILD_KILL_DELAY_MS later).
    */
   readonly timeoutMs?: number;
   /**
-   * After `signal` aborts, how long running assets (or children) may take to finish before
-   * they are abandoned (canceled); unset: in process, as long as they take; a child, 10 s.
+   * After `signal` aborts, how long running assets (or workers' partitions) may take to finish
+   * before they are abandoned (canceled); unset: in process, as long as they take; a worker, 10 s.
    */
   readonly graceMs?: number;
-  /** The backfill id to use (child processes are given their parent's). */
+  /** The backfill id to use (default: a new UUID). */
   readonly backfillId?: string;
 }
 
@@ -70,7 +70,7 @@ export async function materialize(project: Project, options: MaterializeOptions 
 }
 
 function processPool(project: Project, options: MaterializeOptions): { processes: number; childProcess: ChildProcessOptions } {
-  if (!project.filepath) throw new ConfigError("--processes needs a config file that child processes can load; this project was built in code");
+  if (!project.filepath) throw new ConfigError("--processes needs a config file that worker processes can load; this project was built in code");
   return { processes: options.processes!, childProcess: { configPath: project.filepath, cwd: process.cwd() } };
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { AssetError, ConfigError, DataNotFoundError, DependencyNotFoundError, InterloperError, PartitionError, SchemaError } from "../errors.js";
+import { AssetError, ConfigError, DataNotFoundError, DependencyNotFoundError, DestinationWriteError, InterloperError, PartitionError, SchemaError } from "../errors.js";
 import { edgeProblem, upstreamWindow, type Partition, type PartitionWindow } from "../partitioning/index.js";
 import { dependencyAsset, dependencyMapping } from "./definition.js";
 import { mergeInferred, type FieldSpec } from "../schema/index.js";
@@ -121,9 +121,11 @@ async function writeAll(asset: Asset, window: PartitionWindow | null, conformed:
   if (failed.length > 0) {
     const [name, first] = failed[0]!;
     const held = written.length > 0 ? `; ${written.join(", ")} hold the new data` : "";
-    const error = new AssetError(`asset "${asset.qualifiedKey}": writing to ${failed.map(([n]) => n).join(", ")} failed (${name}: ${(first as Error)?.message ?? String(first)})${held}`, { cause: first });
-    Object.assign(error, { written, failedDestinations: failed.map(([n]) => n) });
-    throw error;
+    throw new DestinationWriteError(`asset "${asset.qualifiedKey}": writing to ${failed.map(([n]) => n).join(", ")} failed (${name}: ${(first as Error)?.message ?? String(first)})${held}`, {
+      cause: first,
+      written,
+      failedDestinations: failed.map(([n]) => n),
+    });
   }
   return { ...conformed, written, failedDestinations: [] };
 }
@@ -161,7 +163,7 @@ async function writeStreamed(
     // Data that contradicts its schema is the asset's failure, as with an array; nothing was replaced.
     if (error instanceof SchemaError) throw error;
     options.emit({ ...base, type: "destination:write:failed", time: now(), destination: name, error: errorInfo(error) });
-    throw Object.assign(new AssetError(`asset "${asset.qualifiedKey}": writing to ${name} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error }), { written: [], failedDestinations: [name] });
+    throw new DestinationWriteError(`asset "${asset.qualifiedKey}": writing to ${name} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error, written: [], failedDestinations: [name] });
   }
   // A stream's inferred schema may have widened while rows arrived: downstream reads get the final one.
   remember(options, asset, [...stream.schema]);

@@ -61,17 +61,16 @@ export function buildProgram(): Command {
     .addOption(new Option("--order <order>", "which end of a backfill runs first").choices(["newest", "oldest"]).default("newest"))
     .option("--concurrency <n>", "assets (or backfill partitions) at once (default: the config's, else 4)", integer("--concurrency", 1))
     .option("--no-fail-fast", "keep going after a failure")
-    .option("--processes <n>", "run each backfill partition in a child process, at most n at once", integer("--processes", 1))
+    .option("--processes <n>", "run the backfill's partitions in n worker processes, each loading the config once", integer("--processes", 1))
     .option(
       "--timeout <duration>",
       `fail a partition whose run takes longer (90s, 5m, 1h): it is abandoned, nothing more of it is written, the backfill goes on; ` +
-        `with --processes the child fails it itself, and is sent SIGTERM at the limit, then SIGKILL ${CHILD_KILL_DELAY_MS / 1000} s later`,
+        `with --processes the worker fails it itself, and is sent SIGTERM at the limit, then SIGKILL ${CHILD_KILL_DELAY_MS / 1000} s later`,
     )
     .option("--grace <duration>", `after SIGINT or SIGTERM, how long running partitions may take to finish before they are abandoned (default ${formatLimit(DEFAULT_GRACE_MS)}; 0: at once)`)
     .option("--shard <i/n>", "run shard i of n of the backfill (every n-th partition, newest first)")
     .option("--shard-index-env <VAR>", "read the shard from a 0-based worker index in VAR (JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX)")
     .option("--shard-count <n>", "with --shard-index-env: how many shards there are", integer("--shard-count", 1))
-    .addOption(new Option("--backfill-id <id>", "the backfill this run belongs to (set by a parent process)").hideHelp())
     .option("--missing", "only the partitions coverage reports missing (newest first): resumes an interrupted backfill")
     .option("--include-empty", "with --missing: also the partitions written with 0 rows")
     .option("--until <key>", "with --missing and no window: look up to this partition, inclusive (default: the last complete period)")

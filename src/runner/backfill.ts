@@ -6,7 +6,6 @@ import { ConfigError, PartitionError } from "../errors.js";
 import { Partition, type PartitionWindow } from "../partitioning/index.js";
 import type { FieldSpec } from "../schema/index.js";
 import { RunControl } from "./attempt.js";
-import { runPartitionInChild, type ChildProcessOptions } from "./child-run.js";
 import { emitter } from "./events.js";
 import { Limiter } from "./limiter.js";
 import type { ExecutionStatus, RunResult } from "./run-result.js";
@@ -14,6 +13,7 @@ import { checkLimits } from "./limits.js";
 import { checkRunWindow, materializeDag, selectAssets, type RunOptions } from "./run.js";
 import { Requirements, stageNumbers, type Slot, type Stage, type WaitingPartition } from "./stages.js";
 import { watchRun } from "./watchdog.js";
+import { WorkerPool, type ChildProcessOptions } from "./pool/worker-pool.js";
 
 /** Options of `il.backfill`. */
 export interface BackfillOptions extends Omit<RunOptions, "runId" | "backfillId"> {
@@ -22,11 +22,12 @@ export interface BackfillOptions extends Omit<RunOptions, "runId" | "backfillId"
   /** Only these partition keys of the window, e.g. those a previous backfill did not complete. */
   readonly only?: Iterable<string>;
   readonly backfillId?: string;
-  /** Run each partition in a child process, at most this many at once (needs `childProcess`). */
+  /** Run each partition in a worker process, at most this many at once (needs `childProcess`). */
   readonly processes?: number;
   /**
-   * How children are started: the config file they load, a timeout per partition (else
-   * `timeoutMs`). Each child gets `timeoutMs` and `graceMs` as its own limits.
+   * How worker processes are started: the config file they load (once each), a timeout per
+   * partition (else `timeoutMs`). Each partition's run gets `timeoutMs` and `graceMs` as its
+   * own limits.
    */
   readonly childProcess?: ChildProcessOptions;
 }
@@ -175,7 +176,12 @@ async function runSlots(dag: DAG, stages: readonly Stage[], options: StagedOptio
   const runOptions = { ...backfillOptions, onEvent: undefined, emit, backfillId, limiter, schemas, failFast, control } as const;
   const timeoutMs = options.childProcess?.timeoutMs ?? options.timeoutMs;
   const graceMs = options.childProcess?.graceMs ?? options.graceMs;
-  const child = { ...options.childProcess!, ...(timeoutMs ? { timeoutMs } : {}), ...(graceMs !== undefined ? { graceMs } : {}), backfillId, emit, control };
+  const pool = options.processes
+    ? new WorkerPool(
+        { ...options.childProcess!, ...(timeoutMs ? { timeoutMs } : {}), ...(graceMs !== undefined ? { graceMs } : {}) },
+        { backfillId, emit, control, concurrency: options.concurrency ?? 4, failFast },
+      )
+    : null;
   const requirements = new Requirements(dag);
   const waiting: WaitingPartition[] = [];
   const notRun: NotRunPartition[] = [];
@@ -197,8 +203,8 @@ async function runSlots(dag: DAG, stages: readonly Stage[], options: StagedOptio
     const runnable = slot.assets.filter((a) => !blocked.has(a.qualifiedKey));
     if (runnable.length === 0) return { result: null, blocked: blocked.size };
     const result =
-      options.processes && slot.partition
-        ? await runPartitionInChild(slot.partition.key, runnable.map((a) => a.qualifiedKey), child)
+      pool && slot.partition
+        ? await pool.run(slot.partition.key, runnable.map((a) => a.qualifiedKey))
         : await materializeDag(dag, slot.partition, { ...runOptions, assets: runnable });
     for (const asset of runnable) requirements.record(asset.qualifiedKey, slot.partition?.key ?? null, result.assetExecutions[asset.qualifiedKey]?.status === "completed");
     return { result, blocked: blocked.size };
@@ -206,7 +212,13 @@ async function runSlots(dag: DAG, stages: readonly Stage[], options: StagedOptio
 
   const slots = stages.map((stage) => stage.map((slot) => ({ slot, outcome: null as PartitionOutcome | null })));
   let unpartitionedStatus: ExecutionStatus | null = null;
-  for (const stage of slots) {
+  try {
+    for (const stage of slots) await runStage(stage);
+  } finally {
+    await pool?.close();
+  }
+
+  async function runStage(stage: (typeof slots)[number]): Promise<void> {
     let next = 0;
     const worker = async () => {
       while (next < stage.length) {

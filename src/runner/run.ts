@@ -3,7 +3,7 @@ import type { Asset } from "../asset/asset.js";
 import { errorInfo } from "../asset/events.js";
 import { executeAsset, type Execution } from "../asset/execute.js";
 import type { DAG } from "../dag/dag.js";
-import { ConfigError, PartitionError } from "../errors.js";
+import { ConfigError, DestinationWriteError, PartitionError } from "../errors.js";
 import { Partition, type PartitionWindow } from "../partitioning/index.js";
 import type { FieldSpec } from "../schema/index.js";
 import { AbandonedAttempt, Attempt, RunControl } from "./attempt.js";
@@ -180,8 +180,8 @@ export async function materializeDag(dag: DAG, partitionOrWindow: PartitionWindo
         emit({ ...scope, type: "asset:canceled", time: endTime.toISOString(), asset: key, reason, durationMs });
         return;
       }
-      const detail = error as { written?: string[]; failedDestinations?: string[] };
-      settle(asset, { status: "failed", startTime, endTime, error, rows: null, written: detail.written ?? [], failedDestinations: detail.failedDestinations ?? [] });
+      const writes = error instanceof DestinationWriteError ? error : null;
+      settle(asset, { status: "failed", startTime, endTime, error, rows: null, written: writes?.written ?? [], failedDestinations: writes?.failedDestinations ?? [] });
       emit({ ...scope, type: "asset:failed", time: endTime.toISOString(), asset: key, error: errorInfo(error), durationMs });
       if (failFast) stopped = true;
     } finally {

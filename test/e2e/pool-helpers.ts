@@ -34,7 +34,7 @@ export function runPool(box: Sandbox, args: readonly string[], env: Record<strin
 
 /** One line of the fixture's run log ($INTERLOPER_TEST_DATA/runs.log). */
 export interface LogLine {
-  /** start/end of a pool.daily run; settings: a pool.settings run; up/down: a child process (one started with --backfill-id) loaded the config / exited. */
+  /** start/end of a pool.daily run; settings: a pool.settings run; up/down: a pool worker process loaded the config / exited. */
   readonly what: "start" | "end" | "settings" | "up" | "down";
   readonly key: string | null;
   readonly pid: number;

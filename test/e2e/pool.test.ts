@@ -1,8 +1,10 @@
-// The process pool (issue 9): `materialize --window ... --processes <n>` runs each partition in a
-// child process (the CLI itself, `--partition <key> --json`), at most n at a time, forwarding the
-// children's events; a child that crashes, is killed or times out fails only its partition, with
-// its exit code or signal and the tail of its stderr in the error; Ctrl-C stops scheduling,
-// terminates the children and reports what completed, so `--missing` resumes.
+// The process pool (issues 9 and 18): `materialize --window ... --processes <n>` runs the
+// partitions in n worker processes (the library's worker entry, not the command line), each
+// loading the config once and running partition after partition, forwarding their events; a
+// worker that crashes, is killed or times out fails only its partition, with its exit code or
+// signal and the tail of its stderr in the error, and a fresh worker takes the next; Ctrl-C
+// stops scheduling, lets the workers finish their partitions and reports what completed, so
+// `--missing` resumes.
 // Real child processes on the pool fixture (fixtures/projects/pool), whose run log shows which
 // process ran what and when each child was up.
 import { join } from "node:path";
@@ -41,7 +43,7 @@ function comparable(events: readonly JsonEvent[]): string[] {
 
 describe("--processes: a pool of child processes", () => {
   it(
-    "writes every partition, each in a child process of its own, with at most 2 children alive at once",
+    "writes every partition in two worker processes, each running several partitions, with at most 2 alive at once",
     async () => {
       const box = await sandbox();
       const days = daysBetween("2026-01-01", "2026-01-08");
@@ -57,8 +59,10 @@ describe("--processes: a pool of child processes", () => {
       expect(endsPerKey(log)).toEqual(Object.fromEntries(days.map((d) => [d, 1])));
       const starts = log.filter((l) => l.what === "start");
       expect(starts.map((l) => l.key).sort()).toEqual(days);
-      // one process per partition, none of them the parent (which runs the unpartitioned settings once)
-      expect(new Set(starts.map((l) => l.pid)).size).toBe(8);
+      // two worker processes for the eight partitions (each loads the config once and runs
+      // partition after partition), none of them the parent (which runs the unpartitioned settings once)
+      expect(new Set(starts.map((l) => l.pid)).size).toBe(2);
+      expect(log.filter((l) => l.what === "up")).toHaveLength(2);
       const settings = log.filter((l) => l.what === "settings");
       expect(settings).toHaveLength(1);
       expect(starts.map((l) => l.pid)).not.toContain(settings[0]!.pid);
@@ -215,6 +219,44 @@ console.log(JSON.stringify({
         ["2026-01-01", "failed", expect.stringMatching(/timed out/)],
       ]);
       expect(out.completedEvents).toBe(1);
+    },
+    SLOW,
+  );
+});
+
+describe("il.backfill({ processes }): which destinations hold each partition (issue 19, item 6)", () => {
+  it(
+    "a partition whose write failed in one destination reports written and failedDestinations as in process, with a DestinationWriteError",
+    async () => {
+      const box = await sandbox();
+      const script = await box.write(
+        "api.mjs",
+        `const il = await import(${JSON.stringify(join(ROOT, "dist", "index.js"))});
+const config = ${JSON.stringify(POOL)};
+const project = await il.loadProject({ configPath: config });
+const outcome = async (processes) => {
+  const result = await il.backfill(project.dag, il.TimePartitionWindow.parse("2026-01-01..2026-01-03"), {
+    assets: ["pool.daily"], failFast: false, backfillId: "b-" + processes,
+    ...(processes ? { processes, childProcess: { configPath: config } } : {}),
+  });
+  return result.partitions.map((p) => {
+    const e = p.result.assetExecutions["pool.daily"];
+    return [p.key, p.status, e.written, e.failedDestinations, e.error ? [e.error.name, e.error instanceof il.DestinationWriteError, e.error.written ?? null] : null];
+  });
+};
+console.log(JSON.stringify({ pooled: await outcome(2), inProcess: await outcome(0) }));
+`,
+      );
+      const env = { ...process.env, INTERLOPER_TEST_DATA: box.data, INTERLOPER_MIRROR_FAIL_ON: "2026-01-02" };
+      const run = await execa(process.execPath, [script], { cwd: box.dir, env, reject: false, timeout: 120_000 });
+      expect(run.exitCode, String(run.stderr)).toBe(0);
+      const out = JSON.parse(String(run.stdout)) as { pooled: unknown[]; inProcess: unknown[] };
+      expect(out.pooled).toEqual([
+        ["2026-01-03", "completed", ["main", "mirror"], [], null],
+        ["2026-01-02", "failed", ["main"], ["mirror"], ["DestinationWriteError", true, ["main"]]],
+        ["2026-01-01", "completed", ["main", "mirror"], [], null],
+      ]);
+      expect(out.pooled).toEqual(out.inProcess);
     },
     SLOW,
   );

@@ -171,6 +171,11 @@ describe("failures", () => {
     const keys = dag.find("t.b")!.destinationKeys;
     expect(result.assetExecutions["t.b"]!.written).toEqual([keys[0]]);
     expect(result.assetExecutions["t.b"]!.failedDestinations).toEqual([keys[1]]);
+    // The error itself carries both lists, typed: a DestinationWriteError (an AssetError).
+    const error = result.assetExecutions["t.b"]!.error;
+    expect(error).toBeInstanceOf(il.DestinationWriteError);
+    expect(error).toBeInstanceOf(il.AssetError);
+    expect([(error as il.DestinationWriteError).written, (error as il.DestinationWriteError).failedDestinations, (error as il.DestinationWriteError).code]).toEqual([[keys[0]], [keys[1]], "DESTINATION_WRITE_ERROR"]);
   });
 
   it("a failing upstream read (nothing stored) fails the downstream asset when run alone", async () => {

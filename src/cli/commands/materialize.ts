@@ -5,7 +5,7 @@ import { missingPlanOptions } from "../../api/missing.js";
 import { loadProject } from "../../api/project.js";
 import { ConfigError } from "../../errors.js";
 import { abandonedStillRunning } from "../../runner/attempt.js";
-import { killChildren, POOL_CHILD_ENV } from "../../runner/child-run.js";
+import { killWorkers } from "../../runner/pool/worker-pool.js";
 import { eventToJson, type EventHandler } from "../../runner/events.js";
 import { DEFAULT_GRACE_MS, formatLimit } from "../../runner/limits.js";
 import type { GlobalOptions } from "../main.js";
@@ -24,7 +24,6 @@ export interface MaterializeFlags extends GlobalOptions, SelectionFlags, ShardFl
   readonly processes?: number;
   readonly timeout?: string;
   readonly grace?: string;
-  readonly backfillId?: string;
   readonly order?: "newest" | "oldest";
   readonly concurrency?: number;
   readonly failFast?: boolean;
@@ -84,7 +83,7 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   const onSignal = (signal: NodeJS.Signals) => {
     const code = signal === "SIGINT" ? 130 : 143;
     if (interrupt.signal.aborted) {
-      killChildren();
+      killWorkers();
       process.exit(code);
     }
     signalCode = code;
@@ -93,11 +92,7 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
     // The reason names the signal: assets see it on context.signal, abandoned ones in their message.
     interrupt.abort(new DOMException(signal, "AbortError"));
   };
-  // A pool's child stops on its parent's word (SIGTERM): a terminal's Ctrl-C reaches the whole
-  // process group, and the parent's SIGTERM on top of it would be a second signal, stopping the
-  // child at once instead of letting it finish its partition.
-  const onSigint = process.env[POOL_CHILD_ENV] === "1" ? () => undefined : onSignal;
-  process.on("SIGINT", onSigint);
+  process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
 
   const reporter = await chooseReporter(plan, flags);
@@ -110,13 +105,12 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
       ...(flags.processes ? { processes: flags.processes } : {}),
       ...(timeoutMs ? { timeoutMs } : {}),
       graceMs,
-      ...(flags.backfillId ? { backfillId: flags.backfillId } : {}),
       onEvent: reporter.onEvent,
       signal: interrupt.signal,
     });
   } finally {
     await reporter.stop();
-    process.off("SIGINT", onSigint);
+    process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
   if (!flags.json) for (const line of summaryLines(outcome, reporter.rows(), { assets, exclude: flags.exclude, config: flags.config })) err(line);
