@@ -6,7 +6,7 @@ import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
 import type { IOContext } from "../io-context.js";
 import { DatabaseDestination } from "./database-destination.js";
 import { checkAdded, checkColumnNames } from "./column-names.js";
-import { LEDGER_ENTRY, LEDGER_TABLE } from "./partition-ledger.js";
+import { LEDGER_ENTRY, LEDGER_TABLE, ledgerTable } from "./partition-ledger.js";
 import { ROW_COLUMN, type SqlDialect, storageKind } from "./sql-dialect.js";
 
 type Columns = ReadonlyMap<string, string>;
@@ -66,6 +66,15 @@ export abstract class SqlDestination extends DatabaseDestination {
         await this.ddl(statement);
       }
     }
+  }
+
+  /** Records written partitions in the dataset's ledger table, one statement for a whole window. */
+  override recordPartitions(table: string, dataset: string | null, keys: readonly string[]): Promise<void> {
+    return ledgerTable.record(this, table, dataset, keys);
+  }
+
+  override writtenPartitions(table: string, dataset: string | null, keys: readonly string[] | null): Promise<string[]> {
+    return ledgerTable.written(this, table, dataset, keys);
   }
 
   async insert(table: string, dataset: string | null, data: unknown, context: IOContext): Promise<void> {
