@@ -118,7 +118,7 @@ export abstract class DatabaseDestination extends Destination implements Databas
     const { table: name, dataset } = context.asset;
     const window = context.window;
     const column = window ? context.partitionColumn() : null;
-    if (window && column) checkWindowRows(context.asset.key, this.displayName, table, window, column);
+    if (window && column) checkWindowRows(context.asset.key, this.displayName, table, window, column, context.logger);
     // Data arrives conformed; without a schema the columns come from the rows themselves.
     const typed = context.schema ? context : context.withSchema(inferFieldSpecs(table.rows));
     await this.ensureTable(name, dataset, typed);
