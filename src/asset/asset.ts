@@ -1,5 +1,5 @@
 import { ConfigError, PartitionError } from "../errors.js";
-import { Destination, IOContext, type AssetRef } from "../destination/index.js";
+import { Destination, IOContext, type AssetRef, type IOLogLevel } from "../destination/index.js";
 import type { Partition, PartitionConfig, PartitionWindow } from "../partitioning/index.js";
 import { fieldSpecs, type ConformStrategy, type FieldSpec } from "../schema/index.js";
 import type { AssetDefinition, DestinationClass, DestinationsInput, ObjectSchema, Relations } from "./definition.js";
@@ -97,8 +97,13 @@ export class Asset {
   }
 
   /** The context of a destination call over a window (or the whole, for null). */
-  ioContext(window: PartitionWindow | Partition | null, schema: readonly FieldSpec[] | null = this.schema, metadata = { runId: "adhoc" }): IOContext {
-    return new IOContext({ asset: this.ref, window, schema, metadata });
+  ioContext(
+    window: PartitionWindow | Partition | null,
+    schema: readonly FieldSpec[] | null = this.schema,
+    metadata = { runId: "adhoc" },
+    log?: (level: IOLogLevel, message: string) => void,
+  ): IOContext {
+    return new IOContext({ asset: this.ref, window, schema, metadata, ...(log ? { log } : {}) });
   }
 
   /** Runs the asset and returns its conformed data; nothing is written. */

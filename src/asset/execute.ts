@@ -89,10 +89,8 @@ async function writeAll(asset: Asset, window: PartitionWindow | null, conformed:
   if (asset.destinations.length === 0) {
     throw new AssetError(`asset "${asset.qualifiedKey}" has no destination to write to: set destinations on the asset or its source`);
   }
-  const io = asset.ioContext(window, conformed.schema, metadata);
-  if (window && conformed.rows !== null && conformed.rows > 0 && !hasColumn(conformed.data, io.partitionColumn())) {
-    log("warn", `asset "${asset.qualifiedKey}": the data has no "${io.partitionColumn()}" column; reads by partition will find nothing`);
-  }
+  // Destinations report through the run's events: a warning of one is a `log` event of the asset.
+  const io = asset.ioContext(window, conformed.schema, metadata, log);
   // The last destination is handed the data rather than given it while it is still held here:
   // V8 keeps an async function's variables alive across await, and a destination done with the
   // rows before its I/O (CSVDestination, once they are encoded) would otherwise keep every
@@ -158,7 +156,7 @@ async function writeStreamed(
   options.abandoned?.throwIfAborted();
   options.emit({ ...base, type: "destination:write:started", time: now(), destination: name });
   try {
-    await writeStream(asset.destinations[0]!, asset.ioContext(window, stream.schema, metadata), batches);
+    await writeStream(asset.destinations[0]!, asset.ioContext(window, stream.schema, metadata, log), batches);
   } catch (error) {
     // Data that contradicts its schema is the asset's failure, as with an array; nothing was replaced.
     if (error instanceof SchemaError) throw error;
@@ -204,7 +202,8 @@ async function readDependencies(asset: Asset, window: PartitionWindow | null, op
     options.emit({ ...event, type: "destination:read:started", time: new Date().toISOString() });
     try {
       const metadata = { runId: options.runId, ...(options.backfillId ? { backfillId: options.backfillId } : {}) };
-      values[name] = await destination.read(upstream.ioContext(scope, schema, metadata));
+      const log = (level: LogLevel, message: string) => options.emit({ ...base, type: "log", time: new Date().toISOString(), level, message });
+      values[name] = await destination.read(upstream.ioContext(scope, schema, metadata, log));
     } catch (error) {
       options.emit({ ...event, type: "destination:read:failed", time: new Date().toISOString(), error: errorInfo(error) });
       // Say which upstream lacks data: the destination only knows its own asset.
@@ -229,11 +228,6 @@ function upstreamScope(asset: Asset, upstream: Asset, name: string, window: Part
     if (!(error instanceof PartitionError)) throw error;
     throw new PartitionError(`asset "${asset.qualifiedKey}" cannot read "${upstream.qualifiedKey}" (as ${name}): ${error.message}`, { cause: error });
   }
-}
-
-function hasColumn(data: unknown, column: string): boolean {
-  if (Array.isArray(data)) return data.length === 0 || Object.hasOwn(data[0] as object, column);
-  return typeof data === "object" && data !== null && Object.hasOwn(data, column);
 }
 
 function withDefaults(partial: Partial<ExecuteOptions>): ExecuteOptions {

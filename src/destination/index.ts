@@ -1,5 +1,5 @@
 export { Destination, destination, type DestinationOptions, type DestinationRelations, type DropTarget } from "./destination.js";
-export { IOContext, type AssetRef, type RunMetadata } from "./io-context.js";
+export { IOContext, type AssetRef, type IOLogger, type IOLogLevel, type RunMetadata } from "./io-context.js";
 export { CSVDestination, type CSVDestinationOptions } from "./csv/csv-destination.js";
 export { FileDestination, type FileDestinationOptions } from "./file/file-destination.js";
 export { MemoryDestination } from "./memory/memory-destination.js";
@@ -26,6 +26,7 @@ export {
   SQLiteDestination,
   type ConnectionOptions,
   type DatabaseHooks,
+  type PartitionLedger,
   type MySQLDestinationOptions,
   type PostgresDestinationOptions,
   type SQLiteDestinationOptions,

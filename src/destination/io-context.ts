@@ -20,6 +20,28 @@ export interface RunMetadata {
   readonly backfillId?: string;
 }
 
+/** How serious a destination's report is; the levels of a run's `log` events. */
+export type IOLogLevel = "debug" | "info" | "warn" | "error";
+
+/** Where a destination reports what a caller should know (data it wrote but reads will not find, ...). */
+export interface IOLogger {
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** The `type` of the process warning a destination's report becomes outside a run. */
+export const WARNING_TYPE = "InterloperWarning";
+
+/**
+ * Outside a run (a destination called directly) nobody listens to events: warnings and errors
+ * become process warnings, which Node prints and tests and loggers can catch.
+ */
+function processWarning(level: IOLogLevel, message: string): void {
+  if (level === "warn" || level === "error") process.emitWarning(message, { type: WARNING_TYPE });
+}
+
 /** What a destination is told about a read or a write. Immutable. */
 export class IOContext {
   readonly asset: AssetRef;
@@ -30,12 +52,20 @@ export class IOContext {
   /** The effective schema, or null when none could be resolved. */
   readonly schema: readonly FieldSpec[] | null;
   readonly metadata: RunMetadata;
+  /**
+   * Where the destination reports: in a run, each call is a `log` event of the asset (shown by
+   * the terminal view, the plain log and `--json`); outside one, a warning is a process warning.
+   */
+  readonly logger: IOLogger;
+  readonly #log: (level: IOLogLevel, message: string) => void;
 
   constructor(options: {
     asset: AssetRef;
     window?: PartitionWindow | Partition | null;
     schema?: readonly FieldSpec[] | null;
     metadata?: RunMetadata;
+    /** Receives the destination's reports; process warnings when absent. */
+    log?: (level: IOLogLevel, message: string) => void;
   }) {
     const window = options.window ?? null;
     this.asset = Object.freeze({ ...options.asset });
@@ -43,17 +73,24 @@ export class IOContext {
     this.partitions = this.window ? this.window.partitions : NO_WINDOW;
     this.schema = options.schema ? frozenSchema(options.schema) : null;
     this.metadata = Object.freeze({ ...(options.metadata ?? { runId: "adhoc" }) });
+    const log = (this.#log = options.log ?? processWarning);
+    this.logger = Object.freeze({
+      debug: (m: string) => log("debug", m),
+      info: (m: string) => log("info", m),
+      warn: (m: string) => log("warn", m),
+      error: (m: string) => log("error", m),
+    });
     Object.freeze(this);
   }
 
   /** The same call narrowed to another window (a partition stands for its window of one). */
   withWindow(window: PartitionWindow | Partition | null): IOContext {
-    return new IOContext({ asset: this.asset, window, schema: this.schema, metadata: this.metadata });
+    return new IOContext({ asset: this.asset, window, schema: this.schema, metadata: this.metadata, log: this.#log });
   }
 
   /** The same call with another effective schema. */
   withSchema(schema: readonly FieldSpec[] | null): IOContext {
-    return new IOContext({ asset: this.asset, window: this.window, schema, metadata: this.metadata });
+    return new IOContext({ asset: this.asset, window: this.window, schema, metadata: this.metadata, log: this.#log });
   }
 
   /**

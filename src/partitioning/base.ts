@@ -90,10 +90,13 @@ export abstract class PartitionConfig {
    * a window: of this kind, within its bounds, and of one partition unless `allowWindow`
    * (reads pass `true`: any window can be read back, whatever one run may cover).
    */
-  check(windowOrPartition: PartitionWindow | Partition, assetKey: string, allowWindow: boolean = this.allowWindow): PartitionWindow {
+  check(windowOrPartition: PartitionWindow | Partition | null | undefined, assetKey: string, allowWindow: boolean = this.allowWindow): PartitionWindow {
+    if (windowOrPartition === null || windowOrPartition === undefined) {
+      throw new PartitionError(`asset "${assetKey}" is partitioned by "${this.column}" but was given no window (${describe(windowOrPartition)}): expected a partition or a window`);
+    }
     const window = windowOrPartition instanceof Partition ? windowOrPartition.window : windowOrPartition;
     if (!(window instanceof PartitionWindow)) {
-      throw new TypeError(`asset "${assetKey}": expected a partition or a window, got ${describe(window)}`);
+      throw new PartitionError(`asset "${assetKey}": expected a partition or a window, got ${describe(window)}`);
     }
     this.checkKind(window, assetKey);
     if (window.length > 1 && !allowWindow) {

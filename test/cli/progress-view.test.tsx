@@ -144,6 +144,26 @@ describe("ProgressView", () => {
     expect(frame).not.toContain("running ");
   });
 
+  it("prints warnings and errors of log events above the bar, in the order they came, naming the asset", async () => {
+    const feed = new Feed("run");
+    const app = show(feed, false);
+    const base = { time, runId: "run-1", partition: "2026-01-05" };
+    const warning = 'asset "shop.orders": the data written to SQLite has no "date" column, so reads of partition 2026-01-05 will not find these 2 row(s)';
+    feed.send(
+      { ...base, type: "run:started", assets: ["shop.orders"] },
+      { ...base, type: "asset:started", asset: "shop.orders" },
+      { ...base, type: "log", asset: "shop.orders", level: "info", message: "fetched 2 rows" },
+      { ...base, type: "log", asset: "shop.orders", level: "warn", message: warning },
+      { ...base, type: "asset:completed", asset: "shop.orders", rows: 2, durationMs: 30 },
+    );
+    const frame = await frameWith(app, "1/1", "warning: shop.orders: ");
+    // The terminal wraps long lines: compare the text with its line breaks taken out.
+    expect(frame.replaceAll("\n", "")).toContain(`warning: shop.orders: ${warning}`);
+    expect(frame).not.toContain("fetched 2 rows");
+    const lines = frame.split("\n");
+    expect(lines.findIndex((line) => line.startsWith("warning: "))).toBeLessThan(lines.findIndex((line) => line.includes("✓ shop.orders")));
+  });
+
   it("with color=false writes no ANSI escapes even where colour would go (and with color=true it does)", async () => {
     const sequence = [backfillStarted, runStarted("2026-01-04"), assetFailed("2026-01-04", "boom"), runFailed("2026-01-04"), runStarted("2026-01-03")];
     const plain = new Feed("backfill");

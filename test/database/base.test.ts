@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { DatabaseDestination, MySQLDestination, PostgresDestination, SQLiteDestination } from "../../src/destination/database/index.js";
 import { loadDriver } from "../../src/destination/database/optional-driver.js";
 import { wrapDriverError } from "../../src/destination/database/secrets.js";
-import { MISSING_PARTITION_COLUMN } from "../../src/destination/database/window-check.js";
 import { IOContext, type AssetRef } from "../../src/destination/index.js";
 import { ConfigError } from "../../src/errors.js";
 import { TimeGranularity, TimePartitionConfig, TimePartitionWindow } from "../../src/partitioning/index.js";
@@ -88,7 +87,26 @@ describe("DatabaseDestination", () => {
     }
   });
 
-  it("warns, as a process warning, when written data lacks the partition column", async () => {
+  it("reports written data that lacks the partition column to the context's logger, one partition or a window, and writes it", async () => {
+    const destination = new SQLiteDestination({ path: ":memory:" });
+    const asset: AssetRef = { key: "shop.orders", table: "orders", dataset: "shop", partitioning: new TimePartitionConfig({ column: "date", allowWindow: true }) };
+    const logged: Array<[string, string]> = [];
+    const log = (level: string, message: string) => logged.push([level, message]);
+    try {
+      await destination.write(new IOContext({ asset, window: new TimePartitionWindow("2026-01-01", "2026-01-01", TimeGranularity.DAY), log }), [{ id: 1 }]);
+      await destination.write(new IOContext({ asset, window: new TimePartitionWindow("2026-01-02", "2026-01-03", TimeGranularity.DAY), log }), [{ id: 2 }, { id: 3 }]);
+      expect(logged).toEqual([
+        ["warn", 'asset "shop.orders": the data written to SQLite has no "date" column, so reads of partition 2026-01-01 will not find these 1 row(s)'],
+        ["warn", 'asset "shop.orders": the data written to SQLite has no "date" column, so reads of the partitions of 2026-01-02..2026-01-03 will not find these 2 row(s)'],
+      ]);
+      // Written: the partitions read back empty, as the warning says.
+      expect(await destination.read(new IOContext({ asset, window: new TimePartitionWindow("2026-01-01", "2026-01-03", TimeGranularity.DAY) }))).toEqual([]);
+    } finally {
+      await destination.close();
+    }
+  });
+
+  it("outside a run, with no logger, the report is a process warning", async () => {
     const destination = new SQLiteDestination({ path: ":memory:" });
     const asset: AssetRef = { key: "shop.orders", table: "orders", dataset: "shop", partitioning: new TimePartitionConfig({ column: "date" }) };
     const warnings: Error[] = [];
@@ -102,7 +120,7 @@ describe("DatabaseDestination", () => {
       process.off("warning", listen);
       await destination.close();
     }
-    const ours = warnings.filter((w) => (w as { code?: string }).code === MISSING_PARTITION_COLUMN);
+    const ours = warnings.filter((w) => w.name === "InterloperWarning");
     expect(ours).toHaveLength(1);
     expect(ours[0]!.message).toContain('no "date" column');
   });

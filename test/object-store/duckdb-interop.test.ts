@@ -1,8 +1,9 @@
 // DuckDB, an external reader, opens the hive folders the local backend writes and sees the
-// asset's rows and types, partition column included.
+// asset's rows and types, partition column included, and that column only once: from the path.
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { LocalObjectStoreDestination } from "../../src/destination/index.js";
+import { inferFieldSpecs } from "../../src/schema/index.js";
 import { makeTempDir } from "../contract/temp-dir.js";
 import { ctx, days, orders, orderSchema } from "./helpers.js";
 
@@ -106,6 +107,23 @@ describe("DuckDB reads the hive folders", () => {
       ["2026-01-03", "4", 0.5, true, null],
       ["2026-01-02", "9007199254740993", -1.25, null, 'ünï, "q"'],
     ]);
+  });
+
+  it.each(["parquet", "jsonl", "csv"] as const)("%s: sees the partition column once, from the path, for an asset with no declared schema", async (format) => {
+    const dest = new LocalObjectStoreDestination({ basePath: dir.path, format });
+    const plain = [{ date: "2026-01-01", id: 1 }, { date: "2026-01-02", id: 2 }];
+    // The schema conform infers for rows without a declared one: the dates typed as strings.
+    await dest.write(ctx(orders, days("2026-01-01", "2026-01-02"), inferFieldSpecs(plain)), plain);
+    const glob = `${dir.path}/shop/orders/*/data.${format}`.replaceAll("\\", "/");
+    const reader = { parquet: "read_parquet", jsonl: "read_json_auto", csv: "read_csv_auto" }[format];
+    const inFile = await query(`SELECT * FROM ${reader}('${glob}', hive_partitioning = false) LIMIT 0`);
+    expect(Object.keys(inFile.types)).toEqual(["id"]);
+    const result = await query(`SELECT * FROM ${reader}('${glob}', hive_partitioning = true) ORDER BY id`);
+    expect(Object.keys(result.types).sort()).toEqual(["date", "id"]);
+    expect(result.types["date"]).toBe("DATE");
+    expect(result.rows.map((row) => row.map(String))).toEqual(
+      ["2026-01-01", "2026-01-02"].map((day, i) => (Object.keys(result.types)[0] === "id" ? [String(i + 1), day] : [day, String(i + 1)])),
+    );
   });
 
   it("reads back through interloper what DuckDB reads", async () => {

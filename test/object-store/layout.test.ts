@@ -5,7 +5,10 @@ import { writeFileAtomic } from "../../src/destination/files/atomic.js";
 import { ParquetFormat } from "../../src/destination/formats/index.js";
 import { LocalObjectStoreDestination, ObjectStoreDestination, type StoredObject } from "../../src/destination/index.js";
 import { ConfigError, DataNotFoundError } from "../../src/errors.js";
-import type { FieldSpec } from "../../src/schema/index.js";
+import { formatFor } from "../../src/destination/formats/format-for.js";
+import type { AssetRef } from "../../src/destination/index.js";
+import { TimeGranularity, TimePartition, TimePartitionConfig } from "../../src/partitioning/index.js";
+import { type FieldSpec, inferFieldSpecs } from "../../src/schema/index.js";
 import { listFiles, makeTempDir } from "../contract/temp-dir.js";
 import { ctx, days, orderRows, orders, orderSchema, regions, sales } from "./helpers.js";
 
@@ -217,5 +220,91 @@ describe("custom backends", () => {
     const Base = ObjectStoreDestination as unknown as new () => object;
     class Broken extends Base {}
     expect(() => new Broken()).toThrow(/Broken cannot be created: it does not implement putObject\(\)/);
+  });
+});
+
+describe("the partition column, dropped whenever the partition gives every row's value back", () => {
+  const { DAY, HOUR, WEEK, MONTH, QUARTER, YEAR } = TimeGranularity;
+  const FORMATS = ["parquet", "jsonl", "csv"] as const;
+  const midnight = (day: string) => new Date(`${day}T00:00:00Z`);
+  const assetOf = (granularity: TimeGranularity): AssetRef => ({ ...orders, partitioning: new TimePartitionConfig({ column: "date", granularity, allowWindow: true }) });
+
+  /** The columns of one stored object, as the format reads them back without a schema. */
+  async function fileColumns(dest: LocalObjectStoreDestination, name: string): Promise<string[]> {
+    const bytes = await dest.getObject(name);
+    const format = formatFor(dest.format as "parquet", "test");
+    const rows = await format.deserialize(bytes!, null);
+    return Object.keys(rows[0]!);
+  }
+
+  const inferred = (rows: Record<string, unknown>[]): FieldSpec[] => inferFieldSpecs(rows);
+
+  const schemaOf = (date: FieldSpec): FieldSpec[] => [date, { name: "id", type: "integer", nullable: false }];
+  // [case, partition key, rows, write and read schema ("inferred": as conform infers it from the rows)]
+  const cases: Array<[string, string, () => Record<string, unknown>[], FieldSpec[] | "inferred"]> = [
+    ["a day's ISO date strings, no declared schema", "2026-01-02", () => [{ date: "2026-01-02", id: 1 }, { date: "2026-01-02", id: 2 }], "inferred"],
+    ["a day's ISO date strings, z.string()", "2026-01-02", () => [{ date: "2026-01-02", id: 1 }], schemaOf({ name: "date", type: "string", nullable: false })],
+    ["a day's ISO date strings, z.iso.date()", "2026-01-02", () => [{ date: "2026-01-02", id: 1 }], schemaOf({ name: "date", type: "date", nullable: false, asDate: false })],
+    ["a day's Dates, no declared schema", "2026-01-02", () => [{ date: midnight("2026-01-02"), id: 1 }], "inferred"],
+    ["a day's Dates, z.date()", "2026-01-02", () => [{ date: midnight("2026-01-02"), id: 1 }], schemaOf({ name: "date", type: "datetime", nullable: false, asDate: true })],
+    ["an hour's instant as a Date", "2026-01-02T05", () => [{ date: new Date("2026-01-02T05:00:00Z"), id: 1 }], "inferred"],
+    ["an hour's instant as an ISO string, z.iso.datetime()", "2026-01-02T05", () => [{ date: "2026-01-02T05:00:00.000Z", id: 1 }], schemaOf({ name: "date", type: "datetime", nullable: false, asDate: false })],
+    ["a week's key", "2026-W02", () => [{ date: "2026-W02", id: 1 }], "inferred"],
+    ["a month's key", "2026-01", () => [{ date: "2026-01", id: 1 }], "inferred"],
+    ["a quarter's key", "2026-Q1", () => [{ date: "2026-Q1", id: 1 }], "inferred"],
+    ["a year's key", "2026", () => [{ date: "2026", id: 1 }], "inferred"],
+    ["a list value", "eu", () => [{ region: "eu", id: 1 }], "inferred"],
+  ];
+
+  for (const format of FORMATS) {
+    it.each(cases)(`${format}: %s leave the file and come back as they were`, async (_case, key, make, declared) => {
+      const dest = new LocalObjectStoreDestination({ basePath: dir.path, format });
+      const rows = make();
+      const schema = declared === "inferred" ? inferred(rows) : declared;
+      const list = key === "eu";
+      const partition = list ? regions.partition(key) : TimePartition.fromKey(key);
+      const context = ctx(list ? sales : assetOf((partition as TimePartition).granularity), partition, schema);
+      // The object store's own hook: write() slices by instant first, and refuses rows carrying a month's key.
+      await dest.writePartition(context, partition, rows);
+      expect(await fileColumns(dest, dest.objectName(context, partition))).toEqual(["id"]);
+      expect(await dest.readPartition(context, partition)).toEqual(rows);
+    });
+  }
+
+  it.each(FORMATS)("%s: without a schema on either side the column still leaves the file, and reads back as the key", async (format) => {
+    const dest = new LocalObjectStoreDestination({ basePath: dir.path, format });
+    const day = new TimePartition("2026-01-02");
+    for (const value of ["2026-01-02", midnight("2026-01-02")]) {
+      await dest.writePartition(ctx(orders, day, null), day, [{ date: value, id: 1 }]);
+      expect(await fileColumns(dest, dest.objectName(ctx(orders, day, null), day))).toEqual(["id"]);
+      const back = (await dest.readPartition(ctx(orders, day, null), day)) as Record<string, unknown>[];
+      expect(back.map((row) => row["date"])).toEqual(["2026-01-02"]);
+    }
+  });
+
+  it.each(FORMATS)("%s: a daily window of strings with an inferred schema, through write()", async (format) => {
+    const dest = new LocalObjectStoreDestination({ basePath: dir.path, format });
+    const rows = [{ date: "2026-01-01", id: 1 }, { date: "2026-01-02", id: 2 }];
+    const context = ctx(orders, days("2026-01-01", "2026-01-02"), inferred(rows));
+    await dest.write(context, rows);
+    for (const partition of context.partitions) expect(await fileColumns(dest, dest.objectName(context, partition))).toEqual(["id"]);
+    expect(await dest.read(context)).toEqual(rows);
+    // A later run reads without a schema: the strings come back as strings.
+    const untyped = (await dest.read(ctx(orders, days("2026-01-01", "2026-01-02"), null))) as Record<string, unknown>[];
+    expect(untyped.map((row) => row["date"])).toEqual(["2026-01-01", "2026-01-02"]);
+  });
+
+  it.each(FORMATS)("%s: stays where the partition cannot restore each row (instants inside an hour, daily Dates in a month)", async (format) => {
+    const dest = new LocalObjectStoreDestination({ basePath: dir.path, format });
+    const hourly = [{ date: new Date("2026-01-02T05:10:00Z"), id: 1 }];
+    const hour = new TimePartition("2026-01-02T05", HOUR);
+    await dest.writePartition(ctx(assetOf(HOUR), hour, inferred(hourly)), hour, hourly);
+    expect(await fileColumns(dest, dest.objectName(ctx(assetOf(HOUR), hour), hour))).toEqual(["date", "id"]);
+    expect(await dest.readPartition(ctx(assetOf(HOUR), hour, inferred(hourly)), hour)).toEqual(hourly);
+    const monthly = [{ date: midnight("2026-01-01"), id: 1 }];
+    const month = new TimePartition("2026-01", MONTH);
+    await dest.writePartition(ctx(assetOf(MONTH), month, inferred(monthly)), month, monthly);
+    expect(await fileColumns(dest, dest.objectName(ctx(assetOf(MONTH), month), month))).toEqual(["date", "id"]);
+    expect(await dest.readPartition(ctx(assetOf(MONTH), month, inferred(monthly)), month)).toEqual(monthly);
   });
 });

@@ -1,7 +1,9 @@
 import { inspect } from "node:util";
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatFor } from "../../src/destination/formats/format-for.js";
 import { ObjectStoreError, S3Destination } from "../../src/destination/index.js";
+import { inferFieldSpecs } from "../../src/schema/index.js";
 import { ctx, days, orderRows, orders } from "./helpers.js";
 import { type Moto, motoAvailable, startMoto, TEST_CONNECTION } from "./moto.js";
 
@@ -81,6 +83,22 @@ describe.skipIf(!available)("S3Destination on a moto server", () => {
     const text = new TextDecoder().decode(await body(key));
     expect(text.split("\n")[0]).toBe('{"id":1,"amount":9.5,"paid":true,"note":"first","at":"2026-01-01T08:00:00.000Z","tags":["a"]}');
     expect(await dest.read(ctx(orders, days("2026-01-01", "2026-01-02")))).toEqual(orderRows());
+  });
+
+  it.each(["parquet", "jsonl", "csv"] as const)("%s: leaves the partition column of a daily asset with no declared schema out of the object", async (format) => {
+    const dest = make(format);
+    const rows = [{ date: "2026-01-01", id: 1 }, { date: "2026-01-02", id: 2 }];
+    const dated = [{ date: new Date(Date.UTC(2026, 0, 3)), id: 3 }];
+    // The schema conform infers: the strings as string, the Dates as datetime.
+    await dest.write(ctx(orders, days("2026-01-01", "2026-01-02"), inferFieldSpecs(rows)), rows);
+    await dest.write(ctx(orders, days("2026-01-03", "2026-01-03"), inferFieldSpecs(dated)), dated);
+    for (const day of ["2026-01-01", "2026-01-02", "2026-01-03"]) {
+      const bytes = await body(`${dest.prefix}/shop/orders/date=${day}/data.${format}`);
+      const stored = await formatFor(format, "test").deserialize(bytes, null);
+      expect(Object.keys(stored[0]!)).toEqual(["id"]);
+    }
+    expect(await dest.read(ctx(orders, days("2026-01-01", "2026-01-02"), inferFieldSpecs(rows)))).toEqual(rows);
+    expect(await dest.read(ctx(orders, days("2026-01-03", "2026-01-03"), inferFieldSpecs(dated)))).toEqual(dated);
   });
 
   it("counts rows from metadata alone: corrupt bytes that keep row_count still count", async () => {

@@ -85,6 +85,16 @@ describe("TimePartitionConfig.check", () => {
     expect(windowed.check(new TimePartitionWindow("2026-01-01", "2026-01-31"), asset).length).toBe(31);
   });
 
+  it("refuses no window, and a value that is neither a partition nor a window, with PartitionError naming the asset", () => {
+    const list = new ListPartitionConfig({ column: "region", values: ["eu", "us"] });
+    for (const config of [daily, list]) {
+      expectPartitionError(() => config.check(null as never, asset), asset, "no window", "a partition or a window");
+      expectPartitionError(() => config.check(undefined as never, asset), asset, "no window");
+      expectPartitionError(() => config.check("2026-01-02" as never, asset), asset, '"2026-01-02"', "a partition or a window");
+      expectPartitionError(() => config.check({ start: "2026-01-02" } as never, asset), asset, "an Object", "a partition or a window");
+    }
+  });
+
   it("refuses several partitions without allowWindow, naming the asset", () => {
     expectPartitionError(() => daily.check(new TimePartitionWindow("2026-05-14", "2026-05-20"), asset), asset);
   });

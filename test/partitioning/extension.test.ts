@@ -146,7 +146,8 @@ describe("a third partitioning kind", () => {
     expect(String(new LetterPartition("q"))).toBe("q");
   });
 
-  it("refuses something that is neither a partition nor a window with a TypeError", () => {
-    expect(() => new LetterConfig("initial").check("a" as unknown as LetterWindow, "people")).toThrow(TypeError);
+  it("refuses something that is neither a partition nor a window with a PartitionError naming the asset", () => {
+    expect(() => new LetterConfig("initial").check("a" as unknown as LetterWindow, "people")).toThrow(PartitionError);
+    expect(() => new LetterConfig("initial").check("a" as unknown as LetterWindow, "people")).toThrow(/asset "people"/);
   });
 });

@@ -1,5 +1,5 @@
 import type { InterloperEvent } from "../../runner/events.js";
-import { formatCount, formatDuration, RunTracker, type FinishedUnit } from "./tracker.js";
+import { formatCount, formatDuration, logLine, RunTracker, type FinishedUnit } from "./tracker.js";
 
 /** One line per finished run (or asset), for logs and CI: no colour, no cursor movement. */
 export class PlainReporter {
@@ -14,9 +14,8 @@ export class PlainReporter {
 
   readonly onEvent = (event: InterloperEvent): void => {
     for (const unit of this.tracker.apply(event)) this.write(this.line(unit));
-    if (event.type === "log" && (event.level === "warn" || event.level === "error")) {
-      this.write(`${event.level === "warn" ? "warning" : "error"}: ${event.asset ? `${event.asset}: ` : ""}${event.message}`);
-    }
+    const text = logLine(event);
+    if (text !== null) this.write(text);
   };
 
   private line(unit: FinishedUnit): string {

@@ -14,6 +14,15 @@ export interface FinishedUnit {
  * Folds the runner's events into what progress views show: done and total, rows, the units
  * in flight, failures. Every reporter (ink, plain, CI) reads the same tracker.
  */
+/** A line printed above the bar, in the order things happened: a finished unit or a log event's warning or error. */
+export type PrintedLine = { readonly kind: "unit"; readonly unit: FinishedUnit } | { readonly kind: "log"; readonly text: string };
+
+/** The plain text of a warn or error log event ("warning: shop.orders: ..."); null for other events. */
+export function logLine(event: InterloperEvent): string | null {
+  if (event.type !== "log" || (event.level !== "warn" && event.level !== "error")) return null;
+  return `${event.level === "warn" ? "warning" : "error"}: ${event.asset ? `${event.asset}: ` : ""}${event.message}`;
+}
+
 export class RunTracker {
   total = 0;
   done = 0;
@@ -22,6 +31,8 @@ export class RunTracker {
   readonly startedAt = Date.now();
   readonly running = new Map<string, number>();
   readonly finished: FinishedUnit[] = [];
+  /** Finished units and warnings, in order, for a view that prints them above its bar. */
+  readonly printed: PrintedLine[] = [];
   private readonly unitRows = new Map<string, number>();
   private readonly unitFailures = new Map<string, string[]>();
 
@@ -31,6 +42,8 @@ export class RunTracker {
   /** Applies an event; returns the units it finished. */
   apply(event: InterloperEvent): FinishedUnit[] {
     const out: FinishedUnit[] = [];
+    const text = logLine(event);
+    if (text !== null) this.printed.push({ kind: "log", text });
     if (this.mode === "backfill") {
       if (event.type === "backfill:started") this.total = event.partitions.length;
       const unit = "partition" in event && event.partition ? event.partition : "(unpartitioned)";
@@ -84,6 +97,7 @@ export class RunTracker {
     if (!ok) this.failed++;
     const unit = { label, ok, rows, durationMs, failures: this.unitFailures.get(label) ?? [] };
     this.finished.push(unit);
+    this.printed.push({ kind: "unit", unit });
     return unit;
   }
 }

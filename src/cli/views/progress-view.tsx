@@ -12,7 +12,7 @@ export interface ProgressFeed {
 const BAR_WIDTH = 30;
 const MAX_RUNNING_SHOWN = 6;
 
-/** A backfill or run in progress: finished units above, the bar and what is running below. */
+/** A backfill or run in progress: finished units and warnings above, the bar and what is running below. */
 export function ProgressView({ feed, title, color = true }: { feed: ProgressFeed; title: string; color?: boolean }) {
   const [, setVersion] = useState(0);
   useEffect(() => feed.subscribe(() => setVersion((v) => v + 1)), [feed]);
@@ -24,8 +24,16 @@ export function ProgressView({ feed, title, color = true }: { feed: ProgressFeed
   const now = Date.now();
   return (
     <Box flexDirection="column">
-      <Static items={t.finished.map((unit, index) => ({ unit, index }))}>
-        {({ unit, index }) => <FinishedLine key={index} unit={unit} color={color} />}
+      <Static items={t.printed.map((line, index) => ({ line, index }))}>
+        {({ line, index }) =>
+          line.kind === "unit" ? (
+            <FinishedLine key={index} unit={line.unit} color={color} />
+          ) : (
+            <Text key={index} color={color ? "yellow" : undefined}>
+              {printable(line.text)}
+            </Text>
+          )
+        }
       </Static>
       <Text bold={color}>{printable(title)}</Text>
       <Text>

@@ -1,12 +1,12 @@
 import { DataNotFoundError, SchemaError } from "../../errors.js";
 import { describe, ListPartitionConfig, TimePartitionConfig } from "../../partitioning/index.js";
-import type { Partition, PartitionConfig, PartitionFilter, TimeGranularity } from "../../partitioning/index.js";
+import type { Partition, PartitionConfig, PartitionFilter, PartitionWindow, TimeGranularity } from "../../partitioning/index.js";
 import { instantOf } from "../../partitioning/dates.js";
 import { TableData } from "../../representation/index.js";
 import { inferFieldSpecs, reconcileRows } from "../../schema/index.js";
 import { Destination, type DropTarget } from "../destination.js";
 import type { IOContext } from "../io-context.js";
-import type { DatabaseHooks } from "./hooks.js";
+import type { DatabaseHooks, PartitionLedger } from "./hooks.js";
 import { checkDatabaseSubclass, definedAtOrBelow } from "./override-check.js";
 import { forgetTable, ledgerContext, recordWritten, writtenAmong, writtenKeys } from "./partition-ledger.js";
 import { checkWindowRows } from "./window-check.js";
@@ -32,12 +32,22 @@ function partitionKeyOf(partitioning: PartitionConfig | null, value: string): st
 }
 
 /**
+ * The filters selecting a window's rows, in the two shapes the hooks are documented to receive:
+ * a time window's half-open bounds, and one `{ column, value }` per partition of a list window
+ * (whose rows no single range holds).
+ */
+function filtersOf(window: PartitionWindow, column: string): PartitionFilter[] {
+  const filter = window.filter(column);
+  return "values" in filter ? window.partitions.map((partition) => partition.filter(column)) : [filter];
+}
+
+/**
  * A destination whose partitions are rows of a table, selected by a PartitionFilter. A backend
  * writes four dialect hooks (insert, delete, select, count) and optionally `transaction`; the
  * base owns replacing, filters, ordering, row counts and validation. The window methods are the
  * contract here: `write`/`read` take a whole window, the per-partition hooks call them.
  */
-export abstract class DatabaseDestination extends Destination implements DatabaseHooks {
+export abstract class DatabaseDestination extends Destination implements DatabaseHooks, PartitionLedger {
   constructor() {
     super();
     checkDatabaseSubclass(this, DatabaseDestination);
@@ -59,6 +69,17 @@ export abstract class DatabaseDestination extends Destination implements Databas
    * Not called when a subclass overrides `count` below the class that defines this.
    */
   countPeriods?(table: string, dataset: string | null, column: string, granularity: TimeGranularity): MaybePromise<Record<string, number> | null>;
+  /**
+   * Optional, with `writtenPartitions`: records, inside the write's transaction, that these
+   * partitions of `table` were written (an empty partition then reads as empty, not missing).
+   * Without the pair the base records them in a table `_interloper_partitions` of the dataset,
+   * through the four hooks and `{ column, value }` filters.
+   */
+  recordPartitions?(table: string, dataset: string | null, keys: readonly string[]): MaybePromise<void>;
+  /** Optional, with `recordPartitions`: which of `keys` (all, when null) were recorded for `table`. */
+  writtenPartitions?(table: string, dataset: string | null, keys: readonly string[] | null): MaybePromise<Iterable<string>>;
+  /** With `recordPartitions`, for `materialize --full-refresh`: forgets every partition recorded for `table`. */
+  forgetPartitions?(table: string, dataset: string | null): MaybePromise<void>;
 
   /**
    * Optional, for `materialize --full-refresh`: drops the table, its indexes and anything else
@@ -106,14 +127,15 @@ export abstract class DatabaseDestination extends Destination implements Databas
     const { table: name, dataset } = context.asset;
     const window = context.window;
     const column = window ? context.partitionColumn() : null;
-    if (window && column) checkWindowRows(context.asset.key, this.displayName, table, window, column);
+    if (window && column) checkWindowRows(context.asset.key, this.displayName, table, window, column, context.logger);
     // Data arrives conformed; without a schema the columns come from the rows themselves.
     const typed = context.schema ? context : context.withSchema(inferFieldSpecs(table.rows));
     await this.ensureTable(name, dataset, typed);
     if (window) await this.ensureTable(ledgerContext(dataset).asset.table, dataset, ledgerContext(dataset));
     const scope: WriteScope = { table: name, dataset, partitions: window ? window.partitions.map((p) => p.key) : null };
     await this.transaction(async () => {
-      await this.delete(name, dataset, window && column ? window.filter(column) : null);
+      if (window && column) for (const filter of filtersOf(window, column)) await this.delete(name, dataset, filter);
+      else await this.delete(name, dataset, null);
       await this.insert(name, dataset, table.data, typed);
       if (window) await recordWritten(this, name, dataset, window);
     }, scope);
@@ -121,18 +143,18 @@ export abstract class DatabaseDestination extends Destination implements Databas
 
   /** Reads a window, oldest partition first; rows are restored to context.schema's types. */
   override read(context: IOContext): Promise<unknown> {
-    return this.snapshot(() => this.readWindow(context));
+    return this.snapshot(() => this.#readWindow(context));
   }
 
   /** `read`, inside its snapshot: the rows, and for an empty partition whether it was written. */
-  private async readWindow(context: IOContext): Promise<unknown> {
+  async #readWindow(context: IOContext): Promise<unknown> {
     const { table: name, dataset } = context.asset;
     const window = context.window;
     const column = window ? context.partitionColumn() : null;
-    const selected = await this.select(name, dataset, window && column ? window.filter(column) : null);
+    const selected = await this.#select(name, dataset, window && column ? filtersOf(window, column) : [null]);
     if (selected === null || selected === undefined) {
       const scope = window ? ` (partition(s) ${window.partitions.map((p) => p.key).join(", ")})` : "";
-      throw new DataNotFoundError(`no data for asset "${context.asset.key}"${scope} in ${this.displayName}: table ${this.where(context)} does not exist`);
+      throw new DataNotFoundError(`no data for asset "${context.asset.key}"${scope} in ${this.displayName}: table ${this.#where(context)} does not exist`);
     }
     let table = TableData.from(selected);
     if (!table) return selected;
@@ -144,7 +166,7 @@ export abstract class DatabaseDestination extends Destination implements Databas
         const missing = empty.filter((key) => !written.has(key));
         if (missing.length > 0) {
           throw new DataNotFoundError(
-            `no data for asset "${context.asset.key}" in ${this.displayName} table ${this.where(context)}: partition(s) ${missing.join(", ")} never written`,
+            `no data for asset "${context.asset.key}" in ${this.displayName} table ${this.#where(context)}: partition(s) ${missing.join(", ")} never written`,
           );
         }
       }
@@ -166,7 +188,8 @@ export abstract class DatabaseDestination extends Destination implements Databas
   }
 
   override missingDropHook(): string | null {
-    return typeof this.dropTable === "function" ? null : "dropTable(table, dataset)";
+    if (typeof this.dropTable !== "function") return "dropTable(table, dataset)";
+    return this.recordPartitions && typeof this.forgetPartitions !== "function" ? "forgetPartitions(table, dataset)" : null;
   }
 
   /**
@@ -189,7 +212,7 @@ export abstract class DatabaseDestination extends Destination implements Databas
   override async describeDrop(context: IOContext): Promise<DropTarget> {
     const partitions = context.asset.partitioning ? Object.keys(await this.partitionRowCounts(context)).length : null;
     const exists = (await this.tableExists(context.asset.table, context.asset.dataset)) ?? (partitions === null || partitions > 0);
-    return { what: `table ${this.where(context)}${this.location === null ? "" : ` in ${this.location}`}`, partitions, exists };
+    return { what: `table ${this.#where(context)}${this.location === null ? "" : ` in ${this.location}`}`, partitions, exists };
   }
 
   /** Whether the table exists; null when the backend cannot tell (the base then guesses from its partitions). */
@@ -202,7 +225,7 @@ export abstract class DatabaseDestination extends Destination implements Databas
     const { table: name, dataset, partitioning } = context.asset;
     const column = context.partitionColumn();
     // Rows and ledger from one snapshot, as in `read`.
-    const [stored, written] = await this.snapshot(async () => [await this.storedCounts(name, dataset, column, partitioning), await writtenKeys(this, name, dataset)] as const);
+    const [stored, written] = await this.snapshot(async () => [await this.#storedCounts(name, dataset, column, partitioning), await writtenKeys(this, name, dataset)] as const);
     const counts = new Map<string, number>();
     for (const [value, n] of Object.entries(stored)) {
       const key = partitionKeyOf(partitioning, value);
@@ -216,7 +239,7 @@ export abstract class DatabaseDestination extends Destination implements Databas
   }
 
   /** Rows per stored value, grouped by period where the backend can (`countPeriods`). */
-  private async storedCounts(table: string, dataset: string | null, column: string, partitioning: PartitionConfig | null): Promise<Record<string, number>> {
+  async #storedCounts(table: string, dataset: string | null, column: string, partitioning: PartitionConfig | null): Promise<Record<string, number>> {
     if (partitioning instanceof TimePartitionConfig && this.countPeriods && definedAtOrBelow(this, "countPeriods", "count")) {
       const periods = await this.countPeriods(table, dataset, column, partitioning.granularity);
       if (periods !== null) return periods;
@@ -224,8 +247,22 @@ export abstract class DatabaseDestination extends Destination implements Databas
     return this.count(table, dataset, column);
   }
 
+  /** `select` of every filter, joined in order; null when the table does not exist. */
+  async #select(table: string, dataset: string | null, filters: readonly (PartitionFilter | null)[]): Promise<unknown> {
+    if (filters.length === 1) return this.select(table, dataset, filters[0]!);
+    const tables: TableData[] = [];
+    for (const filter of filters) {
+      const selected = await this.select(table, dataset, filter);
+      if (selected === null || selected === undefined) return null;
+      const data = TableData.from(selected);
+      if (!data) return selected;
+      tables.push(data);
+    }
+    return TableData.join(tables).data;
+  }
+
   /** `dataset.table`, for messages. */
-  private where(context: IOContext): string {
+  #where(context: IOContext): string {
     return context.asset.dataset ? `${context.asset.dataset}.${context.asset.table}` : context.asset.table;
   }
 }

@@ -2,7 +2,7 @@ import type { PartitionWindow } from "../../partitioning/index.js";
 import { TableData } from "../../representation/index.js";
 import type { FieldSpec } from "../../schema/index.js";
 import { IOContext } from "../io-context.js";
-import type { DatabaseHooks } from "./hooks.js";
+import type { DatabaseHooks, PartitionLedger } from "./hooks.js";
 
 /** The table, one per dataset, recording which partitions of which table were written. */
 export const LEDGER_TABLE = "_interloper_partitions";
@@ -13,7 +13,10 @@ const LEDGER_SCHEMA: readonly FieldSpec[] = [{ name: ENTRY, type: "string", null
 
 // A partition written with no rows leaves nothing in its table, yet it was written: reading it
 // must give an empty table and counting it 0, while a partition never written is missing. The
-// ledger tells them apart, through the same four hooks, so a dialect knows nothing about it.
+// ledger tells them apart. A backend may keep it itself (the optional `recordPartitions` and
+// `writtenPartitions` hooks, which the built-in SQL backends implement over this table); for
+// any other backend the base keeps this table through the four hooks, with `{ column, value }`
+// filters only, so a backend that renders the documented filter shapes needs nothing more.
 // An entry is the JSON text of [table, key]: unambiguous whatever characters either holds.
 const entryOf = (table: string, key: string): string => JSON.stringify([table, key]);
 
@@ -41,32 +44,66 @@ export function ledgerContext(dataset: string | null): IOContext {
   });
 }
 
+type Backend = DatabaseHooks & PartitionLedger;
+
 /** Records the window's partitions as written (inside the caller's transaction). */
-export async function recordWritten(hooks: DatabaseHooks, table: string, dataset: string | null, window: PartitionWindow): Promise<void> {
-  const entries = window.partitions.map((p) => entryOf(table, p.key));
-  await hooks.delete(LEDGER_TABLE, dataset, { column: ENTRY, values: entries });
-  await hooks.insert(LEDGER_TABLE, dataset, entries.map((entry) => ({ [ENTRY]: entry })), ledgerContext(dataset));
+export async function recordWritten(backend: Backend, table: string, dataset: string | null, window: PartitionWindow): Promise<void> {
+  const keys = window.partitions.map((p) => p.key);
+  if (backend.recordPartitions) return backend.recordPartitions(table, dataset, keys);
+  const entries = keys.map((key) => entryOf(table, key));
+  for (const entry of entries) await backend.delete(LEDGER_TABLE, dataset, { column: ENTRY, value: entry });
+  await backend.insert(LEDGER_TABLE, dataset, entries.map((entry) => ({ [ENTRY]: entry })), ledgerContext(dataset));
 }
 
 /** Which of `keys` the ledger records as written. */
-export async function writtenAmong(hooks: DatabaseHooks, table: string, dataset: string | null, keys: readonly string[]): Promise<Set<string>> {
-  const selected = await hooks.select(LEDGER_TABLE, dataset, { column: ENTRY, values: keys.map((key) => entryOf(table, key)) });
-  const rows = selected === null ? [] : (TableData.from(selected)?.rows ?? []);
-  return new Set(rows.map((row) => keyOfEntry(row[ENTRY], table)).filter((key): key is string => key !== null));
+export async function writtenAmong(backend: Backend, table: string, dataset: string | null, keys: readonly string[]): Promise<Set<string>> {
+  const wanted = new Set(keys);
+  const recorded = backend.writtenPartitions ? await backend.writtenPartitions(table, dataset, keys) : await countedKeys(backend, table, dataset);
+  return new Set([...recorded].filter((key) => wanted.has(key)));
 }
 
 /** Every partition key of `table` the ledger records. */
-export async function writtenKeys(hooks: DatabaseHooks, table: string, dataset: string | null): Promise<string[]> {
+export async function writtenKeys(backend: Backend, table: string, dataset: string | null): Promise<string[]> {
+  return [...(backend.writtenPartitions ? await backend.writtenPartitions(table, dataset, null) : await countedKeys(backend, table, dataset))];
+}
+
+/** The keys of `table` in the ledger table, from one `count` of its entries. */
+async function countedKeys(hooks: DatabaseHooks, table: string, dataset: string | null): Promise<string[]> {
   const counts = await hooks.count(LEDGER_TABLE, dataset, ENTRY);
   return Object.keys(counts)
     .map((entry) => keyOfEntry(entry, table))
     .filter((key): key is string => key !== null);
 }
 
-/** Removes every entry of `table` from the ledger (inside the caller's transaction), a bounded number per statement. */
-export async function forgetTable(hooks: DatabaseHooks, table: string, dataset: string | null): Promise<void> {
-  const entries = (await writtenKeys(hooks, table, dataset)).map((key) => entryOf(table, key));
-  for (let start = 0; start < entries.length; start += 1000) {
-    await hooks.delete(LEDGER_TABLE, dataset, { column: ENTRY, values: entries.slice(start, start + 1000) });
-  }
+/** Removes every entry of `table` from the ledger (inside the caller's transaction). */
+export async function forgetTable(backend: Backend, table: string, dataset: string | null): Promise<void> {
+  if (backend.recordPartitions) return backend.forgetPartitions!(table, dataset);
+  for (const key of await countedKeys(backend, table, dataset)) await backend.delete(LEDGER_TABLE, dataset, { column: ENTRY, value: entryOf(table, key) });
 }
+
+/**
+ * The ledger table kept by a built-in SQL backend through its own hooks: one `IN` filter per
+ * statement instead of one statement per partition.
+ */
+export const ledgerTable = {
+  async record(hooks: DatabaseHooks, table: string, dataset: string | null, keys: readonly string[]): Promise<void> {
+    const entries = keys.map((key) => entryOf(table, key));
+    await hooks.delete(LEDGER_TABLE, dataset, { column: ENTRY, values: entries });
+    await hooks.insert(LEDGER_TABLE, dataset, entries.map((entry) => ({ [ENTRY]: entry })), ledgerContext(dataset));
+  },
+
+  async written(hooks: DatabaseHooks, table: string, dataset: string | null, keys: readonly string[] | null): Promise<string[]> {
+    if (keys === null) return countedKeys(hooks, table, dataset);
+    const selected = await hooks.select(LEDGER_TABLE, dataset, { column: ENTRY, values: keys.map((key) => entryOf(table, key)) });
+    const rows = selected === null ? [] : (TableData.from(selected)?.rows ?? []);
+    return rows.map((row) => keyOfEntry(row[ENTRY], table)).filter((key): key is string => key !== null);
+  },
+
+  /** Removes every entry of `table`, a bounded number per statement. */
+  async forget(hooks: DatabaseHooks, table: string, dataset: string | null): Promise<void> {
+    const entries = (await countedKeys(hooks, table, dataset)).map((key) => entryOf(table, key));
+    for (let start = 0; start < entries.length; start += 1000) {
+      await hooks.delete(LEDGER_TABLE, dataset, { column: ENTRY, values: entries.slice(start, start + 1000) });
+    }
+  },
+};

@@ -7,7 +7,7 @@ import type { IOContext } from "../io-context.js";
 import { DatabaseDestination } from "./database-destination.js";
 import { checkAdded, checkColumnNames } from "./column-names.js";
 import { checkDoubleIntegers, widenedIntoDouble } from "./integer-widening.js";
-import { LEDGER_ENTRY, LEDGER_TABLE } from "./partition-ledger.js";
+import { LEDGER_ENTRY, LEDGER_TABLE, ledgerTable } from "./partition-ledger.js";
 import { ROW_COLUMN, type SqlDialect, storageKind } from "./sql-dialect.js";
 
 type Columns = ReadonlyMap<string, string>;
@@ -67,6 +67,19 @@ export abstract class SqlDestination extends DatabaseDestination {
         await this.ddl(statement);
       }
     }
+  }
+
+  /** Records written partitions in the dataset's ledger table, one statement for a whole window. */
+  override recordPartitions(table: string, dataset: string | null, keys: readonly string[]): Promise<void> {
+    return ledgerTable.record(this, table, dataset, keys);
+  }
+
+  override writtenPartitions(table: string, dataset: string | null, keys: readonly string[] | null): Promise<string[]> {
+    return ledgerTable.written(this, table, dataset, keys);
+  }
+
+  override forgetPartitions(table: string, dataset: string | null): Promise<void> {
+    return ledgerTable.forget(this, table, dataset);
   }
 
   async insert(table: string, dataset: string | null, data: unknown, context: IOContext): Promise<void> {

@@ -1,11 +1,7 @@
 import { PartitionError } from "../../errors.js";
 import type { PartitionWindow } from "../../partitioning/index.js";
 import type { TableData } from "../../representation/index.js";
-
-/** The `type` of the process warning emitted when written data lacks the partition column. */
-export const WARNING_TYPE = "InterloperWarning";
-/** The `code` of that warning. */
-export const MISSING_PARTITION_COLUMN = "INTERLOPER_PARTITION_COLUMN_MISSING";
+import type { IOLogger } from "../io-context.js";
 
 function sampleText(value: unknown): string {
   return value instanceof Date ? value.toISOString() : JSON.stringify(value);
@@ -13,11 +9,11 @@ function sampleText(value: unknown): string {
 
 /**
  * Checks, in one pass over the partition column, that every row belongs to the window before
- * anything is deleted. A table without the column at all (every value null) is written with a
- * warning when the window is one partition, as the spec asks: downstream reads by partition
- * will find nothing. Any other row outside the window is a PartitionError.
+ * anything is deleted. A table without the column at all (every value null) is written, with a
+ * warning to `logger`, as the spec asks: downstream reads by partition will find nothing. Any
+ * other row outside the window is a PartitionError.
  */
-export function checkWindowRows(assetKey: string, owner: string, table: TableData, window: PartitionWindow, column: string): void {
+export function checkWindowRows(assetKey: string, owner: string, table: TableData, window: PartitionWindow, column: string, logger: IOLogger): void {
   if (table.length === 0) return;
   const values = table.values(column);
   let outside = 0;
@@ -37,12 +33,9 @@ export function checkWindowRows(assetKey: string, owner: string, table: TableDat
     if (sample.length < 3) sample.push(value ?? null);
   }
   if (outside === 0) return;
-  if (nulls === values.length && window.length === 1) {
-    // Destination has no event channel: a process warning reaches the CLI, tests and loggers.
-    process.emitWarning(
-      `asset "${assetKey}": the data written to ${owner} has no "${column}" column, so reads of partition ${String(window)} will not find these ${values.length} row(s)`,
-      { type: WARNING_TYPE, code: MISSING_PARTITION_COLUMN },
-    );
+  if (nulls === values.length) {
+    const scope = window.length === 1 ? `partition ${String(window)}` : `the partitions of ${String(window)}`;
+    logger.warn(`asset "${assetKey}": the data written to ${owner} has no "${column}" column, so reads of ${scope} will not find these ${values.length} row(s)`);
     return;
   }
   throw new PartitionError(

@@ -1,37 +1,41 @@
-import { ListPartition, type Partition, TimeGranularity, TimePartition } from "../../partitioning/index.js";
+import { type Partition, TimeGranularity, TimePartition } from "../../partitioning/index.js";
 import { type Row, setOwn } from "../../representation/index.js";
-import { type FieldSpec, formatIsoDate, reconcileRows } from "../../schema/index.js";
+import { type FieldSpec, formatIsoDate, isDateObjectField, reconcileRows } from "../../schema/index.js";
+
+/** No value the partition could give back: the column stays in the file. */
+const NONE: unique symbol = Symbol("no restorable value");
+type Restored = unknown | typeof NONE;
 
 /**
  * The partition column of one partition: the value a read gives back for it, and whether the
  * rows written can leave it out of the file. It lives in the path (`{column}={key}`), so the
- * file drops it whenever the partition alone gives every row's value back exactly; a monthly
- * partition of daily dates, or an hourly one of instants, keeps the column in the file, since
- * the partition could only restore the period's start.
+ * file drops it whenever the partition alone gives every row's value back exactly, in the type
+ * the rows hold it: a day's ISO date string or UTC-midnight Date, a list value, an hour's
+ * instant, or the key itself (a week, month, quarter or year carried as its key). Where rows
+ * hold values the partition cannot restore (a monthly partition of daily dates, an hourly one
+ * of instants inside the hour), the column stays in the file and comes back from it.
  */
 export class PartitionColumn {
-  /** The column's value for every row of the partition, typed as the field says. */
-  readonly value: unknown;
-  private readonly determined: boolean;
+  /** The value the partition restores for every row, in the rows' type; NONE when it restores none. */
+  private readonly restored: Restored;
 
   constructor(
     readonly name: string,
     private readonly partition: Partition,
     private readonly spec: FieldSpec | undefined,
   ) {
-    this.value = spec ? restore(storedText(partition, spec), spec) : partition.key;
-    // With a field spec the decision follows the partitioning, not the data, so every file of
-    // an asset has the same columns; without one there is no shape to keep and the data decides.
-    this.determined =
-      spec === undefined ||
-      partition instanceof ListPartition ||
-      (partition instanceof TimePartition && partition.granularity === TimeGranularity.DAY && spec.type === "date");
+    this.restored = spec ? restorable(partition, spec) : NONE;
   }
 
-  /** Whether the file of `rows` can leave the column out: the partition restores each value. */
+  /**
+   * Whether the file of `rows` can leave the column out: every row holds the value the
+   * partition restores. With a field spec that value is the spec's type; without one (a
+   * destination called with no schema) the first row's type decides between the key and a Date.
+   */
   droppable(rows: readonly Readonly<Row>[]): boolean {
-    if (!this.determined) return false;
-    for (const row of rows) if (!sameValue(row[this.name], this.value)) return false;
+    const value = this.spec ? this.restored : rows.length > 0 ? untypedRestorable(this.partition, rows[0]![this.name]) : this.partition.key;
+    if (value === NONE) return false;
+    for (const row of rows) if (!sameValue(row[this.name], value)) return false;
     return true;
   }
 
@@ -41,9 +45,10 @@ export class PartitionColumn {
    */
   attach(rows: readonly Row[], schema: readonly FieldSpec[] | null): Row[] {
     const position = schema ? schema.findIndex((spec) => spec.name === this.name) : -1;
+    const fromPath = this.restored !== NONE ? this.restored : this.spec ? restore(storedText(this.partition, this.spec), this.spec) : this.partition.key;
     return rows.map((row) => {
       const own = Object.hasOwn(row, this.name);
-      const value = own ? (this.spec ? restore(row[this.name], this.spec) : row[this.name]) : this.value;
+      const value = own ? (this.spec ? restore(row[this.name], this.spec) : row[this.name]) : fromPath;
       const out: Row = {};
       let index = 0;
       for (const key of Object.keys(row)) {
@@ -57,7 +62,40 @@ export class PartitionColumn {
   }
 }
 
-/** The stored form a partition gives its column: "YYYY-MM-DD", an ISO instant, or the key. */
+/** Whether a granularity's partitions are single instants a Date can stand for exactly. */
+function instantGranularity(partition: TimePartition): boolean {
+  return partition.granularity === TimeGranularity.DAY || partition.granularity === TimeGranularity.HOUR;
+}
+
+/**
+ * The one value of the field's type that every row of the partition holds when the partition
+ * gives it back: the key as text, a day as its ISO date or UTC-midnight Date, an hour as its
+ * instant. NONE when rows of that type may hold other values (a monthly date column).
+ */
+function restorable(partition: Partition, spec: FieldSpec): Restored {
+  if (spec.type === "string") return partition.key;
+  if (!(partition instanceof TimePartition)) return NONE;
+  const start = partition.value;
+  const asDate = isDateObjectField(spec);
+  if (spec.type === "date") {
+    if (partition.granularity !== TimeGranularity.DAY) return NONE;
+    return asDate ? new Date(start.getTime()) : formatIsoDate(start);
+  }
+  if (spec.type === "datetime" && instantGranularity(partition)) return asDate ? new Date(start.getTime()) : start.toISOString();
+  return NONE;
+}
+
+/** `restorable` for a value of no declared type: the key as a string, a day's or hour's start as a Date. */
+function untypedRestorable(partition: Partition, sample: unknown): Restored {
+  if (typeof sample === "string") return partition.key;
+  if (sample instanceof Date && partition instanceof TimePartition && instantGranularity(partition)) return new Date(partition.value.getTime());
+  return NONE;
+}
+
+/**
+ * The text a file without the column (written by another tool) is read as: the period's start
+ * for a date or datetime field, the key otherwise.
+ */
 function storedText(partition: Partition, spec: FieldSpec): string {
   if (partition instanceof TimePartition) {
     if (spec.type === "date") return formatIsoDate(partition.value);
