@@ -4,7 +4,10 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { findConfig } from "../../src/config/find-config.js";
+import { searchConfig } from "../../src/config/find-config.js";
+
+/** The file the search finds (and loads), or null. */
+const findConfig = async (cwd: string) => (await searchConfig(cwd))?.filepath ?? null;
 
 const made: string[] = [];
 afterEach(async () => {
