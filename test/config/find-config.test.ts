@@ -63,6 +63,23 @@ describe("findConfig", () => {
     expect(await findConfig(root)).not.toBe(join(root, "interloper.config.ts"));
   });
 
+  it("cosmiconfig's standard places: .interloperrc (YAML), .interloperrc.*, .config/interloperrc*, found upward", async () => {
+    for (const place of [".interloperrc", ".interloperrc.json", ".interloperrc.yaml", ".interloperrc.yml", ".interloperrc.ts", ".config/interloperrc.json", ".config/interloperrc.yaml", ".config/interloperrc.mjs"]) {
+      const root = await tree({ [place]: place.endsWith("js") || place.endsWith("ts") ? "export default { concurrency: 2 }" : place.endsWith("json") ? `{ "concurrency": 2 }` : "concurrency: 2\n", "a/b/x.txt": "" });
+      const found = await searchConfig(join(root, "a", "b"));
+      expect(found?.filepath, place).toBe(join(root, place));
+      expect(found?.config, place).toEqual({ concurrency: 2 });
+    }
+  });
+
+  it("a config that throws ENOENT while loading is reported, not passed over for one further up", async () => {
+    const root = await tree({
+      "interloper.config.mjs": "export default {}",
+      "a/interloper.config.mjs": `import { readFileSync } from "node:fs";\nreadFileSync(new URL("./missing.csv", import.meta.url));\nexport default {};\n`,
+    });
+    await expect(searchConfig(join(root, "a"))).rejects.toMatchObject({ filepath: join(root, "a", "interloper.config.mjs") });
+  });
+
   it("null when no folder up to the root has one", async () => {
     const root = await tree({ "a/x.txt": "" });
     // tmpdir() and its parents hold no interloper config on a test machine.
