@@ -61,8 +61,12 @@ function loadFailure(failure: unknown): ConfigError {
   // cosmiconfig names the file whose loading failed (the config, or a package.json it read).
   const where = (failure as { filepath?: string }).filepath ?? "(unknown file)";
   const error = failure instanceof LoaderFailure ? failure.original : failure;
-  const err = error as LocatedError;
-  const message = (err?.message ?? String(error)).replace(/\s*\n\s*/g, " ").trim();
+  const err = error as LocatedError & { codeFrame?: string };
+  let text = err?.message ?? String(error);
+  // cosmiconfig reads the package.json of the working folder for its own options, with
+  // parse-json: keep its reason, not its code frame.
+  if (err?.codeFrame) text = text.split(err.codeFrame).join("").replace(/^JSON Error in .*?:\s/, "JSON: ");
+  const message = text.replace(/\s*\n\s*/g, " ").trim();
   const location = locate(err, where);
   const kind = err instanceof SyntaxError || /Transform|Unexpected|Expected|JSON Error|YAML/.test(`${err?.name} ${message}`) ? "failed to compile" : "threw while loading";
   return new ConfigError(`config ${location} ${kind}: ${message}`, { cause: error });

@@ -95,6 +95,17 @@ describe.concurrent("where configs are found", () => {
     noAssets(await run(["list"], join(dir, "sub", "deeper")), join(dir, "package.json"));
   });
 
+  it("a package.json that does not parse in the working folder (cosmiconfig reads it for its own options): one line naming it, no code frame", async () => {
+    const dir = await project({ "package.json": "{ nope\n", ".interloperrc.json": "{}" });
+    const result = await run(["list"], dir);
+    expect(result.exitCode).toBe(2);
+    const line = oneLineError(result);
+    expect(line).toMatch(new RegExp(`^interloper: config ${escape(join(dir, "package.json"))} failed to compile: JSON: \\S`));
+    expect(line).toContain("{ nope");
+    expect(line).not.toMatch(/\||> 1/); // parse-json's code frame
+
+  });
+
   it("interloper.config.ts with a local import still loads (exit 0)", async () => {
     const dir = await project({ "interloper.config.ts": CONFIG_TS, "assets.ts": ASSETS_TS });
     const result = await run(["list"], join(dir, "sub"));
