@@ -1,5 +1,5 @@
-import { dirname } from "node:path";
 import type { Asset } from "../asset/asset.js";
+import { projectFolderOf } from "../config/find-config.js";
 import { loadConfig } from "../config/load-config.js";
 import type { InterloperConfig } from "../config/define-config.js";
 import { DAG } from "../dag/dag.js";
@@ -18,17 +18,18 @@ export interface Project {
 }
 
 /**
- * Loads the config (found from `cwd` upward, or `configPath`) and builds its DAG. Relative
- * paths of its destinations resolve against the config file's folder (see
+ * Loads the config (found from `cwd` upward, or named by `configPath`, else by the
+ * INTERLOPER_CONFIG variable) and builds its DAG. Relative paths of its destinations resolve
+ * against the config file's folder, or the project folder for one under `.config/` (see
  * `Destination.resolvePathsFrom`); a config with no asset is a ConfigError naming the file.
  */
-export async function loadProject(options: { cwd?: string; configPath?: string } = {}): Promise<Project> {
+export async function loadProject(options: { cwd?: string; configPath?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Project> {
   const { config, filepath } = await loadConfig(options);
   const project = projectOf(config, filepath);
   if (project.dag.assets.length === 0) {
     throw new ConfigError(`${filepath}: the config defines no assets: expected export default defineConfig({ sources: [...] }) or { assets: [...] } with at least one asset`);
   }
-  resolvePathsFrom(project, dirname(filepath));
+  resolvePathsFrom(project, projectFolderOf(filepath));
   rememberProject(project);
   return project;
 }

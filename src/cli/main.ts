@@ -50,7 +50,7 @@ function selectionOptions(command: Command): Command {
 export function buildProgram(): Command {
   const program = new CommandClass("interloper")
     .description("Define, materialize and inspect partitioned data assets.")
-    .option("-c, --config <path>", "the config file (default: interloper.config.{ts,mts,js,mjs,cjs,json} found from here upward)")
+    .option("-c, --config <path>", 'the config file (default: $INTERLOPER_CONFIG, else the nearest interloper.config.*, .interloperrc*, .config/interloperrc* or package.json "interloper" key from here upward)')
     .option("--verbose", "print stack traces of errors; with list, where each destination keeps its data")
     .showSuggestionAfterError(true)
     .exitOverride()

@@ -1,16 +1,11 @@
 import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { readFile } from "node:fs/promises";
-import { basename, extname, join, relative, resolve, sep } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { Asset } from "../asset/asset.js";
-import { isAssetDefinition } from "../asset/definition.js";
+import { dirname, extname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import { ConfigError } from "../errors.js";
 import { packageRoot } from "../package-root.js";
-import { describeValue } from "../schema/describe.js";
-import { Source } from "../source/source.js";
+import { configProblem } from "./config-schema.js";
 import type { InterloperConfig } from "./define-config.js";
-import { findConfig } from "./find-config.js";
+import { configExplorer, type LocatedError, LoaderFailure, loaders, searchConfig } from "./find-config.js";
 
 /** A loaded, validated, frozen config and where it came from. */
 export interface LoadedConfig {
@@ -18,111 +13,62 @@ export interface LoadedConfig {
   readonly filepath: string;
 }
 
-type Loader = (filepath: string) => Promise<unknown>;
+/** The environment variable naming the config file when --config does not. */
+export const CONFIG_ENV = "INTERLOPER_CONFIG";
 
-// jiti compiles TypeScript configs and follows the config's imports of local .ts modules. It is
-// loaded only when a .ts config is, and required as the CommonJS it is: through its ES module
-// wrapper Node would first scan ~190 kB of source for export names, doubling its start-up cost.
-const loadTypeScript: Loader = async (filepath) => {
-  const { createJiti } = createRequire(import.meta.url)("jiti") as typeof import("jiti");
-  const jiti = createJiti(import.meta.url, { moduleCache: false });
-  return jiti.import(filepath, { default: true });
-};
-
-const loadJavaScript: Loader = async (filepath) => {
-  const module = (await import(pathToFileURL(filepath).href)) as { default?: unknown };
-  return module.default ?? module;
-};
-
-const loadJson: Loader = async (filepath) => {
-  const text = await readFile(filepath, "utf8");
-  try {
-    const value = JSON.parse(text) as unknown;
-    return basename(filepath) === "package.json" ? (value as { interloper?: unknown }).interloper : value;
-  } catch (error) {
-    throw jsonError(error as SyntaxError, text);
-  }
-};
-
-const LOADERS: Record<string, Loader> = {
-  ".ts": loadTypeScript,
-  ".mts": loadTypeScript,
-  ".cts": loadTypeScript,
-  ".js": loadJavaScript,
-  ".mjs": loadJavaScript,
-  ".cjs": loadJavaScript,
-  ".json": loadJson,
-};
-
-/** Finds (from `cwd` upward) or opens the config, loads and validates it. */
-export async function loadConfig(options: { cwd?: string; configPath?: string } = {}): Promise<LoadedConfig> {
+/**
+ * Finds the config (with cosmiconfig, from `cwd` upward) or opens the one named by
+ * `configPath`, else by INTERLOPER_CONFIG in `env`; loads and validates it.
+ */
+export async function loadConfig(options: { cwd?: string; configPath?: string; env?: NodeJS.ProcessEnv } = {}): Promise<LoadedConfig> {
   const cwd = options.cwd ?? process.cwd();
-  const filepath = options.configPath ? resolve(cwd, options.configPath) : await findConfig(cwd);
-  if (filepath === null) {
-    throw new ConfigError(`no interloper config found in ${cwd} or above: create interloper.config.ts or pass --config <path>`);
-  }
-  if (!existsSync(filepath)) throw new ConfigError(`config file not found: ${filepath}`);
-  const load = LOADERS[extname(filepath)];
-  if (!load) {
-    throw new ConfigError(`config ${filepath}: unsupported file type "${extname(filepath) || "(none)"}": expected ${Object.keys(LOADERS).join(", ")}`);
-  }
-  let config: unknown;
+  const fromEnv = (options.env ?? process.env)[CONFIG_ENV] || undefined;
+  const named = options.configPath ?? fromEnv;
+  let found: { config: unknown; filepath: string } | null;
   try {
-    config = await load(filepath);
+    found = named === undefined ? await searchConfig(cwd) : await openConfig(resolve(cwd, named), options.configPath === undefined);
   } catch (error) {
-    throw loadFailure(error, filepath);
+    if (error instanceof ConfigError) throw error;
+    throw loadFailure(error);
   }
-  return { config: validate(config, filepath), filepath };
+  if (found === null) {
+    throw new ConfigError(`no interloper config found in ${cwd} or above: create interloper.config.ts (or .interloperrc.json, .interloperrc.yaml, an "interloper" key in package.json), pass --config <path> or set ${CONFIG_ENV}`);
+  }
+  const problem = await configProblem(unwrapDefault(found.config));
+  if (problem !== null) throw new ConfigError(`${found.filepath}: ${problem}`);
+  return { config: Object.freeze({ ...(unwrapDefault(found.config) as InterloperConfig) }), filepath: found.filepath };
 }
 
-/** A JSON syntax error with the line and column of the position the parser names. */
-function jsonError(error: SyntaxError, text: string): SyntaxError & { loc?: { line: number; column: number } } {
-  const position = /position (\d+)/.exec(error.message);
-  const located = new SyntaxError(`JSON: ${error.message}`) as SyntaxError & { loc?: { line: number; column: number } };
-  if (position) {
-    const before = text.slice(0, Number(position[1]));
-    const line = before.split("\n").length;
-    located.loc = { line, column: before.length - before.lastIndexOf("\n") };
+async function openConfig(filepath: string, fromEnv: boolean): Promise<{ config: unknown; filepath: string }> {
+  if (!existsSync(filepath)) throw new ConfigError(`config file not found: ${filepath}${fromEnv ? ` (named by ${CONFIG_ENV})` : ""}`);
+  const types = Object.keys(loaders(false));
+  if (!types.includes(extname(filepath) || "noExt")) {
+    const expected = types.filter((type) => type !== "noExt").join(", ");
+    throw new ConfigError(`config ${filepath}: unsupported file type "${extname(filepath)}": expected ${expected}, or no extension (YAML)`);
   }
-  return located;
+  const loaded = await configExplorer({ searching: false, from: dirname(filepath) }).load(filepath);
+  // A package.json without an "interloper" key loads as nothing.
+  return { config: loaded?.config, filepath };
 }
 
-const isSource = (v: unknown) => v instanceof Source || (typeof v === "function" && (v as { kind?: unknown }).kind === "source-definition");
-const isAsset = (v: unknown) => v instanceof Asset || isAssetDefinition(v);
-const FIELDS = ["sources", "assets", "concurrency"];
-
-// Three fields, checked by hand: a schema library here would be loaded by every command.
-function validate(value: unknown, filepath: string): InterloperConfig {
-  const config = value && typeof value === "object" && "default" in value && Object.keys(value).length === 1 ? (value as { default: unknown }).default : value;
-  if (typeof config !== "object" || config === null || Array.isArray(config)) {
-    throw new ConfigError(`${filepath}: the config must export an object (export default defineConfig({ sources: [...] })), got ${Array.isArray(config) ? "an array" : typeof config}`);
-  }
-  const invalid = (field: string, message: string) => new ConfigError(`${filepath}: invalid config at "${field}": ${message}`);
-  const unknown = Object.keys(config).filter((key) => !FIELDS.includes(key));
-  if (unknown.length > 0) throw invalid("(root)", `unknown field(s) ${unknown.join(", ")}: expected ${FIELDS.join(", ")}`);
-  const fields = config as Record<string, unknown>;
-  const checkList = (field: string, is: (v: unknown) => boolean, expected: string) => {
-    const list = fields[field];
-    if (list === undefined) return;
-    if (!Array.isArray(list)) throw invalid(field, `expected an array, got ${describeValue(list)}`);
-    const bad = list.findIndex((item) => !is(item));
-    if (bad >= 0) throw invalid(`${field}.${bad}`, `${expected}, got ${describeValue(list[bad])}`);
-  };
-  checkList("sources", isSource, "expected a source made with il.source (called or not)");
-  checkList("assets", isAsset, "expected an asset made with il.asset");
-  const concurrency = fields["concurrency"];
-  if (concurrency !== undefined && !(Number.isInteger(concurrency) && (concurrency as number) >= 1)) {
-    throw invalid("concurrency", `expected an integer of at least 1, got ${describeValue(concurrency)}`);
-  }
-  return Object.freeze({ ...(config as InterloperConfig) });
+/** A module namespace whose only export is `default` stands for that export. */
+function unwrapDefault(value: unknown): unknown {
+  return value && typeof value === "object" && "default" in value && Object.keys(value).length === 1 ? (value as { default: unknown }).default : value;
 }
 
 /** One line saying why a config could not be loaded, with file:line when the loader gives it. */
-function loadFailure(error: unknown, where: string): ConfigError {
-  const err = error as Error & { loc?: { line: number; column: number } };
-  const message = (err?.message ?? String(error)).replace(/\s*\n\s*/g, " ").trim();
+function loadFailure(failure: unknown): ConfigError {
+  // cosmiconfig names the file whose loading failed (the config, or a package.json it read).
+  const where = (failure as { filepath?: string }).filepath ?? "(unknown file)";
+  const error = failure instanceof LoaderFailure ? failure.original : failure;
+  const err = error as LocatedError & { codeFrame?: string };
+  let text = err?.message ?? String(error);
+  // cosmiconfig reads the package.json of the working folder for its own options, with
+  // parse-json: keep its reason, not its code frame.
+  if (err?.codeFrame) text = text.split(err.codeFrame).join("").replace(/^JSON Error in .*?:\s/, "JSON: ");
+  const message = text.replace(/\s*\n\s*/g, " ").trim();
   const location = locate(err, where);
-  const kind = err instanceof SyntaxError || /Transform|Unexpected|Expected|JSON Error/.test(`${err?.name} ${message}`) ? "failed to compile" : "threw while loading";
+  const kind = err instanceof SyntaxError || /Transform|Unexpected|Expected|JSON Error|YAML/.test(`${err?.name} ${message}`) ? "failed to compile" : "threw while loading";
   return new ConfigError(`config ${location} ${kind}: ${message}`, { cause: error });
 }
 
@@ -130,7 +76,7 @@ function loadFailure(error: unknown, where: string): ConfigError {
  * The config's file and line: the loader's location, else a stack frame in the config file or
  * a module it imports (outside node_modules and interloper itself), else the file alone.
  */
-function locate(error: Error & { loc?: { line: number; column: number } }, file: string): string {
+function locate(error: LocatedError, file: string): string {
   if (error?.loc) return `${file}:${error.loc.line}:${error.loc.column}`;
   const frames = [...(error?.stack ?? "").matchAll(/((?:file:\/\/)?\/[^\s()]+?\.(?:[cm]?[jt]s|json)):(\d+)(?::\d+)?/g)];
   const code = ownCodeDir();

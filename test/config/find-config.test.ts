@@ -4,7 +4,10 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { findConfig } from "../../src/config/find-config.js";
+import { searchConfig } from "../../src/config/find-config.js";
+
+/** The file the search finds (and loads), or null. */
+const findConfig = async (cwd: string) => (await searchConfig(cwd))?.filepath ?? null;
 
 const made: string[] = [];
 afterEach(async () => {
@@ -58,6 +61,23 @@ describe("findConfig", () => {
   it("a folder named like a config is not one", async () => {
     const root = await tree({ "interloper.config.ts/inner.txt": "" });
     expect(await findConfig(root)).not.toBe(join(root, "interloper.config.ts"));
+  });
+
+  it("cosmiconfig's standard places: .interloperrc (YAML), .interloperrc.*, .config/interloperrc*, found upward", async () => {
+    for (const place of [".interloperrc", ".interloperrc.json", ".interloperrc.yaml", ".interloperrc.yml", ".interloperrc.ts", ".config/interloperrc.json", ".config/interloperrc.yaml", ".config/interloperrc.mjs"]) {
+      const root = await tree({ [place]: place.endsWith("js") || place.endsWith("ts") ? "export default { concurrency: 2 }" : place.endsWith("json") ? `{ "concurrency": 2 }` : "concurrency: 2\n", "a/b/x.txt": "" });
+      const found = await searchConfig(join(root, "a", "b"));
+      expect(found?.filepath, place).toBe(join(root, place));
+      expect(found?.config, place).toEqual({ concurrency: 2 });
+    }
+  });
+
+  it("a config that throws ENOENT while loading is reported, not passed over for one further up", async () => {
+    const root = await tree({
+      "interloper.config.mjs": "export default {}",
+      "a/interloper.config.mjs": `import { readFileSync } from "node:fs";\nreadFileSync(new URL("./missing.csv", import.meta.url));\nexport default {};\n`,
+    });
+    await expect(searchConfig(join(root, "a"))).rejects.toMatchObject({ filepath: join(root, "a", "interloper.config.mjs") });
   });
 
   it("null when no folder up to the root has one", async () => {

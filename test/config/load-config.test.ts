@@ -52,9 +52,9 @@ describe("loadConfig", () => {
   });
 
   it("a file type it cannot load names the types it can", async () => {
-    const message = await failure("interloper.config.yaml", "concurrency: 2\n");
-    expect(message).toContain('unsupported file type ".yaml"');
-    expect(message).toContain(".ts, .mts, .cts, .js, .mjs, .cjs, .json");
+    const message = await failure("interloper.config.toml", "concurrency = 2\n");
+    expect(message).toContain('unsupported file type ".toml"');
+    expect(message).toContain(".ts, .mts, .cts, .js, .mjs, .cjs, .json, .yaml, .yml, or no extension (YAML)");
   });
 
   it.each([
