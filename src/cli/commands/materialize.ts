@@ -1,4 +1,4 @@
-import { currentRowCounts, materialize, type MaterializeOutcome } from "../../api/materialize.js";
+import { materialize, type MaterializeOutcome } from "../../api/materialize.js";
 import { planMaterialize, type Plan, type PlanOptions } from "../../api/plan.js";
 import { missingPlanOptions } from "../../api/missing.js";
 import { loadProject } from "../../api/project.js";
@@ -13,7 +13,7 @@ import { printable, terminalJson } from "../printable.js";
 import { exitLeavingAbandonedWork, guardEscapedErrors } from "../process-guards.js";
 import { PlainReporter } from "../reporters/plain.js";
 import { summaryLines } from "../reporters/summary.js";
-import { formatCount } from "../reporters/tracker.js";
+import { describeDryRun, dryRunLines } from "./dry-run.js";
 import { planOptions, rangeEnd, rangeEndNeedsMissing, type SelectionFlags } from "./selection.js";
 import { parseDuration, shardFromFlags, type ShardFlags } from "./shard.js";
 
@@ -63,7 +63,9 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
     return 0;
   }
   if (flags.dryRun) {
-    for (const line of await dryRunLines(plan)) out(line);
+    const dryRun = await describeDryRun(plan);
+    if (flags.json) out(terminalJson(JSON.stringify(dryRun)));
+    else for (const line of dryRunLines(dryRun)) out(line);
     return 0;
   }
   for (const line of skippedLines(plan)) err(line);
@@ -142,25 +144,6 @@ async function chooseReporter(plan: Plan, flags: MaterializeFlags): Promise<Acti
   err(title);
   const plain = new PlainReporter(plan.mode, err);
   return { onEvent: plain.onEvent, rows: () => plain.tracker.rows, stop: async () => undefined };
-}
-
-/** What a dry run prints: the runs, the destinations, and the row counts they would replace. */
-async function dryRunLines(plan: Plan): Promise<string[]> {
-  const counts = await currentRowCounts(plan);
-  const lines = [`Dry run: nothing is written.`, `Would ${plan.mode === "backfill" ? `backfill ${plan.runs.length} runs (${plan.order} first)` : "run once"}${plan.window ? ` over ${String(plan.window)}` : ""}:`];
-  for (const asset of plan.assets) {
-    const destinations = asset.destinationKeys.map((key, i) => `${key} (${asset.destinations[i]!.displayName})`).join(", ") || "no destination";
-    lines.push(`  ${asset.qualifiedKey} -> ${destinations}`);
-    const existing = Object.entries(counts[asset.qualifiedKey] ?? {});
-    if (existing.length > 0) {
-      const total = existing.reduce((sum, [, n]) => sum + n, 0);
-      const shown = existing.slice(0, 10).map(([key, n]) => `${key}: ${formatCount(n)}`).join(", ");
-      lines.push(`    replaces ${existing.length} stored partition(s), ${formatCount(total)} rows (${shown}${existing.length > 10 ? ", ..." : ""})`);
-    }
-  }
-  lines.push(...skippedLines(plan));
-  const runs = plan.runs.slice(0, 20).map((run) => `  ${run.partition ?? "(unpartitioned)"}: ${run.assets.join(", ")}`);
-  return [...lines, "Runs, in order:", ...runs, ...(plan.runs.length > 20 ? [`  ... and ${plan.runs.length - 20} more`] : [])];
 }
 
 /** One line per selected asset the window gives nothing to run. */

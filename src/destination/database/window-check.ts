@@ -1,6 +1,7 @@
 import { PartitionError } from "../../errors.js";
 import type { PartitionWindow } from "../../partitioning/index.js";
 import type { TableData } from "../../representation/index.js";
+import { count } from "../../text/english.js";
 
 /** The `type` of the process warning emitted when written data lacks the partition column. */
 export const WARNING_TYPE = "InterloperWarning";
@@ -40,12 +41,12 @@ export function checkWindowRows(assetKey: string, owner: string, table: TableDat
   if (nulls === values.length && window.length === 1) {
     // Destination has no event channel: a process warning reaches the CLI, tests and loggers.
     process.emitWarning(
-      `asset "${assetKey}": the data written to ${owner} has no "${column}" column, so reads of partition ${String(window)} will not find these ${values.length} row(s)`,
+      `asset "${assetKey}": the data written to ${owner} has no "${column}" column, so reads of partition ${String(window)} will not find ${values.length === 1 ? "this row" : `these ${count(values.length, "row")}`}`,
       { type: WARNING_TYPE, code: MISSING_PARTITION_COLUMN },
     );
     return;
   }
   throw new PartitionError(
-    `asset "${assetKey}": ${outside} row(s) have a "${column}" value outside the window ${String(window)} (${sample.map(sampleText).join(", ")}); rows must carry their partition's value`,
+    `asset "${assetKey}": ${count(outside, "row")} ${outside === 1 ? "has" : "have"} a "${column}" value outside the window ${String(window)} (${sample.map(sampleText).join(", ")}); rows must carry their partition's value`,
   );
 }
