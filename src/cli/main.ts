@@ -122,12 +122,13 @@ Examples:
   program
     .command("show")
     .argument("<asset>", "the asset key")
-    .description("read an asset back from its first destination and print it")
+    .description("read an asset back from its first destination (or --destination) and print it")
     .option("-p, --partition <key>", "one partition")
     .option("-w, --window <start..end>", "an inclusive window")
     .option("--limit <n>", "at most n rows (default 20; 0 for all)", integer("--limit", 0), 20)
     .addOption(new Option("--format <format>", "output format").choices(["table", "json", "csv"]).default("table"))
-    .addHelpText("after", `\nExamples:\n  $ interloper show orders -p 2026-01-15\n  $ interloper show orders -w 2026-01-01..2026-01-07 --format csv --limit 0`)
+    .option("--destination <name>", "read from this destination of the asset (its key, as `list` shows it; default: the first)")
+    .addHelpText("after", `\nExamples:\n  $ interloper show orders -p 2026-01-15\n  $ interloper show orders -w 2026-01-01..2026-01-07 --format csv --limit 0\n  $ interloper show events -p 2026-01-15 --destination warehouse`)
     .action(async (asset: string, options: object, command: Command) => {
       const { showCommand } = await import("./commands/show.js");
       process.exitCode = await showCommand(asset, { ...command.optsWithGlobals(), ...options });

@@ -171,6 +171,8 @@ describe("failures", () => {
     const keys = dag.find("t.b")!.destinationKeys;
     expect(result.assetExecutions["t.b"]!.written).toEqual([keys[0]]);
     expect(result.assetExecutions["t.b"]!.failedDestinations).toEqual([keys[1]]);
+    // One destination holds the data: the verb agrees.
+    expect(result.assetExecutions["t.b"]!.error!.message).toMatch(new RegExp(`; ${keys[0]} holds the new data$`));
   });
 
   it("a failing upstream read (nothing stored) fails the downstream asset when run alone", async () => {
