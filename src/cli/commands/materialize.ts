@@ -13,6 +13,7 @@ import { printable, terminalJson } from "../printable.js";
 import { exitLeavingAbandonedWork, guardEscapedErrors } from "../process-guards.js";
 import { PlainReporter } from "../reporters/plain.js";
 import { summaryLines } from "../reporters/summary.js";
+import { RunTracker } from "../reporters/tracker.js";
 import { describeDryRun, dryRunLines } from "./dry-run.js";
 import { planOptions, rangeEnd, rangeEndNeedsMissing, type SelectionFlags } from "./selection.js";
 import { parseDuration, shardFromFlags, type ShardFlags } from "./shard.js";
@@ -68,7 +69,7 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
     else for (const line of dryRunLines(dryRun)) out(line);
     return 0;
   }
-  for (const line of skippedLines(plan)) err(line);
+  if (!flags.quiet) for (const line of skippedLines(plan)) err(line);
 
   const interrupt = new AbortController();
   let signalCode = 0;
@@ -110,7 +111,11 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSignal);
   }
-  if (!flags.json) for (const line of summaryLines(outcome, reporter.rows(), { assets, exclude: flags.exclude, config: flags.config })) err(line);
+  if (!flags.json) {
+    const summary = summaryLines(outcome, reporter.rows(), { assets, exclude: flags.exclude, config: flags.config });
+    // --quiet: a run that completed ends in its verdict line alone; one that did not, in all of it.
+    for (const line of flags.quiet && outcome.status === "completed" ? summary.slice(0, 1) : summary) err(line);
+  }
   const code = outcome.status === "completed" ? 0 : signalCode || 1;
   if (abandonedStillRunning() > 0) return exitLeavingAbandonedWork(code);
   return code;
@@ -134,6 +139,10 @@ async function chooseReporter(plan: Plan, flags: MaterializeFlags): Promise<Acti
       rows: () => rows,
       stop: async () => undefined,
     };
+  }
+  if (flags.quiet) {
+    const tracker = new RunTracker(plan.mode);
+    return { onEvent: (event) => void tracker.apply(event), rows: () => tracker.rows, stop: async () => undefined };
   }
   const title = `${plan.mode === "backfill" ? "Backfilling" : "Materializing"} ${plan.assets.map((a) => a.qualifiedKey).join(", ")}${plan.window ? ` for ${String(plan.window)}` : ""}`;
   if (process.stdout.isTTY && process.stderr.isTTY && !process.env["CI"]) {
