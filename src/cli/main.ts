@@ -87,8 +87,8 @@ export function buildProgram(): Command {
     .option("--include-empty", "with --missing: also the partitions written with 0 rows")
     .option("--until <key>", "with --missing and no window: look up to this partition, inclusive (default: the last complete period)")
     .option("--include-current", "with --missing and no window: also the current period (default: left to finish)")
-    .option("--dry-run", "print what would run, and the row counts it would replace; write nothing")
-    .option("--json", "write the event stream as JSON lines on stdout")
+    .option("--dry-run", "print what would run, and the stored partitions and rows it would replace; write nothing")
+    .option("--json", "write the event stream as JSON lines on stdout (with --dry-run: the dry run as one JSON object)")
     .addHelpText(
       "after",
       `
