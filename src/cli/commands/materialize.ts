@@ -60,6 +60,8 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   if (flags.missing) options = await missingPlanOptions(project, options, { includeEmpty: flags.includeEmpty ?? false, ...rangeEnd(flags) });
   const plan = planMaterialize(project, options);
   if ((flags.missing || shard) && plan.runs.length === 0) {
+    // A script reading --dry-run --json gets its object, with no runs, whatever the case.
+    if (flags.dryRun && flags.json) out(terminalJson(JSON.stringify(await describeDryRun(plan))));
     err(`Nothing to do: no partition ${flags.missing ? "is missing" : "falls to this shard"}${plan.window ? ` in ${String(plan.window)}` : ""}.`);
     return 0;
   }
