@@ -76,7 +76,8 @@ function processPool(project: Project, options: MaterializeOptions): { processes
 
 /** For a dry run: the current row counts of the partitions a plan would replace, per asset. */
 export async function currentRowCounts(plan: Plan): Promise<Record<string, Record<string, number>>> {
-  const keys = new Set(plan.stages ? plan.partitions : plan.window ? plan.window.partitions.map((p) => p.key) : []);
+  // The partitions the plan runs: with --missing or a shard, fewer than its window holds.
+  const keys = new Set(plan.partitions);
   const counts: Record<string, Record<string, number>> = {};
   for (const asset of plan.assets) {
     if (!asset.partitioning || !asset.primaryDestination) continue;

@@ -13,6 +13,7 @@ import { conformData, type Conformed } from "./conform-data.js";
 import { conformStream } from "./conform-stream.js";
 import { deliverTo, errorInfo, type AssetEvent, type LogLevel } from "./events.js";
 import { ExecutionContext } from "./execution-context.js";
+import { subject } from "../text/english.js";
 
 /** How one asset execution is wired into its run. */
 export interface ExecuteOptions {
@@ -118,7 +119,7 @@ async function writeAll(asset: Asset, window: PartitionWindow | null, conformed:
   }
   if (failed.length > 0) {
     const [name, first] = failed[0]!;
-    const held = written.length > 0 ? `; ${written.join(", ")} hold the new data` : "";
+    const held = written.length > 0 ? `; ${subject(written, "holds", "hold")} the new data` : "";
     throw new DestinationWriteError(`asset "${asset.qualifiedKey}": writing to ${failed.map(([n]) => n).join(", ")} failed (${name}: ${(first as Error)?.message ?? String(first)})${held}`, {
       cause: first,
       written,

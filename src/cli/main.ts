@@ -2,7 +2,9 @@ import { createRequire } from "node:module";
 import type { Command } from "commander";
 import { CHILD_KILL_DELAY_MS, DEFAULT_GRACE_MS, formatLimit } from "../runner/limits.js";
 import { runsUnderWay } from "../runner/watchdog.js";
+import { applyColorChoice, colorChoice } from "./color.js";
 import { reportError } from "./errors.js";
+import { packageVersion } from "./version.js";
 import { printable } from "./printable.js";
 
 // Loaded as CommonJS, which commander is: through its ES module wrapper Node would first scan
@@ -16,6 +18,10 @@ const { Command: CommandClass, CommanderError, InvalidArgumentError, Option } = 
 export interface GlobalOptions {
   readonly config?: string;
   readonly verbose?: boolean;
+  /** Only errors and the lines that say how the command ended (see `--quiet`). */
+  readonly quiet?: boolean;
+  /** --color (true), --no-color (false), neither (undefined). */
+  readonly color?: boolean;
 }
 
 function integer(name: string, min: number, max = 1_000_000) {
@@ -52,6 +58,11 @@ export function buildProgram(): Command {
     .description("Define, materialize and inspect partitioned data assets.")
     .option("-c, --config <path>", 'the config file (default: $INTERLOPER_CONFIG, else the nearest interloper.config.*, .interloperrc*, .config/interloperrc* or package.json "interloper" key from here upward)')
     .option("--verbose", "print stack traces of errors; with list, where each destination keeps its data")
+    .option("-q, --quiet", "print only errors and how the command ended: no progress, no skipped or next-step lines (data that list, show, plan and coverage print is kept)")
+    .option("--color", "colour the output even when it is not a terminal (over NO_COLOR and FORCE_COLOR)")
+    .option("--no-color", "never colour the output (over FORCE_COLOR); without either flag: FORCE_COLOR, then NO_COLOR, then colour only on a terminal")
+    .version(packageVersion(), "-V, --version", "print the version of interloper")
+    .hook("preAction", (command) => applyColorChoice(colorChoice(command.opts<GlobalOptions>().color, process.env)))
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ outputError: () => undefined });
@@ -75,10 +86,10 @@ export function buildProgram(): Command {
     .option("--include-empty", "with --missing: also the partitions written with 0 rows")
     .option("--until <key>", "with --missing and no window: look up to this partition, inclusive (default: the last complete period)")
     .option("--include-current", "with --missing and no window: also the current period (default: left to finish)")
-    .option("--dry-run", "print what would run, and the row counts it would replace; write nothing")
+    .option("--dry-run", "print what would run, and the stored partitions and rows it would replace; write nothing")
     .option("--full-refresh", "first drop everything the destinations hold of the selected assets (a folder, a table, a prefix of objects), then rebuild: the way out of a schema change")
     .option("-y, --yes", "with --full-refresh: drop without asking (required when no terminal can be asked)")
-    .option("--json", "write the event stream as JSON lines on stdout")
+    .option("--json", "write the event stream as JSON lines on stdout (with --dry-run: the dry run as one JSON object)")
     .addHelpText(
       "after",
       `
@@ -124,12 +135,13 @@ Examples:
   program
     .command("show")
     .argument("<asset>", "the asset key")
-    .description("read an asset back from its first destination and print it")
+    .description("read an asset back from its first destination (or --destination) and print it")
     .option("-p, --partition <key>", "one partition")
     .option("-w, --window <start..end>", "an inclusive window")
     .option("--limit <n>", "at most n rows (default 20; 0 for all)", integer("--limit", 0), 20)
     .addOption(new Option("--format <format>", "output format").choices(["table", "json", "csv"]).default("table"))
-    .addHelpText("after", `\nExamples:\n  $ interloper show orders -p 2026-01-15\n  $ interloper show orders -w 2026-01-01..2026-01-07 --format csv --limit 0`)
+    .option("--destination <name>", "read from this destination of the asset (its key, as `list` shows it; default: the first)")
+    .addHelpText("after", `\nExamples:\n  $ interloper show orders -p 2026-01-15\n  $ interloper show orders -w 2026-01-01..2026-01-07 --format csv --limit 0\n  $ interloper show events -p 2026-01-15 --destination warehouse`)
     .action(async (asset: string, options: object, command: Command) => {
       const { showCommand } = await import("./commands/show.js");
       process.exitCode = await showCommand(asset, { ...command.optsWithGlobals(), ...options });
@@ -150,6 +162,45 @@ Examples:
     .action(async (selectors: string[], options: object, command: Command) => {
       const { coverageCommand } = await import("./commands/coverage.js");
       process.exitCode = await coverageCommand(selectors, { ...command.optsWithGlobals(), ...options });
+    });
+
+  program
+    .command("init")
+    .description("start a project here: write interloper.config.ts (one source, one daily asset with a zod schema, CSV files in ./data) and add ./data to .gitignore; never overwrites a config")
+    .addHelpText("after", `\nExamples:\n  $ interloper init && interloper check && interloper materialize --lookback 1 --offset 1`)
+    .action(async (options: object, command: Command) => {
+      const { initCommand } = await import("./commands/init.js");
+      process.exitCode = await initCommand({ ...command.optsWithGlobals(), ...options });
+    });
+
+  program
+    .command("check")
+    .description("load the config and validate every asset, edge and destination without running or connecting to anything: each problem on a line and exit 2, else one OK line")
+    .action(async (options: object, command: Command) => {
+      const { checkCommand } = await import("./commands/check.js");
+      process.exitCode = await checkCommand({ ...command.optsWithGlobals(), ...options });
+    });
+
+  program
+    .command("completion")
+    .argument("<shell>", "bash, zsh or fish")
+    .description("print a shell completion script: commands, options, and asset keys read from the config when you press Tab")
+    .addHelpText(
+      "after",
+      `\nExamples:\n  $ source <(interloper completion bash)              # in ~/.bashrc\n  $ interloper completion zsh > "\${fpath[1]}/_interloper"\n  $ interloper completion fish > ~/.config/fish/completions/interloper.fish`,
+    )
+    .action(async (shell: string) => {
+      const { completionCommand } = await import("./commands/completion.js");
+      process.exitCode = completionCommand(shell, program);
+    });
+
+  program
+    .command("__complete", { hidden: true })
+    .argument("[word]", "the word being completed")
+    .description("print the asset keys, sources and tags for shell completion, one a line")
+    .action(async (word: string | undefined, options: object, command: Command) => {
+      const { completeAssets } = await import("./commands/completion.js");
+      process.exitCode = await completeAssets(word ?? "", { ...command.optsWithGlobals(), ...options });
     });
 
   return program;

@@ -2,6 +2,7 @@ import { PartitionError } from "../errors.js";
 import type { Partition, PartitionConfig, PartitionWindow } from "../partitioning/index.js";
 import { TableData } from "../representation/index.js";
 import type { FieldSpec } from "../schema/index.js";
+import { count } from "../text/english.js";
 
 const NO_WINDOW: readonly (Partition | null)[] = Object.freeze([null]);
 
@@ -110,7 +111,7 @@ export class IOContext {
     if (split.outside > 0) {
       const sample = split.outsideSample.map((v) => (v instanceof Date ? v.toISOString() : JSON.stringify(v))).join(", ");
       throw new PartitionError(
-        `asset "${this.asset.key}": ${split.outside} row(s) have a "${column}" value outside the window ${String(this.window)} (${sample}); rows must carry their partition's value`,
+        `asset "${this.asset.key}": ${count(split.outside, "row")} ${split.outside === 1 ? "has" : "have"} a "${column}" value outside the window ${String(this.window)} (${sample}); rows must carry their partition's value`,
       );
     }
     return split.slices.map(([p, slice]) => [p, slice.data]);

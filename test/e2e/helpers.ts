@@ -1,7 +1,7 @@
 // Helpers of the end-to-end tests: they run the built CLI (bin/interloper -> dist/cli/main.js)
 // as a user would, on the fixture projects under fixtures/projects.
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readdir, readFile, rm, rmdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, rmdir, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -194,4 +194,14 @@ export function dayIn(timeZone: string, now: Date, days = 0): string {
 export function oneLineError(result: CliResult): string {
   if (result.errLines.length !== 1) throw new Error(`expected exactly one line on stderr, got ${result.errLines.length}:\n${result.stderr}`);
   return result.errLines[0]!;
+}
+
+/**
+ * Makes `dir` a user's project with interloper and zod installed: node_modules/interloper links
+ * to this package (whose dist/ the CLI runs, so a config's classes are the CLI's), zod to ours.
+ */
+export async function installPackages(dir: string): Promise<void> {
+  await mkdir(join(dir, "node_modules"), { recursive: true });
+  await symlink(ROOT, join(dir, "node_modules", "interloper"), "dir");
+  await symlink(join(ROOT, "node_modules", "zod"), join(dir, "node_modules", "zod"), "dir");
 }

@@ -176,6 +176,8 @@ describe("failures", () => {
     expect(error).toBeInstanceOf(il.DestinationWriteError);
     expect(error).toBeInstanceOf(il.AssetError);
     expect([(error as il.DestinationWriteError).written, (error as il.DestinationWriteError).failedDestinations, (error as il.DestinationWriteError).code]).toEqual([[keys[0]], [keys[1]], "DESTINATION_WRITE_ERROR"]);
+    // One destination holds the data: the verb agrees.
+    expect(result.assetExecutions["t.b"]!.error!.message).toMatch(new RegExp(`; ${keys[0]} holds the new data$`));
   });
 
   it("a failing upstream read (nothing stored) fails the downstream asset when run alone", async () => {

@@ -79,7 +79,7 @@ describe("an asset whose promise never settles, no --timeout", () => {
     const data = await tempDir();
     const result = await run(["materialize", "events", "-p", HUNG], data, { REL_HANG_ON: HUNG });
     expect(result.code, result.stderr).toBe(1);
-    expect(result.stderr).toMatch(new RegExp(`^Failed: 0 of 1 assets completed for ${HUNG}, 1 failed`, "m"));
+    expect(result.stderr).toMatch(new RegExp(`^Failed: 0 of 1 asset completed for ${HUNG}, 1 failed`, "m"));
     expect(result.stderr).toMatch(new RegExp(`^  rel\\.events: asset "rel\\.events" for ${HUNG} never finished: its promise never settled`, "m"));
     expect(result.stderr).toMatch(new RegExp(`materialize events -c \\S+ --window ${HUNG}$`, "m"));
   });
@@ -221,7 +221,7 @@ describe("SIGTERM with a partition that never finishes", () => {
     child.process.kill("SIGTERM");
     const result = await ended(child);
     expect(result.code, result.stderr).toBe(143);
-    expect(result.stderr).toMatch(/^Interrupted: 0 of 1 assets completed for 2024-02-04/m);
+    expect(result.stderr).toMatch(/^Interrupted: 0 of 1 asset completed for 2024-02-04/m);
     expect(result.stderr).toMatch(/^  rel\.events: abandoned: still running 1s after SIGTERM$/m);
   });
 

@@ -1,5 +1,5 @@
 import { checkFullRefreshOptions, fullRefreshTargets } from "../../api/full-refresh.js";
-import { currentRowCounts, materialize, type MaterializeOutcome } from "../../api/materialize.js";
+import { materialize, type MaterializeOutcome } from "../../api/materialize.js";
 import { planMaterialize, type Plan, type PlanOptions } from "../../api/plan.js";
 import { missingPlanOptions } from "../../api/missing.js";
 import { loadProject } from "../../api/project.js";
@@ -14,7 +14,8 @@ import { printable, terminalJson } from "../printable.js";
 import { exitLeavingAbandonedWork, guardEscapedErrors } from "../process-guards.js";
 import { PlainReporter } from "../reporters/plain.js";
 import { summaryLines } from "../reporters/summary.js";
-import { formatCount } from "../reporters/tracker.js";
+import { RunTracker } from "../reporters/tracker.js";
+import { describeDryRun, dryRunLines } from "./dry-run.js";
 import { checkYes, confirmAndDrop, dryRunDropLines, type FullRefreshFlags } from "./full-refresh.js";
 import { planOptions, rangeEnd, rangeEndNeedsMissing, type SelectionFlags } from "./selection.js";
 import { parseDuration, shardFromFlags, type ShardFlags } from "./shard.js";
@@ -62,21 +63,24 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   if (flags.missing) options = await missingPlanOptions(project, options, { includeEmpty: flags.includeEmpty ?? false, ...rangeEnd(flags) });
   const plan = planMaterialize(project, options);
   if ((flags.missing || shard) && plan.runs.length === 0) {
+    // A script reading --dry-run --json gets its object, with no runs, whatever the case.
+    if (flags.dryRun && flags.json) out(terminalJson(JSON.stringify(await describeDryRun(plan))));
     err(`Nothing to do: no partition ${flags.missing ? "is missing" : "falls to this shard"}${plan.window ? ` in ${String(plan.window)}` : ""}.`);
     return 0;
   }
   // Every destination is checked (and described) before anything is dropped.
   const refresh = flags.fullRefresh ? await fullRefreshTargets(plan) : null;
   if (flags.dryRun) {
-    if (refresh) for (const line of dryRunDropLines(refresh, plan)) out(line);
-    for (const line of await dryRunLines(plan)) out(line);
+    const dryRun = await describeDryRun(plan);
+    if (flags.json) out(terminalJson(JSON.stringify(refresh ? { ...dryRun, drops: refresh } : dryRun)));
+    else for (const line of [...(refresh ? dryRunDropLines(refresh, plan) : []), ...dryRunLines(dryRun)]) out(line);
     return 0;
   }
   if (refresh) {
     const stop = await confirmAndDrop(refresh, plan, flags);
     if (stop !== null) return stop;
   }
-  for (const line of skippedLines(plan)) err(line);
+  if (!flags.quiet) for (const line of skippedLines(plan)) err(line);
 
   const interrupt = new AbortController();
   let signalCode = 0;
@@ -113,7 +117,11 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
-  if (!flags.json) for (const line of summaryLines(outcome, reporter.rows(), { assets, exclude: flags.exclude, config: flags.config })) err(line);
+  if (!flags.json) {
+    const summary = summaryLines(outcome, reporter.rows(), { assets, exclude: flags.exclude, config: flags.config });
+    // --quiet: a run that completed ends in its verdict line alone; one that did not, in all of it.
+    for (const line of flags.quiet && outcome.status === "completed" ? summary.slice(0, 1) : summary) err(line);
+  }
   const code = outcome.status === "completed" ? 0 : signalCode || 1;
   if (abandonedStillRunning() > 0) return exitLeavingAbandonedWork(code);
   return code;
@@ -138,6 +146,10 @@ async function chooseReporter(plan: Plan, flags: MaterializeFlags): Promise<Acti
       stop: async () => undefined,
     };
   }
+  if (flags.quiet) {
+    const tracker = new RunTracker(plan.mode);
+    return { onEvent: (event) => void tracker.apply(event), rows: () => tracker.rows, stop: async () => undefined };
+  }
   const title = `${plan.mode === "backfill" ? "Backfilling" : "Materializing"} ${plan.assets.map((a) => a.qualifiedKey).join(", ")}${plan.window ? ` for ${String(plan.window)}` : ""}`;
   if (process.stdout.isTTY && process.stderr.isTTY && !process.env["CI"]) {
     const { InkReporter } = await import("../reporters/ink-reporter.js");
@@ -147,25 +159,6 @@ async function chooseReporter(plan: Plan, flags: MaterializeFlags): Promise<Acti
   err(title);
   const plain = new PlainReporter(plan.mode, err);
   return { onEvent: plain.onEvent, rows: () => plain.tracker.rows, stop: async () => undefined };
-}
-
-/** What a dry run prints: the runs, the destinations, and the row counts they would replace. */
-async function dryRunLines(plan: Plan): Promise<string[]> {
-  const counts = await currentRowCounts(plan);
-  const lines = [`Dry run: nothing is written.`, `Would ${plan.mode === "backfill" ? `backfill ${plan.runs.length} runs (${plan.order} first)` : "run once"}${plan.window ? ` over ${String(plan.window)}` : ""}:`];
-  for (const asset of plan.assets) {
-    const destinations = asset.destinationKeys.map((key, i) => `${key} (${asset.destinations[i]!.displayName})`).join(", ") || "no destination";
-    lines.push(`  ${asset.qualifiedKey} -> ${destinations}`);
-    const existing = Object.entries(counts[asset.qualifiedKey] ?? {});
-    if (existing.length > 0) {
-      const total = existing.reduce((sum, [, n]) => sum + n, 0);
-      const shown = existing.slice(0, 10).map(([key, n]) => `${key}: ${formatCount(n)}`).join(", ");
-      lines.push(`    replaces ${existing.length} stored partition(s), ${formatCount(total)} rows (${shown}${existing.length > 10 ? ", ..." : ""})`);
-    }
-  }
-  lines.push(...skippedLines(plan));
-  const runs = plan.runs.slice(0, 20).map((run) => `  ${run.partition ?? "(unpartitioned)"}: ${run.assets.join(", ")}`);
-  return [...lines, "Runs, in order:", ...runs, ...(plan.runs.length > 20 ? [`  ... and ${plan.runs.length - 20} more`] : [])];
 }
 
 /** One line per selected asset the window gives nothing to run. */

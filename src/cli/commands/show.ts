@@ -4,7 +4,7 @@ import { csvLine } from "../../destination/csv/csv-text.js";
 import { toText } from "../../schema/index.js";
 import type { GlobalOptions } from "../main.js";
 import { printable, printableLines, terminalJson } from "../printable.js";
-import { formatCount } from "../reporters/tracker.js";
+import { count, formatCount } from "../../text/english.js";
 
 /** Flags of `interloper show`. */
 export interface ShowFlags extends GlobalOptions {
@@ -12,6 +12,7 @@ export interface ShowFlags extends GlobalOptions {
   readonly window?: string;
   readonly limit?: number;
   readonly format?: "table" | "json" | "csv";
+  readonly destination?: string;
 }
 
 /** `interloper show`: prints an asset's stored data; returns the exit code. */
@@ -21,6 +22,7 @@ export async function showCommand(key: string, flags: ShowFlags): Promise<number
     ...(flags.partition !== undefined ? { partition: flags.partition } : {}),
     ...(flags.window !== undefined ? { window: flags.window } : {}),
     limit: flags.limit ?? 20,
+    ...(flags.destination !== undefined ? { destination: flags.destination } : {}),
   });
   const write = (text: string) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
   // CSV is the data itself, exact; JSON escapes what a terminal would act on; a table or a
@@ -33,8 +35,9 @@ export async function showCommand(key: string, flags: ShowFlags): Promise<number
   else if (flags.format === "csv") write(csvText(result.columns, result.rows));
   else {
     write(renderTable(result.columns, result.rows, process.stdout.columns || 120));
-    const shown = result.rows.length < result.total ? `${formatCount(result.rows.length)} of ${formatCount(result.total)} rows (--limit 0 shows all)` : `${formatCount(result.total)} rows`;
-    write(printable(`${shown}${result.window ? ` in ${result.window}` : ""}`));
+    const shown = result.rows.length < result.total ? `${formatCount(result.rows.length)} of ${count(result.total, "row")} (--limit 0 shows all)` : count(result.total, "row");
+    const from = flags.destination !== undefined ? ` from ${result.destination}` : "";
+    write(printable(`${shown}${result.window ? ` in ${result.window}` : ""}${from}`));
   }
   return 0;
 }
@@ -52,7 +55,9 @@ function jsonValue(_key: string, value: unknown): unknown {
 
 /**
  * A plain table that fits `width` columns: cells are cut with "…" when they must be. Names and
- * cells are shown printable (white space runs as one space, other controls as escapes).
+ * cells are shown printable (white space runs as one space, other controls as escapes). A
+ * column whose values are all numbers (or numerals) is right-aligned, its name too, so digits
+ * line up.
  */
 export function renderTable(columns: readonly string[], rows: readonly Record<string, unknown>[], width: number): string {
   const cells = rows.map((row) => columns.map((c) => (row[c] === null || row[c] === undefined ? "" : printable(toText(row[c]).replace(/\s+/g, " ")))));
@@ -65,7 +70,16 @@ export function renderTable(columns: readonly string[], rows: readonly Record<st
     if (widths[widest]! <= 4) break;
     widths[widest]!--;
   }
-  const cutToWidth = (s: string, w: number) => (s.length > w ? `${s.slice(0, w - 1)}…` : s.padEnd(w));
-  const line = (values: readonly string[]) => values.map((v, i) => cutToWidth(v, widths[i]!)).join("  ").trimEnd();
+  const numeric = columns.map((c) => rows.some((row) => isNumber(row[c])) && rows.every((row) => row[c] === null || row[c] === undefined || isNumber(row[c])));
+  const cutToWidth = (s: string, i: number) => {
+    const w = widths[i]!;
+    if (s.length > w) return `${s.slice(0, w - 1)}…`;
+    return numeric[i] ? s.padStart(w) : s.padEnd(w);
+  };
+  const line = (values: readonly string[]) => values.map(cutToWidth).join("  ").trimEnd();
   return [line(names), line(widths.map((w) => "─".repeat(w))), ...cells.map(line)].join("\n");
 }
+
+/** A number, or text that reads as one (what a destination without a schema gives back). */
+const isNumber = (value: unknown) => typeof value === "number" || typeof value === "bigint" || (typeof value === "string" && NUMERAL.test(value));
+const NUMERAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;

@@ -1,5 +1,6 @@
 import type { InterloperEvent } from "../../runner/events.js";
-import { formatCount, formatDuration, logLine, RunTracker, type FinishedUnit } from "./tracker.js";
+import { count } from "../../text/english.js";
+import { formatDuration, logLine, RunTracker, type FinishedUnit } from "./tracker.js";
 
 /** One line per finished run (or asset), for logs and CI: no colour, no cursor movement. */
 export class PlainReporter {
@@ -22,7 +23,7 @@ export class PlainReporter {
     const { done, total } = this.tracker;
     const progress = total > 1 ? `[${String(done).padStart(String(total).length)}/${total}] ` : "";
     const mark = unit.ok ? "ok  " : "FAIL";
-    const detail = unit.ok ? `${formatCount(unit.rows)} rows` : unit.failures.join("; ");
+    const detail = unit.ok ? count(unit.rows, "row") : unit.failures.join("; ");
     return `${mark} ${progress}${unit.label}  ${detail}  ${formatDuration(unit.durationMs)}`;
   }
 }

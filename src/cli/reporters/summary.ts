@@ -2,7 +2,8 @@ import type { MaterializeOutcome } from "../../api/materialize.js";
 import type { Plan } from "../../api/plan.js";
 import { printable } from "../printable.js";
 import type { RunResult } from "../../runner/run-result.js";
-import { formatCount, formatDuration } from "./tracker.js";
+import { count, nounFor } from "../../text/english.js";
+import { formatDuration } from "./tracker.js";
 
 /** How the command was invoked, to print the command that re-runs what failed. */
 export interface Invocation {
@@ -24,18 +25,18 @@ export function summaryLines(outcome: MaterializeOutcome, rows: number, invocati
     const abandoned = result.abandonedPartitions;
     const notRun = result.canceledPartitions.length - abandoned.length;
     lines.push(
-      `${verdict}: ${completed} of ${result.partitions.length} partitions completed` +
-        `${failed.length ? `, ${failed.length} failed` : ""}${abandoned.length ? `, ${abandoned.length} abandoned` : ""}${notRun ? `, ${notRun} not run` : ""}, ${formatCount(rows)} rows in ${seconds}`,
+      `${verdict}: ${completed} of ${count(result.partitions.length, "partition")} completed` +
+        `${failed.length ? `, ${failed.length} failed` : ""}${abandoned.length ? `, ${abandoned.length} abandoned` : ""}${notRun ? `, ${notRun} not run` : ""}, ${count(rows, "row")} in ${seconds}`,
     );
     if (failed.length) lines.push(`Failed partitions: ${compactKeys(failed)}`);
     const reasons = result.partitions.flatMap((p) => (p.status === "failed" && p.result?.error ? [`  ${p.key}: ${firstFailure(p.result)}`] : []));
-    lines.push(...reasons.slice(0, MAX_REASONS), ...(reasons.length > MAX_REASONS ? [`  (and ${reasons.length - MAX_REASONS} more failed partitions)`] : []));
+    lines.push(...reasons.slice(0, MAX_REASONS), ...(reasons.length > MAX_REASONS ? [`  (and ${reasons.length - MAX_REASONS} more failed ${nounFor(reasons.length - MAX_REASONS, "partition")})`] : []));
     if (abandoned.length) lines.push(`Abandoned (${abandonedWhy(result.partitions.find((p) => p.key === abandoned[0])!.result!)}): ${compactKeys(abandoned)}`);
   } else {
     const failed = result.failedAssets;
     lines.push(
-      `${verdict}: ${result.completedAssets.length} of ${Object.keys(result.assetExecutions).length} assets completed` +
-        `${result.partitionOrWindow ? ` for ${result.partitionOrWindow}` : ""}${failed.length ? `, ${failed.length} failed` : ""}, ${formatCount(rows)} rows in ${seconds}`,
+      `${verdict}: ${result.completedAssets.length} of ${count(Object.keys(result.assetExecutions).length, "asset")} completed` +
+        `${result.partitionOrWindow ? ` for ${result.partitionOrWindow}` : ""}${failed.length ? `, ${failed.length} failed` : ""}, ${count(rows, "row")} in ${seconds}`,
     );
     for (const key of failed) lines.push(`  ${key}: ${oneLine(result.assetExecutions[key]!.error?.message ?? "failed")}`);
     for (const key of result.abandonedAssets) lines.push(`  ${key}: ${oneLine(result.assetExecutions[key]!.error?.message ?? "abandoned")}`);

@@ -10,6 +10,7 @@ import type { DatabaseHooks, PartitionLedger } from "./hooks.js";
 import { checkDatabaseSubclass, definedAtOrBelow } from "./override-check.js";
 import { forgetTable, ledgerContext, recordWritten, writtenAmong, writtenKeys } from "./partition-ledger.js";
 import { checkWindowRows } from "./window-check.js";
+import { nounFor } from "../../text/english.js";
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -153,7 +154,7 @@ export abstract class DatabaseDestination extends Destination implements Databas
     const column = window ? context.partitionColumn() : null;
     const selected = await this.#select(name, dataset, window && column ? filtersOf(window, column) : [null]);
     if (selected === null || selected === undefined) {
-      const scope = window ? ` (partition(s) ${window.partitions.map((p) => p.key).join(", ")})` : "";
+      const scope = window ? ` (${nounFor(window.partitions.length, "partition")} ${window.partitions.map((p) => p.key).join(", ")})` : "";
       throw new DataNotFoundError(`no data for asset "${context.asset.key}"${scope} in ${this.displayName}: table ${this.#where(context)} does not exist`);
     }
     let table = TableData.from(selected);
@@ -166,7 +167,7 @@ export abstract class DatabaseDestination extends Destination implements Databas
         const missing = empty.filter((key) => !written.has(key));
         if (missing.length > 0) {
           throw new DataNotFoundError(
-            `no data for asset "${context.asset.key}" in ${this.displayName} table ${this.#where(context)}: partition(s) ${missing.join(", ")} never written`,
+            `no data for asset "${context.asset.key}" in ${this.displayName} table ${this.#where(context)}: ${nounFor(missing.length, "partition")} ${missing.join(", ")} never written`,
           );
         }
       }

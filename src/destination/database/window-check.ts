@@ -1,6 +1,7 @@
 import { PartitionError } from "../../errors.js";
 import type { PartitionWindow } from "../../partitioning/index.js";
 import type { TableData } from "../../representation/index.js";
+import { count } from "../../text/english.js";
 import type { IOLogger } from "../io-context.js";
 
 function sampleText(value: unknown): string {
@@ -35,10 +36,10 @@ export function checkWindowRows(assetKey: string, owner: string, table: TableDat
   if (outside === 0) return;
   if (nulls === values.length) {
     const scope = window.length === 1 ? `partition ${String(window)}` : `the partitions of ${String(window)}`;
-    logger.warn(`asset "${assetKey}": the data written to ${owner} has no "${column}" column, so reads of ${scope} will not find these ${values.length} row(s)`);
+    logger.warn(`asset "${assetKey}": the data written to ${owner} has no "${column}" column, so reads of ${scope} will not find ${values.length === 1 ? "this row" : `these ${count(values.length, "row")}`}`);
     return;
   }
   throw new PartitionError(
-    `asset "${assetKey}": ${outside} row(s) have a "${column}" value outside the window ${String(window)} (${sample.map(sampleText).join(", ")}); rows must carry their partition's value`,
+    `asset "${assetKey}": ${count(outside, "row")} ${outside === 1 ? "has" : "have"} a "${column}" value outside the window ${String(window)} (${sample.map(sampleText).join(", ")}); rows must carry their partition's value`,
   );
 }

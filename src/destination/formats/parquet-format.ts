@@ -8,6 +8,7 @@ import { unstorable } from "../unstorable.js";
 import { exactNamesMetadata, restoreExactNames } from "./parquet-names.js";
 import { type ElementInfo, fieldOfElement, parquetColumn } from "./parquet-schema.js";
 import { restoreTypedRows } from "./typed-rows.js";
+import { count } from "../../text/english.js";
 
 type Writer = typeof import("hyparquet-writer");
 type Reader = typeof import("hyparquet");
@@ -46,7 +47,7 @@ export class ParquetFormat implements FileFormat {
       const kvMetadata = exactNamesMetadata(schema.map((spec) => spec.name));
       return new Uint8Array(parquetWriteBuffer({ columnData, schema: [root, ...columns.map((c) => c.element)], ...(kvMetadata && { kvMetadata }) }));
     } catch (error) {
-      throw new SchemaError(`Parquet: cannot write ${rows.length} row(s): ${(error as Error).message}`, { cause: error });
+      throw new SchemaError(`Parquet: cannot write ${count(rows.length, "row")}: ${(error as Error).message}`, { cause: error });
     }
   }
 

@@ -1,0 +1,62 @@
+import { currentRowCounts } from "../../api/materialize.js";
+import type { Plan } from "../../api/plan.js";
+import { count, formatCount } from "../../text/english.js";
+
+/** What `materialize --dry-run` would do: printed as text, or as this object with `--json`. */
+export interface DryRun {
+  readonly dryRun: true;
+  readonly mode: "run" | "backfill";
+  readonly window: string | null;
+  readonly order: "newest" | "oldest";
+  readonly assets: readonly DryRunAsset[];
+  /** Every run, in the order it would start. */
+  readonly runs: ReadonlyArray<{ readonly partition: string | null; readonly assets: readonly string[] }>;
+  readonly skipped: ReadonlyArray<{ readonly asset: string; readonly reason: string }>;
+}
+
+/** One selected asset: where it would be written and what stored data that would replace. */
+export interface DryRunAsset {
+  readonly key: string;
+  readonly destinations: ReadonlyArray<{ readonly key: string; readonly type: string }>;
+  /** The stored partitions the run would overwrite, with their current row counts. */
+  readonly replaces: { readonly partitions: Readonly<Record<string, number>>; readonly rows: number };
+}
+
+/** Reads the current row counts of what the plan would overwrite; writes nothing. */
+export async function describeDryRun(plan: Plan): Promise<DryRun> {
+  const counts = await currentRowCounts(plan);
+  return {
+    dryRun: true,
+    mode: plan.mode,
+    window: plan.window ? String(plan.window) : null,
+    order: plan.order,
+    assets: plan.assets.map((asset) => {
+      const partitions = counts[asset.qualifiedKey] ?? {};
+      return {
+        key: asset.qualifiedKey,
+        destinations: asset.destinationKeys.map((key, i) => ({ key, type: asset.destinations[i]!.displayName })),
+        replaces: { partitions, rows: Object.values(partitions).reduce((sum, n) => sum + n, 0) },
+      };
+    }),
+    runs: plan.runs.map((run) => ({ partition: run.partition, assets: [...run.assets] })),
+    skipped: plan.skipped.map((s) => ({ asset: s.asset, reason: s.reason })),
+  };
+}
+
+/** The dry run as text: the runs, the destinations, and the row counts they would replace. */
+export function dryRunLines(dryRun: DryRun): string[] {
+  const what = dryRun.mode === "backfill" ? `backfill ${count(dryRun.runs.length, "run")} (${dryRun.order} first)` : "run once";
+  const lines = [`Dry run: nothing is written.`, `Would ${what}${dryRun.window ? ` over ${dryRun.window}` : ""}:`];
+  for (const asset of dryRun.assets) {
+    const destinations = asset.destinations.map((d) => `${d.key} (${d.type})`).join(", ") || "no destination";
+    lines.push(`  ${asset.key} -> ${destinations}`);
+    const existing = Object.entries(asset.replaces.partitions);
+    if (existing.length > 0) {
+      const shown = existing.slice(0, 10).map(([key, n]) => `${key}: ${formatCount(n)}`).join(", ");
+      lines.push(`    replaces ${count(existing.length, "stored partition")}, ${count(asset.replaces.rows, "row")} (${shown}${existing.length > 10 ? ", ..." : ""})`);
+    }
+  }
+  lines.push(...dryRun.skipped.map((s) => `Skipping ${s.asset}: ${s.reason}`));
+  const runs = dryRun.runs.slice(0, 20).map((run) => `  ${run.partition ?? "(unpartitioned)"}: ${run.assets.join(", ")}`);
+  return [...lines, "Runs, in order:", ...runs, ...(dryRun.runs.length > 20 ? [`  ... and ${dryRun.runs.length - 20} more`] : [])];
+}
