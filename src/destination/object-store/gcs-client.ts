@@ -1,6 +1,7 @@
 import type { Storage } from "@google-cloud/storage";
 import { ConfigError } from "../../errors.js";
 import { importOptional } from "../optional-import.js";
+import { checkHttpEndpoint } from "./endpoint.js";
 import { ObjectStoreError } from "./errors.js";
 
 /** The Google Cloud Storage client module, loaded on first use. */
@@ -62,21 +63,7 @@ export function checkGCSConnection(connection: unknown): void {
       throw new ConfigError(`${NAME}: connection.credentials must be a service account key with client_email and private_key strings (the JSON key file's contents), got ${kindOf(credentials)}`);
     }
   }
-  const endpoint = given["apiEndpoint"];
-  if (endpoint === undefined) return;
-  const expected = "expected an http(s) URL such as http://127.0.0.1:4443";
-  if (typeof endpoint !== "string") throw new ConfigError(`${NAME}: connection.apiEndpoint must be a string (${expected}), got ${describe(endpoint)}`);
-  let protocol: string | null = null;
-  try {
-    protocol = new URL(endpoint).protocol;
-  } catch {
-    protocol = null;
-  }
-  if (protocol !== "http:" && protocol !== "https:") {
-    const at = endpoint.lastIndexOf("@");
-    const shown = at < 0 ? endpoint : `${/^[a-z][a-z0-9+.-]*:\/\//i.exec(endpoint)?.[0] ?? ""}***${endpoint.slice(at)}`;
-    throw new ConfigError(`${NAME}: connection.apiEndpoint ${protocol ? `has the scheme "${protocol}"` : "is not a valid URL"}: ${expected}, got ${JSON.stringify(shown)}`);
-  }
+  checkHttpEndpoint(given["apiEndpoint"], `${NAME}: connection.apiEndpoint`, "http://127.0.0.1:4443");
 }
 
 /** A client and the module it came from, created once per destination. */

@@ -1,6 +1,6 @@
 import type { S3Client } from "@aws-sdk/client-s3";
-import { ConfigError } from "../../errors.js";
 import { importOptional } from "../optional-import.js";
+import { checkHttpEndpoint } from "./endpoint.js";
 import { ObjectStoreError } from "./errors.js";
 
 /** The S3 SDK module, loaded on first use. */
@@ -16,26 +16,9 @@ export interface S3ConnectionOptions {
   readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string; readonly sessionToken?: string };
 }
 
-/**
- * Throws a ConfigError when `connection.endpoint` is not an http(s) URL: the SDK would throw a
- * bare TypeError at the first request. The message masks any user info the endpoint holds.
- */
+/** Throws a ConfigError when `connection.endpoint` is not an http(s) URL. */
 export function checkEndpoint(connection: S3ConnectionOptions): void {
-  const endpoint: unknown = connection.endpoint;
-  if (endpoint === undefined) return;
-  const expected = "expected an http(s) URL such as http://localhost:9000";
-  if (typeof endpoint !== "string") throw new ConfigError(`S3Destination: connection.endpoint must be a string (${expected}), got ${typeof endpoint}`);
-  let protocol: string | null = null;
-  try {
-    protocol = new URL(endpoint).protocol;
-  } catch {
-    protocol = null;
-  }
-  if (protocol !== "http:" && protocol !== "https:") {
-    const at = endpoint.lastIndexOf("@");
-    const shown = at < 0 ? endpoint : `${/^[a-z][a-z0-9+.-]*:\/\//i.exec(endpoint)?.[0] ?? ""}***${endpoint.slice(at)}`;
-    throw new ConfigError(`S3Destination: connection.endpoint ${protocol ? `has the scheme "${protocol}"` : "is not a valid URL"}: ${expected}, got ${JSON.stringify(shown)}`);
-  }
+  checkHttpEndpoint(connection.endpoint, "S3Destination: connection.endpoint", "http://localhost:9000");
 }
 
 /** A client and the SDK it came from, created once per destination. */
