@@ -96,8 +96,8 @@ describe("DatabaseDestination", () => {
       await destination.write(new IOContext({ asset, window: new TimePartitionWindow("2026-01-01", "2026-01-01", TimeGranularity.DAY), log }), [{ id: 1 }]);
       await destination.write(new IOContext({ asset, window: new TimePartitionWindow("2026-01-02", "2026-01-03", TimeGranularity.DAY), log }), [{ id: 2 }, { id: 3 }]);
       expect(logged).toEqual([
-        ["warn", 'asset "shop.orders": the data written to SQLite has no "date" column, so reads of partition 2026-01-01 will not find these 1 row(s)'],
-        ["warn", 'asset "shop.orders": the data written to SQLite has no "date" column, so reads of the partitions of 2026-01-02..2026-01-03 will not find these 2 row(s)'],
+        ["warn", 'asset "shop.orders": the data written to SQLite has no "date" column, so reads of partition 2026-01-01 will not find this row'],
+        ["warn", 'asset "shop.orders": the data written to SQLite has no "date" column, so reads of the partitions of 2026-01-02..2026-01-03 will not find these 2 rows'],
       ]);
       // Written: the partitions read back empty, as the warning says.
       expect(await destination.read(new IOContext({ asset, window: new TimePartitionWindow("2026-01-01", "2026-01-03", TimeGranularity.DAY) }))).toEqual([]);
