@@ -223,7 +223,9 @@ function applyOptions(target: object, options: object, strict = false): void {
       const known = [...Object.keys(target), ...settersOf(target as Destination)];
       throw new ConfigError(unknownOption(target.constructor.name, name, [...new Set(known)]));
     }
-    (target as Record<string, unknown>)[name] = value;
+    if (!Reflect.set(target, name, value)) {
+      throw new ConfigError(`${target.constructor.name}: option "${name}" cannot be set: it is a read-only property of the destination`);
+    }
   }
 }
 

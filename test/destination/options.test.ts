@@ -128,6 +128,10 @@ describe("an undecorated subclass of Destination", () => {
     configError(() => il.projectOf(il.defineConfig({ assets: [il.asset({ key: "a", destinations: typo, run: () => [] })] })), message);
   });
 
+  it("an option naming a read-only property is a ConfigError, not a TypeError", () => {
+    configError(() => new Undecorated({ location: "/x" }), 'Undecorated: option "location" cannot be set: it is a read-only property of the destination');
+  });
+
   it("a subclass of ObjectStoreDestination takes prefix and format", () => {
     class Lake extends il.ObjectStoreDestination {
       root = "/lake";
