@@ -5,7 +5,7 @@ import type { InterloperConfig } from "../config/define-config.js";
 import { DAG } from "../dag/dag.js";
 import { ConfigError, DAGError } from "../errors.js";
 import { closeProject, rememberProject } from "./loaded.js";
-import { closest } from "./suggest.js";
+import { closest } from "../suggest.js";
 
 export { closeProject };
 

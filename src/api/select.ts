@@ -1,7 +1,7 @@
 import type { Asset } from "../asset/asset.js";
 import type { DAG } from "../dag/dag.js";
 import { ConfigError } from "../errors.js";
-import { closest } from "./suggest.js";
+import { closest } from "../suggest.js";
 
 /**
  * Which assets a command works on, as the command line names them (positional arguments and

@@ -1,5 +1,6 @@
 import { ConfigError, PartitionError } from "../errors.js";
 import { Destination, IOContext, type AssetRef, type IOLogLevel } from "../destination/index.js";
+import { checkDestinationOptions } from "../destination/destination.js";
 import type { Partition, PartitionConfig, PartitionWindow } from "../partitioning/index.js";
 import { fieldSpecs, type ConformStrategy, type FieldSpec } from "../schema/index.js";
 import type { AssetDefinition, DestinationClass, DestinationsInput, ObjectSchema, Relations } from "./definition.js";
@@ -148,15 +149,40 @@ export function requireWindow(asset: Asset, partitionOrWindow: PartitionWindow |
   return partitionOrWindow;
 }
 
-function namedDestinations(input: DestinationsInput | undefined, owner: string): Array<[string, Destination]> {
+/**
+ * The destinations an asset or source is given, each checked: a Destination instance whose
+ * options its class took (`owner` names the asset or source, as `asset "shop.orders"`).
+ */
+export function destinationEntries(input: DestinationsInput | undefined, owner: string): Array<[string | null, Destination]> {
   if (input === undefined) return [];
   const entries: Array<[string | null, unknown]> =
-    input instanceof Destination ? [[null, input]] : Array.isArray(input) ? input.map((d) => [null, d]) : Object.entries(input);
-  const used = new Set<string>();
+    input instanceof Destination
+      ? [[null, input]]
+      : Array.isArray(input)
+        ? input.map((d) => [null, d])
+        : typeof input === "object" && input !== null
+          ? Object.entries(input)
+          : [[null, input]];
   return entries.map(([name, value], index) => {
     if (!(value instanceof Destination)) {
-      throw new ConfigError(`asset "${owner}": destination ${name ?? index} is not a Destination (got ${value === null ? "null" : typeof value})`);
+      const which = name === null ? `${index}` : `"${name}"`;
+      throw new ConfigError(`${owner}: destination ${which} is not a Destination (got ${describeValue(value)})`);
     }
+    checkDestinationOptions(value);
+    return [name, value];
+  });
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value === "function") return `class or function ${value.name || "(anonymous)"}`;
+  if (typeof value === "object") return `an object of class ${value.constructor?.name ?? "none"}`;
+  return `${typeof value} ${JSON.stringify(value)}`;
+}
+
+function namedDestinations(input: DestinationsInput | undefined, owner: string): Array<[string, Destination]> {
+  const used = new Set<string>();
+  return destinationEntries(input, `asset "${owner}"`).map(([name, value]) => {
     let key = name ?? value.constructor.name;
     for (let n = 2; used.has(key); n++) key = `${name ?? value.constructor.name}_${n}`;
     used.add(key);

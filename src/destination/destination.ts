@@ -3,6 +3,7 @@ import { ConfigError } from "../errors.js";
 import type { Partition } from "../partitioning/index.js";
 import { TableData, type Row } from "../representation/index.js";
 import type { AssetRef, IOContext } from "./io-context.js";
+import { unknownOption } from "./options.js";
 
 type MaybePromise<T> = T | Promise<T>;
 const HOOKS = ["writePartition", "readPartition", "partitionRowCounts"] as const;
@@ -31,16 +32,15 @@ export abstract class Destination {
   /** The display name, set by `@destination({ name })`; defaults to the class name. */
   static destinationName?: string;
   static relations?: DestinationRelations;
-  /** The folder relative paths resolve against; fixed at the first resolution. */
-  #pathBase: string | undefined;
-
   constructor(options?: object) {
     const missing = HOOKS.find((hook) => typeof (this as unknown as Record<string, unknown>)[hook] !== "function");
     if (missing) {
       throw new ConfigError(`destination ${this.constructor.name} cannot be created: it does not implement ${missing}()`);
     }
-    // A decorated class applies its options itself, strictly, once its fields exist.
-    if (options !== undefined && !Object.hasOwn(new.target, DECORATED)) applyOptions(this, options);
+    // A decorated class applies its options itself, strictly, once its fields exist. Any other
+    // class gets them now, for its constructors to see, and again over its field initialisers,
+    // which run after this constructor returns (see `optionsOverFields`).
+    if (options !== undefined && !Object.hasOwn(new.target, DECORATED)) return optionsOverFields(this, options);
   }
 
   /** Stores one partition (null: the whole of an unpartitioned asset), replacing what it held. */
@@ -93,13 +93,13 @@ export abstract class Destination {
    * never moves its data while in use.
    */
   resolvePathsFrom(folder: string): void {
-    this.#pathBase ??= resolve(folder);
+    if (!pathBases.has(this)) pathBases.set(this, resolve(folder));
   }
 
   /** An option's path made absolute (see `resolvePathsFrom`). */
   protected resolvePath(path: string): string {
-    this.#pathBase ??= process.cwd();
-    return resolve(this.#pathBase, path);
+    if (!pathBases.has(this)) pathBases.set(this, process.cwd());
+    return resolve(pathBases.get(this)!, path);
   }
 
   /**
@@ -145,6 +145,72 @@ export abstract class Destination {
 }
 
 /**
+ * The folder each destination's relative paths resolve against, fixed at the first resolution.
+ * Kept outside the instance, not in a private field: an undecorated class's instance is a Proxy
+ * (see `optionsOverFields`), and private fields cannot be reached through one.
+ */
+const pathBases = new WeakMap<Destination, string>();
+
+/** The options each undecorated destination was given, and which of them its class took. */
+const givenOptions = new WeakMap<Destination, { readonly keys: readonly string[]; readonly taken: Set<string> }>();
+
+/**
+ * Applies an undecorated destination's options so that they win over its field initialisers.
+ * Class fields are defined on `this` after the base constructor returns, so no assignment made
+ * here could survive them; the instance is instead a Proxy whose first field definition of an
+ * option's key (a full data descriptor, as class fields and compiled `_defineProperty` make)
+ * keeps the option's value. Later assignments (`this.x = ...`) pass through unchanged. The keys
+ * its class defined or assigned are recorded, for `checkDestinationOptions` to refuse the others.
+ */
+function optionsOverFields(target: Destination, options: object): Destination {
+  applyOptions(target, options);
+  const keys = Object.keys(options);
+  const taken = new Set<string>();
+  const proxy = new Proxy(target, {
+    defineProperty(object, key, descriptor) {
+      if (typeof key === "string" && keys.includes(key) && !taken.has(key)) {
+        taken.add(key);
+        if (isFieldDefinition(descriptor)) descriptor = { ...descriptor, value: (options as Record<string, unknown>)[key] };
+      }
+      return Reflect.defineProperty(object, key, descriptor);
+    },
+  });
+  givenOptions.set(proxy, { keys, taken });
+  return proxy;
+}
+
+function isFieldDefinition(descriptor: PropertyDescriptor): boolean {
+  return "value" in descriptor && descriptor.writable === true && descriptor.enumerable === true && descriptor.configurable === true;
+}
+
+/**
+ * Refuses, with ConfigError naming the nearest known option, an option an undecorated
+ * destination's class never took: neither a field, nor assigned by a constructor, nor a setter.
+ * Called when an asset is bound to the destination, so that a config with a typo fails to load.
+ */
+export function checkDestinationOptions(destination: Destination): void {
+  const given = givenOptions.get(destination);
+  if (!given) return;
+  const unknown = given.keys.filter((key) => !given.taken.has(key) && !hasSetter(destination, key));
+  if (unknown.length === 0) return;
+  const known = [...Object.keys(destination).filter((key) => !unknown.includes(key)), ...settersOf(destination)];
+  throw new ConfigError(unknownOption(destination.constructor.name, unknown[0]!, [...new Set(known)]));
+}
+
+/** Accessors with a setter that the destination's classes below Destination define. */
+function settersOf(destination: Destination): string[] {
+  const names: string[] = [];
+  for (let proto = Object.getPrototypeOf(destination); proto && proto !== Destination.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(proto))) if (descriptor.set) names.push(name);
+  }
+  return names;
+}
+
+function hasSetter(destination: Destination, key: string): boolean {
+  return settersOf(destination).includes(key);
+}
+
+/**
  * Sets a destination's fields from its options. Once the class's fields exist (`strict`), an
  * option naming none of them is refused: a typo must not pass silently.
  */
@@ -154,9 +220,12 @@ function applyOptions(target: object, options: object, strict = false): void {
   }
   for (const [name, value] of Object.entries(options)) {
     if (strict && !(name in target)) {
-      throw new ConfigError(`destination ${target.constructor.name} has no option "${name}"`);
+      const known = [...Object.keys(target), ...settersOf(target as Destination)];
+      throw new ConfigError(unknownOption(target.constructor.name, name, [...new Set(known)]));
     }
-    (target as Record<string, unknown>)[name] = value;
+    if (!Reflect.set(target, name, value)) {
+      throw new ConfigError(`${target.constructor.name}: option "${name}" cannot be set: it is a read-only property of the destination`);
+    }
   }
 }
 
@@ -176,6 +245,10 @@ type DestinationClass = abstract new (...args: never[]) => Destination;
  */
 export function destination(options: DestinationOptions = {}) {
   return function decorate<C extends DestinationClass>(target: C, _context?: ClassDecoratorContext<C>): C {
+    if (typeof target !== "function" || !(target.prototype instanceof Destination)) {
+      const name = typeof target === "function" ? `class ${target.name || "(anonymous)"}` : String(target);
+      throw new ConfigError(`@destination applies to subclasses of il.Destination, but ${name} does not extend it`);
+    }
     // Typed as a plain constructor: the decorated class is as abstract as the one it wraps.
     const base = target as unknown as new (...args: unknown[]) => object;
     const decorated = class extends base {

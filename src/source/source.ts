@@ -1,5 +1,5 @@
 import { ConfigError } from "../errors.js";
-import { Asset, type SourceSettings } from "../asset/asset.js";
+import { Asset, destinationEntries, type SourceSettings } from "../asset/asset.js";
 import { isAssetDefinition, type AssetDefinition, type DestinationsInput, type Relations } from "../asset/definition.js";
 import { checkKey } from "../asset/keys.js";
 import type { ConformStrategy } from "../schema/index.js";
@@ -40,6 +40,8 @@ export class Source<A extends readonly AssetDefinition[] = readonly AssetDefinit
     this.options = Object.freeze({ ...options });
     const merged = { ...definition.options, ...stripUndefined(options) };
     this.dataset = merged.dataset ?? definition.key;
+    // Checked here too, so that the message names the source the destinations were given to.
+    destinationEntries(merged.destinations, `source "${this.key}"`);
     const assets: Record<string, Asset> = {};
     this.settings = Object.freeze({
       key: this.key,

@@ -9,6 +9,7 @@ import type { IOContext } from "../io-context.js";
 import { recycleChunks } from "../byte-chunks.js";
 import { CsvEncoder } from "./csv-encoder.js";
 import { csvParseStream, parseCsvRows } from "./csv-text.js";
+import { checkOptions } from "../options.js";
 
 // A partition given as rows is encoded whole before its file is opened when its CSV takes at most
 // this much; a larger one is encoded as the file takes it, so that it is never held twice.
@@ -43,6 +44,7 @@ export class CSVDestination extends Destination {
 
   constructor(options: CSVDestinationOptions) {
     super();
+    checkOptions(options, ["basePath", "durable"], ["basePath"], "CSVDestination");
     this.basePath = options?.basePath ?? "";
     this.durable = durableOption(options?.durable, "CSVDestination");
     this.files = new PartitionFiles(() => this.resolvePath(this.basePath), "data.csv", "CSVDestination", this.durable);

@@ -5,6 +5,7 @@ import { durableOption } from "../files/atomic.js";
 import { PartitionFiles } from "../files/partition-files.js";
 import type { IOContext } from "../io-context.js";
 import { rowCountOf } from "../row-count.js";
+import { checkOptions } from "../options.js";
 
 /** Options of `FileDestination`. */
 export interface FileDestinationOptions {
@@ -33,6 +34,7 @@ export class FileDestination extends Destination {
 
   constructor(options: FileDestinationOptions) {
     super();
+    checkOptions(options, ["basePath", "durable"], ["basePath"], "FileDestination");
     this.basePath = options?.basePath ?? "";
     this.durable = durableOption(options?.durable, "FileDestination");
     this.files = new PartitionFiles(() => this.resolvePath(this.basePath), "data.v8", "FileDestination", this.durable);

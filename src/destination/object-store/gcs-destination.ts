@@ -4,6 +4,7 @@ import { ConfigError } from "../../errors.js";
 import type { FileFormat, FormatName } from "../formats/file-format.js";
 import { ObjectStoreDestination, type StoredObject } from "./object-store-destination.js";
 import { checkGCSConnection, createGCSClient, type GCSConnectionOptions, type GCSHandle, gcsStorageError, isObjectNotFound, statusOf } from "./gcs-client.js";
+import { checkOptions } from "../options.js";
 
 /** Options of `GCSDestination`. */
 export interface GCSDestinationOptions {
@@ -33,6 +34,7 @@ export class GCSDestination extends ObjectStoreDestination {
 
   constructor(options: GCSDestinationOptions) {
     super();
+    checkOptions(options, ["bucket", "prefix", "format", "connection"], ["bucket"], "GCSDestination");
     if (typeof options?.bucket !== "string" || options.bucket === "") {
       throw new ConfigError("GCSDestination: bucket must be a non-empty bucket name");
     }

@@ -6,6 +6,7 @@ import { durableOption, writeFileAtomic } from "../files/atomic.js";
 import { fileIdentity } from "../files/file-identity.js";
 import type { FileFormat, FormatName } from "../formats/file-format.js";
 import { ObjectStoreDestination, type StoredObject } from "./object-store-destination.js";
+import { checkOptions } from "../options.js";
 
 /** Options of `LocalObjectStoreDestination`. */
 export interface LocalObjectStoreOptions {
@@ -48,6 +49,7 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
 
   constructor(options: LocalObjectStoreOptions) {
     super();
+    checkOptions(options, ["basePath", "prefix", "format", "durable"], ["basePath"], "LocalObjectStoreDestination");
     if (typeof options?.basePath !== "string" || options.basePath === "") {
       throw new ConfigError("LocalObjectStoreDestination: basePath must be a non-empty folder path");
     }

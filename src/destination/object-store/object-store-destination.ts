@@ -38,8 +38,9 @@ export abstract class ObjectStoreDestination extends Destination {
     super(options);
     const missing = OBJECT_HOOKS.find((hook) => typeof (this as unknown as Record<string, unknown>)[hook] !== "function");
     if (missing) throw new ConfigError(`destination ${this.constructor.name} cannot be created: it does not implement ${missing}()`);
-    this.format ??= "parquet";
-    this.prefix ??= "";
+    // Assigned even when given, so that an undecorated subclass is seen to take both options.
+    this.format = this.format ?? "parquet";
+    this.prefix = this.prefix ?? "";
   }
 
   /** Uploads an object, replacing any object of that name, with the given custom metadata. */

@@ -15,6 +15,7 @@ import { mysqlDialect, mysqlLiteral, mysqlValue, SESSION_SETUP } from "./mysql-d
 import { createPool } from "./mysql-pool.js";
 import { SERVER_QUERY, type ServerFacts, serverFacts } from "./mysql-server.js";
 import { holdingLocks, partitionLocks, retryOnLockConflict } from "./write-locks.js";
+import { checkOptions } from "../../options.js";
 
 /** Options of MySQLDestination. */
 export interface MySQLDestinationOptions {
@@ -46,6 +47,7 @@ export class MySQLDestination extends ServerSqlDestination {
   readonly #ready = new WeakSet<object>();
 
   constructor(options: MySQLDestinationOptions = {}) {
+    checkOptions(options, ["connection"], [], "MySQLDestination");
     const env = process.env;
     const envUrl = env["DATABASE_URL"]?.startsWith("mysql") ? env["DATABASE_URL"] : undefined;
     super(

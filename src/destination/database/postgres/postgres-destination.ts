@@ -13,6 +13,7 @@ import { ServerSqlDestination } from "../server-destination.js";
 import { storageKind } from "../sql-dialect.js";
 import { ByteChunks } from "../../byte-chunks.js";
 import { copyFieldWriter, postgresDialect, postgresLiteral } from "./postgres-dialect.js";
+import { checkOptions } from "../../options.js";
 
 /** Options of PostgresDestination. */
 export interface PostgresDestinationOptions {
@@ -37,6 +38,7 @@ export class PostgresDestination extends ServerSqlDestination {
   readonly #client = new AsyncLocalStorage<Pg.PoolClient>();
 
   constructor(options: PostgresDestinationOptions = {}) {
+    checkOptions(options, ["connection"], [], "PostgresDestination");
     const env = process.env;
     super(
       resolveConnection(

@@ -11,6 +11,7 @@ import { wrapDriverError } from "../secrets.js";
 import { SqlDestination } from "../sql-destination.js";
 import { storageKind } from "../sql-dialect.js";
 import { sqliteDialect, sqliteNameKey, sqliteTableName, sqliteValue } from "./sqlite-dialect.js";
+import { checkOptions } from "../../options.js";
 
 type Database = BetterSqlite3.Database;
 type DatabaseConstructor = new (path: string) => Database;
@@ -52,6 +53,7 @@ export class SQLiteDestination extends SqlDestination {
 
   constructor(options: SQLiteDestinationOptions) {
     super();
+    checkOptions(options, ["path"], ["path"], "SQLiteDestination");
     if (typeof options?.path !== "string" || options.path.length === 0) {
       throw new ConfigError(`SQLiteDestination: expected { path } (a file, or ":memory:"), got ${JSON.stringify(options)}`);
     }

@@ -1,0 +1,187 @@
+// Issue 19 item 4: options are never lost or mistyped silently. A built-in destination refuses an
+// unknown or missing option naming the nearest known one; an undecorated subclass of Destination
+// keeps the options given to its constructor over its field initialisers and refuses options its
+// class never takes; @destination on a non-destination and a non-destination in `destinations`
+// are ConfigErrors when the config loads.
+import { describe, expect, it } from "vitest";
+import * as il from "../../src/index.js";
+import { ConfigError } from "../../src/errors.js";
+import type { IOContext } from "../../src/destination/index.js";
+import type { Partition } from "../../src/partitioning/index.js";
+
+const configError = (make: () => unknown, message: string) => {
+  let caught: unknown;
+  try {
+    make();
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(ConfigError);
+  expect((caught as Error).message).toBe(message);
+};
+
+class Stored extends il.Destination {
+  writePartition(): void {}
+  readPartition(_context: IOContext, _partition: Partition | null): unknown {
+    return null;
+  }
+  partitionRowCounts(): Record<string, number> {
+    return {};
+  }
+}
+
+// An undecorated destination of a user's config: fields with defaults, options by reflection.
+class Undecorated extends Stored {
+  basePath = "./default";
+  pretty = false;
+}
+
+describe("built-in destinations check their options", () => {
+  it("an unknown key names the nearest known one; a missing required one is named", () => {
+    const make = il.CSVDestination as unknown as new (options: unknown) => unknown;
+    configError(() => new make({ basepath: "/x" }), 'CSVDestination: unknown option "basepath"; did you mean "basePath"? (known: basePath, durable)');
+    configError(() => new make({}), 'CSVDestination: option "basePath" is required');
+    configError(() => new make(undefined), "CSVDestination: expected an options object, got undefined");
+    configError(() => new make({ basePath: "/x", durabel: true }), 'CSVDestination: unknown option "durabel"; did you mean "durable"? (known: basePath, durable)');
+    configError(() => new make({ basePath: "/x", zzzzzzzz: 1 }), 'CSVDestination: unknown option "zzzzzzzz" (known: basePath, durable)');
+  });
+
+  it("every built-in with options refuses a typo", () => {
+    const cases: Array<[new (options: never) => unknown, object, string]> = [
+      [il.FileDestination, { basepath: "/x" }, 'FileDestination: unknown option "basepath"; did you mean "basePath"? (known: basePath, durable)'],
+      [il.LocalObjectStoreDestination, { basePath: "/x", prefx: "p" }, 'LocalObjectStoreDestination: unknown option "prefx"; did you mean "prefix"? (known: basePath, prefix, format, durable)'],
+      [il.S3Destination, { Bucket: "b" }, 'S3Destination: unknown option "Bucket"; did you mean "bucket"? (known: bucket, prefix, format, connection)'],
+      [il.GCSDestination, { bucket: "b", fromat: "csv" }, 'GCSDestination: unknown option "fromat"; did you mean "format"? (known: bucket, prefix, format, connection)'],
+      [il.SQLiteDestination, { paht: "w.db" }, 'SQLiteDestination: unknown option "paht"; did you mean "path"? (known: path)'],
+      [il.PostgresDestination, { conection: {} }, 'PostgresDestination: unknown option "conection"; did you mean "connection"? (known: connection)'],
+      [il.MySQLDestination, { url: "mysql://x" }, 'MySQLDestination: unknown option "url" (known: connection)'],
+      [il.S3Destination, { prefix: "p" }, 'S3Destination: option "bucket" is required'],
+      [il.SQLiteDestination, {}, 'SQLiteDestination: option "path" is required'],
+    ];
+    for (const [ctor, options, message] of cases) configError(() => new ctor(options as never), message);
+  });
+
+  it("existing messages are kept", () => {
+    configError(() => new il.GCSDestination({ bucket: "" }), "GCSDestination: bucket must be a non-empty bucket name");
+    configError(() => new il.LocalObjectStoreDestination({ basePath: "" }), "LocalObjectStoreDestination: basePath must be a non-empty folder path");
+  });
+});
+
+describe("an undecorated subclass of Destination", () => {
+  it("keeps the options given over its field initialisers", () => {
+    const u = new Undecorated({ basePath: "./x", pretty: true });
+    expect(u.basePath).toBe("./x");
+    expect(u.pretty).toBe(true);
+    expect(u).toBeInstanceOf(Undecorated);
+    expect(u).toBeInstanceOf(il.Destination);
+    // Options not given keep their defaults; later assignments are the class's own.
+    const d = new Undecorated({ pretty: true });
+    expect(d.basePath).toBe("./default");
+    d.basePath = "./later";
+    expect(d.basePath).toBe("./later");
+  });
+
+  it("sees its options in its own constructor, and a value it computes from one stands", () => {
+    class Normalising extends Stored {
+      basePath = "./default";
+      constructor(options: { basePath?: string }) {
+        super(options);
+        this.basePath = this.basePath.replace(/\/+$/, "");
+      }
+    }
+    expect(new Normalising({ basePath: "./x///" }).basePath).toBe("./x");
+  });
+
+  it("with private fields and relative paths works through the constructor's proxy", () => {
+    class Private extends Stored {
+      basePath = "data";
+      #secret = "s";
+      get secret(): string {
+        return this.#secret;
+      }
+      override get location(): string {
+        return this.resolvePath(this.basePath);
+      }
+    }
+    const p = new Private({ basePath: "lake" });
+    expect(p.secret).toBe("s");
+    p.resolvePathsFrom("/srv/project");
+    expect(p.location).toBe("/srv/project/lake");
+  });
+
+  it("a plain JavaScript class (fields defined natively) keeps its options too", () => {
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval
+    const make = new Function("Destination", `return class Plain extends Destination {
+      basePath = "./default";
+      writePartition() {}
+      readPartition() { return null; }
+      partitionRowCounts() { return {}; }
+    }`) as (base: typeof il.Destination) => new (options: object) => il.Destination & { basePath: string };
+    const Plain = make(il.Destination);
+    expect(new Plain({ basePath: "./x" }).basePath).toBe("./x");
+  });
+
+  it("an option its class never takes is a ConfigError naming the nearest field, when an asset or source is bound to it", () => {
+    const typo = new Undecorated({ basepath: "/x" });
+    const message = 'Undecorated: unknown option "basepath"; did you mean "basePath"? (known: basePath, pretty)';
+    configError(() => il.source({ key: "shop", assets: [il.asset({ key: "a", run: () => [] })] })({ destinations: typo }), message);
+    configError(() => il.projectOf(il.defineConfig({ assets: [il.asset({ key: "a", destinations: typo, run: () => [] })] })), message);
+  });
+
+  it("an option naming a read-only property is a ConfigError, not a TypeError", () => {
+    configError(() => new Undecorated({ location: "/x" }), 'Undecorated: option "location" cannot be set: it is a read-only property of the destination');
+  });
+
+  it("a subclass of ObjectStoreDestination takes prefix and format", () => {
+    class Lake extends il.ObjectStoreDestination {
+      root = "/lake";
+      async putObject(): Promise<void> {}
+      async getObject(): Promise<null> {
+        return null;
+      }
+      listObjects(): never[] {
+        return [];
+      }
+      async deleteObject(): Promise<void> {}
+      objectUri(name: string): string {
+        return `lake://${name}`;
+      }
+    }
+    const lake = new Lake({ root: "/r", prefix: "raw", format: "csv" });
+    expect([lake.root, lake.prefix, lake.format]).toEqual(["/r", "raw", "csv"]);
+    expect(() => il.source({ key: "s", assets: [il.asset({ key: "a", run: () => [] })] })({ destinations: lake })).not.toThrow();
+    configError(() => il.source({ key: "s", assets: [il.asset({ key: "a", run: () => [] })] })({ destinations: new Lake({ prefixx: "raw" }) }), 'Lake: unknown option "prefixx"; did you mean "prefix"? (known: format, prefix, root)');
+  });
+});
+
+describe("decorated destinations", () => {
+  it("an unknown option names the nearest field", () => {
+    @il.destination()
+    class Decorated extends Stored {
+      basePath = "./default";
+    }
+    expect(new Decorated({ basePath: "./x" }).basePath).toBe("./x");
+    configError(() => new Decorated({ basepath: "./x" }), 'Decorated: unknown option "basepath"; did you mean "basePath"? (known: basePath)');
+  });
+
+  it("@destination on a class that does not extend Destination is a ConfigError", () => {
+    configError(() => {
+      @(il.destination() as (target: unknown, context: ClassDecoratorContext) => void)
+      class NotOne {}
+      return NotOne;
+    }, "@destination applies to subclasses of il.Destination, but class NotOne does not extend it");
+  });
+});
+
+describe("destinations that are not destinations", () => {
+  it("are ConfigErrors naming the source and the key, or the asset", () => {
+    const src = il.source({ key: "shop", assets: [il.asset({ key: "orders", run: () => [] })] });
+    configError(() => src({ destinations: { warehouse: "./data" } as never }), 'source "shop": destination "warehouse" is not a Destination (got string "./data")');
+    configError(() => src({ destinations: [il.CSVDestination] as never }), 'source "shop": destination 0 is not a Destination (got class or function CSVDestination)');
+    configError(() => il.source({ key: "s", destinations: { lake: {} } as never, assets: [il.asset({ key: "a", run: () => [] })] })(), 'source "s": destination "lake" is not a Destination (got an object of class Object)');
+    configError(
+      () => il.projectOf(il.defineConfig({ assets: [il.asset({ key: "solo", destinations: { db: 42 } as never, run: () => [] })] })),
+      'asset "solo": destination "db" is not a Destination (got number 42)',
+    );
+  });
+});
