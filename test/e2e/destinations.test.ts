@@ -41,7 +41,7 @@ async function prepare(box: Sandbox): Promise<void> {
   expect(first.exitCode, first.stderr + first.stdout).toBe(0);
   const rest = await run(box, ["materialize", "daily_revenue", "-w", "2026-01-02..2026-01-06", "--no-fail-fast"], { INTERLOPER_WAREHOUSE_DOWN: "2026-01-03,2026-01-04" });
   expect(rest.exitCode).toBe(1);
-  expect(rest.stdout + rest.stderr).toContain("writing to warehouse failed (warehouse: the warehouse is down (2026-01-03)); csv hold the new data");
+  expect(rest.stdout + rest.stderr).toContain("writing to warehouse failed (warehouse: the warehouse is down (2026-01-03)); csv holds the new data");
 }
 
 async function coverageJson(box: Sandbox): Promise<CoverageJson> {
