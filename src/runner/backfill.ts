@@ -185,7 +185,6 @@ async function runSlots(dag: DAG, stages: readonly Stage[], options: StagedOptio
   const requirements = new Requirements(dag);
   const waiting: WaitingPartition[] = [];
   const notRun: NotRunPartition[] = [];
-  const outcomes: PartitionOutcome[] = [];
   let unpartitionedRun: RunResult | null = null;
   let stopped = false;
 
