@@ -4,7 +4,6 @@ import { ConfigError } from "../../errors.js";
 import type { FileFormat, FormatName } from "../formats/file-format.js";
 import { ObjectStoreDestination, type StoredObject } from "./object-store-destination.js";
 import { checkGCSConnection, createGCSClient, type GCSConnectionOptions, type GCSHandle, gcsStorageError, isObjectNotFound, statusOf } from "./gcs-client.js";
-import { checkOptions } from "../options.js";
 
 /** Options of `GCSDestination`. */
 export interface GCSDestinationOptions {
@@ -34,13 +33,7 @@ export class GCSDestination extends ObjectStoreDestination {
 
   constructor(options: GCSDestinationOptions) {
     super();
-    checkOptions(options, ["bucket", "prefix", "format", "connection"], ["bucket"], "GCSDestination");
-    if (typeof options?.bucket !== "string" || options.bucket === "") {
-      throw new ConfigError("GCSDestination: bucket must be a non-empty bucket name");
-    }
-    this.bucket = options.bucket;
-    if (options.prefix !== undefined) this.prefix = options.prefix;
-    if (options.format !== undefined) this.format = options.format;
+    this.bucket = this.takeBucketOptions(options, "GCSDestination");
     checkGCSConnection(options.connection);
     this.#connection = { ...(options.connection ?? {}) };
   }

@@ -1,4 +1,5 @@
 import { ConfigError, DataNotFoundError, SchemaError } from "../../errors.js";
+import { checkOptions } from "../options.js";
 import type { Partition } from "../../partitioning/index.js";
 import { type Row, TableData } from "../../representation/index.js";
 import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
@@ -41,6 +42,18 @@ export abstract class ObjectStoreDestination extends Destination {
     // Assigned even when given, so that an undecorated subclass is seen to take both options.
     this.format = this.format ?? "parquet";
     this.prefix = this.prefix ?? "";
+  }
+
+  /**
+   * For a bucket-backed destination's constructor: checks its options (the bucket required and
+   * non-empty, no unknown key), takes `prefix` and `format`, and returns the bucket.
+   */
+  protected takeBucketOptions(options: { bucket?: unknown; prefix?: string; format?: FormatName | FileFormat }, owner: string): string {
+    checkOptions(options, ["bucket", "prefix", "format", "connection"], ["bucket"], owner);
+    if (typeof options?.bucket !== "string" || options.bucket === "") throw new ConfigError(`${owner}: bucket must be a non-empty bucket name`);
+    if (options.prefix !== undefined) this.prefix = options.prefix;
+    if (options.format !== undefined) this.format = options.format;
+    return options.bucket;
   }
 
   /** Uploads an object, replacing any object of that name, with the given custom metadata. */

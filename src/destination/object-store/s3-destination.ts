@@ -1,8 +1,6 @@
-import { ConfigError } from "../../errors.js";
 import type { FileFormat, FormatName } from "../formats/file-format.js";
 import { ObjectStoreDestination, type StoredObject } from "./object-store-destination.js";
 import { checkEndpoint, createS3Client, isNotFound, type S3ConnectionOptions, type S3Handle, storageError } from "./s3-client.js";
-import { checkOptions } from "../options.js";
 
 /** Options of `S3Destination`. */
 export interface S3DestinationOptions {
@@ -28,13 +26,7 @@ export class S3Destination extends ObjectStoreDestination {
 
   constructor(options: S3DestinationOptions) {
     super();
-    checkOptions(options, ["bucket", "prefix", "format", "connection"], ["bucket"], "S3Destination");
-    if (typeof options?.bucket !== "string" || options.bucket === "") {
-      throw new ConfigError("S3Destination: bucket must be a non-empty bucket name");
-    }
-    this.bucket = options.bucket;
-    if (options.prefix !== undefined) this.prefix = options.prefix;
-    if (options.format !== undefined) this.format = options.format;
+    this.bucket = this.takeBucketOptions(options, "S3Destination");
     this.#connection = { ...(options.connection ?? {}) };
     checkEndpoint(this.#connection);
   }
