@@ -10,7 +10,7 @@ import { main } from "../../src/cli/main.js";
 import * as library from "../../src/index.js";
 import { listAll, LONG, REL, seedFor, useTempDirs } from "./helpers.js";
 
-const RUNS = LONG ? 1000 : 60;
+const RUNS = LONG ? 400 : 60;
 const tempDir = useTempDirs();
 let data = "";
 let reports = "";

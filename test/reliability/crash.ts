@@ -11,8 +11,8 @@ import { parseTempName, THIS_HOST } from "../../src/destination/files/atomic.js"
 import { ROOT } from "../e2e/helpers.js";
 import { checkStored, days, listAll, LONG, prng, runCli, seedFor, startCli, type LocalKind } from "./helpers.js";
 
-/** Kills per destination: at least 50 in the long variant, a few by default. */
-export const KILLS = LONG ? 50 : 3;
+/** Kills per destination: 20 in the long variant, a few by default. */
+export const KILLS = LONG ? 20 : 3;
 export const CRASH_WINDOW = days("2024-03-01", "2024-03-12");
 const PAD = 500;
 // Per partition: run:started, asset:queued, asset:started, destination:write:started,

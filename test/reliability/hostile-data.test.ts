@@ -449,8 +449,8 @@ const FUZZ: ReadonlyArray<{ readonly kind: Kind; readonly type: z.ZodType; reado
   { kind: "datetime", type: z.date().nullable(), values: fc.option(DATETIME, { nil: null }) },
   { kind: "json", type: JSON_TYPE.nullable(), values: fc.option(JSON_VALUE, { nil: null }) },
 ];
-/** Values per kind: 7 kinds, so 1,750 per destination in the long variant. */
-const PER_KIND = LONG ? 250 : 40;
+/** Values per kind: 7 kinds, so 840 per destination in the long variant. */
+const PER_KIND = LONG ? 120 : 40;
 /** Refused values also written alone (each in its own partition), per limit and kind. */
 const ALONE = LONG ? 4 : 2;
 const SEED = seedFor("hostile-data: generated values");

@@ -13,7 +13,7 @@ import { waitUntil } from "../e2e/pool-helpers.js";
 import { type Child, checkStored, days, ensureBuilt, eventRows, eventsContext, localDestination, LONG, normalRows, startCli, useTempDirs, type LocalKind } from "./helpers.js";
 
 const tempDir = useTempDirs();
-const ROUNDS = LONG ? 8 : 2;
+const ROUNDS = LONG ? 4 : 2;
 const DAY = "2024-05-01";
 const PAD = 20_000;
 
@@ -107,7 +107,7 @@ describe("readers while a writer rewrites a large partition", () => {
       try {
         try {
           const write = (async () => {
-            for (let i = 0; i < (LONG ? 60 : 16); i++) {
+            for (let i = 0; i < (LONG ? 30 : 16); i++) {
               const rows = i % 2 === 0 ? versions.w : versions.w2;
               await (one ? writer.writePartition(context, partition, rows) : writer.write(context, rows));
             }

@@ -19,7 +19,7 @@ const tempDir = useTempDirs();
 beforeAll(ensureBuilt, 180_000);
 
 const WRITER = fileURLToPath(new URL("./count-writer.mjs", import.meta.url));
-const PAIRS = LONG ? 1_000 : 150;
+const PAIRS = LONG ? 400 : 150;
 type Kind = "csv" | "file" | "jsonl";
 // Without syncs a write takes a fraction of a clock tick and the races are tightest; with them
 // (the default) each write takes longer.

@@ -23,8 +23,8 @@ import { SECRETS } from "../../fixtures/projects/reliability/interloper.config.j
 import { checkPartitions, type Child, days, ensureBuilt, eventRows, eventsContext, localDestination, LONG, normalRows, prng, runCli, seedFor, startCli, useTempDirs } from "./helpers.js";
 
 const tempDir = useTempDirs();
-/** Breaks per server: 2, or 10 with INTERLOPER_RELIABILITY_LONG=1. */
-const ROUNDS = LONG ? 10 : 2;
+/** Breaks per server: 2, or 5 with INTERLOPER_RELIABILITY_LONG=1. */
+const ROUNDS = LONG ? 5 : 2;
 const WINDOW = days("2024-02-01", "2024-03-07");
 // 20 to 140 rows of ~400 bytes a day: each write takes a few round trips, so a break lands in one.
 const SCALE = 20;
