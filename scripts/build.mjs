@@ -10,8 +10,8 @@
 // Exit code: TypeScript's (a type error still emits, and still bundles, so that tests of a change
 // in progress can run), or 1 when bundling fails.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -20,10 +20,11 @@ const BUNDLED = join(ROOT, ".build", "dist");
 const DIST = join(ROOT, "dist");
 
 /** The entry points: the package's exports, the CLI (`bin/interloper` imports cli/main.js) and the process pool's worker. */
-const ENTRIES = ["index", "cli/main", "destination/index", "destination/formats/index", "partitioning/list", "api/pool-worker"];
+const ENTRIES = ["index", "cli/main", "destination/index", "destination/formats/index", "api/pool-worker"];
 
 rmSync(join(ROOT, ".build"), { recursive: true, force: true });
-const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json", "--outDir", COMPILED], {
+// --inlineSources: the maps carry the TypeScript itself, so they work without src/ (not published).
+const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json", "--outDir", COMPILED, "--inlineSources"], {
   cwd: ROOT,
   stdio: "inherit",
 });
@@ -40,10 +41,14 @@ try {
     external: (id) => !id.startsWith(".") && !id.startsWith("/"),
     platform: "node",
     logLevel: "warn",
+    // tsc's source maps go in with its JavaScript, so the bundle's maps lead back to src/*.ts.
+    plugins: [{ name: "tsc-source-maps", load: withSourceMap }],
     output: {
       dir: BUNDLED,
       format: "esm",
       sourcemap: true,
+      // Source paths as seen from dist/, where the maps end up, not from the staging folder.
+      sourcemapPathTransform: (source, mapPath) => relative(dirname(join(DIST, relative(BUNDLED, mapPath))), resolve(dirname(mapPath), source)),
       chunkFileNames: "chunks/[name]-[hash].js",
       // The library's code in one chunk, which every entry and every command needs; the
       // command line's own modules stay in small chunks loaded by the command that uses them.
@@ -71,6 +76,13 @@ if (existsSync(DIST)) renameSync(DIST, previous);
 renameSync(BUNDLED, DIST);
 rmSync(join(ROOT, ".build"), { recursive: true, force: true });
 process.exit(tsc.status ?? 1);
+
+/** A compiled module with the source map tsc wrote beside it (rolldown would not read it). */
+function withSourceMap(id) {
+  if (!id.startsWith(COMPILED) || !id.endsWith(".js") || !existsSync(`${id}.map`)) return null;
+  const code = readFileSync(id, "utf8").replace(/\n\/\/# sourceMappingURL=.*\s*$/, "\n");
+  return { code, map: JSON.parse(readFileSync(`${id}.map`, "utf8")) };
+}
 
 function* walk(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -13,22 +13,16 @@ import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import copyStreams from "pg-copy-streams";
 import { PG_CONNECTION, postgresReachable } from "./shared/postgres-server.js";
+import { dayKeys, loadContext, loadRows, type Order } from "./shared/load-rows.js";
 // The built package, as the other workloads measure it.
-import { type FieldSpec, IOContext, PostgresDestination, TimeGranularity, TimePartitionConfig, TimePartitionWindow } from "../../dist/index.js";
+import { PostgresDestination } from "../../dist/index.js";
 
 const ROWS = 1_000_000;
 const DAYS = 30;
 const connection = PG_CONNECTION;
 const SCHEMA = `il_bench_${process.pid}`;
 
-const fields: FieldSpec[] = [
-  { name: "date", type: "date", nullable: false },
-  { name: "id", type: "integer", nullable: false },
-  { name: "amount", type: "number", nullable: false },
-  { name: "note", type: "string", nullable: true },
-];
-const keys = Array.from({ length: DAYS }, (_, d) => new Date(Date.UTC(2026, 0, 1 + d)).toISOString().slice(0, 10));
-type Order = { date: string; id: number; amount: number; note: string | null };
+const keys = dayKeys(DAYS);
 let rows: Order[] = [];
 let admin: pg.Client | undefined;
 let destination: PostgresDestination | undefined;
@@ -52,9 +46,7 @@ async function plainCopy(): Promise<void> {
 }
 
 async function viaDestination(): Promise<void> {
-  const asset = { key: "bench.orders", table: "orders", dataset: SCHEMA, partitioning: new TimePartitionConfig({ column: "date", allowWindow: true }) };
-  const window = new TimePartitionWindow(keys[0]!, keys[DAYS - 1]!, TimeGranularity.DAY);
-  await destination!.write(new IOContext({ asset, window, schema: fields }), rows);
+  await destination!.write(loadContext(SCHEMA, keys), rows);
 }
 
 export const workloads = [
@@ -64,7 +56,7 @@ export const workloads = [
     target: 1.5,
     available: postgresReachable,
     async setup(): Promise<void> {
-      rows = Array.from({ length: ROWS }, (_, i) => ({ date: keys[i % DAYS]!, id: i, amount: i * 0.25, note: i % 7 === 0 ? null : `note ${i}` }));
+      rows = loadRows(ROWS, keys);
       admin = new pg.Client(connection);
       await admin.connect();
       await admin.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE; CREATE SCHEMA "${SCHEMA}"`);
