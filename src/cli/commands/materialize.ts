@@ -144,7 +144,7 @@ function closingLines(outcome: MaterializeOutcome, tracker: RunTracker, assets: 
   const summary = summaryLines(outcome, tracker.rows, { assets, exclude: flags.exclude, config: flags.config });
   if (flags.quiet) return outcome.status === "completed" ? summary.slice(0, 1) : summary;
   const table = timingLines(tracker.timings.values());
-  return [...table, ...(table.length ? [""] : []), ...summary];
+  return table.length ? ["", ...table, "", ...summary] : summary;
 }
 
 /** The quietest log level shown: debug with DEBUG=interloper, info with --verbose, else warnings and errors. */

@@ -10,7 +10,6 @@ export class InkReporter implements ProgressFeed {
   private readonly app: ReturnType<typeof render>;
   private readonly tick: NodeJS.Timeout;
   private readonly color = !process.env["NO_COLOR"];
-  private stopping: string | null = null;
   private stopped = false;
 
   constructor(
@@ -36,11 +35,12 @@ export class InkReporter implements ProgressFeed {
   };
 
   /**
-   * A line of the command itself (the interrupt): it goes into the frame, under the bar, so the
-   * frame is redrawn once with it instead of being pushed down and drawn again below.
+   * A line of the command itself (the interrupt): printed above the bar by the view, so the
+   * frame is redrawn once below it, where a direct write to the terminal would leave the old
+   * frame behind and a second one under it.
    */
   notice(text: string): void {
-    this.stopping = text;
+    this.tracker.notice(text);
     if (!this.stopped) this.app.rerender(this.view(null));
   }
 
@@ -59,7 +59,7 @@ export class InkReporter implements ProgressFeed {
   }
 
   private view(closing: readonly string[] | null) {
-    return <ProgressView feed={this} title={this.title} color={this.color} stopping={this.stopping} closing={closing} />;
+    return <ProgressView feed={this} title={this.title} color={this.color} closing={closing} />;
   }
 
   private notify(): void {

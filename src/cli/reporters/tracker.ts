@@ -29,7 +29,10 @@ export interface AssetTiming {
 }
 
 /** A line printed above the bar, in the order things happened: a finished unit, a log event, or a notice of the command. */
-export type PrintedLine = { readonly kind: "unit"; readonly unit: FinishedUnit } | { readonly kind: "log"; readonly level: LogLevel; readonly text: string };
+export type PrintedLine =
+  | { readonly kind: "unit"; readonly unit: FinishedUnit }
+  | { readonly kind: "log"; readonly level: LogLevel; readonly text: string }
+  | { readonly kind: "notice"; readonly text: string };
 
 const LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error"];
 
@@ -108,6 +111,11 @@ export class RunTracker {
       this.total = event.partitions.length;
     }
     return this.mode === "backfill" ? this.applyBackfill(event) : this.applyRun(event);
+  }
+
+  /** A line of the command itself (the interrupt), printed above the bar where it happened. */
+  notice(text: string): void {
+    this.printed.push({ kind: "notice", text });
   }
 
   /** Units per second since the start. */

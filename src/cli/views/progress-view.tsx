@@ -29,8 +29,6 @@ export interface ProgressViewProps {
   readonly feed: ProgressFeed;
   readonly title: string;
   readonly color?: boolean;
-  /** Set once the command was interrupted: what it does now, shown under the bar (drawn once, in the frame). */
-  readonly stopping?: string | null;
   /**
    * The lines that replace the bar once the run is over (the timing table and the summary):
    * the last frame, left on the screen. Finished units above it stay printed.
@@ -43,7 +41,7 @@ export interface ProgressViewProps {
  * ink's Static writes them), the bar, the counts and what is running below. At the end the bar
  * gives way to the closing lines.
  */
-export function ProgressView({ feed, title, color = true, stopping = null, closing = null }: ProgressViewProps) {
+export function ProgressView({ feed, title, color = true, closing = null }: ProgressViewProps) {
   const [, setVersion] = useState(0);
   useEffect(() => feed.subscribe(() => setVersion((v) => v + 1)), [feed]);
   const t = feed.tracker;
@@ -53,6 +51,10 @@ export function ProgressView({ feed, title, color = true, stopping = null, closi
         {({ line, index }) =>
           line.kind === "unit" ? (
             <FinishedLine key={index} unit={line.unit} color={color} />
+          ) : line.kind === "notice" ? (
+            <Text key={index} bold={color}>
+              {printable(line.text)}
+            </Text>
           ) : (
             <Text key={index} color={color ? (line.level === "error" ? "red" : line.level === "warn" ? "yellow" : undefined) : undefined} dimColor={color && (line.level === "info" || line.level === "debug")}>
               {printable(line.text)}
@@ -61,16 +63,17 @@ export function ProgressView({ feed, title, color = true, stopping = null, closi
         }
       </Static>
       {closing ? (
-        closing.map((line, index) => <Text key={index}>{printable(line)}</Text>)
+        // An empty Text takes no line: a blank line is a space.
+        closing.map((line, index) => <Text key={index}>{printable(line) || " "}</Text>)
       ) : (
-        <Live tracker={t} title={title} color={color} stopping={stopping} />
+        <Live tracker={t} title={title} color={color} />
       )}
     </Box>
   );
 }
 
-/** The part redrawn while the run goes: title, bar and counts, what is running, the interrupt. */
-function Live({ tracker: t, title, color, stopping }: { tracker: RunTracker; title: string; color: boolean; stopping: string | null }) {
+/** The part redrawn while the run goes: title, bar and counts, what is running. */
+function Live({ tracker: t, title, color }: { tracker: RunTracker; title: string; color: boolean }) {
   const running = [...t.running.entries()].slice(0, MAX_RUNNING_SHOWN);
   const now = Date.now();
   return (
@@ -81,7 +84,6 @@ function Live({ tracker: t, title, color, stopping }: { tracker: RunTracker; tit
         <Text key={label} dimColor={color}>{`  running ${printable(label)}  ${formatDuration(now - since)}`}</Text>
       ))}
       {t.running.size > MAX_RUNNING_SHOWN ? <Text dimColor={color}>{`  and ${t.running.size - MAX_RUNNING_SHOWN} more`}</Text> : null}
-      {stopping ? <Text color={color ? "yellow" : undefined}>{printable(stopping)}</Text> : null}
     </>
   );
 }
