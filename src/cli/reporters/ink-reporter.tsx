@@ -16,9 +16,11 @@ export class InkReporter implements ProgressFeed {
     mode: "run" | "backfill",
     private readonly title: string,
     logLevel: LogLevel = "warn",
+    /** The terminal drawn on (stderr: stdout stays for data). */
+    output: NodeJS.WriteStream = process.stderr,
   ) {
     this.tracker = new RunTracker(mode, logLevel);
-    this.app = render(this.view(null), { stdout: process.stderr, exitOnCtrlC: false, patchConsole: false });
+    this.app = render(this.view(null), { stdout: output, exitOnCtrlC: false, patchConsole: false });
     // Elapsed times and the rate move even when no event arrives.
     this.tick = setInterval(() => this.notify(), 250);
     this.tick.unref();
