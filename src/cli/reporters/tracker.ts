@@ -154,7 +154,8 @@ export class RunTracker {
         // Before its run started: left out for its upstream (a run of the rest may follow).
         // (one skipped asset makes the partition skipped, else it is waiting: as the summary says).
         if (!this.running.has(unit) && status !== "notRun") open.blocked = open.blocked === "skipped" ? "skipped" : status;
-        open.reasons.push(`${event.asset} ${status === "notRun" ? "not started" : "skipped"}: ${event.reason}`);
+        // "demo.revenue: its dependency ... failed" says why by itself; a stop needs the words.
+        open.reasons.push(`${event.asset}${status === "notRun" ? " not started" : ""}: ${event.reason}`);
         return [];
       }
       case "run:completed":
