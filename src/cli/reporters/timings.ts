@@ -19,8 +19,3 @@ export function timingLines(timings: Iterable<AssetTiming>): string[] {
   const line = (cells: readonly string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ").trimEnd();
   return [line(header), ...rows.map(line)];
 }
-
-/** The same table as plain data, for --json: one object per asset. */
-export function timingData(timings: Iterable<AssetTiming>): { asset: string; partitions: number | null; failed: number; rows: number; durationMs: number }[] {
-  return [...timings].map((t) => ({ asset: t.asset, partitions: t.partitioned ? t.completed : null, failed: t.failed, rows: t.rows, durationMs: Math.round(t.durationMs) }));
-}
