@@ -17,8 +17,8 @@ class Feed implements ProgressFeed {
   readonly tracker: RunTracker;
   private readonly listeners = new Set<() => void>();
 
-  constructor(mode: "run" | "backfill") {
-    this.tracker = new RunTracker(mode);
+  constructor(mode: "run" | "backfill", logLevel: "info" | "warn" = "warn") {
+    this.tracker = new RunTracker(mode, logLevel);
   }
 
   subscribe(listener: () => void): () => void {
@@ -61,9 +61,13 @@ afterEach(() => {
 });
 
 function show(feed: Feed, color: boolean) {
-  const app = render(<ProgressView feed={feed} title={`Backfilling shop.orders for ${window}`} color={color} />);
+  const app = render(view(feed, color));
   mounted.push(app);
   return app;
+}
+
+function view(feed: Feed, color: boolean, closing: readonly string[] | null = null) {
+  return <ProgressView feed={feed} title={`Backfilling shop.orders for ${window}`} color={color} closing={closing} />;
 }
 
 /** The last frame once it contains every text (renders after a state change are asynchronous). */
@@ -80,7 +84,9 @@ describe("ProgressView", () => {
     const feed = new Feed("backfill");
     const app = show(feed, false);
     expect(app.lastFrame()).toContain(`Backfilling shop.orders for ${window}`);
-    expect(app.lastFrame()).toContain("0/0");
+    // Before the runner said how many partitions there are: no "0/0 0%".
+    expect(app.lastFrame()).toContain("starting…");
+    expect(app.lastFrame()).not.toContain("0/0");
 
     feed.send(backfillStarted, runStarted("2026-01-04"), assetStarted("2026-01-04"), runStarted("2026-01-03"), assetStarted("2026-01-03"), runStarted("2026-01-02"), assetStarted("2026-01-02"));
     let frame = await frameWith(app, "0/4", "running 2026-01-04", "running 2026-01-03", "running 2026-01-02");
@@ -177,5 +183,63 @@ describe("ProgressView", () => {
     coloured.send(...sequence);
     await frameWith(colouredApp, "boom", "1 failed");
     expect(colouredApp.lastFrame()).toMatch(ANSI);
+  });
+
+  it("a partition stopped by the interrupt before its downstream asset started: ⊘ canceled with the asset named, counted canceled, not failed", async () => {
+    const feed = new Feed("backfill");
+    const app = show(feed, false);
+    const two = (partition: string) => ({ ...runStarted(partition), assets: ["shop.orders", "shop.daily_revenue"] }) as InterloperEvent;
+    feed.send(backfillStarted, two("2026-01-04"), assetStarted("2026-01-04"), assetCompleted("2026-01-04", 7));
+    feed.send(
+      { type: "asset:canceled", time, runId: runId("2026-01-04"), backfillId, partition: "2026-01-04", asset: "shop.daily_revenue", reason: "the run was interrupted" },
+      { type: "run:canceled", time, runId: runId("2026-01-04"), backfillId, partition: "2026-01-04", durationMs: 40, completed: ["shop.orders"], failed: [], canceled: ["shop.daily_revenue"] },
+    );
+    const frame = await frameWith(app, "1/4", "1 canceled");
+    expect(frame).toMatch(/⊘ 2026-01-04 +canceled: shop\.daily_revenue not started: the run was interrupted/);
+    expect(frame).not.toContain("✗");
+    expect(frame).not.toContain("failed");
+    // The backfill ends: the three partitions never started are not run, and counted so.
+    feed.send({ ...backfillStarted, type: "backfill:canceled", durationMs: 50, completed: [], failed: [], canceled: ["2026-01-04", "2026-01-03", "2026-01-02", "2026-01-01"] } as InterloperEvent);
+    expect(feed.tracker.counts).toMatchObject({ completed: 0, failed: 0, canceled: 1, notRun: 3 });
+    expect(feed.tracker.done).toBe(4);
+  });
+
+  it("in a single run, an asset skipped because its upstream failed: ↷ with the reason, counted apart from the failure", async () => {
+    const feed = new Feed("run");
+    const app = show(feed, false);
+    const base = { time, runId: "run-1", partition: "2026-01-05" };
+    feed.send(
+      { ...base, type: "run:started", assets: ["shop.orders", "shop.daily_revenue"] },
+      { ...base, type: "asset:started", asset: "shop.orders" },
+      { ...base, type: "asset:failed", asset: "shop.orders", error: { name: "Error", message: "feed down" }, durationMs: 3 },
+      { ...base, type: "asset:canceled", asset: "shop.daily_revenue", reason: 'its dependency "shop.orders" failed' },
+    );
+    const frame = await frameWith(app, "2/2", "1 failed", "1 skipped (upstream failed)");
+    expect(frame).toMatch(/✗ shop\.orders +feed down/);
+    expect(frame).toMatch(/↷ shop\.daily_revenue +skipped \(upstream failed\): its dependency "shop\.orders" failed/);
+  });
+
+  it("info logs show when the tracker's level is info (--verbose), dimmed like the rest of the detail", async () => {
+    const feed = new Feed("run", "info");
+    const app = show(feed, false);
+    const base = { time, runId: "run-1", partition: "2026-01-05" };
+    feed.send({ ...base, type: "run:started", assets: ["shop.orders"] }, { ...base, type: "log", asset: "shop.orders", level: "info", message: "fetched 2 rows" });
+    await frameWith(app, "info: shop.orders: fetched 2 rows");
+  });
+
+  it("closing lines replace the bar, the title and the running lines; the finished lines stay above them", async () => {
+    const feed = new Feed("backfill");
+    const app = show(feed, false);
+    feed.send(backfillStarted, runStarted("2026-01-04"), assetCompleted("2026-01-04", 5), runCompleted("2026-01-04"), runStarted("2026-01-03"));
+    await frameWith(app, "1/4", "running 2026-01-03");
+    app.rerender(view(feed, false, ["asset        partitions  rows  time", "shop.orders           1     5  1.5s", "", "Interrupted: 1 of 4 partitions completed, 3 not run, 5 rows in 2.0s"]));
+    const frame = app.lastFrame() ?? "";
+    expect(frame.split("\n")).toEqual([
+      "✓ 2026-01-04  5 rows  1.6s",
+      "asset        partitions  rows  time",
+      "shop.orders           1     5  1.5s",
+      "",
+      "Interrupted: 1 of 4 partitions completed, 3 not run, 5 rows in 2.0s",
+    ]);
   });
 });

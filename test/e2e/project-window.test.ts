@@ -298,7 +298,8 @@ describe("an upstream failure inside the same backfill", () => {
 
     const text = await run(dir, ["materialize", "orders", "monthly_revenue", "--window", "2026-04", "--no-fail-fast"], env);
     expect(text.exitCode).toBe(1);
-    expect(text.stderr).toContain("Failed: 29 of 31 partitions completed, 1 failed, 1 not run");
+    expect(text.stderr).toContain("Failed: 29 of 31 partitions completed, 1 failed, 1 skipped (upstream failed)");
+    expect(text.stderr).toContain('SKIP [31/31] 2026-04  skipped (upstream failed): shop.monthly_revenue: its dependency "shop.orders" 2026-04-15 did not complete');
     expect(text.stderr).toContain('  2026-04-15: shop.orders: asset "shop.orders" failed for 2026-04-15: orders feed unavailable for 2026-04-15\n');
     expect(text.stderr).toContain('Not run, an upstream partition did not complete:\n  shop.monthly_revenue 2026-04: its dependency "shop.orders" 2026-04-15 did not complete\n');
     // The day first: run in the order printed, the month then finds every day stored.

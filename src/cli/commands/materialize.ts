@@ -14,6 +14,9 @@ import { printable, terminalJson } from "../printable.js";
 import { exitLeavingAbandonedWork, guardEscapedErrors } from "../process-guards.js";
 import { PlainReporter } from "../reporters/plain.js";
 import { summaryLines } from "../reporters/summary.js";
+import { timingLines } from "../reporters/timings.js";
+import { debugging } from "../errors.js";
+import type { LogLevel } from "../../runner/events.js";
 import { RunTracker } from "../reporters/tracker.js";
 import { describeDryRun, dryRunLines } from "./dry-run.js";
 import { checkYes, confirmAndDrop, dryRunDropLines, type FullRefreshFlags } from "./full-refresh.js";
@@ -82,6 +85,7 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   }
   if (!flags.quiet) for (const line of skippedLines(plan)) err(line);
 
+  const reporter = await chooseReporter(plan, flags);
   const interrupt = new AbortController();
   let signalCode = 0;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -91,15 +95,13 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
       process.exit(code);
     }
     signalCode = code;
-    err("");
-    err(`${signal} received: finishing running partitions (for up to ${formatLimit(graceMs)}, then they are abandoned), starting no new ones (press Ctrl-C again to stop at once)`);
+    reporter.notice(`${signal} received: finishing running partitions (for up to ${formatLimit(graceMs)}, then they are abandoned), starting no new ones (press Ctrl-C again to stop at once)`);
     // The reason names the signal: assets see it on context.signal, abandoned ones in their message.
     interrupt.abort(new DOMException(signal, "AbortError"));
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
 
-  const reporter = await chooseReporter(plan, flags);
   let outcome: MaterializeOutcome;
   try {
     outcome = await materialize(project, {
@@ -112,15 +114,12 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
       onEvent: reporter.onEvent,
       signal: interrupt.signal,
     });
+    await reporter.stop(closingLines(outcome, reporter.tracker, assets, flags));
   } finally {
-    await reporter.stop();
+    // After an error the view is released all the same (stop is once only).
+    await reporter.stop([]);
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
-  }
-  if (!flags.json) {
-    const summary = summaryLines(outcome, reporter.rows(), { assets, exclude: flags.exclude, config: flags.config });
-    // --quiet: a run that completed ends in its verdict line alone; one that did not, in all of it.
-    for (const line of flags.quiet && outcome.status === "completed" ? summary.slice(0, 1) : summary) err(line);
   }
   const code = outcome.status === "completed" ? 0 : signalCode || 1;
   if (abandonedStillRunning() > 0) return exitLeavingAbandonedWork(code);
@@ -129,36 +128,71 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
 
 interface ActiveReporter {
   readonly onEvent: EventHandler;
-  rows(): number;
-  stop(): Promise<void>;
+  readonly tracker: RunTracker;
+  /** A line of the command itself (the interrupt), shown where the reporter shows things. */
+  notice(text: string): void;
+  /** Ends the view with the closing lines (once; later calls do nothing). */
+  stop(closing: readonly string[]): Promise<void>;
+}
+
+/**
+ * What closes a run: the per-asset timing table, then the summary (with --quiet, the verdict
+ * alone when it completed, else the whole summary; with --json, nothing: the events say it).
+ */
+function closingLines(outcome: MaterializeOutcome, tracker: RunTracker, assets: readonly string[], flags: MaterializeFlags): string[] {
+  if (flags.json) return [];
+  const summary = summaryLines(outcome, tracker.rows, { assets, exclude: flags.exclude, config: flags.config });
+  if (flags.quiet) return outcome.status === "completed" ? summary.slice(0, 1) : summary;
+  const table = timingLines(tracker.timings.values());
+  return table.length ? ["", ...table, "", ...summary] : summary;
+}
+
+/** The quietest log level shown: debug with DEBUG=interloper, info with --verbose, else warnings and errors. */
+function logLevel(flags: MaterializeFlags): LogLevel {
+  if (debugging(false)) return "debug";
+  return flags.verbose ? "info" : "warn";
+}
+
+/** A reporter that prints its notices and closing lines as plain lines on stderr. */
+function printing(onEvent: EventHandler, tracker: RunTracker): ActiveReporter {
+  let stopped = false;
+  return {
+    onEvent,
+    tracker,
+    notice: (text) => {
+      err("");
+      err(text);
+    },
+    stop: async (closing) => {
+      if (stopped) return;
+      stopped = true;
+      for (const line of closing) err(line);
+    },
+  };
 }
 
 /** JSON lines with --json; the ink view in a terminal; plain lines in CI and pipes. */
 async function chooseReporter(plan: Plan, flags: MaterializeFlags): Promise<ActiveReporter> {
   if (flags.json) {
-    let rows = 0;
-    return {
-      onEvent: (event) => {
-        if (event.type === "asset:completed") rows += event.rows ?? 0;
-        out(terminalJson(eventToJson(event)));
-      },
-      rows: () => rows,
-      stop: async () => undefined,
-    };
+    const tracker = new RunTracker(plan.mode);
+    return printing((event) => {
+      tracker.apply(event);
+      out(terminalJson(eventToJson(event)));
+    }, tracker);
   }
   if (flags.quiet) {
     const tracker = new RunTracker(plan.mode);
-    return { onEvent: (event) => void tracker.apply(event), rows: () => tracker.rows, stop: async () => undefined };
+    return printing((event) => void tracker.apply(event), tracker);
   }
   const title = `${plan.mode === "backfill" ? "Backfilling" : "Materializing"} ${plan.assets.map((a) => a.qualifiedKey).join(", ")}${plan.window ? ` for ${String(plan.window)}` : ""}`;
   if (process.stdout.isTTY && process.stderr.isTTY && !process.env["CI"]) {
     const { InkReporter } = await import("../reporters/ink-reporter.js");
-    const ink = new InkReporter(plan.mode, title);
-    return { onEvent: ink.onEvent, rows: () => ink.tracker.rows, stop: () => ink.stop() };
+    const ink = new InkReporter(plan.mode, title, logLevel(flags));
+    return { onEvent: ink.onEvent, tracker: ink.tracker, notice: (text) => ink.notice(text), stop: (closing) => ink.stop(closing) };
   }
   err(title);
-  const plain = new PlainReporter(plan.mode, err);
-  return { onEvent: plain.onEvent, rows: () => plain.tracker.rows, stop: async () => undefined };
+  const plain = new PlainReporter(plan.mode, err, logLevel(flags));
+  return printing(plain.onEvent, plain.tracker);
 }
 
 /** One line per selected asset the window gives nothing to run. */

@@ -1,5 +1,5 @@
 import { render } from "ink";
-import type { InterloperEvent } from "../../runner/events.js";
+import type { InterloperEvent, LogLevel } from "../../runner/events.js";
 import { ProgressView, type ProgressFeed } from "../views/progress-view.js";
 import { RunTracker } from "./tracker.js";
 
@@ -9,11 +9,18 @@ export class InkReporter implements ProgressFeed {
   private readonly listeners = new Set<() => void>();
   private readonly app: ReturnType<typeof render>;
   private readonly tick: NodeJS.Timeout;
+  private readonly color = !process.env["NO_COLOR"];
+  private stopped = false;
 
-  constructor(mode: "run" | "backfill", title: string) {
-    this.tracker = new RunTracker(mode);
-    const color = !process.env["NO_COLOR"];
-    this.app = render(<ProgressView feed={this} title={title} color={color} />, { stdout: process.stderr, exitOnCtrlC: false, patchConsole: false });
+  constructor(
+    mode: "run" | "backfill",
+    private readonly title: string,
+    logLevel: LogLevel = "warn",
+    /** The terminal drawn on (stderr: stdout stays for data). */
+    output: NodeJS.WriteStream = process.stderr,
+  ) {
+    this.tracker = new RunTracker(mode, logLevel);
+    this.app = render(this.view(null), { stdout: output, exitOnCtrlC: false, patchConsole: false });
     // Elapsed times and the rate move even when no event arrives.
     this.tick = setInterval(() => this.notify(), 250);
     this.tick.unref();
@@ -29,12 +36,32 @@ export class InkReporter implements ProgressFeed {
     this.notify();
   };
 
-  /** Draws the last frame and releases the terminal. */
-  async stop(): Promise<void> {
+  /**
+   * A line of the command itself (the interrupt): printed above the bar by the view, so the
+   * frame is redrawn once below it, where a direct write to the terminal would leave the old
+   * frame behind and a second one under it.
+   */
+  notice(text: string): void {
+    this.tracker.notice(text);
+    if (!this.stopped) this.app.rerender(this.view(null));
+  }
+
+  /**
+   * Draws the last frame and releases the terminal: the finished units not printed yet, then
+   * `closing` (the timing table and the summary) in place of the bar. ink's rerender is
+   * synchronous, so nothing of the last events is lost to a state update still pending.
+   */
+  async stop(closing: readonly string[] = []): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
     clearInterval(this.tick);
-    this.notify();
+    this.app.rerender(this.view(closing));
     this.app.unmount();
     await this.app.waitUntilExit();
+  }
+
+  private view(closing: readonly string[] | null) {
+    return <ProgressView feed={this} title={this.title} color={this.color} closing={closing} />;
   }
 
   private notify(): void {

@@ -3,7 +3,9 @@ import type { Plan } from "../../api/plan.js";
 import { printable } from "../printable.js";
 import type { RunResult } from "../../runner/run-result.js";
 import { count, nounFor } from "../../text/english.js";
+import type { BackfillResult } from "../../runner/backfill.js";
 import { formatDuration } from "./tracker.js";
+import { countsText, noCounts, unstartedStatus, type UnitStatus } from "./unit-status.js";
 
 /** How the command was invoked, to print the command that re-runs what failed. */
 export interface Invocation {
@@ -19,15 +21,11 @@ export function summaryLines(outcome: MaterializeOutcome, rows: number, invocati
   const result = outcome.result;
   const seconds = formatDuration(result.executionTime);
   const verdict = outcome.status === "completed" ? "Done" : outcome.status === "canceled" ? "Interrupted" : "Failed";
+  const counts = outcomeCounts(outcome);
   if ("partitions" in result) {
-    const completed = result.completedPartitions.length;
     const failed = result.failedPartitions;
     const abandoned = result.abandonedPartitions;
-    const notRun = result.canceledPartitions.length - abandoned.length;
-    lines.push(
-      `${verdict}: ${completed} of ${count(result.partitions.length, "partition")} completed` +
-        `${failed.length ? `, ${failed.length} failed` : ""}${abandoned.length ? `, ${abandoned.length} abandoned` : ""}${notRun ? `, ${notRun} not run` : ""}, ${count(rows, "row")} in ${seconds}`,
-    );
+    lines.push(`${verdict}: ${counts.completed} of ${count(result.partitions.length, "partition")} completed${restOf(counts)}, ${count(rows, "row")} in ${seconds}`);
     if (failed.length) lines.push(`Failed partitions: ${compactKeys(failed)}`);
     const reasons = result.partitions.flatMap((p) => (p.status === "failed" && p.result?.error ? [`  ${p.key}: ${firstFailure(p.result)}`] : []));
     lines.push(...reasons.slice(0, MAX_REASONS), ...(reasons.length > MAX_REASONS ? [`  (and ${reasons.length - MAX_REASONS} more failed ${nounFor(reasons.length - MAX_REASONS, "partition")})`] : []));
@@ -35,8 +33,8 @@ export function summaryLines(outcome: MaterializeOutcome, rows: number, invocati
   } else {
     const failed = result.failedAssets;
     lines.push(
-      `${verdict}: ${result.completedAssets.length} of ${count(Object.keys(result.assetExecutions).length, "asset")} completed` +
-        `${result.partitionOrWindow ? ` for ${result.partitionOrWindow}` : ""}${failed.length ? `, ${failed.length} failed` : ""}, ${count(rows, "row")} in ${seconds}`,
+      `${verdict}: ${counts.completed} of ${count(Object.keys(result.assetExecutions).length, "asset")} completed` +
+        `${result.partitionOrWindow ? ` for ${result.partitionOrWindow}` : ""}${restOf(counts)}, ${count(rows, "row")} in ${seconds}`,
     );
     for (const key of failed) lines.push(`  ${key}: ${oneLine(result.assetExecutions[key]!.error?.message ?? "failed")}`);
     for (const key of result.abandonedAssets) lines.push(`  ${key}: ${oneLine(result.assetExecutions[key]!.error?.message ?? "abandoned")}`);
@@ -57,6 +55,39 @@ export function summaryLines(outcome: MaterializeOutcome, rows: number, invocati
   const upstream = upstreamCommands(outcome, invocation);
   if (upstream.length) lines.push(`Upstream data is missing: materialize it too (+ selects everything upstream) with:`, ...upstream.map((c) => `  ${c}`));
   return lines;
+}
+
+/**
+ * How many units (partitions of a backfill, assets of a single run) ended in each status, as
+ * the progress views' tracker classifies them from the events.
+ */
+export function outcomeCounts(outcome: MaterializeOutcome): Record<UnitStatus, number> {
+  const counts = noCounts();
+  const result = outcome.result;
+  if ("partitions" in result) {
+    const skipped = new Set(result.notRun.map((n) => n.partition));
+    const waiting = new Set(result.waiting.map((w) => w.partition));
+    for (const p of result.partitions) counts[partitionStatus(p, skipped, waiting)]++;
+  } else {
+    for (const e of Object.values(result.assetExecutions)) {
+      counts[e.status !== "canceled" ? e.status : e.startTime !== null ? "abandoned" : unstartedStatus(e.error?.message ?? "")]++;
+    }
+  }
+  return counts;
+}
+
+function partitionStatus(p: BackfillResult["partitions"][number], skipped: ReadonlySet<string | null>, waiting: ReadonlySet<string | null>): UnitStatus {
+  if (p.status !== "canceled") return p.status;
+  if (skipped.has(p.key)) return "skipped";
+  if (waiting.has(p.key)) return "waiting";
+  if (!p.result) return "notRun";
+  return p.result.abandonedAssets.length > 0 ? "abandoned" : "canceled";
+}
+
+/** ", 1 failed, 2 not run": the counts after the completed ones. */
+function restOf(counts: Record<UnitStatus, number>): string {
+  const rest = countsText(counts, ["completed"]);
+  return rest ? `, ${rest}` : "";
 }
 
 /** Failed partitions whose reason the summary prints, one line each. */

@@ -1,76 +1,121 @@
-import type { InterloperEvent } from "../../runner/events.js";
+import type { InterloperEvent, LogLevel } from "../../runner/events.js";
+import { formatCount } from "../../text/english.js";
+import { noCounts, unstartedStatus, type UnitStatus } from "./unit-status.js";
+
+export { formatCount };
 
 /** One finished unit of progress: a partition's run in a backfill, an asset in a single run. */
 export interface FinishedUnit {
   readonly label: string;
+  readonly status: UnitStatus;
+  /** Completed: true; anything else: false. */
   readonly ok: boolean;
   readonly rows: number;
   readonly durationMs: number;
-  /** `asset: message` for each failure in the unit. */
+  /** `asset: message` for each failure, cancellation or skip in the unit: why it did not complete. */
   readonly failures: readonly string[];
 }
 
-/**
- * Folds the runner's events into what progress views show: done and total, rows, the units
- * in flight, failures. Every reporter (ink, plain, CI) reads the same tracker.
- */
-/** A line printed above the bar, in the order things happened: a finished unit or a log event's warning or error. */
-export type PrintedLine = { readonly kind: "unit"; readonly unit: FinishedUnit } | { readonly kind: "log"; readonly text: string };
-
-/** The plain text of a warn or error log event ("warning: shop.orders: ..."); null for other events. */
-export function logLine(event: InterloperEvent): string | null {
-  if (event.type !== "log" || (event.level !== "warn" && event.level !== "error")) return null;
-  return `${event.level === "warn" ? "warning" : "error"}: ${event.asset ? `${event.asset}: ` : ""}${event.message}`;
+/** What one asset did over the whole command: the timing table's row. */
+export interface AssetTiming {
+  readonly asset: string;
+  completed: number;
+  failed: number;
+  rows: number;
+  /** The time spent in the asset's runs, summed over its partitions. */
+  durationMs: number;
+  /** Whether its runs were over partitions (an unpartitioned asset has none to count). */
+  partitioned: boolean;
 }
 
+/** A line printed above the bar, in the order things happened: a finished unit, a log event, or a notice of the command. */
+export type PrintedLine =
+  | { readonly kind: "unit"; readonly unit: FinishedUnit }
+  | { readonly kind: "log"; readonly level: LogLevel; readonly text: string }
+  | { readonly kind: "notice"; readonly text: string };
+
+const LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error"];
+
+/**
+ * The plain text of a log event at or above `least` ("warning: shop.orders: ..."), null for
+ * other events and quieter levels. Warnings and errors always show; info with --verbose.
+ */
+export function logLine(event: InterloperEvent, least: LogLevel = "warn"): string | null {
+  if (event.type !== "log" || LEVELS.indexOf(event.level) < LEVELS.indexOf(least)) return null;
+  const word = event.level === "warn" ? "warning" : event.level;
+  return `${word}: ${event.asset ? `${event.asset}: ` : ""}${event.message}`;
+}
+
+/** Per partition (or asset) not finished yet: what the events said of it so far. */
+interface OpenUnit {
+  rows: number;
+  readonly reasons: string[];
+  /** Assets canceled before its run started, because of their upstream. */
+  blocked: "skipped" | "waiting" | null;
+  abandoned: boolean;
+}
+
+/**
+ * Folds the runner's events into what progress views show: done and total, rows, the units in
+ * flight, each unit's status and why, per-asset timings. Every reporter (ink, plain, quiet)
+ * reads the same tracker, so that every view counts the same.
+ */
 export class RunTracker {
   total = 0;
-  done = 0;
-  failed = 0;
   rows = 0;
   readonly startedAt = Date.now();
   readonly running = new Map<string, number>();
   readonly finished: FinishedUnit[] = [];
-  /** Finished units and warnings, in order, for a view that prints them above its bar. */
+  readonly counts: Record<UnitStatus, number> = noCounts();
+  /** Finished units and log lines, in order, for a view that prints them above its bar. */
   readonly printed: PrintedLine[] = [];
-  private readonly unitRows = new Map<string, number>();
-  private readonly unitFailures = new Map<string, string[]>();
+  /** Per asset, in the order they first finished. */
+  readonly timings = new Map<string, AssetTiming>();
+  /** The keys of the backfill's partitions, once it started. */
+  private partitions: readonly string[] = [];
+  private readonly open = new Map<string, OpenUnit>();
+  private ended = false;
 
-  /** `backfill`: a unit is a partition's run; `run`: a unit is one asset. */
-  constructor(readonly mode: "run" | "backfill") {}
+  /**
+   * `backfill`: a unit is a partition's run; `run`: a unit is one asset (a backfill:started
+   * event makes it a backfill whatever it was given). `logLevel`: the quietest log shown.
+   */
+  constructor(
+    public mode: "run" | "backfill",
+    readonly logLevel: LogLevel = "warn",
+  ) {}
+
+  /** Units finished, whatever their status (the not-run ones count once the run ended). */
+  get done(): number {
+    return this.finished.filter((u) => u.label !== UNPARTITIONED).length + (this.ended ? this.counts.notRun : 0);
+  }
+
+  /** Units that failed. */
+  get failed(): number {
+    return this.counts.failed;
+  }
+
+  /** Whether the run or backfill has ended (its last event came). */
+  get isOver(): boolean {
+    return this.ended;
+  }
 
   /** Applies an event; returns the units it finished. */
   apply(event: InterloperEvent): FinishedUnit[] {
-    const out: FinishedUnit[] = [];
-    const text = logLine(event);
-    if (text !== null) this.printed.push({ kind: "log", text });
-    if (this.mode === "backfill") {
-      if (event.type === "backfill:started") this.total = event.partitions.length;
-      const unit = "partition" in event && event.partition ? event.partition : "(unpartitioned)";
-      if (event.type === "run:started") this.running.set(unit, Date.now());
-      if (event.type === "asset:completed") this.unitRows.set(unit, (this.unitRows.get(unit) ?? 0) + (event.rows ?? 0));
-      if (event.type === "asset:failed") this.failure(unit, `${event.asset}: ${event.error.message}`);
-      // Canceled while it ran (abandoned, or it stopped on the interrupt): say why on its line.
-      if (event.type === "asset:canceled" && event.durationMs !== undefined) this.failure(unit, `${event.asset}: ${event.reason}`);
-      if (event.type === "run:completed" || event.type === "run:failed" || event.type === "run:canceled") {
-        if (unit !== "(unpartitioned)") this.done++;
-        out.push(this.finish(unit, event.type === "run:completed", event.durationMs));
-      }
-    } else {
-      if (event.type === "run:started") this.total = event.assets.length;
-      if (event.type === "asset:started") this.running.set(event.asset, Date.now());
-      if (event.type === "asset:completed") {
-        this.unitRows.set(event.asset, event.rows ?? 0);
-        this.done++;
-        out.push(this.finish(event.asset, true, event.durationMs));
-      }
-      if (event.type === "asset:failed" || event.type === "asset:canceled") {
-        this.failure(event.asset, event.type === "asset:failed" ? event.error.message : `canceled: ${event.reason}`);
-        this.done++;
-        out.push(this.finish(event.asset, false, event.type === "asset:failed" ? event.durationMs : 0));
-      }
+    const text = logLine(event, this.logLevel);
+    if (text !== null && event.type === "log") this.printed.push({ kind: "log", level: event.level, text });
+    this.time(event);
+    if (event.type === "backfill:started") {
+      this.mode = "backfill";
+      this.partitions = event.partitions;
+      this.total = event.partitions.length;
     }
-    return out;
+    return this.mode === "backfill" ? this.applyBackfill(event) : this.applyRun(event);
+  }
+
+  /** A line of the command itself (the interrupt), printed above the bar where it happened. */
+  notice(text: string): void {
+    this.printed.push({ kind: "notice", text });
   }
 
   /** Units per second since the start. */
@@ -81,26 +126,147 @@ export class RunTracker {
 
   /** Estimated milliseconds left, or null before anything finished. */
   get etaMs(): number | null {
-    return this.done > 0 && this.rate > 0 ? ((this.total - this.done) / this.rate) * 1000 : null;
+    return this.done > 0 && this.rate > 0 && !this.ended ? ((this.total - this.done) / this.rate) * 1000 : null;
   }
 
-  private failure(unit: string, message: string): void {
-    const list = this.unitFailures.get(unit) ?? [];
-    list.push(message);
-    this.unitFailures.set(unit, list);
+  private applyBackfill(event: InterloperEvent): FinishedUnit[] {
+    const unit = "partition" in event && event.partition ? event.partition : UNPARTITIONED;
+    switch (event.type) {
+      case "run:started":
+        this.running.set(unit, Date.now());
+        this.unit(unit);
+        return [];
+      case "asset:completed":
+        this.unit(unit).rows += event.rows ?? 0;
+        return [];
+      case "asset:failed":
+        this.unit(unit).reasons.push(`${event.asset}: ${event.error.message}`);
+        return [];
+      case "asset:canceled": {
+        const open = this.unit(unit);
+        if (event.durationMs !== undefined) {
+          // Stopped while it ran: abandoned, or it gave up on the interrupt.
+          open.abandoned = true;
+          open.reasons.push(`${event.asset}: ${event.reason}`);
+          return [];
+        }
+        const status = unstartedStatus(event.reason);
+        // Before its run started: left out for its upstream (a run of the rest may follow).
+        // (one skipped asset makes the partition skipped, else it is waiting: as the summary says).
+        if (!this.running.has(unit) && status !== "notRun") open.blocked = open.blocked === "skipped" ? "skipped" : status;
+        // "demo.revenue: its dependency ... failed" says why by itself; a stop needs the words.
+        open.reasons.push(`${event.asset}${status === "notRun" ? " not started" : ""}: ${event.reason}`);
+        return [];
+      }
+      case "run:completed":
+      case "run:failed":
+      case "run:canceled": {
+        const open = this.unit(unit);
+        const status: UnitStatus =
+          event.type === "run:failed" ? "failed" : open.blocked ?? (event.type === "run:completed" ? "completed" : "canceled");
+        if (event.type === "run:failed" && event.error && open.reasons.length === 0) open.reasons.push(event.error.message);
+        return [this.finish(unit, status, event.durationMs)];
+      }
+      case "backfill:completed":
+      case "backfill:failed":
+      case "backfill:canceled":
+        return this.end();
+      default:
+        return [];
+    }
   }
 
-  private finish(label: string, ok: boolean, durationMs: number): FinishedUnit {
+  private applyRun(event: InterloperEvent): FinishedUnit[] {
+    switch (event.type) {
+      case "run:started":
+        this.total = event.assets.length;
+        return [];
+      case "asset:started":
+        this.running.set(event.asset, Date.now());
+        return [];
+      case "asset:completed":
+        this.unit(event.asset).rows = event.rows ?? 0;
+        return [this.finish(event.asset, "completed", event.durationMs)];
+      case "asset:failed":
+        this.unit(event.asset).reasons.push(event.error.message);
+        return [this.finish(event.asset, "failed", event.durationMs)];
+      case "asset:canceled": {
+        const open = this.unit(event.asset);
+        open.reasons.push(event.reason);
+        if (event.durationMs !== undefined) return [this.finish(event.asset, "abandoned", event.durationMs)];
+        return [this.finish(event.asset, unstartedStatus(event.reason), 0)];
+      }
+      case "run:completed":
+      case "run:failed":
+      case "run:canceled":
+        this.ended = true;
+        return [];
+      default:
+        return [];
+    }
+  }
+
+  /** The backfill ended: partitions that never finished were not run, or were left out for their upstream. */
+  private end(): FinishedUnit[] {
+    const out: FinishedUnit[] = [];
+    const finished = new Set(this.finished.map((u) => u.label));
+    for (const key of this.partitions) {
+      if (finished.has(key)) continue;
+      const blocked = this.open.get(key)?.blocked;
+      if (blocked) out.push(this.finish(key, blocked, 0));
+      else {
+        this.counts.notRun++;
+        this.open.delete(key);
+      }
+    }
+    this.running.clear();
+    this.ended = true;
+    return out;
+  }
+
+  private unit(label: string): OpenUnit {
+    let open = this.open.get(label);
+    if (!open) {
+      open = { rows: 0, reasons: [], blocked: null, abandoned: false };
+      this.open.set(label, open);
+    }
+    return open;
+  }
+
+  private finish(label: string, given: UnitStatus, durationMs: number): FinishedUnit {
+    const open = this.unit(label);
+    this.open.delete(label);
     this.running.delete(label);
-    const rows = this.unitRows.get(label) ?? 0;
-    this.rows += rows;
-    if (!ok) this.failed++;
-    const unit = { label, ok, rows, durationMs, failures: this.unitFailures.get(label) ?? [] };
+    // A partition stopped after one of its assets started was abandoned, not just canceled.
+    const status = given === "canceled" && open.abandoned ? "abandoned" : given;
+    this.rows += open.rows;
+    const unit: FinishedUnit = { label, status, ok: status === "completed", rows: open.rows, durationMs, failures: open.reasons };
+    if (label !== UNPARTITIONED) this.counts[status]++;
+    // A "not run" asset of a single run is counted, never printed: it did not finish anything.
+    if (status === "notRun") return unit;
     this.finished.push(unit);
     this.printed.push({ kind: "unit", unit });
     return unit;
   }
+
+  /** Per-asset rows, partitions and time, from the asset events of every mode. */
+  private time(event: InterloperEvent): void {
+    if (event.type !== "asset:completed" && event.type !== "asset:failed") return;
+    let timing = this.timings.get(event.asset);
+    if (!timing) {
+      timing = { asset: event.asset, completed: 0, failed: 0, rows: 0, durationMs: 0, partitioned: event.partition !== undefined };
+      this.timings.set(event.asset, timing);
+    }
+    timing.durationMs += event.durationMs;
+    if (event.type === "asset:completed") {
+      timing.completed++;
+      timing.rows += event.rows ?? 0;
+    } else timing.failed++;
+  }
 }
+
+/** The unit of a backfill's unpartitioned run: printed, not counted among the partitions. */
+const UNPARTITIONED = "(unpartitioned)";
 
 /** "1.2s", "340ms", "3m 05s". */
 export function formatDuration(ms: number): string {
@@ -108,9 +274,4 @@ export function formatDuration(ms: number): string {
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
   const minutes = Math.floor(ms / 60_000);
   return `${minutes}m ${String(Math.round((ms % 60_000) / 1000)).padStart(2, "0")}s`;
-}
-
-/** "1,234,567". */
-export function formatCount(n: number): string {
-  return n.toLocaleString("en-US");
 }
