@@ -1,6 +1,6 @@
 import { tzOffset } from "@date-fns/tz/tzOffset";
 import { UTCDateMini } from "@date-fns/utc/date/mini";
-import { addMinutes, getDaysInMonth, startOfDay } from "date-fns";
+import { addMinutes, startOfDay } from "date-fns";
 import { PartitionError } from "../errors.js";
 import { describe } from "./base.js";
 
@@ -12,25 +12,32 @@ const ISO_DATETIME =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2})(?::(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|z|[+-]\d{2}:?\d{2})?$/;
 
 /** The `in` context of date-fns that does its arithmetic on the UTC calendar. */
-export const inUtc = (value: Date | number | string): Date => new UTCDateMini(+new Date(value));
+export const inUtc = (value: Date | number | string): Date => new UTCDateMini(typeof value === "string" ? Date.parse(value) : +value);
 
 /** The plain Date of a date-fns result, as the public API hands Dates out. */
 export const plain = (date: Date): Date => new Date(date.getTime());
 
 /** A UTC Date from calendar fields (0-based month), correct for years 0-99 too. */
 export function utc(year: number, month = 0, day = 1, hour = 0): Date {
+  return new Date(utcMs(year, month, day, hour));
+}
+
+/** The epoch milliseconds of UTC calendar fields; out-of-range fields roll over as Date's do. */
+function utcMs(year: number, month: number, day: number, hour = 0): number {
   // Date.UTC is the fast way, but maps years 0-99 to 19xx: those go through the field setters.
-  if (year >= 100) return new Date(Date.UTC(year, month, day, hour));
+  if (year >= 100) return Date.UTC(year, month, day, hour);
   const date = new Date(0);
   date.setUTCFullYear(year, month, day);
   date.setUTCHours(hour, 0, 0, 0);
-  return date;
+  return date.getTime();
 }
 
-/** Whether year, month (1-based) and day name a real calendar date. */
+/**
+ * Whether year, month (1-based) and day name a real calendar date: the day comes before the
+ * next month's first. On the hot path of slicing rows, so numbers only, no Date objects.
+ */
 export function isRealDate(year: number, month: number, day: number): boolean {
-  // Every month has 28 days: only the 29th to 31st need the calendar.
-  return month >= 1 && month <= 12 && day >= 1 && (day <= 28 || day <= getDaysInMonth(utc(year, month - 1), { in: inUtc }));
+  return month >= 1 && month <= 12 && day >= 1 && (day <= 28 || utcMs(year, month - 1, day) < utcMs(year, month, 1));
 }
 
 /**

@@ -43,7 +43,8 @@ interface Calendar {
   step(start: Date, n: number): Date;
   /** Whole periods from one period start to another. */
   between(a: Date, b: Date): number;
-  format(start: Date): string;
+  /** The key of the period holding an instant: read from its fields, so it needs no truncating. */
+  format(instant: Date): string;
   /** The period start a key's matched groups name, or null when they name no real period. */
   read(groups: readonly number[]): Date | null;
 }
@@ -69,42 +70,42 @@ const calendars: Record<GranularityName, Calendar> = {
     shape: /^(\d{4})-(\d{2})-(\d{2})T(\d{2})$/,
     example: "2026-05-20T13",
     ...arithmetic(startOfHour, addHours, differenceInHours),
-    format: (s) => `${calendars.day.format(s)}T${pad(s.getUTCHours())}`,
+    format: (d) => `${calendars.day.format(d)}T${pad(d.getUTCHours())}`,
     read: ([y, m, d, h]) => (isRealDate(y, m, d) && h <= 23 ? utc(y, m - 1, d, h) : null),
   },
   day: {
     shape: /^(\d{4})-(\d{2})-(\d{2})$/,
     example: "2026-05-20",
     ...arithmetic(startOfDay, addDays, differenceInCalendarDays),
-    format: (s) => `${pad(s.getUTCFullYear(), 4)}-${pad(s.getUTCMonth() + 1)}-${pad(s.getUTCDate())}`,
+    format: (d) => `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`,
     read: ([y, m, d]) => (isRealDate(y, m, d) ? utc(y, m - 1, d) : null),
   },
   week: {
     shape: /^(\d{4})-W(\d{2})$/,
     example: "2026-W21",
     ...arithmetic(startOfISOWeek, addWeeks, differenceInCalendarISOWeeks),
-    format: (s) => `${pad(getISOWeekYear(s, UTC), 4)}-W${pad(getISOWeek(s, UTC))}`,
+    format: (d) => `${pad(getISOWeekYear(d, UTC), 4)}-W${pad(getISOWeek(d, UTC))}`,
     read: ([y, w]) => (w >= 1 && w <= getISOWeeksInYear(utc(y, 0, 4), UTC) ? plain(addWeeks(isoWeekYearStart(y), w - 1, UTC)) : null),
   },
   month: {
     shape: /^(\d{4})-(\d{2})$/,
     example: "2026-05",
     ...arithmetic(startOfMonth, addMonths, differenceInCalendarMonths),
-    format: (s) => `${pad(s.getUTCFullYear(), 4)}-${pad(s.getUTCMonth() + 1)}`,
+    format: (d) => `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}`,
     read: ([y, m]) => (m >= 1 && m <= 12 ? utc(y, m - 1, 1) : null),
   },
   quarter: {
     shape: /^(\d{4})-Q(\d)$/,
     example: "2026-Q2",
     ...arithmetic(startOfQuarter, addQuarters, differenceInCalendarQuarters),
-    format: (s) => `${pad(s.getUTCFullYear(), 4)}-Q${getQuarter(s, UTC)}`,
+    format: (d) => `${pad(d.getUTCFullYear(), 4)}-Q${getQuarter(d, UTC)}`,
     read: ([y, q]) => (q >= 1 && q <= 4 ? utc(y, (q - 1) * 3, 1) : null),
   },
   year: {
     shape: /^(\d{4})$/,
     example: "2026",
     ...arithmetic(startOfYear, addYears, differenceInCalendarYears),
-    format: (s) => pad(s.getUTCFullYear(), 4),
+    format: (d) => pad(d.getUTCFullYear(), 4),
     read: ([y]) => utc(y, 0, 1),
   },
 };
@@ -171,7 +172,7 @@ export class TimeGranularity {
 
   /** The key of the period holding `value`. */
   format(value: Date | string): string {
-    return this.calendar.format(this.truncate(value));
+    return this.calendar.format(this.read(value));
   }
 
   /** The start of the period a key of this granularity names, or PartitionError. */
