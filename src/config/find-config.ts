@@ -1,7 +1,9 @@
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { basename, dirname, parse } from "node:path";
+import { basename, dirname, extname, parse } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { CosmiconfigResult, Loader, PublicExplorer } from "cosmiconfig";
+import { ConfigError } from "../errors.js";
 
 /** The name cosmiconfig looks for: the package.json key, `.interloperrc*`, `interloper.config.*`. */
 export const MODULE_NAME = "interloper";
@@ -151,6 +153,45 @@ export function configExplorer(options: { searching: boolean; from: string }): P
 export async function searchConfig(cwd: string): Promise<CosmiconfigResult> {
   return configExplorer({ searching: true, from: cwd }).search(cwd);
 }
+
+/** A config file, loaded. `config` is undefined for an empty file or a package.json without the key. */
+export interface LoadedFile {
+  readonly config: unknown;
+  readonly filepath: string;
+}
+
+/**
+ * One named config file (--config, INTERLOPER_CONFIG), loaded as cosmiconfig's `load` would
+ * and through the same loaders, without cosmiconfig: requiring it and building an explorer
+ * (which first looks for cosmiconfig's own options in the working folder) costs every command
+ * start about 20 ms, and a file named needs no search. An empty file is an empty config; a
+ * package.json (or package.yaml, ...) gives its "interloper" key. Only a config using
+ * cosmiconfig's `$import` (merging other files into it) goes to cosmiconfig, which implements it
+ * (and loads the file again: a data file, in practice).
+ */
+export async function loadConfigFile(filepath: string): Promise<LoadedFile> {
+  const content = await readFile(filepath, "utf8").catch((error: unknown) => {
+    throw new ConfigError(`config ${filepath} could not be read (${(error as Error).message}): expected a config file`, { cause: error });
+  });
+  if (content.trim() === "") return { config: undefined, filepath };
+  const type = extname(filepath);
+  const load = loaders(false)[type || "noExt"];
+  if (!load) throw Object.assign(new Error(`no loader for files of type "${type}"`), { filepath });
+  let loaded: unknown;
+  try {
+    loaded = await load(filepath, content);
+  } catch (error) {
+    throw Object.assign(error as Error, { filepath });
+  }
+  if (isObject(loaded) && Object.hasOwn(loaded, "$import")) {
+    const merged = await configExplorer({ searching: false, from: dirname(filepath) }).load(filepath);
+    return { config: merged?.config, filepath };
+  }
+  const isPackage = basename(filepath, type) === "package";
+  return { config: isPackage ? (isObject(loaded) ? loaded[MODULE_NAME] : undefined) : loaded, filepath };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
 
 /**
  * The folder a config's relative destination paths resolve against: the config file's folder,

@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
-import { dirname, extname, join, relative, resolve, sep } from "node:path";
+import { extname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError } from "../errors.js";
 import { packageRoot } from "../package-root.js";
 import { configProblem } from "./config-schema.js";
 import type { InterloperConfig } from "./define-config.js";
-import { configExplorer, type LocatedError, LoaderFailure, loaders, searchConfig } from "./find-config.js";
+import { loadConfigFile, type LocatedError, LoaderFailure, loaders, searchConfig } from "./find-config.js";
 
 /** A loaded, validated, frozen config and where it came from. */
 export interface LoadedConfig {
@@ -46,9 +46,8 @@ async function openConfig(filepath: string, fromEnv: boolean): Promise<{ config:
     const expected = types.filter((type) => type !== "noExt").join(", ");
     throw new ConfigError(`config ${filepath}: unsupported file type "${extname(filepath)}": expected ${expected}, or no extension (YAML)`);
   }
-  const loaded = await configExplorer({ searching: false, from: dirname(filepath) }).load(filepath);
   // A package.json without an "interloper" key loads as nothing.
-  return { config: loaded?.config, filepath };
+  return loadConfigFile(filepath);
 }
 
 /** A module namespace whose only export is `default` stands for that export. */

@@ -1,35 +1,43 @@
+import { tzOffset } from "@date-fns/tz/tzOffset";
+import { UTCDateMini } from "@date-fns/utc/date/mini";
+import { addMinutes, startOfDay } from "date-fns";
 import { PartitionError } from "../errors.js";
 import { describe } from "./base.js";
 
-// All arithmetic here reads and builds Dates through their UTC fields only, so results never
-// depend on the process's time zone.
+// Dates are read and built on the UTC calendar only (date-fns with a UTC context), so results
+// never depend on the process's time zone. What is public stays a plain Date.
 
-const DAY_MS = 86_400_000;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_DATETIME =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2})(?::(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|z|[+-]\d{2}:?\d{2})?$/;
 
-/** A Date from UTC fields, correct for years 0-99 too (Date.UTC maps those to 19xx). */
+/** The `in` context of date-fns that does its arithmetic on the UTC calendar. */
+export const inUtc = (value: Date | number | string): Date => new UTCDateMini(typeof value === "string" ? Date.parse(value) : +value);
+
+/** The plain Date of a date-fns result, as the public API hands Dates out. */
+export const plain = (date: Date): Date => new Date(date.getTime());
+
+/** A UTC Date from calendar fields (0-based month), correct for years 0-99 too. */
 export function utc(year: number, month = 0, day = 1, hour = 0): Date {
-  // Date.UTC is exact from year 100 on; only earlier years need the slower field setters.
-  if (year >= 100) return new Date(Date.UTC(year, month, day, hour));
-  const d = new Date(0);
-  d.setUTCFullYear(year, month, day);
-  d.setUTCHours(hour, 0, 0, 0);
-  return d;
+  return new Date(utcMs(year, month, day, hour));
 }
 
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** The number of days in a month (0-based month), leap years included. */
-export function daysInMonth(year: number, month: number): number {
-  if (month !== 1) return MONTH_DAYS[month]!;
-  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+/** The epoch milliseconds of UTC calendar fields; out-of-range fields roll over as Date's do. */
+function utcMs(year: number, month: number, day: number, hour = 0): number {
+  // Date.UTC is the fast way, but maps years 0-99 to 19xx: those go through the field setters.
+  if (year >= 100) return Date.UTC(year, month, day, hour);
+  const date = new Date(0);
+  date.setUTCFullYear(year, month, day);
+  date.setUTCHours(hour, 0, 0, 0);
+  return date.getTime();
 }
 
-/** Whether year, month (1-based) and day name a real calendar date. */
-function isRealDate(year: number, month: number, day: number): boolean {
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month - 1);
+/**
+ * Whether year, month (1-based) and day name a real calendar date: the day comes before the
+ * next month's first. On the hot path of slicing rows, so numbers only, no Date objects.
+ */
+export function isRealDate(year: number, month: number, day: number): boolean {
+  return month >= 1 && month <= 12 && day >= 1 && (day <= 28 || utcMs(year, month - 1, day) < utcMs(year, month, 1));
 }
 
 /**
@@ -54,6 +62,7 @@ export function parseInstant(text: string): Date | null {
   return new Date(instant - zoneOffsetMs(dt[8]));
 }
 
+/** The offset a datetime string's zone designator ("Z", "+05:30", "-0800") states. */
 function zoneOffsetMs(zone: string | undefined): number {
   if (!zone || zone === "Z" || zone === "z") return 0;
   const sign = zone[0] === "-" ? -1 : 1;
@@ -102,12 +111,29 @@ export function instantOf(value: unknown): number {
 
 /** The wall-clock calendar date of an instant in an IANA zone, as a UTC-midnight Date. */
 export function calendarDateIn(instant: Date, timeZone: string): Date {
-  let parts: Intl.DateTimeFormatPart[];
-  try {
-    parts = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(instant);
-  } catch (error) {
-    throw new PartitionError(`unknown time zone ${describe(timeZone)}: expected an IANA name such as "Europe/Paris" or "UTC"`, { cause: error });
+  const wallClock = addMinutes(instant, zoneOffsetMinutes(timeZone, instant), { in: inUtc });
+  return plain(startOfDay(wallClock));
+}
+
+// One formatter per zone: it validates the name once, and states the offset's sign (below).
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The zone's offset from UTC at an instant, in minutes east; PartitionError for an unknown zone. */
+function zoneOffsetMinutes(timeZone: string, instant: Date): number {
+  let format = offsetFormats.get(timeZone);
+  if (!format) {
+    // tzOffset would read a name such as "Foo+05" as a fixed offset; only IANA names are zones here.
+    try {
+      format = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" });
+    } catch (error) {
+      throw new PartitionError(`unknown time zone ${describe(timeZone)}: expected an IANA name such as "Europe/Paris" or "UTC"`, { cause: error });
+    }
+    offsetFormats.set(timeZone, format);
   }
-  const field = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  return utc(field("year"), field("month") - 1, field("day"));
+  const offset = tzOffset(timeZone, instant);
+  // @date-fns/tz 1.5 reads an offset west of UTC by less than an hour ("GMT-00:44:30", Monrovia
+  // until 1972, the local mean times of Dublin, Lisbon, ...) as east of it: take the sign from
+  // the formatter for those.
+  if (Math.abs(offset) < 60 && offset !== 0) return format.format(instant).includes("GMT-") ? -Math.abs(offset) : Math.abs(offset);
+  return offset;
 }

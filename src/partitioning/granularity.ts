@@ -1,27 +1,40 @@
+import {
+  addDays,
+  addHours,
+  addMonths,
+  addQuarters,
+  addWeeks,
+  addYears,
+  differenceInCalendarDays,
+  differenceInCalendarISOWeeks,
+  differenceInCalendarMonths,
+  differenceInCalendarQuarters,
+  differenceInCalendarYears,
+  differenceInHours,
+  getISOWeek,
+  getISOWeeksInYear,
+  getISOWeekYear,
+  getQuarter,
+  startOfDay,
+  startOfHour,
+  startOfISOWeek,
+  startOfISOWeekYear,
+  startOfMonth,
+  startOfQuarter,
+  startOfYear,
+} from "date-fns";
 import { PartitionError } from "../errors.js";
 import { describe } from "./base.js";
-import { daysInMonth, toDate, utc } from "./dates.js";
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
-const WEEK_MS = 7 * DAY_MS;
+import { inUtc, isRealDate, plain, toDate, utc } from "./dates.js";
 
 export type GranularityName = "hour" | "day" | "week" | "month" | "quarter" | "year";
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 
-/** Monday of ISO week 1 of an ISO week-year: the week holding January 4th. */
-function isoWeekOneMonday(weekYear: number): Date {
-  const jan4 = utc(weekYear, 0, 4);
-  return utc(weekYear, 0, 4 - ((jan4.getUTCDay() + 6) % 7));
-}
+/** date-fns on the UTC calendar: periods are UTC-defined whatever the process's zone. */
+const UTC = { in: inUtc } as const;
 
-/** The ISO week-year of a Monday: the year its Thursday falls in. */
-function isoWeekYear(monday: Date): number {
-  return new Date(monday.getTime() + 3 * DAY_MS).getUTCFullYear();
-}
-
-/** How a granularity's periods start, step and are named. */
+/** How a granularity's periods start, step and are named: date-fns does the calendar. */
 interface Calendar {
   readonly shape: RegExp;
   readonly example: string;
@@ -30,81 +43,72 @@ interface Calendar {
   step(start: Date, n: number): Date;
   /** Whole periods from one period start to another. */
   between(a: Date, b: Date): number;
-  format(start: Date): string;
+  /** The key of the period holding an instant: read from its fields, so it needs no truncating. */
+  format(instant: Date): string;
   /** The period start a key's matched groups name, or null when they name no real period. */
   read(groups: readonly number[]): Date | null;
 }
 
-const monthIndex = (d: Date) => d.getUTCFullYear() * 12 + d.getUTCMonth();
+type Truncate = (d: Date, options: typeof UTC) => Date;
+type Step = (d: Date, n: number, options: typeof UTC) => Date;
+type Between = (later: Date, earlier: Date, options: typeof UTC) => number;
+
+/** A calendar's arithmetic from its date-fns functions; results are plain Dates. */
+function arithmetic(truncate: Truncate, step: Step, between: Between): Pick<Calendar, "truncate" | "step" | "between"> {
+  return {
+    truncate: (d) => plain(truncate(d, UTC)),
+    step: (s, n) => plain(step(s, n, UTC)),
+    between: (a, b) => between(b, a, UTC),
+  };
+}
+
+/** Monday of ISO week 1 of an ISO week-year (January 4th always lies in that week-year). */
+const isoWeekYearStart = (weekYear: number) => startOfISOWeekYear(utc(weekYear, 0, 4), UTC);
 
 const calendars: Record<GranularityName, Calendar> = {
   hour: {
     shape: /^(\d{4})-(\d{2})-(\d{2})T(\d{2})$/,
     example: "2026-05-20T13",
-    truncate: (d) => new Date(Math.floor(d.getTime() / HOUR_MS) * HOUR_MS),
-    step: (s, n) => new Date(s.getTime() + n * HOUR_MS),
-    between: (a, b) => Math.round((b.getTime() - a.getTime()) / HOUR_MS),
-    format: (s) => `${calendars.day.format(s)}T${pad(s.getUTCHours())}`,
-    read: ([y, m, d, h]) => (validDay(y, m, d) && h <= 23 ? utc(y, m - 1, d, h) : null),
+    ...arithmetic(startOfHour, addHours, differenceInHours),
+    format: (d) => `${calendars.day.format(d)}T${pad(d.getUTCHours())}`,
+    read: ([y, m, d, h]) => (isRealDate(y, m, d) && h <= 23 ? utc(y, m - 1, d, h) : null),
   },
   day: {
     shape: /^(\d{4})-(\d{2})-(\d{2})$/,
     example: "2026-05-20",
-    truncate: (d) => utc(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()),
-    step: (s, n) => utc(s.getUTCFullYear(), s.getUTCMonth(), s.getUTCDate() + n),
-    between: (a, b) => Math.round((b.getTime() - a.getTime()) / DAY_MS),
-    format: (s) => `${pad(s.getUTCFullYear(), 4)}-${pad(s.getUTCMonth() + 1)}-${pad(s.getUTCDate())}`,
-    read: ([y, m, d]) => (validDay(y, m, d) ? utc(y, m - 1, d) : null),
+    ...arithmetic(startOfDay, addDays, differenceInCalendarDays),
+    format: (d) => `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`,
+    read: ([y, m, d]) => (isRealDate(y, m, d) ? utc(y, m - 1, d) : null),
   },
   week: {
     shape: /^(\d{4})-W(\d{2})$/,
     example: "2026-W21",
-    truncate: (d) => utc(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - ((d.getUTCDay() + 6) % 7)),
-    step: (s, n) => utc(s.getUTCFullYear(), s.getUTCMonth(), s.getUTCDate() + 7 * n),
-    between: (a, b) => Math.round((b.getTime() - a.getTime()) / WEEK_MS),
-    format: (s) => {
-      const year = isoWeekYear(s);
-      const week = Math.round((s.getTime() - isoWeekOneMonday(year).getTime()) / WEEK_MS) + 1;
-      return `${pad(year, 4)}-W${pad(week)}`;
-    },
-    read: ([y, w]) => {
-      const monday = isoWeekOneMonday(y);
-      const weeksInYear = Math.round((isoWeekOneMonday(y + 1).getTime() - monday.getTime()) / WEEK_MS);
-      return w >= 1 && w <= weeksInYear ? new Date(monday.getTime() + (w - 1) * WEEK_MS) : null;
-    },
+    ...arithmetic(startOfISOWeek, addWeeks, differenceInCalendarISOWeeks),
+    format: (d) => `${pad(getISOWeekYear(d, UTC), 4)}-W${pad(getISOWeek(d, UTC))}`,
+    read: ([y, w]) => (w >= 1 && w <= getISOWeeksInYear(utc(y, 0, 4), UTC) ? plain(addWeeks(isoWeekYearStart(y), w - 1, UTC)) : null),
   },
   month: {
     shape: /^(\d{4})-(\d{2})$/,
     example: "2026-05",
-    truncate: (d) => utc(d.getUTCFullYear(), d.getUTCMonth(), 1),
-    step: (s, n) => utc(s.getUTCFullYear(), s.getUTCMonth() + n, 1),
-    between: (a, b) => monthIndex(b) - monthIndex(a),
-    format: (s) => `${pad(s.getUTCFullYear(), 4)}-${pad(s.getUTCMonth() + 1)}`,
+    ...arithmetic(startOfMonth, addMonths, differenceInCalendarMonths),
+    format: (d) => `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}`,
     read: ([y, m]) => (m >= 1 && m <= 12 ? utc(y, m - 1, 1) : null),
   },
   quarter: {
     shape: /^(\d{4})-Q(\d)$/,
     example: "2026-Q2",
-    truncate: (d) => utc(d.getUTCFullYear(), d.getUTCMonth() - (d.getUTCMonth() % 3), 1),
-    step: (s, n) => utc(s.getUTCFullYear(), s.getUTCMonth() + 3 * n, 1),
-    between: (a, b) => (monthIndex(b) - monthIndex(a)) / 3,
-    format: (s) => `${pad(s.getUTCFullYear(), 4)}-Q${Math.floor(s.getUTCMonth() / 3) + 1}`,
+    ...arithmetic(startOfQuarter, addQuarters, differenceInCalendarQuarters),
+    format: (d) => `${pad(d.getUTCFullYear(), 4)}-Q${getQuarter(d, UTC)}`,
     read: ([y, q]) => (q >= 1 && q <= 4 ? utc(y, (q - 1) * 3, 1) : null),
   },
   year: {
     shape: /^(\d{4})$/,
     example: "2026",
-    truncate: (d) => utc(d.getUTCFullYear(), 0, 1),
-    step: (s, n) => utc(s.getUTCFullYear() + n, 0, 1),
-    between: (a, b) => b.getUTCFullYear() - a.getUTCFullYear(),
-    format: (s) => pad(s.getUTCFullYear(), 4),
+    ...arithmetic(startOfYear, addYears, differenceInCalendarYears),
+    format: (d) => pad(d.getUTCFullYear(), 4),
     read: ([y]) => utc(y, 0, 1),
   },
 };
-
-function validDay(y: number, m: number, d: number): boolean {
-  return m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m - 1);
-}
 
 /** A length of time partition: owns every piece of period arithmetic. Instances are singletons. */
 export class TimeGranularity {
@@ -168,7 +172,7 @@ export class TimeGranularity {
 
   /** The key of the period holding `value`. */
   format(value: Date | string): string {
-    return this.calendar.format(this.truncate(value));
+    return this.calendar.format(this.read(value));
   }
 
   /** The start of the period a key of this granularity names, or PartitionError. */
