@@ -55,7 +55,7 @@ export { loadConfig, type LoadedConfig } from "./config/load-config.js";
 export { findAsset, loadProject, projectOf, resolvePathsFrom, type Project } from "./api/project.js";
 export { MATERIALIZABLE, parseSelector, partitioned, selectAssets, type AssetFilter, type Selection, type Selector, type SelectorTarget } from "./api/select.js";
 export { planMaterialize, type Plan, type PlanOptions, type PlannedRun } from "./api/plan.js";
-export { materialize, type MaterializeOptions, type MaterializeOutcome } from "./api/materialize.js";
+export { materialize, materializePlan, type MaterializeOptions, type MaterializeOutcome, type PlanExecutionOptions } from "./api/materialize.js";
 export { fullRefresh, fullRefreshTargets, type FullRefreshOutcome, type FullRefreshTarget } from "./api/full-refresh.js";
 export { readAsset, type ReadResult } from "./api/read.js";
 export { describeAssets, type AssetDescription } from "./api/describe.js";
