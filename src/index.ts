@@ -49,7 +49,7 @@ export { DAG, type DAGMember, type Dependency } from "./dag/dag.js";
 export { RunResult, type AssetExecution, type ExecutionStatus } from "./runner/run-result.js";
 export { backfill, BackfillResult, type BackfillOptions, type NotRunPartition, type PartitionOutcome } from "./runner/backfill.js";
 export type { RunOptions } from "./runner/run.js";
-export { subscribe, type InterloperEvent, type EventHandler } from "./runner/events.js";
+export { RunEvents, subscribe, type InterloperEvent, type EventHandler } from "./runner/events.js";
 export { defineConfig, type InterloperConfig } from "./config/define-config.js";
 export { loadConfig, type LoadedConfig } from "./config/load-config.js";
 export { findAsset, loadProject, projectOf, resolvePathsFrom, type Project } from "./api/project.js";

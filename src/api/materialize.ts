@@ -2,7 +2,7 @@ import { ConfigError } from "../errors.js";
 import type { BackfillResult } from "../runner/backfill.js";
 import { executePlan } from "../runner/execute-plan.js";
 import type { ChildProcessOptions } from "../runner/pool/worker-pool.js";
-import type { EventHandler } from "../runner/events.js";
+import type { EventHandler, RunEvents } from "../runner/events.js";
 import type { RunResult } from "../runner/run-result.js";
 import type { ExecutionStatus } from "../runner/run-result.js";
 import { planMaterialize, type Plan, type PlanOptions } from "./plan.js";
@@ -17,6 +17,8 @@ export interface PlanExecutionOptions {
   readonly concurrency?: number;
   readonly failFast?: boolean;
   readonly onEvent?: EventHandler;
+  /** The run's own channel of events (see `RunEvents`). */
+  readonly events?: RunEvents;
   readonly signal?: AbortSignal;
   /** Run the backfill's partitions in this many worker processes, each loading the config once. */
   readonly processes?: number;
@@ -56,6 +58,7 @@ export async function materializePlan(project: Project, plan: Plan, options: Pla
     concurrency: options.concurrency ?? project.config.concurrency ?? 4,
     failFast: options.failFast ?? true,
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    ...(options.events ? { events: options.events } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),

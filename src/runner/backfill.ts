@@ -143,7 +143,7 @@ export async function runStages(dag: AssetGraph, stages: readonly Stage[], optio
 /** The backfill itself, once its stages and options are checked; `control` stops it. */
 async function runSlots(dag: AssetGraph, stages: readonly Stage[], options: StagedOptions, control: RunControl): Promise<BackfillResult> {
   const backfillId = options.backfillId ?? randomUUID();
-  const emit = emitter(options.onEvent);
+  const emit = emitter(options.onEvent, options.events);
   const concurrency = options.processes ?? options.concurrency ?? 4;
   const limiter = new Limiter(concurrency);
   const schemas = new Map<string, readonly FieldSpec[] | null>();

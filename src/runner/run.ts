@@ -7,7 +7,7 @@ import { ConfigError, DestinationWriteError, PartitionError } from "../errors.js
 import { Partition, type PartitionWindow } from "../partitioning/index.js";
 import type { FieldSpec } from "../schema/index.js";
 import { AbandonedAttempt, Attempt, RunControl } from "./attempt.js";
-import { emitter, type EventHandler } from "./events.js";
+import { emitter, type EventHandler, type RunEvents } from "./events.js";
 import { Limiter } from "./limiter.js";
 import { RunResult, type AssetExecution, type ExecutionStatus } from "./run-result.js";
 import { checkLimits, formatLimit, interruptName, RunLimits } from "./limits.js";
@@ -20,6 +20,8 @@ export interface RunOptions {
   /** Stop scheduling on the first failure (default true). Dependents of a failure are always canceled. */
   readonly failFast?: boolean;
   readonly onEvent?: EventHandler;
+  /** The run's own channel of events: what subscribes there hears this run and no other. */
+  readonly events?: RunEvents;
   /** Only these assets (qualified or bare keys); the others are read from storage when needed. */
   readonly assets?: readonly (string | Asset)[];
   readonly runId?: string;
@@ -104,7 +106,7 @@ export async function materializeDag(dag: AssetGraph, partitionOrWindow: Partiti
  */
 export async function runWindow(dag: AssetGraph, selected: readonly Asset[], window: PartitionWindow | null, options: RunOptions & RunInternals = {}): Promise<RunResult> {
   checkLimits(options);
-  const emit = options.emit ?? emitter(options.onEvent);
+  const emit = options.emit ?? emitter(options.onEvent, options.events);
   const limiter = options.limiter ?? new Limiter(options.concurrency ?? 4);
   const failFast = options.failFast ?? true;
   const runId = options.runId ?? randomUUID();
