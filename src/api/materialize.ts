@@ -70,7 +70,7 @@ export async function materializePlan(project: Project, plan: Plan, options: Pla
 }
 
 function processPool(project: Project, processes: number): { processes: number; childProcess: ChildProcessOptions } {
-  if (!project.filepath) throw new ConfigError("--processes needs a config file that worker processes can load; this project was built in code");
+  if (!project.filepath) throw new ConfigError((o) => `${o("processes")} needs a config file that worker processes can load; this project was built in code`);
   return { processes, childProcess: { configPath: project.filepath, cwd: process.cwd() } };
 }
 

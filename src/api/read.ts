@@ -45,5 +45,5 @@ export async function readAsset(project: Project, key: string, options: ScopeOpt
 function namedDestination(asset: Asset, name: string): Destination {
   const index = asset.destinationKeys.indexOf(name);
   if (index >= 0) return asset.destinations[index]!;
-  throw new ConfigError(`--destination "${name}": asset "${asset.qualifiedKey}" has no such destination (expected one of: ${asset.destinationKeys.join(", ") || "none"})`);
+  throw new ConfigError((o) => `${o("destination")} "${name}": asset "${asset.qualifiedKey}" has no such destination (expected one of: ${asset.destinationKeys.join(", ") || "none"})`);
 }

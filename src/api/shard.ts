@@ -8,7 +8,7 @@ export function parseShard(text: string): Shard {
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
   const [index, count] = match ? [Number(match[1]), Number(match[2])] : [NaN, NaN];
   if (!match || count < 1 || index < 1 || index > count) {
-    throw new ConfigError(`--shard "${text}" is not a shard: expected i/n with 1 <= i <= n, e.g. 1/4`);
+    throw new ConfigError((o) => `${o("shard")} "${text}" is not a shard: expected i/n with 1 <= i <= n, e.g. 1/4`);
   }
   return { index, count };
 }
