@@ -3,13 +3,30 @@ export interface InterloperErrorOptions {
   readonly cause?: unknown;
 }
 
+/** How a message names an option of the API (`window`); the command line names its flags. */
+export type OptionNamer = (option: string) => string;
+
+/** A message that names options: written once, said with the API's names or a front end's. */
+export type OptionPhrase = (name: OptionNamer) => string;
+
+/** The API's own name for an option, as its messages say it: `window`. */
+export const apiOptionName: OptionNamer = (option) => `\`${option}\``;
+
 /** Root of every error interloper raises; `code` is stable across versions, messages are not. */
 export class InterloperError extends Error {
   readonly code: string = "INTERLOPER_ERROR";
+  private readonly phrase: OptionPhrase | null;
 
-  constructor(message: string, options?: InterloperErrorOptions) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+  /** `message` may be a phrase naming options, so that the command line can say them as flags. */
+  constructor(message: string | OptionPhrase, options?: InterloperErrorOptions) {
+    super(typeof message === "function" ? message(apiOptionName) : message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
+    this.phrase = typeof message === "function" ? message : null;
+  }
+
+  /** The message with each option named by `name` (the message itself when it names none). */
+  messageNaming(name: OptionNamer): string {
+    return this.phrase ? this.phrase(name) : this.message;
   }
 }
 

@@ -1,18 +1,24 @@
 import { ConfigError } from "../errors.js";
-import { backfill, runStages, type BackfillResult } from "../runner/backfill.js";
+import type { BackfillResult } from "../runner/backfill.js";
+import { executePlan } from "../runner/execute-plan.js";
 import type { ChildProcessOptions } from "../runner/pool/worker-pool.js";
-import type { EventHandler } from "../runner/events.js";
+import type { EventHandler, RunEvents } from "../runner/events.js";
 import type { RunResult } from "../runner/run-result.js";
 import type { ExecutionStatus } from "../runner/run-result.js";
 import { planMaterialize, type Plan, type PlanOptions } from "./plan.js";
 import type { Project } from "./project.js";
 
 /** Options of `materialize`: what to run (as `plan`) and how. */
-export interface MaterializeOptions extends PlanOptions {
+export interface MaterializeOptions extends PlanOptions, PlanExecutionOptions {}
+
+/** How `materializePlan` runs a plan. */
+export interface PlanExecutionOptions {
   /** Assets (or backfill partitions) at once; the config's `concurrency`, else 4. */
   readonly concurrency?: number;
   readonly failFast?: boolean;
   readonly onEvent?: EventHandler;
+  /** The run's own channel of events (see `RunEvents`). */
+  readonly events?: RunEvents;
   readonly signal?: AbortSignal;
   /** Run the backfill's partitions in this many worker processes, each loading the config once. */
   readonly processes?: number;
@@ -43,35 +49,29 @@ export interface MaterializeOutcome {
 
 /** Plans, then runs: one execution when the window can run whole, a backfill otherwise. */
 export async function materialize(project: Project, options: MaterializeOptions = {}): Promise<MaterializeOutcome> {
-  const plan = planMaterialize(project, options);
-  const concurrency = options.concurrency ?? project.config.concurrency ?? 4;
-  const common = {
-    concurrency,
+  return materializePlan(project, planMaterialize(project, options), options);
+}
+
+/** Runs a plan `planMaterialize` made of this project, as it stands (a command shows it first). */
+export async function materializePlan(project: Project, plan: Plan, options: PlanExecutionOptions = {}): Promise<MaterializeOutcome> {
+  const result = await executePlan(project.dag, plan, {
+    concurrency: options.concurrency ?? project.config.concurrency ?? 4,
     failFast: options.failFast ?? true,
-    assets: plan.assets,
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    ...(options.events ? { events: options.events } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
-  };
-  if (plan.stages) {
-    const pool = options.processes ? processPool(project, options) : {};
-    const window = plan.window ? String(plan.window) : "(every value)";
-    const result = await runStages(project.dag, plan.stages, { ...common, ...pool, order: plan.order, window, ...(options.backfillId ? { backfillId: options.backfillId } : {}) });
-    return { plan, status: result.status, result, incomplete: result.incompletePartitions };
-  }
-  if (plan.mode === "backfill" && plan.window) {
-    const pool = options.processes ? processPool(project, options) : {};
-    const result = await backfill(project.dag, plan.window, { ...common, ...pool, order: plan.order, only: plan.partitions, ...(options.backfillId ? { backfillId: options.backfillId } : {}) });
-    return { plan, status: result.status, result, incomplete: result.incompletePartitions };
-  }
-  const result = await project.dag.materialize(plan.window, { ...common, ...(options.backfillId ? { backfillId: options.backfillId } : {}) });
-  return { plan, status: result.status, result, incomplete: result.status === "completed" ? [] : [result.partitionOrWindow ?? "(unpartitioned)"] };
+    ...(options.backfillId ? { backfillId: options.backfillId } : {}),
+    ...(options.processes && plan.mode === "backfill" ? processPool(project, options.processes) : {}),
+  });
+  const incomplete = "incompletePartitions" in result ? result.incompletePartitions : result.status === "completed" ? [] : [result.partitionOrWindow ?? "(unpartitioned)"];
+  return { plan, status: result.status, result, incomplete };
 }
 
-function processPool(project: Project, options: MaterializeOptions): { processes: number; childProcess: ChildProcessOptions } {
-  if (!project.filepath) throw new ConfigError("--processes needs a config file that worker processes can load; this project was built in code");
-  return { processes: options.processes!, childProcess: { configPath: project.filepath, cwd: process.cwd() } };
+function processPool(project: Project, processes: number): { processes: number; childProcess: ChildProcessOptions } {
+  if (!project.filepath) throw new ConfigError((o) => `${o("processes")} needs a config file that worker processes can load; this project was built in code`);
+  return { processes, childProcess: { configPath: project.filepath, cwd: process.cwd() } };
 }
 
 /** For a dry run: the current row counts of the partitions a plan would replace, per asset. */

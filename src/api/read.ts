@@ -1,4 +1,5 @@
-import { requireWindow, type Asset } from "../asset/asset.js";
+import type { Asset } from "../asset/asset.js";
+import { assetWindowOf } from "../asset/asset-window.js";
 import type { Destination } from "../destination/destination.js";
 import { ConfigError } from "../errors.js";
 import { TableData } from "../representation/index.js";
@@ -24,7 +25,7 @@ export async function readAsset(project: Project, key: string, options: ScopeOpt
   const asset = findAsset(project, key);
   const window = resolveScope([asset], options);
   const [name, destination] = options.destination === undefined ? [asset.destinationKeys[0] ?? "", asset.requireDestination("read")] : [options.destination, namedDestination(asset, options.destination)];
-  const checked = asset.partitioning ? asset.partitioning.check(requireWindow(asset, window), asset.qualifiedKey, true) : null;
+  const checked = assetWindowOf(asset, window, true);
   const value = await destination.read(asset.ioContext(checked));
   const table = TableData.from(value);
   const rows = table ? table.rows : null;
@@ -44,5 +45,5 @@ export async function readAsset(project: Project, key: string, options: ScopeOpt
 function namedDestination(asset: Asset, name: string): Destination {
   const index = asset.destinationKeys.indexOf(name);
   if (index >= 0) return asset.destinations[index]!;
-  throw new ConfigError(`--destination "${name}": asset "${asset.qualifiedKey}" has no such destination (expected one of: ${asset.destinationKeys.join(", ") || "none"})`);
+  throw new ConfigError((o) => `${o("destination")} "${name}": asset "${asset.qualifiedKey}" has no such destination (expected one of: ${asset.destinationKeys.join(", ") || "none"})`);
 }

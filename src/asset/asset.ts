@@ -1,8 +1,9 @@
-import { ConfigError, PartitionError } from "../errors.js";
+import { ConfigError } from "../errors.js";
 import { Destination, IOContext, type AssetRef, type IOLogLevel } from "../destination/index.js";
 import { checkDestinationOptions } from "../destination/destination.js";
 import type { Partition, PartitionConfig, PartitionWindow } from "../partitioning/index.js";
 import { fieldSpecs, type ConformStrategy, type FieldSpec } from "../schema/index.js";
+import { assetWindowOf } from "./asset-window.js";
 import type { AssetDefinition, DestinationClass, DestinationsInput, ObjectSchema, Relations } from "./definition.js";
 import { executeAsset, type ExecuteOptions } from "./execute.js";
 import { checkTags } from "./keys.js";
@@ -119,7 +120,7 @@ export class Asset {
 
   /** Reads the asset back from its first destination. */
   async read(partitionOrWindow?: PartitionWindow | Partition | null, schema: readonly FieldSpec[] | null = this.schema): Promise<unknown> {
-    const window = this.partitioning ? this.partitioning.check(requireWindow(this, partitionOrWindow), this.qualifiedKey, true) : null;
+    const window = assetWindowOf(this, partitionOrWindow, true);
     return this.requireDestination("read").read(this.ioContext(window, schema));
   }
 
@@ -139,14 +140,6 @@ export class Asset {
   toString(): string {
     return this.qualifiedKey;
   }
-}
-
-/** The window a partitioned asset needs, or PartitionError naming the asset. */
-export function requireWindow(asset: Asset, partitionOrWindow: PartitionWindow | Partition | null | undefined): PartitionWindow | Partition {
-  if (!partitionOrWindow) {
-    throw new PartitionError(`asset "${asset.qualifiedKey}" is partitioned by "${asset.partitioning?.column}": give a partition or a window`);
-  }
-  return partitionOrWindow;
 }
 
 /**

@@ -70,12 +70,16 @@ export function addSubscriber(handler: AnyHandler): () => void {
  */
 export function deliverTo<E extends { readonly type: string }>(onEvent?: (event: E) => void): (event: E) => void {
   return (event) => {
-    for (const handler of onEvent ? [onEvent as AnyHandler, ...subscribers] : subscribers) {
-      try {
-        handler(event);
-      } catch (error) {
-        process.emitWarning(`an interloper event listener threw on ${event.type}: ${(error as Error)?.message ?? String(error)}`);
-      }
-    }
+    if (onEvent) notify(onEvent as AnyHandler, event);
+    for (const handler of subscribers) notify(handler, event);
   };
+}
+
+/** Calls one listener; one that throws is reported as a process warning, and the run goes on. */
+export function notify<E extends { readonly type: string }>(handler: (event: E) => void, event: E): void {
+  try {
+    handler(event);
+  } catch (error) {
+    process.emitWarning(`an interloper event listener threw on ${event.type}: ${(error as Error)?.message ?? String(error)}`);
+  }
 }

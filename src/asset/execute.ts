@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { AssetError, ConfigError, DataNotFoundError, DependencyNotFoundError, DestinationWriteError, InterloperError, PartitionError, SchemaError } from "../errors.js";
 import { edgeProblem, upstreamWindow, type Partition, type PartitionWindow } from "../partitioning/index.js";
-import { dependencyAsset, dependencyMapping } from "./definition.js";
+import { dependencyMapping } from "./definition.js";
 import { mergeInferred, type FieldSpec } from "../schema/index.js";
 import type { RunMetadata } from "../destination/index.js";
 import { rowCountOf } from "../destination/row-count.js";
 import type { Asset } from "./asset.js";
-import { requireWindow } from "./asset.js";
+import { assetWindowOf } from "./asset-window.js";
+import { resolveWithinSource } from "./dependencies.js";
 import { writeStream } from "../destination/stream/write-stream.js";
 import { collectRows, isRowStream, type RowStream } from "../representation/index.js";
 import { conformData, type Conformed } from "./conform-data.js";
@@ -55,7 +56,7 @@ export interface Execution {
 /** Runs one asset over a window: read dependencies, run, conform, write to every destination. */
 export async function executeAsset(asset: Asset, partitionOrWindow: PartitionWindow | Partition | null, partial: Partial<ExecuteOptions>): Promise<Execution> {
   const options = withDefaults(partial);
-  const window = asset.partitioning ? asset.partitioning.check(requireWindow(asset, partitionOrWindow), asset.qualifiedKey) : null;
+  const window = assetWindowOf(asset, partitionOrWindow);
   const base: EventScope = { runId: options.runId, ...(options.backfillId ? { backfillId: options.backfillId } : {}), ...(window ? { partition: String(window) } : {}), asset: asset.qualifiedKey };
   const now = () => new Date().toISOString();
   const log = (level: LogLevel, message: string) => options.emit({ ...base, type: "log", time: now(), level, message });
@@ -254,22 +255,6 @@ async function* untilAbandoned<T>(batches: AsyncIterable<T>, abandoned: AbortSig
     yield batch;
   }
   abandoned.throwIfAborted();
-}
-
-/** Outside a DAG, a dependency resolves among the assets of the asset's own source. */
-export function resolveWithinSource(asset: Asset, name: string, optional: boolean): Asset | undefined {
-  const entry = asset.definition.requires[name] ?? asset.definition.optionalRequires[name];
-  const target = entry === undefined ? undefined : dependencyAsset(entry);
-  const siblings = asset.source?.assets() ?? {};
-  const found =
-    typeof target === "string"
-      ? (target.includes(".") ? (target.startsWith(`${asset.source?.key}.`) ? siblings[target.split(".")[1]!] : undefined) : siblings[target])
-      : Object.values(siblings).find((candidate) => candidate.definition === target);
-  if (!found && !optional) {
-    const label = typeof target === "string" ? target : target?.key;
-    throw new DependencyNotFoundError(`asset "${asset.qualifiedKey}" requires "${label}" (as ${name}), which is not in its source; run it in a DAG holding that asset`);
-  }
-  return found;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

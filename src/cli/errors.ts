@@ -1,4 +1,5 @@
 import { InterloperError } from "../errors.js";
+import { flagOf } from "./flags.js";
 import { printable, printableLines } from "./printable.js";
 
 /**
@@ -9,7 +10,8 @@ export function reportError(error: unknown, verbose: boolean): number {
   const debug = debugging(verbose);
   const err = error instanceof Error ? error : new Error(String(error));
   const known = err instanceof InterloperError;
-  const line = err.message.split("\n")[0]!.trim();
+  // The API's messages name its options; a person at the command line reads the flags.
+  const line = (known ? err.messageNaming(flagOf) : err.message).split("\n")[0]!.trim();
   process.stderr.write(`interloper: ${known ? "" : "unexpected error: "}${printable(line)}\n`);
   if (debug) {
     const trace = `${err.stack ?? ""}${err.cause ? `\ncaused by: ${(err.cause as Error).stack ?? String(err.cause)}` : ""}`;

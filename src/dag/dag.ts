@@ -1,8 +1,9 @@
 import { Asset } from "../asset/asset.js";
-import { dependencyAsset, dependencyMapping, isAssetDefinition, type AssetDefinition, type DependencyTarget } from "../asset/definition.js";
+import { isAssetDefinition, type AssetDefinition } from "../asset/definition.js";
+import { resolveDependencies, type AssetGraph, type Dependency } from "../asset/dependencies.js";
 import type { Destination } from "../destination/destination.js";
-import { CircularDependencyError, ConfigError, DAGError, DependencyNotFoundError } from "../errors.js";
-import { edgeProblem, type Partition, type PartitionWindow, type TimeWindowMapping } from "../partitioning/index.js";
+import { CircularDependencyError, ConfigError, DAGError } from "../errors.js";
+import type { Partition, PartitionWindow } from "../partitioning/index.js";
 import type { RunResult } from "../runner/run-result.js";
 import { materializeDag, type RunOptions } from "../runner/run.js";
 import { Source, type SourceDefinition } from "../source/source.js";
@@ -10,21 +11,10 @@ import { Source, type SourceDefinition } from "../source/source.js";
 /** What a DAG is built from. */
 export type DAGMember = Source | SourceDefinition | Asset | AssetDefinition;
 
-/** One resolved dependency edge. */
-export interface Dependency {
-  /** The `run` argument name. */
-  readonly name: string;
-  readonly optional: boolean;
-  /** The upstream asset, or undefined for an optional dependency absent from the DAG. */
-  readonly asset: Asset | undefined;
-  /** The declared mapping of partitions, or null for the default (the covering periods). */
-  readonly mapping: TimeWindowMapping | null;
-  /** Why the upstream cannot be read across this edge, or null; raised when a run selects the asset. */
-  readonly problem: string | null;
-}
+export type { Dependency };
 
 /** A validated graph of assets, in dependency order. */
-export class DAG {
+export class DAG implements AssetGraph {
   /** Every asset, upstream before downstream. */
   readonly assets: readonly Asset[];
   private readonly byKey: ReadonlyMap<string, Asset>;
@@ -39,7 +29,8 @@ export class DAG {
     this.byKey = byKey;
     checkDestinations([...byKey.values()]);
     const edges = new Map<string, readonly Dependency[]>();
-    for (const asset of byKey.values()) edges.set(asset.qualifiedKey, this.resolveAll(asset));
+    const all = [...byKey.values()];
+    for (const asset of all) edges.set(asset.qualifiedKey, resolveDependencies(asset, all, "the DAG"));
     this.edges = edges;
     this.assets = Object.freeze(topologicalOrder([...byKey.values()], edges));
     Object.freeze(this);
@@ -93,42 +84,6 @@ export class DAG {
     }
     found.delete(asset.qualifiedKey);
     return this.assets.filter((a) => found.has(a.qualifiedKey));
-  }
-
-  private resolveAll(asset: Asset): Dependency[] {
-    const declared: Array<[string, DependencyTarget, boolean]> = [
-      ...Object.entries(asset.definition.requires).map(([n, t]): [string, DependencyTarget, boolean] => [n, t, false]),
-      ...Object.entries(asset.definition.optionalRequires).map(([n, t]): [string, DependencyTarget, boolean] => [n, t, true]),
-    ];
-    return declared.map(([name, entry, optional]) => {
-      const target = dependencyAsset(entry);
-      const upstream = this.lookup(asset, target);
-      if (!upstream && !optional) {
-        const label = typeof target === "string" ? target : target.key;
-        throw new DependencyNotFoundError(`asset "${asset.qualifiedKey}" requires "${label}" (as ${name}), which is not in the DAG`);
-      }
-      const mapping = dependencyMapping(entry);
-      const problem = upstream ? edgeProblem({ key: upstream.qualifiedKey, partitioning: upstream.partitioning }, { key: asset.qualifiedKey, partitioning: asset.partitioning }, mapping) : null;
-      return Object.freeze({ name, optional, asset: upstream, mapping, problem });
-    });
-  }
-
-  private lookup(asset: Asset, target: unknown): Asset | undefined {
-    if (typeof target === "string") {
-      if (target.includes(".")) return this.byKey.get(target);
-      return this.byKey.get(asset.source ? `${asset.source.key}.${target}` : target);
-    }
-    const sameSource = this.allAssets().filter((a) => a.definition === target);
-    const preferred = sameSource.find((a) => a.source?.key === asset.source?.key);
-    if (preferred) return preferred;
-    if (sameSource.length > 1) {
-      throw new DAGError(`asset "${asset.qualifiedKey}" depends on a definition held by ${sameSource.map((a) => a.qualifiedKey).join(", ")}; name one by key`);
-    }
-    return sameSource[0];
-  }
-
-  private allAssets(): Asset[] {
-    return [...this.byKey.values()];
   }
 }
 

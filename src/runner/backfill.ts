@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Asset } from "../asset/asset.js";
-import type { DAG } from "../dag/dag.js";
+import type { AssetGraph } from "../asset/dependencies.js";
 import { errorInfo } from "../asset/events.js";
 import { ConfigError, PartitionError } from "../errors.js";
 import { Partition, type PartitionWindow } from "../partitioning/index.js";
@@ -10,8 +9,9 @@ import { emitter } from "./events.js";
 import { Limiter } from "./limiter.js";
 import type { ExecutionStatus, RunResult } from "./run-result.js";
 import { checkLimits } from "./limits.js";
-import { checkRunWindow, materializeDag, selectAssets, type RunOptions } from "./run.js";
-import { Requirements, stageNumbers, type Slot, type Stage, type WaitingPartition } from "./stages.js";
+import { checkOrder, planExecution } from "./plan.js";
+import { runWindow, selectAssets, type RunOptions } from "./run.js";
+import { Requirements, type Slot, type Stage, type WaitingPartition } from "./stages.js";
 import { watchRun } from "./watchdog.js";
 import { WorkerPool, type ChildProcessOptions } from "./pool/worker-pool.js";
 
@@ -97,29 +97,17 @@ export class BackfillResult {
  * concurrency; unpartitioned assets run once, first. Assets that read other partitions than
  * their own (a month its days) run after those partitions, or wait for them (see `runStages`).
  */
-export async function backfill(dag: DAG, partitionOrWindow: PartitionWindow | Partition, options: BackfillOptions = {}): Promise<BackfillResult> {
+export async function backfill(dag: AssetGraph, partitionOrWindow: PartitionWindow | Partition, options: BackfillOptions = {}): Promise<BackfillResult> {
   const window = partitionOrWindow instanceof Partition ? partitionOrWindow.window : partitionOrWindow;
   if (!window || typeof (window as PartitionWindow).partitions !== "object") throw new PartitionError(`backfill needs a window or a partition, got ${String(partitionOrWindow)}`);
   const selected = selectAssets(dag, options.assets);
-  const partitioned = selected.filter((a) => a.partitioning);
-  const unpartitioned = selected.filter((a) => !a.partitioning);
   const order = checkOrder(options.order);
-  const only = options.only ? new Set(options.only) : null;
+  const only = options.only ? new Set(options.only) : undefined;
   const inWindow = new Set(window.partitions.map((p) => p.key));
   const strays = only ? [...only].filter((key) => !inWindow.has(key)) : [];
   if (strays.length > 0) throw new PartitionError(`only: ${strays.slice(0, 5).join(", ")} ${strays.length === 1 ? "is" : "are"} not in the window ${String(window)}`);
-  const ordered = [...window.partitions].filter((p) => !only || only.has(p.key));
-  if (order === "newest") ordered.reverse();
-  for (const partition of ordered) checkRunWindow(partitioned, partition);
-  const stages: Stage[] = [];
-  if (unpartitioned.length > 0) stages.push([{ partition: null, assets: unpartitioned }]);
-  // Within the window, assets reading other partitions than their own wait for those.
-  const numbers = stageNumbers(dag, partitioned);
-  for (const stage of [...new Set(numbers.values())].sort((a, b) => a - b)) {
-    const assets = partitioned.filter((a) => numbers.get(a.qualifiedKey) === stage);
-    stages.push(ordered.map((partition) => ({ partition, assets })));
-  }
-  return runStages(dag, stages, { ...options, window: String(window) });
+  const plan = planExecution(dag, selected, window, { order, ...(only ? { only } : {}), perPartition: true });
+  return runStages(dag, plan.schedule, { ...options, window: String(window) });
 }
 
 /** Options of `runStages`: a backfill's, and how to name the whole of what runs. */
@@ -135,7 +123,7 @@ export interface StagedOptions extends BackfillOptions {
  * upstream partitions are neither run nor stored waits: it is not run, and listed in
  * `waiting`.
  */
-export async function runStages(dag: DAG, stages: readonly Stage[], options: StagedOptions): Promise<BackfillResult> {
+export async function runStages(dag: AssetGraph, stages: readonly Stage[], options: StagedOptions): Promise<BackfillResult> {
   checkOrder(options.order);
   if (options.processes !== undefined && (!Number.isInteger(options.processes) || options.processes < 1)) {
     throw new ConfigError(`processes must be an integer of at least 1, got ${String(options.processes)}`);
@@ -152,16 +140,10 @@ export async function runStages(dag: DAG, stages: readonly Stage[], options: Sta
   }
 }
 
-function checkOrder(order: BackfillOptions["order"]): "newest" | "oldest" {
-  const checked = order ?? "newest";
-  if (checked !== "newest" && checked !== "oldest") throw new ConfigError(`order must be "newest" or "oldest", got ${JSON.stringify(order)}`);
-  return checked;
-}
-
 /** The backfill itself, once its stages and options are checked; `control` stops it. */
-async function runSlots(dag: DAG, stages: readonly Stage[], options: StagedOptions, control: RunControl): Promise<BackfillResult> {
+async function runSlots(dag: AssetGraph, stages: readonly Stage[], options: StagedOptions, control: RunControl): Promise<BackfillResult> {
   const backfillId = options.backfillId ?? randomUUID();
-  const emit = emitter(options.onEvent);
+  const emit = emitter(options.onEvent, options.events);
   const concurrency = options.processes ?? options.concurrency ?? 4;
   const limiter = new Limiter(concurrency);
   const schemas = new Map<string, readonly FieldSpec[] | null>();
@@ -204,7 +186,7 @@ async function runSlots(dag: DAG, stages: readonly Stage[], options: StagedOptio
     const result =
       pool && slot.partition
         ? await pool.run(slot.partition.key, runnable.map((a) => a.qualifiedKey))
-        : await materializeDag(dag, slot.partition, { ...runOptions, assets: runnable });
+        : await runWindow(dag, runnable, slot.partition?.window ?? null, runOptions);
     for (const asset of runnable) requirements.record(asset.qualifiedKey, slot.partition?.key ?? null, result.assetExecutions[asset.qualifiedKey]?.status === "completed");
     return { result, blocked: blocked.size };
   };

@@ -1,4 +1,4 @@
-import { addSubscriber, deliverTo, type AssetEvent, type ErrorInfo } from "../asset/events.js";
+import { addSubscriber, deliverTo, notify, type AssetEvent, type ErrorInfo } from "../asset/events.js";
 
 export type { AssetEvent, ErrorInfo, LogLevel } from "../asset/events.js";
 
@@ -48,14 +48,40 @@ export type InterloperEvent = AssetEvent | RunEvent | BackfillEvent;
 /** A listener of events. */
 export type EventHandler = (event: InterloperEvent) => void;
 
-/** Receives every event of every run in this process; returns the unsubscribe function. */
+/**
+ * Receives every event of every run in this process; returns the unsubscribe function. To hear
+ * one run only, give it `onEvent`, or `events` and subscribe there.
+ */
 export function subscribe(handler: EventHandler): () => void {
   return addSubscriber(handler as (event: { readonly type: string }) => void);
 }
 
-/** Delivers an event to the run's own handler and to the subscribers. */
-export function emitter(onEvent?: EventHandler): EventHandler {
-  return deliverTo(onEvent);
+/**
+ * The events of one run, or of one backfill and its runs: a listener subscribed here hears that
+ * run and no other, however many run in this process at once. Pass it as a run's `events`.
+ */
+export class RunEvents {
+  private readonly listeners = new Set<EventHandler>();
+
+  /** Adds a listener of this run's events; returns the function that removes it. */
+  subscribe(handler: EventHandler): () => void {
+    this.listeners.add(handler);
+    return () => void this.listeners.delete(handler);
+  }
+
+  /** Hands an event to each listener (one that throws is reported and the run goes on). */
+  deliver(event: InterloperEvent): void {
+    for (const listener of this.listeners) notify(listener, event);
+  }
+}
+
+/** Delivers an event to the run's own handler and listeners, then to the process-wide subscribers. */
+export function emitter(onEvent?: EventHandler, events?: RunEvents): EventHandler {
+  if (!events) return deliverTo(onEvent);
+  return deliverTo((event: InterloperEvent) => {
+    if (onEvent) notify(onEvent, event);
+    events.deliver(event);
+  });
 }
 
 /** One JSON line for an event. */

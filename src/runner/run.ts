@@ -2,12 +2,12 @@ import { randomUUID } from "node:crypto";
 import type { Asset } from "../asset/asset.js";
 import { errorInfo } from "../asset/events.js";
 import { executeAsset, type Execution } from "../asset/execute.js";
-import type { DAG } from "../dag/dag.js";
+import type { AssetGraph } from "../asset/dependencies.js";
 import { ConfigError, DestinationWriteError, PartitionError } from "../errors.js";
 import { Partition, type PartitionWindow } from "../partitioning/index.js";
 import type { FieldSpec } from "../schema/index.js";
 import { AbandonedAttempt, Attempt, RunControl } from "./attempt.js";
-import { emitter, type EventHandler } from "./events.js";
+import { emitter, type EventHandler, type RunEvents } from "./events.js";
 import { Limiter } from "./limiter.js";
 import { RunResult, type AssetExecution, type ExecutionStatus } from "./run-result.js";
 import { checkLimits, formatLimit, interruptName, RunLimits } from "./limits.js";
@@ -20,6 +20,8 @@ export interface RunOptions {
   /** Stop scheduling on the first failure (default true). Dependents of a failure are always canceled. */
   readonly failFast?: boolean;
   readonly onEvent?: EventHandler;
+  /** The run's own channel of events: what subscribes there hears this run and no other. */
+  readonly events?: RunEvents;
   /** Only these assets (qualified or bare keys); the others are read from storage when needed. */
   readonly assets?: readonly (string | Asset)[];
   readonly runId?: string;
@@ -50,13 +52,13 @@ export interface RunInternals {
 }
 
 /** The assets a run covers: the selection, or every materializable asset; ConfigError when one has an invalid edge. */
-export function selectAssets(dag: DAG, selection?: readonly (string | Asset)[]): Asset[] {
+export function selectAssets(dag: AssetGraph, selection?: readonly (string | Asset)[]): Asset[] {
   const assets = chosenAssets(dag, selection);
   dag.checkEdges(assets);
   return assets;
 }
 
-function chosenAssets(dag: DAG, selection?: readonly (string | Asset)[]): Asset[] {
+function chosenAssets(dag: AssetGraph, selection?: readonly (string | Asset)[]): Asset[] {
   if (!selection) return dag.assets.filter((a) => a.materializable);
   const chosen = new Set<string>();
   for (const item of selection) {
@@ -93,11 +95,18 @@ export function checkRunWindow(assets: readonly Asset[], partitionOrWindow: Part
 }
 
 /** Materializes a DAG over one window: assets start as soon as their dependencies complete. */
-export async function materializeDag(dag: DAG, partitionOrWindow: PartitionWindow | Partition | null | undefined, options: RunOptions & RunInternals = {}): Promise<RunResult> {
+export async function materializeDag(dag: AssetGraph, partitionOrWindow: PartitionWindow | Partition | null | undefined, options: RunOptions & RunInternals = {}): Promise<RunResult> {
   const selected = selectAssets(dag, options.assets);
-  const window = checkRunWindow(selected, partitionOrWindow);
+  return runWindow(dag, selected, checkRunWindow(selected, partitionOrWindow), options);
+}
+
+/**
+ * One run of assets already selected (in dependency order) over a window already checked
+ * against them: what a plan's run, or a backfill's slot, executes.
+ */
+export async function runWindow(dag: AssetGraph, selected: readonly Asset[], window: PartitionWindow | null, options: RunOptions & RunInternals = {}): Promise<RunResult> {
   checkLimits(options);
-  const emit = options.emit ?? emitter(options.onEvent);
+  const emit = options.emit ?? emitter(options.onEvent, options.events);
   const limiter = options.limiter ?? new Limiter(options.concurrency ?? 4);
   const failFast = options.failFast ?? true;
   const runId = options.runId ?? randomUUID();
@@ -152,7 +161,7 @@ export async function materializeDag(dag: DAG, partitionOrWindow: PartitionWindo
       const execution: Execution = await attempt.watch(() =>
         executeAsset(asset, window, {
           runId, write: true, emit: attempt.observe(emit), schemas,
-          resolve: (a, name) => dag.resolve(a, name),
+          resolve: (a, name) => dag.dependencies(a).find((d) => d.name === name)?.asset,
           ...(options.backfillId ? { backfillId: options.backfillId } : {}),
           signal: attempt.signal,
           abandoned: attempt.abandoned,

@@ -1,5 +1,5 @@
 import type { Asset } from "../asset/asset.js";
-import type { DAG, Dependency } from "../dag/dag.js";
+import type { AssetGraph, Dependency } from "../asset/dependencies.js";
 import { TimePartitionConfig, upstreamWindow, type Partition, type PartitionConfig } from "../partitioning/index.js";
 
 // A backfill runs in stages: each stage's slots (assets of one partitioning over one of its
@@ -44,7 +44,7 @@ export function aligned(asset: Asset, dependency: Dependency): boolean {
  * Each asset's stage among `assets` (in dependency order): after every upstream of the run,
  * in the same stage as those it reads partition by partition.
  */
-export function stageNumbers(dag: DAG, assets: readonly Asset[]): Map<string, number> {
+export function stageNumbers(dag: AssetGraph, assets: readonly Asset[]): Map<string, number> {
   const stages = new Map<string, number>();
   for (const asset of assets) {
     let stage = 0;
@@ -58,7 +58,7 @@ export function stageNumbers(dag: DAG, assets: readonly Asset[]): Map<string, nu
 }
 
 /** Whether any asset reads a partitioned upstream other than partition by partition. */
-export function readsAcrossPartitions(dag: DAG, assets: readonly Asset[]): boolean {
+export function readsAcrossPartitions(dag: AssetGraph, assets: readonly Asset[]): boolean {
   return assets.some((asset) => dag.dependencies(asset).some((d) => d.asset?.partitioning && !aligned(asset, d)));
 }
 
@@ -72,7 +72,7 @@ export class Requirements {
   private readonly outcomes = new Map<string, boolean>();
   private readonly stored = new Map<string, Promise<ReadonlySet<string>>>();
 
-  constructor(private readonly dag: DAG) {}
+  constructor(private readonly dag: AssetGraph) {}
 
   /** Records whether an asset's partition completed in this backfill. */
   record(asset: string, partition: string | null, completed: boolean): void {

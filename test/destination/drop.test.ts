@@ -178,7 +178,7 @@ describe("a destination without the drop hook", () => {
       const refused = il.fullRefresh(project, { partition: "2026-01-01" });
       await expect(refused).rejects.toThrow(ConfigError);
       const message = (await refused.catch((e: Error) => e)) as Error;
-      expect(message.message).toBe('destination "archive" (NoDrop) of asset "lake.orders" cannot drop data for --full-refresh: implement dropAsset(context)');
+      expect(message.message).toBe('destination "archive" (NoDrop) of asset "lake.orders" cannot drop data for `fullRefresh`: implement dropAsset(context)');
       expect(await listFiles(base)).toEqual(before);
     } finally {
       await remove();
@@ -206,7 +206,7 @@ describe("fullRefresh (the library call)", () => {
       // The window alone was rebuilt; the upstream asset, only read, kept all its partitions.
       expect(await listFiles(join(base, "shop", "orders_daily"))).toEqual([".data.csv.date.rows-index.json", "date=2026-01-02/.data.csv.rows.json", "date=2026-01-02/data.csv"]);
       expect((await listFiles(join(base, "shop", "orders"))).filter((f) => f.endsWith("data.csv"))).toHaveLength(3);
-      await expect(il.fullRefresh(project, { window: "2026-01-01..2026-01-02", shard: { index: 1, count: 2 } })).rejects.toThrow("cannot be combined with --shard");
+      await expect(il.fullRefresh(project, { window: "2026-01-01..2026-01-02", shard: { index: 1, count: 2 } })).rejects.toThrow("cannot be combined with `shard`");
     } finally {
       await remove();
     }

@@ -1,5 +1,5 @@
 import { checkFullRefreshOptions, fullRefreshTargets } from "../../api/full-refresh.js";
-import { materialize, type MaterializeOutcome } from "../../api/materialize.js";
+import { materializePlan, type MaterializeOutcome } from "../../api/materialize.js";
 import { planMaterialize, type Plan, type PlanOptions } from "../../api/plan.js";
 import { missingPlanOptions } from "../../api/missing.js";
 import { loadProject } from "../../api/project.js";
@@ -104,8 +104,8 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
 
   let outcome: MaterializeOutcome;
   try {
-    outcome = await materialize(project, {
-      ...options,
+    // The plan shown (and checked) above is the one that runs: it is not made again.
+    outcome = await materializePlan(project, plan, {
       ...(flags.concurrency ? { concurrency: flags.concurrency } : {}),
       failFast: flags.failFast ?? true,
       ...(flags.processes ? { processes: flags.processes } : {}),

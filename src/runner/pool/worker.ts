@@ -1,7 +1,7 @@
 // The worker side of the process pool: runs the tasks its parent sends, one at a time, each as
 // the run an in-process backfill would start for that partition, and sends back its events and
 // its result. The process entry (api/pool-worker.ts) loads the project and hands it here.
-import type { DAG } from "../../dag/dag.js";
+import type { AssetGraph } from "../../asset/dependencies.js";
 import type { PartitionWindow } from "../../partitioning/index.js";
 import { abandonedStillRunning } from "../attempt.js";
 import type { InterloperEvent } from "../events.js";
@@ -11,7 +11,7 @@ import { runResultToData, type FromWorker, type ToWorker, type WorkerTask } from
 
 /** What a worker serves tasks with. */
 export interface WorkerProject {
-  readonly dag: DAG;
+  readonly dag: AssetGraph;
   /** The window of one partition key, read by the partitioning of `assets`. */
   windowOf(partition: string, assets: readonly string[]): PartitionWindow;
   /** Releases what the destinations hold open, before the process exits. */

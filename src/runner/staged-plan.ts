@@ -1,28 +1,21 @@
 import type { Asset } from "../asset/asset.js";
-import type { DAG } from "../dag/dag.js";
+import type { AssetGraph } from "../asset/dependencies.js";
 import { PartitionError } from "../errors.js";
 import { ListPartitionConfig, periodsWithin, TimePartitionConfig, TimePartitionWindow, type Partition, type PartitionWindow } from "../partitioning/index.js";
-import { laneOf, readsAcrossPartitions, stageNumbers, type Slot, type Stage } from "../runner/stages.js";
-import type { Plan, PlanOptions } from "./plan.js";
-import { shardOf } from "./shard.js";
+import type { Plan, PlanningOptions, SkippedAsset } from "./plan.js";
+import { runsUnpartitioned, shardOf } from "./shard.js";
+import { laneOf, readsAcrossPartitions, stageNumbers, type Slot, type Stage } from "./stages.js";
 
 // A window over a whole project: each asset runs the partitions of its own partitioning that
-// lie wholly inside the window's range of time, in stages (runner/stages.ts) so that a month
-// runs after its days.
-
-/** A selected asset the window gives nothing to run. */
-export interface SkippedAsset {
-  readonly asset: string;
-  /** Why, and what to run instead: one line. */
-  readonly reason: string;
-}
+// lie wholly inside the window's range of time, in stages (stages.ts) so that a month runs
+// after its days.
 
 /**
  * Whether a selection over a window needs stages: assets of several partitionings, a window
  * of another granularity than the assets', assets reading other partitions than their own,
  * or, with no window, assets partitioned by a list only (each runs all its values).
  */
-export function needsStages(dag: DAG, assets: readonly Asset[], window: PartitionWindow | null): boolean {
+export function needsStages(dag: AssetGraph, assets: readonly Asset[], window: PartitionWindow | null): boolean {
   const partitioned = assets.filter((a) => a.partitioning);
   if (!window) return partitioned.length > 0 && partitioned.every((a) => a.partitioning instanceof ListPartitionConfig);
   const lanes = new Set(partitioned.map((a) => laneOf(a.partitioning)));
@@ -33,7 +26,7 @@ export function needsStages(dag: DAG, assets: readonly Asset[], window: Partitio
 }
 
 /** The staged plan of a selection over a window (null: each list asset over all its values). */
-export function stagedPlan(dag: DAG, assets: readonly Asset[], window: PartitionWindow | null, options: PlanOptions & { order: "newest" | "oldest" }): Plan {
+export function stagedPlan(dag: AssetGraph, assets: readonly Asset[], window: PartitionWindow | null, options: PlanningOptions & { readonly order: "newest" | "oldest" }): Plan {
   const numbers = stageNumbers(dag, assets);
   const skipped: SkippedAsset[] = [];
   // Per stage and partitioning, the assets and each one's partitions (their starts may differ).
@@ -67,15 +60,15 @@ export function stagedPlan(dag: DAG, assets: readonly Asset[], window: Partition
     runs,
     partitions: runs.flatMap((run) => (run.partition === null ? [] : [run.partition])),
     stages: planned,
+    schedule: planned,
     skipped,
   };
 }
 
 /** The slots of one stage and partitioning: each partition, with the members that have it. */
-function slotsOf(members: ReadonlyArray<{ asset: Asset; partitions: readonly Partition[] | null }>, options: PlanOptions & { order: "newest" | "oldest" }): Slot[] {
+function slotsOf(members: ReadonlyArray<{ asset: Asset; partitions: readonly Partition[] | null }>, options: PlanningOptions & { readonly order: "newest" | "oldest" }): Slot[] {
   if (members[0]!.partitions === null) {
-    // Unpartitioned assets run once: in the first shard only.
-    return (options.shard?.index ?? 1) === 1 ? [{ partition: null, assets: members.map((m) => m.asset) }] : [];
+    return runsUnpartitioned(options.shard) ? [{ partition: null, assets: members.map((m) => m.asset) }] : [];
   }
   // The members share a partitioning; the one starting first has every partition of the others.
   const widest = members.reduce((a, b) => (b.partitions!.length > a.partitions!.length ? b : a)).partitions!;

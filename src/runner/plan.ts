@@ -1,0 +1,109 @@
+// The one plan of an execution: what runs, in which order, over which partitions, and what is
+// skipped and why. `plan` and `--dry-run` show it; the runner executes it (execute-plan.ts),
+// in process or in a pool of workers.
+import type { Asset } from "../asset/asset.js";
+import type { AssetGraph } from "../asset/dependencies.js";
+import { ConfigError } from "../errors.js";
+import type { PartitionWindow } from "../partitioning/index.js";
+import { checkRunWindow } from "./run.js";
+import { runsUnpartitioned, shardOf, type Shard } from "./shard.js";
+import { needsStages, stagedPlan } from "./staged-plan.js";
+import { stageNumbers, type Stage } from "./stages.js";
+
+/** One run a plan makes. */
+export interface PlannedRun {
+  /** The run's window or partition key; null for a run of unpartitioned assets. */
+  readonly partition: string | null;
+  readonly assets: readonly string[];
+}
+
+/** A selected asset the window gives nothing to run. */
+export interface SkippedAsset {
+  readonly asset: string;
+  /** Why, and what to run instead: one line. */
+  readonly reason: string;
+}
+
+/** The runs an execution makes, in order, before anything executes. */
+export interface Plan {
+  /** "run": one execution (a partition, a window every asset takes whole, or no window); "backfill": one run per partition. */
+  readonly mode: "run" | "backfill";
+  readonly window: PartitionWindow | null;
+  readonly assets: readonly Asset[];
+  readonly order: "newest" | "oldest";
+  readonly runs: readonly PlannedRun[];
+  /** The partition keys a backfill runs, in dispatch order. */
+  readonly partitions: readonly string[];
+  /**
+   * Set when assets of several partitionings run over one range of time, or read other
+   * partitions than their own: the stages the backfill runs, one after the other.
+   */
+  readonly stages?: readonly Stage[];
+  /** What the runner executes in a backfill: stages of slots, each after the one before; empty for one run. */
+  readonly schedule: readonly Stage[];
+  /** Selected assets the window gives nothing to run, each with why and what to run instead. */
+  readonly skipped: readonly SkippedAsset[];
+}
+
+/** How a selection is planned over its window. */
+export interface PlanningOptions {
+  /** Which end of the window runs first (default "newest": recent data lands first). */
+  readonly order?: "newest" | "oldest";
+  /** Only these partition keys of the window; forces one run per partition. */
+  readonly only?: ReadonlySet<string>;
+  /**
+   * With `only`, in a staged plan (several partitionings): each asset's own keys, so that a
+   * missing day of one asset does not re-run the same day of every daily asset.
+   */
+  readonly onlyByAsset?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** This worker's share of a backfill split across machines; forces one run per partition. */
+  readonly shard?: Shard;
+  /**
+   * One run per partition even when every asset could take the window whole, and never staged
+   * (as `backfill` runs a window).
+   */
+  readonly perPartition?: boolean;
+}
+
+/**
+ * Plans assets of a graph (selected, in dependency order) over a window (null: none given):
+ * throws ConfigError or PartitionError, before anything runs, when they cannot run it.
+ */
+export function planExecution(graph: AssetGraph, assets: readonly Asset[], window: PartitionWindow | null, options: PlanningOptions = {}): Plan {
+  const order = checkOrder(options.order);
+  if (!options.perPartition && needsStages(graph, assets, window)) return stagedPlan(graph, assets, window, { ...options, order });
+  const partitioned = assets.filter((a) => a.partitioning);
+  const unpartitioned = assets.filter((a) => !a.partitioning);
+  const whole = !options.perPartition && !options.only && !options.shard && (!window || window.length === 1 || partitioned.every((a) => a.partitioning!.allowWindow));
+  if (whole || !window) {
+    checkRunWindow(assets, window);
+    const runs = [{ partition: window ? String(window) : null, assets: assets.map((a) => a.qualifiedKey) }];
+    return { mode: "run", window, assets, order, runs, partitions: window ? window.partitions.map((p) => p.key) : [], schedule: [], skipped: [] };
+  }
+  const ordered = order === "newest" ? [...window.partitions].reverse() : [...window.partitions];
+  const partitions = shardOf(ordered, options.shard).filter((p) => !options.only || options.only.has(p.key));
+  for (const partition of partitions) checkRunWindow(partitioned, partition);
+  const schedule: Stage[] = [];
+  const runs: PlannedRun[] = [];
+  const withUnpartitioned = unpartitioned.length > 0 && runsUnpartitioned(options.shard);
+  if (withUnpartitioned) {
+    schedule.push([{ partition: null, assets: unpartitioned }]);
+    runs.push({ partition: null, assets: unpartitioned.map((a) => a.qualifiedKey) });
+  }
+  // Within the window, assets reading other partitions than their own wait for those.
+  const numbers = stageNumbers(graph, partitioned);
+  for (const stage of [...new Set(numbers.values())].sort((a, b) => a - b)) {
+    const members = partitioned.filter((a) => numbers.get(a.qualifiedKey) === stage);
+    schedule.push(partitions.map((partition) => ({ partition, assets: members })));
+  }
+  for (const partition of partitions) runs.push({ partition: partition.key, assets: partitioned.map((a) => a.qualifiedKey) });
+  const inRuns = runsUnpartitioned(options.shard) ? assets : partitioned;
+  return { mode: "backfill", window, assets: inRuns, order, runs, partitions: partitions.map((p) => p.key), schedule, skipped: [] };
+}
+
+/** The order given, checked; "newest" when none is. */
+export function checkOrder(order: PlanningOptions["order"]): "newest" | "oldest" {
+  const checked = order ?? "newest";
+  if (checked !== "newest" && checked !== "oldest") throw new ConfigError(`order must be "newest" or "oldest", got ${JSON.stringify(order)}`);
+  return checked;
+}
