@@ -4,8 +4,8 @@ import type { Partition } from "../partitioning/index.js";
 import { TableData, type Row } from "../representation/index.js";
 import type { AssetRef, IOContext } from "./io-context.js";
 import { unknownOption } from "./options.js";
+import type { MaybePromise } from "../maybe-promise.js";
 
-type MaybePromise<T> = T | Promise<T>;
 const HOOKS = ["writePartition", "readPartition", "partitionRowCounts"] as const;
 const DECORATED = Symbol("interloper.decorated");
 

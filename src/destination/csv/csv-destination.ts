@@ -2,6 +2,7 @@ import type { FileHandle } from "node:fs/promises";
 import { SchemaError } from "../../errors.js";
 import type { Partition } from "../../partitioning/index.js";
 import { TableData, type Row } from "../../representation/index.js";
+import { describeValue } from "../../text/describe-value.js";
 import { Destination, type DropTarget } from "../destination.js";
 import { durableOption } from "../files/atomic.js";
 import { PartitionFiles } from "../files/partition-files.js";
@@ -63,7 +64,7 @@ export class CSVDestination extends Destination {
   async writePartition(context: IOContext, partition: Partition | null, data: unknown): Promise<void> {
     let table = TableData.from(data);
     if (!table) {
-      throw new SchemaError(`CSVDestination stores tables, but asset "${context.asset.key}" produced a ${describeKind(data)}; use FileDestination for other values`);
+      throw new SchemaError(`CSVDestination stores tables, but asset "${context.asset.key}" produced ${describeValue(data)}; use FileDestination for other values`);
     }
     let rows: readonly Row[] | null = table.rows;
     const count = rows.length;
@@ -146,10 +147,4 @@ async function countRecords(file: FileHandle): Promise<number> {
     source.destroy();
   }
   return Math.max(0, records - 1);
-}
-
-function describeKind(data: unknown): string {
-  if (data === null) return "null";
-  if (typeof data === "object") return (data as object).constructor?.name ?? "object";
-  return typeof data;
 }

@@ -1,5 +1,6 @@
 import { DataNotFoundError, SchemaError } from "../../errors.js";
-import { describe, ListPartitionConfig, TimePartitionConfig } from "../../partitioning/index.js";
+import { ListPartitionConfig, TimePartitionConfig } from "../../partitioning/index.js";
+import { describeValue } from "../../text/describe-value.js";
 import type { Partition, PartitionConfig, PartitionFilter, PartitionWindow, TimeGranularity } from "../../partitioning/index.js";
 import { instantOf } from "../../partitioning/dates.js";
 import { TableData } from "../../representation/index.js";
@@ -11,8 +12,7 @@ import { checkDatabaseSubclass, definedAtOrBelow } from "./override-check.js";
 import { forgetTable, ledgerContext, recordWritten, writtenAmong, writtenKeys } from "./partition-ledger.js";
 import { checkWindowRows } from "./window-check.js";
 import { nounFor } from "../../text/english.js";
-
-type MaybePromise<T> = T | Promise<T>;
+import type { MaybePromise } from "../../maybe-promise.js";
 
 /** What a write transaction replaces: the partitions (keys) of a table, or all of it (null). */
 export interface WriteScope {
@@ -123,7 +123,7 @@ export abstract class DatabaseDestination extends Destination implements Databas
   override async write(context: IOContext, data: unknown): Promise<void> {
     const table = TableData.from(data);
     if (!table) {
-      throw new SchemaError(`${this.displayName} stores tables only: asset "${context.asset.key}" gave ${describe(data)}, expected rows or columns`);
+      throw new SchemaError(`${this.displayName} stores tables only: asset "${context.asset.key}" gave ${describeValue(data)}, expected rows or columns`);
     }
     const { table: name, dataset } = context.asset;
     const window = context.window;

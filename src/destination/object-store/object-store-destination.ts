@@ -3,6 +3,7 @@ import { checkOptions } from "../options.js";
 import type { Partition } from "../../partitioning/index.js";
 import { type Row, TableData } from "../../representation/index.js";
 import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
+import { describeValue } from "../../text/describe-value.js";
 import { Destination, type DropTarget } from "../destination.js";
 import type { FileFormat, FormatName } from "../formats/file-format.js";
 import { formatFor } from "../formats/format-for.js";
@@ -10,8 +11,7 @@ import type { IOContext } from "../io-context.js";
 import { partitionSegment, safeSegment, tableSegments } from "../paths.js";
 import { PartitionColumn } from "./partition-column.js";
 import { countRows } from "./row-counts.js";
-
-type MaybePromise<T> = T | Promise<T>;
+import type { MaybePromise } from "../../maybe-promise.js";
 
 /** One object a listing found: its name relative to the bucket root and its custom metadata. */
 export interface StoredObject {
@@ -131,7 +131,7 @@ export abstract class ObjectStoreDestination extends Destination {
   async writePartition(context: IOContext, partition: Partition | null, data: unknown): Promise<void> {
     const table = TableData.from(data);
     if (!table) {
-      throw new SchemaError(`${this.displayName} stores tables, but asset "${context.asset.key}" produced ${describeKind(data)}; use FileDestination for other values`);
+      throw new SchemaError(`${this.displayName} stores tables, but asset "${context.asset.key}" produced ${describeValue(data)}; use FileDestination for other values`);
     }
     const rows = table.rows;
     let fields = effectiveFields(context.schema, rows);
@@ -195,10 +195,4 @@ function effectiveFields(schema: readonly FieldSpec[] | null, rows: readonly Row
   if (!schema) return inferred;
   const declared = new Set(schema.map((spec) => spec.name));
   return [...schema, ...inferred.filter((spec) => !declared.has(spec.name))];
-}
-
-function describeKind(data: unknown): string {
-  if (data === null || data === undefined) return String(data);
-  if (typeof data === "object") return `a ${(data as object).constructor?.name ?? "object"}`;
-  return `a ${typeof data}`;
 }
