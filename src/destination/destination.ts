@@ -3,6 +3,7 @@ import { ConfigError } from "../errors.js";
 import type { Partition } from "../partitioning/index.js";
 import { TableData, type Row } from "../representation/index.js";
 import type { AssetRef, IOContext } from "./io-context.js";
+import { missingHook, requireHooks } from "./hook-check.js";
 import { unknownOption } from "./options.js";
 import type { MaybePromise } from "../maybe-promise.js";
 
@@ -33,10 +34,7 @@ export abstract class Destination {
   static destinationName?: string;
   static relations?: DestinationRelations;
   constructor(options?: object) {
-    const missing = HOOKS.find((hook) => typeof (this as unknown as Record<string, unknown>)[hook] !== "function");
-    if (missing) {
-      throw new ConfigError(`destination ${this.constructor.name} cannot be created: it does not implement ${missing}()`);
-    }
+    requireHooks(this, HOOKS);
     // A decorated class applies its options itself, strictly, once its fields exist. Any other
     // class gets them now, for its constructors to see, and again over its field initialisers,
     // which run after this constructor returns (see `optionsOverFields`).
@@ -72,7 +70,7 @@ export abstract class Destination {
    * or null when it can. A full refresh checks every destination before it drops anything.
    */
   missingDropHook(): string | null {
-    return typeof this.dropAsset === "function" ? null : "dropAsset(context)";
+    return missingHook(this, ["dropAsset(context)"]);
   }
 
   /**

@@ -6,6 +6,8 @@ import { instantOf } from "../../partitioning/dates.js";
 import { TableData } from "../../representation/index.js";
 import { inferFieldSpecs, reconcileRows } from "../../schema/index.js";
 import { Destination, type DropTarget } from "../destination.js";
+import { missingHook } from "../hook-check.js";
+import { orderedCounts } from "../row-count.js";
 import type { IOContext } from "../io-context.js";
 import type { DatabaseHooks, PartitionLedger } from "./hooks.js";
 import { checkDatabaseSubclass, definedAtOrBelow } from "./override-check.js";
@@ -189,8 +191,8 @@ export abstract class DatabaseDestination extends Destination implements Databas
   }
 
   override missingDropHook(): string | null {
-    if (typeof this.dropTable !== "function") return "dropTable(table, dataset)";
-    return this.recordPartitions && typeof this.forgetPartitions !== "function" ? "forgetPartitions(table, dataset)" : null;
+    // A backend keeping its own ledger must forget a dropped table's partitions too.
+    return missingHook(this, ["dropTable(table, dataset)", ...(this.recordPartitions ? ["forgetPartitions(table, dataset)"] : [])]);
   }
 
   /**
@@ -233,10 +235,7 @@ export abstract class DatabaseDestination extends Destination implements Databas
       if (key !== null) counts.set(key, (counts.get(key) ?? 0) + n);
     }
     for (const key of written) if (!counts.has(key)) counts.set(key, 0);
-    const order = partitioning instanceof ListPartitionConfig ? partitioning.values : null;
-    const rank = (key: string) => (order ? (order.indexOf(key) + 1 || order.length + 1) : 0);
-    const sorted = [...counts].sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
-    return Object.fromEntries(sorted);
+    return orderedCounts(counts, partitioning);
   }
 
   /** Rows per stored value, grouped by period where the backend can (`countPeriods`). */

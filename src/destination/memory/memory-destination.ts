@@ -3,7 +3,7 @@ import type { Partition } from "../../partitioning/index.js";
 import { Destination, type DropTarget } from "../destination.js";
 import type { IOContext } from "../io-context.js";
 import { partitionSegment, safeSegment, tableSegments } from "../paths.js";
-import { rowCountOf } from "../row-count.js";
+import { orderedCounts, rowCountOf } from "../row-count.js";
 
 interface StoredValue {
   readonly data: unknown;
@@ -76,10 +76,10 @@ export class MemoryDestination extends Destination {
   partitionRowCounts(context: IOContext): Record<string, number> {
     const column = safeSegment(context.partitionColumn(), "partition column", "MemoryDestination");
     const prefix = `${tableSegments(context, "MemoryDestination").join("/")}/${column}=`;
-    const counts: Record<string, number> = {};
+    const counts: Array<[string, number]> = [];
     for (const [key, stored] of store) {
-      if (key.startsWith(prefix) && !key.slice(prefix.length).includes("/")) counts[key.slice(prefix.length)] = stored.rows;
+      if (key.startsWith(prefix) && !key.slice(prefix.length).includes("/")) counts.push([key.slice(prefix.length), stored.rows]);
     }
-    return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    return orderedCounts(counts, context.asset.partitioning);
   }
 }

@@ -5,6 +5,7 @@ import { type Row, TableData } from "../../representation/index.js";
 import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
 import { describeValue } from "../../text/describe-value.js";
 import { Destination, type DropTarget } from "../destination.js";
+import { missingHook, requireHooks } from "../hook-check.js";
 import type { FileFormat, FormatName } from "../formats/file-format.js";
 import { formatFor } from "../formats/format-for.js";
 import type { IOContext } from "../io-context.js";
@@ -37,8 +38,7 @@ export abstract class ObjectStoreDestination extends Destination {
 
   constructor(options?: object) {
     super(options);
-    const missing = OBJECT_HOOKS.find((hook) => typeof (this as unknown as Record<string, unknown>)[hook] !== "function");
-    if (missing) throw new ConfigError(`destination ${this.constructor.name} cannot be created: it does not implement ${missing}()`);
+    requireHooks(this, OBJECT_HOOKS);
     // Assigned even when given, so that an undecorated subclass is seen to take both options.
     this.format = this.format ?? "parquet";
     this.prefix = this.prefix ?? "";
@@ -76,7 +76,7 @@ export abstract class ObjectStoreDestination extends Destination {
   }
 
   override missingDropHook(): string | null {
-    return typeof this.deleteObjects === "function" ? null : "deleteObjects(names)";
+    return missingHook(this, ["deleteObjects(names)"]);
   }
 
   /** Deletes the asset's objects: `data.*` under its table prefix and under each `{column}={key}/` there, nothing deeper. */
@@ -165,7 +165,7 @@ export abstract class ObjectStoreDestination extends Destination {
     return countRows(this, `${this.tablePath(context).join("/")}/`, `${column}=`, `data.${format.extension}`, async (name) => {
       const bytes = await this.getObject(name);
       return bytes === null ? null : (await format.deserialize(bytes, null)).length;
-    });
+    }, context.asset.partitioning);
   }
 
   /** The format object `format` names. */
