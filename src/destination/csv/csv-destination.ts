@@ -10,7 +10,7 @@ import type { IOContext } from "../io-context.js";
 import { recycleChunks } from "../byte-chunks.js";
 import { CsvEncoder } from "./csv-encoder.js";
 import { csvParseStream, parseCsvRows } from "./csv-text.js";
-import { checkOptions } from "../options.js";
+import { declareOptions } from "../options.js";
 
 // A partition given as rows is encoded whole before its file is opened when its CSV takes at most
 // this much; a larger one is encoded as the file takes it, so that it is never held twice.
@@ -38,16 +38,16 @@ export interface CSVDestinationOptions {
  */
 export class CSVDestination extends Destination {
   static override destinationName = "CSV files";
-  readonly basePath: string;
+  static override readonly options = declareOptions<CSVDestinationOptions>({ basePath: "required", durable: "optional" });
+  /** The folder holding every dataset's tables. */
+  readonly basePath: string = "";
   /** Whether writes are synced to disk (see the option). */
-  readonly durable: boolean;
+  readonly durable: boolean = true;
   private readonly files: PartitionFiles;
 
   constructor(options: CSVDestinationOptions) {
-    super();
-    checkOptions(options, ["basePath", "durable"], ["basePath"], "CSVDestination");
-    this.basePath = options?.basePath ?? "";
-    this.durable = durableOption(options?.durable, "CSVDestination");
+    super(options);
+    this.durable = durableOption(this.durable, "CSVDestination");
     this.files = new PartitionFiles(() => this.resolvePath(this.basePath), "data.csv", "CSVDestination", this.durable);
   }
 

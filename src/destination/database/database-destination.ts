@@ -51,8 +51,8 @@ function filtersOf(window: PartitionWindow, column: string): PartitionFilter[] {
  * contract here: `write`/`read` take a whole window, the per-partition hooks call them.
  */
 export abstract class DatabaseDestination extends Destination implements DatabaseHooks, PartitionLedger {
-  constructor() {
-    super();
+  constructor(options?: object) {
+    super(options);
     checkDatabaseSubclass(this, DatabaseDestination);
   }
 
@@ -114,9 +114,6 @@ export abstract class DatabaseDestination extends Destination implements Databas
    * commits an open transaction (MySQL) does it here, so a failed write cannot half-apply.
    */
   protected ensureTable(_table: string, _dataset: string | null, _context: IOContext): MaybePromise<void> {}
-
-  /** Releases connections; a no-op unless the backend holds some. */
-  async close(): Promise<void> {}
 
   /**
    * Replaces the window: deletes every partition it covers and inserts the batch once, in one

@@ -3,6 +3,7 @@ import type { Partition } from "../../partitioning/index.js";
 import { Destination, type DropTarget } from "../destination.js";
 import type { IOContext } from "../io-context.js";
 import { partitionSegment, safeSegment, tableSegments } from "../paths.js";
+import { declareOptions } from "../options.js";
 import { orderedCounts, rowCountOf } from "../row-count.js";
 
 interface StoredValue {
@@ -25,8 +26,11 @@ export class MemoryDestination extends Destination {
     return "memory of this process";
   }
 
-  constructor() {
-    super();
+  static override readonly options = declareOptions<Record<string, never>>({});
+
+  /** Takes no options: every instance shares the one store. */
+  constructor(options?: Record<string, never>) {
+    super(options);
   }
 
   /** Forgets everything every MemoryDestination holds (between tests). */

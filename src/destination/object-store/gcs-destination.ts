@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { File } from "@google-cloud/storage";
 import { ConfigError } from "../../errors.js";
 import type { FileFormat, FormatName } from "../formats/file-format.js";
+import { declareOptions } from "../options.js";
 import { ObjectStoreDestination, type StoredObject } from "./object-store-destination.js";
 import { checkGCSConnection, createGCSClient, type GCSConnectionOptions, type GCSHandle, gcsStorageError, isObjectNotFound, statusOf } from "./gcs-client.js";
 
@@ -27,13 +28,15 @@ const MAX_RACES = 5;
  */
 export class GCSDestination extends ObjectStoreDestination {
   static override destinationName = "GCS";
-  readonly bucket: string;
-  #connection: GCSConnectionOptions;
+  static override readonly options = declareOptions<GCSDestinationOptions>({ bucket: "required", prefix: "optional", format: "optional", connection: "private" });
+  /** The bucket's name. */
+  readonly bucket: string = "";
+  readonly #connection: GCSConnectionOptions;
   #handle: Promise<GCSHandle> | undefined;
 
   constructor(options: GCSDestinationOptions) {
-    super();
-    this.bucket = this.takeBucketOptions(options, "GCSDestination");
+    super(options);
+    this.checkBucket(this.bucket);
     checkGCSConnection(options.connection);
     this.#connection = { ...(options.connection ?? {}) };
   }
@@ -44,9 +47,8 @@ export class GCSDestination extends ObjectStoreDestination {
     return credentials ? { ...rest, credentials: { client_email: "[redacted]", private_key: "[redacted]" } } : rest;
   }
 
-  set connection(value: GCSConnectionOptions) {
-    checkGCSConnection(value);
-    this.#connection = { ...(value ?? {}) };
+  /** Forgets the client (it keeps no connection open between requests); a later call creates a new one. */
+  override async close(): Promise<void> {
     this.#handle = undefined;
   }
 

@@ -1,5 +1,4 @@
 import { ConfigError, DataNotFoundError, SchemaError } from "../../errors.js";
-import { checkOptions } from "../options.js";
 import type { Partition } from "../../partitioning/index.js";
 import { type Row, TableData } from "../../representation/index.js";
 import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
@@ -29,31 +28,19 @@ const OBJECT_HOOKS = ["putObject", "getObject", "listObjects", "objectUri"] as c
  * (in the path, not the file), row counts from `row_count` metadata and typed reads.
  */
 export abstract class ObjectStoreDestination extends Destination {
-  // `declare`d, not initialised: a field initialiser would run after the base constructor and
-  // overwrite the options it applied. Defaults are set in the constructor instead.
   /** The file format: "parquet" (default), "jsonl", "csv", or a FileFormat of your own. */
-  declare format: FormatName | FileFormat;
+  format: FormatName | FileFormat = "parquet";
   /** A path prefix inside the bucket ("" for the root). */
-  declare prefix: string;
+  prefix = "";
 
   constructor(options?: object) {
     super(options);
     requireHooks(this, OBJECT_HOOKS);
-    // Assigned even when given, so that an undecorated subclass is seen to take both options.
-    this.format = this.format ?? "parquet";
-    this.prefix = this.prefix ?? "";
   }
 
-  /**
-   * For a bucket-backed destination's constructor: checks its options (the bucket required and
-   * non-empty, no unknown key), takes `prefix` and `format`, and returns the bucket.
-   */
-  protected takeBucketOptions(options: { bucket?: unknown; prefix?: string; format?: FormatName | FileFormat }, owner: string): string {
-    checkOptions(options, ["bucket", "prefix", "format", "connection"], ["bucket"], owner);
-    if (typeof options?.bucket !== "string" || options.bucket === "") throw new ConfigError(`${owner}: bucket must be a non-empty bucket name`);
-    if (options.prefix !== undefined) this.prefix = options.prefix;
-    if (options.format !== undefined) this.format = options.format;
-    return options.bucket;
+  /** For a bucket-backed destination's constructor: refuses a `bucket` option that names no bucket. */
+  protected checkBucket(bucket: unknown): void {
+    if (typeof bucket !== "string" || bucket === "") throw new ConfigError(`${this.constructor.name}: bucket must be a non-empty bucket name`);
   }
 
   /** Uploads an object, replacing any object of that name, with the given custom metadata. */

@@ -1,4 +1,5 @@
 import type { FileFormat, FormatName } from "../formats/file-format.js";
+import { declareOptions } from "../options.js";
 import { ObjectStoreDestination, type StoredObject } from "./object-store-destination.js";
 import { checkEndpoint, createS3Client, isNotFound, type S3ConnectionOptions, type S3Handle, storageError } from "./s3-client.js";
 
@@ -20,13 +21,15 @@ const PARALLEL_HEADS = 16;
  */
 export class S3Destination extends ObjectStoreDestination {
   static override destinationName = "S3";
-  readonly bucket: string;
-  #connection: S3ConnectionOptions;
+  static override readonly options = declareOptions<S3DestinationOptions>({ bucket: "required", prefix: "optional", format: "optional", connection: "private" });
+  /** The bucket's name. */
+  readonly bucket: string = "";
+  readonly #connection: S3ConnectionOptions;
   #handle: Promise<S3Handle> | undefined;
 
   constructor(options: S3DestinationOptions) {
-    super();
-    this.bucket = this.takeBucketOptions(options, "S3Destination");
+    super(options);
+    this.checkBucket(this.bucket);
     this.#connection = { ...(options.connection ?? {}) };
     checkEndpoint(this.#connection);
   }
@@ -37,10 +40,12 @@ export class S3Destination extends ObjectStoreDestination {
     return credentials ? { ...rest, credentials: { accessKeyId: "[redacted]", secretAccessKey: "[redacted]" } } : rest;
   }
 
-  set connection(value: S3ConnectionOptions) {
-    checkEndpoint({ ...(value ?? {}) });
-    this.#connection = { ...(value ?? {}) };
+  /** Destroys the client and its sockets; a later call creates a new one. */
+  override async close(): Promise<void> {
+    const pending = this.#handle;
     this.#handle = undefined;
+    const handle = await pending?.catch(() => null);
+    handle?.client.destroy();
   }
 
   /**
