@@ -171,6 +171,9 @@ describe("an undecorated subclass of Destination", () => {
       }
     }
     expect(new Normalising({ basePath: "./x///" }).basePath).toBe("./x");
+    // Decorated, a class sees its options in its constructor alike.
+    const Decorated = il.destination()(Normalising);
+    expect(new Decorated({ basePath: "./x///" }).basePath).toBe("./x");
   });
 
   it("with private fields and relative paths works through the constructor's proxy", () => {
@@ -244,18 +247,6 @@ describe("decorated destinations", () => {
     expect(new Decorated({ basePath: "./x" }).basePath).toBe("./x");
     expect(new Decorated({}).basePath).toBe("./default");
     configError(() => new Decorated({ basepath: "./x" }), 'Decorated: unknown option "basepath"; did you mean "basePath"? (known: basePath)');
-  });
-
-  it("sees its options in its own constructor, as an undecorated class does", () => {
-    @il.destination()
-    class Normalising extends Stored {
-      basePath = "./default";
-      constructor(options: { basePath?: string }) {
-        super(options);
-        this.basePath = this.basePath.replace(/\/+$/, "");
-      }
-    }
-    expect(new Normalising({ basePath: "./x///" }).basePath).toBe("./x");
   });
 
   it("@destination on a class that does not extend Destination is a ConfigError", () => {
