@@ -1,7 +1,7 @@
 import type { z as Z } from "zod";
 import { Asset } from "../asset/asset.js";
 import { isAssetDefinition } from "../asset/definition.js";
-import { describeValue } from "../schema/describe.js";
+import { describeValue } from "../text/describe-value.js";
 import { Source } from "../source/source.js";
 import type { InterloperConfig } from "./define-config.js";
 

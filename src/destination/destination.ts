@@ -3,11 +3,11 @@ import { ConfigError } from "../errors.js";
 import type { Partition } from "../partitioning/index.js";
 import { TableData, type Row } from "../representation/index.js";
 import type { AssetRef, IOContext } from "./io-context.js";
-import { unknownOption } from "./options.js";
+import { missingHook, requireHooks } from "./hook-check.js";
+import { applyOptions, checkUndeclaredOptions, type DeclaredOptions } from "./options.js";
+import type { MaybePromise } from "../maybe-promise.js";
 
-type MaybePromise<T> = T | Promise<T>;
 const HOOKS = ["writePartition", "readPartition", "partitionRowCounts"] as const;
-const DECORATED = Symbol("interloper.decorated");
 
 /** What `dropAsset` would remove of an asset, for `materialize --full-refresh --dry-run`. */
 export interface DropTarget {
@@ -32,15 +32,21 @@ export abstract class Destination {
   /** The display name, set by `@destination({ name })`; defaults to the class name. */
   static destinationName?: string;
   static relations?: DestinationRelations;
+  /**
+   * The options the class takes, declared with `declareOptions` (the built-ins all do): given
+   * ones are checked at construction, unknown and missing keys refused. A class that declares
+   * none takes its fields (and setters) as options, checked once the instance is complete.
+   */
+  static readonly options?: DeclaredOptions;
+
+  /**
+   * Sets the options on the fields of the same names, over their initialisers, for every class:
+   * built-in, user-written or decorated (see `applyOptions`). Options a class declares "private"
+   * are left for its own constructor to keep.
+   */
   constructor(options?: object) {
-    const missing = HOOKS.find((hook) => typeof (this as unknown as Record<string, unknown>)[hook] !== "function");
-    if (missing) {
-      throw new ConfigError(`destination ${this.constructor.name} cannot be created: it does not implement ${missing}()`);
-    }
-    // A decorated class applies its options itself, strictly, once its fields exist. Any other
-    // class gets them now, for its constructors to see, and again over its field initialisers,
-    // which run after this constructor returns (see `optionsOverFields`).
-    if (options !== undefined && !Object.hasOwn(new.target, DECORATED)) return optionsOverFields(this, options);
+    requireHooks(this, HOOKS);
+    return applyOptions(this, options, (new.target as typeof Destination).options);
   }
 
   /** Stores one partition (null: the whole of an unpartitioned asset), replacing what it held. */
@@ -68,11 +74,19 @@ export abstract class Destination {
   dropAsset?(context: IOContext): MaybePromise<void>;
 
   /**
+   * Releases what the destination holds open (a database pool, a client), so that a program can
+   * exit once its work is done; a later use opens it again. Nothing by default. Whoever created
+   * the destination closes it: a project loaded from a config closes its own when it is done
+   * with them, a run never closes one.
+   */
+  async close(): Promise<void> {}
+
+  /**
    * The hook this destination lacks to drop an asset, as its signature (`dropAsset(context)`),
    * or null when it can. A full refresh checks every destination before it drops anything.
    */
   missingDropHook(): string | null {
-    return typeof this.dropAsset === "function" ? null : "dropAsset(context)";
+    return missingHook(this, ["dropAsset(context)"]);
   }
 
   /**
@@ -146,87 +160,18 @@ export abstract class Destination {
 
 /**
  * The folder each destination's relative paths resolve against, fixed at the first resolution.
- * Kept outside the instance, not in a private field: an undecorated class's instance is a Proxy
- * (see `optionsOverFields`), and private fields cannot be reached through one.
+ * Kept outside the instance, not in a private field: an instance given options is a Proxy (see
+ * `applyOptions`), and the base's private fields could not be reached through it.
  */
 const pathBases = new WeakMap<Destination, string>();
 
-/** The options each undecorated destination was given, and which of them its class took. */
-const givenOptions = new WeakMap<Destination, { readonly keys: readonly string[]; readonly taken: Set<string> }>();
-
 /**
- * Applies an undecorated destination's options so that they win over its field initialisers.
- * Class fields are defined on `this` after the base constructor returns, so no assignment made
- * here could survive them; the instance is instead a Proxy whose first field definition of an
- * option's key (a full data descriptor, as class fields and compiled `_defineProperty` make)
- * keeps the option's value. Later assignments (`this.x = ...`) pass through unchanged. The keys
- * its class defined or assigned are recorded, for `checkDestinationOptions` to refuse the others.
- */
-function optionsOverFields(target: Destination, options: object): Destination {
-  applyOptions(target, options);
-  const keys = Object.keys(options);
-  const taken = new Set<string>();
-  const proxy = new Proxy(target, {
-    defineProperty(object, key, descriptor) {
-      if (typeof key === "string" && keys.includes(key) && !taken.has(key)) {
-        taken.add(key);
-        if (isFieldDefinition(descriptor)) descriptor = { ...descriptor, value: (options as Record<string, unknown>)[key] };
-      }
-      return Reflect.defineProperty(object, key, descriptor);
-    },
-  });
-  givenOptions.set(proxy, { keys, taken });
-  return proxy;
-}
-
-function isFieldDefinition(descriptor: PropertyDescriptor): boolean {
-  return "value" in descriptor && descriptor.writable === true && descriptor.enumerable === true && descriptor.configurable === true;
-}
-
-/**
- * Refuses, with ConfigError naming the nearest known option, an option an undecorated
- * destination's class never took: neither a field, nor assigned by a constructor, nor a setter.
- * Called when an asset is bound to the destination, so that a config with a typo fails to load.
+ * Refuses, with ConfigError naming the nearest known option, an option given to a destination
+ * whose class declares none and never took it. Called when an asset is bound to the destination,
+ * so that a config with a typo fails to load.
  */
 export function checkDestinationOptions(destination: Destination): void {
-  const given = givenOptions.get(destination);
-  if (!given) return;
-  const unknown = given.keys.filter((key) => !given.taken.has(key) && !hasSetter(destination, key));
-  if (unknown.length === 0) return;
-  const known = [...Object.keys(destination).filter((key) => !unknown.includes(key)), ...settersOf(destination)];
-  throw new ConfigError(unknownOption(destination.constructor.name, unknown[0]!, [...new Set(known)]));
-}
-
-/** Accessors with a setter that the destination's classes below Destination define. */
-function settersOf(destination: Destination): string[] {
-  const names: string[] = [];
-  for (let proto = Object.getPrototypeOf(destination); proto && proto !== Destination.prototype; proto = Object.getPrototypeOf(proto)) {
-    for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(proto))) if (descriptor.set) names.push(name);
-  }
-  return names;
-}
-
-function hasSetter(destination: Destination, key: string): boolean {
-  return settersOf(destination).includes(key);
-}
-
-/**
- * Sets a destination's fields from its options. Once the class's fields exist (`strict`), an
- * option naming none of them is refused: a typo must not pass silently.
- */
-function applyOptions(target: object, options: object, strict = false): void {
-  if (typeof options !== "object" || options === null) {
-    throw new ConfigError(`destination ${target.constructor.name}: expected an options object, got ${String(options)}`);
-  }
-  for (const [name, value] of Object.entries(options)) {
-    if (strict && !(name in target)) {
-      const known = [...Object.keys(target), ...settersOf(target as Destination)];
-      throw new ConfigError(unknownOption(target.constructor.name, name, [...new Set(known)]));
-    }
-    if (!Reflect.set(target, name, value)) {
-      throw new ConfigError(`${target.constructor.name}: option "${name}" cannot be set: it is a read-only property of the destination`);
-    }
-  }
+  checkUndeclaredOptions(destination, Destination.prototype);
 }
 
 /** Options of the `@destination` class decorator. */
@@ -239,9 +184,8 @@ export interface DestinationOptions {
 type DestinationClass = abstract new (...args: never[]) => Destination;
 
 /**
- * Declares a destination class: its display name and relations, and makes `new X({...})` set
- * the class's own fields after their defaults are initialised (class fields would otherwise
- * overwrite options applied by the base constructor).
+ * Declares a destination class: its display name and relations; an option the class does not
+ * take is then refused by `new X({...})` itself.
  */
 export function destination(options: DestinationOptions = {}) {
   return function decorate<C extends DestinationClass>(target: C, _context?: ClassDecoratorContext<C>): C {
@@ -254,11 +198,12 @@ export function destination(options: DestinationOptions = {}) {
     const decorated = class extends base {
       constructor(...args: unknown[]) {
         super(...args);
-        if (args[0] !== undefined) applyOptions(this, args[0] as object, true);
+        // Options are already set (by the base constructor); a decorated class refuses the
+        // ones it does not take as soon as it is constructed, not when an asset is bound.
+        checkUndeclaredOptions(this, Destination.prototype);
       }
     };
     Object.defineProperty(decorated, "name", { value: target.name });
-    Object.defineProperty(decorated, DECORATED, { value: true });
     const statics = decorated as unknown as typeof Destination;
     statics.destinationName = options.name ?? target.name;
     if (options.relations) statics.relations = options.relations;

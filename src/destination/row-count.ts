@@ -1,3 +1,4 @@
+import { ListPartitionConfig, type PartitionConfig } from "../partitioning/index.js";
 import { TableData } from "../representation/index.js";
 
 /**
@@ -8,4 +9,19 @@ export function rowCountOf(data: unknown): number {
   const table = TableData.from(data);
   if (table) return table.length;
   return data === null || data === undefined ? 0 : 1;
+}
+
+/**
+ * Rows per partition key in the one order every destination returns them: a list partitioning's
+ * keys as its values are declared, then any key it no longer declares; other keys as strings,
+ * which is chronological for the keys of one time granularity.
+ */
+export function orderedCounts(counts: Iterable<readonly [string, number]>, partitioning: PartitionConfig | null): Record<string, number> {
+  const declared = partitioning instanceof ListPartitionConfig ? partitioning.values : [];
+  const rank = (key: string) => {
+    const at = declared.indexOf(key);
+    return at === -1 ? declared.length : at;
+  };
+  const sorted = [...counts].sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(sorted);
 }

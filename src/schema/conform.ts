@@ -1,6 +1,7 @@
 import { ConfigError, SchemaError } from "../errors.js";
 import { INVALID } from "./converters.js";
-import { assetPrefix, describeValue, FieldProblems } from "./describe.js";
+import { describeValue } from "../text/describe-value.js";
+import { assetPrefix, FieldProblems } from "./describe.js";
 import { type FieldSpec, valueCheck } from "./field-spec.js";
 import { inferFieldSpecs } from "./infer.js";
 import { copyFields, mismatch, prepareFields } from "./reconcile.js";

@@ -1,47 +1,5 @@
 // Wording shared by every schema message, so reconcile, conform and strict read alike.
 
-const MAX_SHOWN = 60;
-
-function clip(text: string): string {
-  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}...` : text;
-}
-
-/** A value as a message shows it: its kind, then the value (`string "12"`, `bigint 7n`). */
-export function describeValue(value: unknown): string {
-  if (value === null) return "null";
-  if (value === undefined) return "undefined";
-  switch (typeof value) {
-    case "string":
-      return `string ${clip(JSON.stringify(value))}`;
-    case "number":
-      return `number ${Object.is(value, -0) ? "-0" : String(value)}`;
-    case "bigint":
-      return `bigint ${clip(value.toString())}n`;
-    case "boolean":
-      return `boolean ${String(value)}`;
-    case "object":
-      return describeObject(value);
-    default:
-      return typeof value;
-  }
-}
-
-function describeObject(value: object): string {
-  if (value instanceof Date) {
-    return Number.isNaN(value.getTime()) ? "invalid Date" : `Date ${value.toISOString()}`;
-  }
-  const proto = Object.getPrototypeOf(value) as unknown;
-  const kind = Array.isArray(value) ? "array" : proto === Object.prototype || proto === null ? "object" : undefined;
-  // A Map or a class instance says more by its class name than by its JSON ("{}").
-  if (kind === undefined) return (value.constructor as { name?: string } | undefined)?.name ?? "object";
-  try {
-    const text = JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? `${item}n` : item));
-    return `${kind} ${clip(text)}`;
-  } catch {
-    return kind;
-  }
-}
-
 /** `asset "orders": ` when the asset is known, so messages lead with what they concern. */
 export function assetPrefix(assetKey: string | undefined): string {
   return assetKey === undefined ? "" : `asset "${assetKey}": `;

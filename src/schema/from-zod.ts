@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { SchemaError } from "../errors.js";
-import { describeValue } from "./describe.js";
+import { describeValue } from "../text/describe-value.js";
 import { FIELD_TYPES, type FieldSpec, type FieldType } from "./field-spec.js";
 
 // Read through `_zod.def`, the core definition that zod classic and zod/mini share, so either

@@ -1,6 +1,7 @@
 import { SchemaError } from "../errors.js";
 import { type ConvertMode, converterFor } from "./converters.js";
-import { assetPrefix, describeValue } from "./describe.js";
+import { describeValue } from "../text/describe-value.js";
+import { assetPrefix } from "./describe.js";
 import { describeFieldType, type FieldSpec } from "./field-spec.js";
 import { compileShaper, ExtraKeys, type PreparedField, readField } from "./row-shaper.js";
 

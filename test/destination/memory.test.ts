@@ -5,6 +5,7 @@ import { DataNotFoundError } from "../../src/errors.js";
 import { TimePartitionConfig, TimePartitionWindow } from "../../src/partitioning/index.js";
 import type { Partition, PartitionWindow } from "../../src/partitioning/index.js";
 import type { Row } from "../../src/representation/index.js";
+import { rejectionOf } from "../support/assertions.js";
 
 const daily = new TimePartitionConfig({ column: "date", allowWindow: true });
 const orders: AssetRef = { key: "shop.orders", table: "orders", dataset: "shop", partitioning: daily };
@@ -14,7 +15,6 @@ function ctx(asset: AssetRef, window: PartitionWindow | Partition | null): IOCon
   return new IOContext({ asset, window, schema: null, metadata: { runId: "r1" } });
 }
 
-const errorOf = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => undefined, (e: unknown) => e);
 
 describe("MemoryDestination", () => {
   afterEach(() => {
@@ -66,11 +66,11 @@ describe("MemoryDestination", () => {
 
   it("throws DataNotFoundError naming the key never written", async () => {
     const memory = new MemoryDestination();
-    const partitioned = await errorOf(memory.read(ctx(orders, jan1)));
+    const partitioned = await rejectionOf(memory.read(ctx(orders, jan1)));
     expect(partitioned).toBeInstanceOf(DataNotFoundError);
     expect((partitioned as Error).message).toContain("shop/orders/date=2026-01-01");
 
-    const whole = await errorOf(memory.read(ctx({ ...orders, partitioning: null }, null)));
+    const whole = await rejectionOf(memory.read(ctx({ ...orders, partitioning: null }, null)));
     expect(whole).toBeInstanceOf(DataNotFoundError);
     expect((whole as Error).message).toContain("shop/orders");
   });

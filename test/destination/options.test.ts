@@ -67,6 +67,87 @@ describe("built-in destinations check their options", () => {
   });
 });
 
+describe("one options path for built-in and user destinations", () => {
+  it("a built-in's options are set on its fields by the base, as a user class's are", () => {
+    const csv = new il.CSVDestination({ basePath: "/data", durable: false });
+    expect([csv.basePath, csv.durable]).toEqual(["/data", false]);
+    expect(new il.CSVDestination({ basePath: "/data" }).durable).toBe(true);
+    const store = new il.LocalObjectStoreDestination({ basePath: "/lake", prefix: "raw", format: "csv" });
+    expect([store.basePath, store.prefix, store.format, store.durable]).toEqual(["/lake", "raw", "csv", true]);
+    expect(new il.SQLiteDestination({ path: ":memory:" }).path).toBe(":memory:");
+  });
+
+  it("a subclass of a built-in extends its declared options, and keeps them over its field initialisers", () => {
+    interface PrettyOptions extends il.CSVDestinationOptions {
+      readonly pretty?: boolean;
+    }
+    class Pretty extends il.CSVDestination {
+      static override readonly options = il.declareOptions<PrettyOptions>({ basePath: "required", durable: "optional", pretty: "optional" });
+      pretty = false;
+      constructor(options: PrettyOptions) {
+        super(options);
+      }
+    }
+    const pretty = new Pretty({ basePath: "/p", pretty: true });
+    expect([pretty.basePath, pretty.pretty]).toEqual(["/p", true]);
+    configError(() => new Pretty({ basePath: "/p", prety: true } as PrettyOptions), 'Pretty: unknown option "prety"; did you mean "pretty"? (known: basePath, durable, pretty)');
+  });
+
+  it("a user class that declares its options has unknown and missing ones refused when it is constructed", () => {
+    interface LakeOptions {
+      readonly root: string;
+      readonly pretty?: boolean;
+    }
+    class Lake extends Stored {
+      static override readonly options = il.declareOptions<LakeOptions>({ root: "required", pretty: "optional" });
+      root = "";
+      pretty = false;
+      constructor(options: LakeOptions) {
+        super(options);
+      }
+    }
+    expect(new Lake({ root: "/r" })).toMatchObject({ root: "/r", pretty: false });
+    configError(() => new Lake({ pretty: true } as never), 'Lake: option "root" is required');
+    configError(() => new Lake({ root: "/r", rooot: 1 } as never), 'Lake: unknown option "rooot"; did you mean "root"? (known: root, pretty)');
+  });
+
+  it("a private option is checked but never set on the instance", () => {
+    const url = "postgres://user:s3cret@127.0.0.1:1/db";
+    const pg = new il.PostgresDestination({ connection: { url } });
+    expect(Object.keys(pg)).not.toContain("connection");
+    expect(JSON.stringify(pg)).not.toContain("s3cret");
+    const s3 = new il.S3Destination({ bucket: "b", connection: { credentials: { accessKeyId: "AKIA", secretAccessKey: "s3cret" } } });
+    expect(Object.keys(s3)).not.toContain("connection");
+    expect(s3.connection.credentials?.secretAccessKey).toBe("[redacted]");
+  });
+
+  it("MemoryDestination takes no options", () => {
+    const make = il.MemoryDestination as unknown as new (options: unknown) => unknown;
+    configError(() => new make({ basePath: "/x" }), 'MemoryDestination: unknown option "basePath" (known: none)');
+    expect(new il.MemoryDestination()).toBeInstanceOf(il.MemoryDestination);
+  });
+
+  it("a user subclass of DatabaseDestination keeps its options", () => {
+    class Warehouse extends il.DatabaseDestination {
+      url = "default";
+      insert(): void {}
+      delete(): void {}
+      select(): null {
+        return null;
+      }
+      count(): Record<string, number> {
+        return {};
+      }
+    }
+    expect(new (Warehouse as unknown as new (options: object) => Warehouse)({ url: "db://given" }).url).toBe("db://given");
+  });
+
+  it("every destination can be closed; the base's close does nothing", async () => {
+    await expect(new Undecorated({}).close()).resolves.toBeUndefined();
+    await expect(new il.CSVDestination({ basePath: "/x" }).close()).resolves.toBeUndefined();
+  });
+});
+
 describe("an undecorated subclass of Destination", () => {
   it("keeps the options given over its field initialisers", () => {
     const u = new Undecorated({ basePath: "./x", pretty: true });
@@ -90,6 +171,9 @@ describe("an undecorated subclass of Destination", () => {
       }
     }
     expect(new Normalising({ basePath: "./x///" }).basePath).toBe("./x");
+    // Decorated, a class sees its options in its constructor alike.
+    const Decorated = il.destination()(Normalising);
+    expect(new Decorated({ basePath: "./x///" }).basePath).toBe("./x");
   });
 
   it("with private fields and relative paths works through the constructor's proxy", () => {
@@ -161,6 +245,7 @@ describe("decorated destinations", () => {
       basePath = "./default";
     }
     expect(new Decorated({ basePath: "./x" }).basePath).toBe("./x");
+    expect(new Decorated({}).basePath).toBe("./default");
     configError(() => new Decorated({ basepath: "./x" }), 'Decorated: unknown option "basepath"; did you mean "basePath"? (known: basePath)');
   });
 

@@ -3,12 +3,11 @@
 import { afterAll, beforeAll, describe } from "vitest";
 import { GCSDestination } from "../../src/destination/index.js";
 import { type GcsServer, startGcsServer } from "../support/gcs-server.js";
-import { destinationContract } from "../contract/destination.js";
+import { bucketContract } from "./helpers.js";
 
 describe("GCSDestination on the test JSON API server", () => {
   let server: GcsServer;
   const bucket = "contract";
-  let run = 0;
 
   beforeAll(async () => {
     server = await startGcsServer();
@@ -18,14 +17,5 @@ describe("GCSDestination on the test JSON API server", () => {
     await server?.stop();
   });
 
-  // Every test gets a prefix of its own, which is an empty store.
-  for (const format of ["parquet", "jsonl", "csv"] as const) {
-    destinationContract(
-      `GCSDestination (${format})`,
-      () => ({
-        destination: new GCSDestination({ bucket, prefix: `run-${++run}`, format, connection: { projectId: "test", apiEndpoint: server.endpoint } }),
-      }),
-      { optOut: { nonTabular: true } },
-    );
-  }
+  bucketContract("GCSDestination", (prefix, format) => new GCSDestination({ bucket, prefix, format, connection: { projectId: "test", apiEndpoint: server.endpoint } }));
 });

@@ -45,9 +45,9 @@ describe("GCSDestination options", () => {
     [{ bucket: "b", connection: { apiEndpoint: "localhost:4443" } }, 'GCSDestination: connection.apiEndpoint has the scheme "localhost:": expected an http(s) URL such as http://127.0.0.1:4443, got "localhost:4443"'],
     [{ bucket: "b", connection: { apiEndpoint: "http://local host" } }, "GCSDestination: connection.apiEndpoint is not a valid URL"],
     [{ bucket: "b", connection: { keyfilename: "/k.json" } }, 'GCSDestination: connection has no option "keyfilename" (known: projectId, keyFilename, credentials, apiEndpoint)'],
-    [{ bucket: "b", connection: { keyFilename: "" } }, 'GCSDestination: connection.keyFilename must be a non-empty string, got ""'],
+    [{ bucket: "b", connection: { keyFilename: "" } }, 'GCSDestination: connection.keyFilename must be a non-empty string, got string ""'],
     [{ bucket: "b", connection: { projectId: 7 } }, "GCSDestination: connection.projectId must be a non-empty string, got number 7"],
-    [{ bucket: "b", connection: "gs://b" }, 'GCSDestination: connection must be an object with projectId, keyFilename, credentials or apiEndpoint, got "gs://b"'],
+    [{ bucket: "b", connection: "gs://b" }, 'GCSDestination: connection must be an object with projectId, keyFilename, credentials or apiEndpoint, got string "gs://b"'],
   ])("refuses %j with a one-line ConfigError", (options, message) => {
     const error = (() => {
       try {

@@ -1,4 +1,6 @@
-import { IOContext, type AssetRef } from "../../src/destination/index.js";
+import { IOContext, type AssetRef, type Destination } from "../../src/destination/index.js";
+import type { FormatName } from "../../src/destination/formats/index.js";
+import { destinationContract } from "../contract/destination.js";
 import { ListPartitionConfig, TimeGranularity, TimePartitionConfig, TimePartitionWindow } from "../../src/partitioning/index.js";
 import type { Partition, PartitionWindow } from "../../src/partitioning/index.js";
 import type { FieldSpec } from "../../src/schema/index.js";
@@ -33,4 +35,15 @@ export function ctx(asset: AssetRef, window: PartitionWindow | Partition | null,
 
 export function days(first: string, last: string): TimePartitionWindow {
   return new TimePartitionWindow(first, last, TimeGranularity.DAY);
+}
+
+/**
+ * The destination contract for a bucket-backed destination, once per format; every test gets a
+ * prefix of its own, which is an empty store. Object stores hold tables only.
+ */
+export function bucketContract(name: string, make: (prefix: string, format: FormatName) => Destination): void {
+  let run = 0;
+  for (const format of ["parquet", "jsonl", "csv"] as const) {
+    destinationContract(`${name} (${format})`, () => ({ destination: make(`run-${++run}`, format) }), { optOut: { nonTabular: true } });
+  }
 }

@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:net";
 import { S3Client, CreateBucketCommand } from "@aws-sdk/client-s3";
+import { afterAll, beforeAll } from "vitest";
 import { serviceAvailable } from "../support/services.js";
 
 /** Whether moto's server can run here; prints the one skip line when it cannot. */
@@ -67,4 +68,20 @@ export async function startMoto(): Promise<Moto> {
       await gone;
     },
   };
+}
+
+/**
+ * A moto server holding `bucket`, started before the enclosing describe block's tests and
+ * stopped after them; call the returned function from a test for the running server.
+ */
+export function motoWithBucket(bucket: string): () => Moto {
+  let moto: Moto | undefined;
+  beforeAll(async () => {
+    moto = await startMoto();
+    await moto.createBucket(bucket);
+  }, 60_000);
+  afterAll(async () => {
+    await moto?.stop();
+  });
+  return () => moto!;
 }

@@ -2,11 +2,11 @@
 // object), with one listing and DeleteObjects, on a moto server; a sibling whose name the
 // asset's is a prefix of, and another asset's objects under its prefix, stay.
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { IOContext, S3Destination, type AssetRef } from "../../src/destination/index.js";
 import { DataNotFoundError } from "../../src/errors.js";
 import { days, orders } from "./helpers.js";
-import { type Moto, motoAvailable, startMoto, TEST_CONNECTION } from "./moto.js";
+import { motoAvailable, motoWithBucket, TEST_CONNECTION } from "./moto.js";
 
 const available = motoAvailable();
 const ordersDaily: AssetRef = { ...orders, key: "shop.orders_daily", table: "orders_daily" };
@@ -16,19 +16,11 @@ const ctx = (asset: AssetRef, window: ReturnType<typeof days> | null = null) => 
 const rows = (window: ReturnType<typeof days>) => window.partitions.map((p, i) => ({ date: p.key, n: i }));
 
 describe.skipIf(!available)("S3Destination drops an asset", () => {
-  let moto: Moto;
   const bucket = "drops";
-
-  beforeAll(async () => {
-    moto = await startMoto();
-    await moto.createBucket(bucket);
-  }, 60_000);
-  afterAll(async () => {
-    await moto?.stop();
-  });
+  const moto = motoWithBucket(bucket);
 
   it("every object under the asset's prefix, nothing of its siblings", async () => {
-    const connection = { ...TEST_CONNECTION, endpoint: moto.endpoint };
+    const connection = { ...TEST_CONNECTION, endpoint: moto().endpoint };
     const dest = new S3Destination({ bucket, prefix: "p", format: "jsonl", connection });
     await dest.write(ctx(orders, days("2026-01-01", "2026-01-03")), rows(days("2026-01-01", "2026-01-03")));
     await dest.write(ctx(ordersDaily, days("2026-01-01", "2026-01-02")), rows(days("2026-01-01", "2026-01-02")));

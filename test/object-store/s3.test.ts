@@ -5,7 +5,7 @@ import { formatFor } from "../../src/destination/formats/format-for.js";
 import { ObjectStoreError, S3Destination } from "../../src/destination/index.js";
 import { inferFieldSpecs } from "../../src/schema/index.js";
 import { ctx, days, orderRows, orders } from "./helpers.js";
-import { type Moto, motoAvailable, startMoto, TEST_CONNECTION } from "./moto.js";
+import { motoAvailable, motoWithBucket, TEST_CONNECTION } from "./moto.js";
 
 const SECRET = "SECRET-zq8XK2v9recognisable";
 const TOKEN = "TOKEN-session-9f7e6d-recognisable";
@@ -53,23 +53,29 @@ describe("S3Destination secrets", () => {
 const available = motoAvailable();
 
 describe.skipIf(!available)("S3Destination on a moto server", () => {
-  let moto: Moto;
   let s3: S3Client;
   const bucket = "objects";
+  const moto = motoWithBucket(bucket);
   let run = 0;
   const make = (format: "parquet" | "jsonl" | "csv" = "parquet") =>
-    new S3Destination({ bucket, prefix: `case-${++run}`, format, connection: { ...TEST_CONNECTION, endpoint: moto.endpoint } });
+    new S3Destination({ bucket, prefix: `case-${++run}`, format, connection: { ...TEST_CONNECTION, endpoint: moto().endpoint } });
   const body = async (key: string): Promise<Uint8Array> =>
     (await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).Body!.transformToByteArray();
 
-  beforeAll(async () => {
-    moto = await startMoto();
-    await moto.createBucket(bucket);
-    s3 = new S3Client({ ...TEST_CONNECTION, endpoint: moto.endpoint });
-  }, 60_000);
-  afterAll(async () => {
+  beforeAll(() => {
+    s3 = new S3Client({ ...TEST_CONNECTION, endpoint: moto().endpoint });
+  });
+  afterAll(() => {
     s3?.destroy();
-    await moto?.stop();
+  });
+
+  it("closes its client, and opens a new one when used again", async () => {
+    const dest = make("jsonl");
+    await dest.write(ctx(orders, days("2026-01-01", "2026-01-01")), orderRows().slice(0, 1));
+    await dest.close();
+    await dest.close();
+    expect(await dest.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 1 });
+    await dest.close();
   });
 
   it("stores each partition under the prefix with x-amz-meta-row_count, the partition column left out", async () => {
@@ -117,7 +123,7 @@ describe.skipIf(!available)("S3Destination on a moto server", () => {
   });
 
   it("wraps a missing bucket as ObjectStoreError naming bucket, key and operation, secrets left out", async () => {
-    const dest = new S3Destination({ bucket: "no-such-bucket", connection: secretConnection(moto.endpoint) });
+    const dest = new S3Destination({ bucket: "no-such-bucket", connection: secretConnection(moto().endpoint) });
     const error = await dest.write(ctx(orders, days("2026-01-01", "2026-01-01")), orderRows().slice(0, 1)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ObjectStoreError);
     expect((error as Error).message).toContain("PutObject of s3://no-such-bucket/shop/orders/date=2026-01-01/data.parquet failed");
@@ -133,7 +139,7 @@ describe.skipIf(!available)("S3Destination on a moto server", () => {
       AWS_ACCESS_KEY_ID: "test",
       AWS_SECRET_ACCESS_KEY: "test",
       AWS_REGION: "us-east-1",
-      AWS_ENDPOINT_URL_S3: moto.endpoint,
+      AWS_ENDPOINT_URL_S3: moto().endpoint,
     });
     try {
       const dest = new S3Destination({ bucket, prefix: `case-${++run}` });

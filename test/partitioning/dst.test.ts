@@ -2,10 +2,7 @@
 // of these results may depend on the process zone, and periods are always UTC-defined.
 import { describe, expect, it, test } from "vitest";
 import { TimeGranularity, TimePartition, TimePartitionWindow } from "../../src/index.js";
-
-function D(iso: string): Date {
-  return new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
-}
+import { D } from "../support/assertions.js";
 
 const { HOUR, DAY, WEEK, MONTH } = TimeGranularity;
 const HOUR_MS = 3_600_000;

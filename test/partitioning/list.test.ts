@@ -12,21 +12,7 @@ import {
   TimePartitionConfig,
 } from "../../src/index.js";
 import type { PartitionDefinition } from "../../src/index.js";
-
-function errorOf(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to throw, but it returned");
-}
-
-function expectPartitionError(fn: () => unknown, ...mentions: string[]): void {
-  const error = errorOf(fn);
-  expect(error).toBeInstanceOf(PartitionError);
-  for (const mention of mentions) expect((error as Error).message).toContain(mention);
-}
+import { errorOf, expectPartitionError } from "../support/assertions.js";
 
 const regions = () => new ListPartitionConfig({ column: "region", values: ["eu", "us", "apac"] });
 

@@ -1,20 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { PartitionError, TimeGranularity, TimePartitionWindow } from "../../src/index.js";
 import type { LookbackOptions } from "../../src/index.js";
+import { D, errorOf } from "../support/assertions.js";
 
 /** A UTC instant from an ISO string; a bare date means UTC midnight. Never the local zone. */
-function D(iso: string): Date {
-  return new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
-}
-
-function errorOf(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to throw, but it returned");
-}
 
 /** The window's name, or null when lookback returns null. */
 function lookback(options: LookbackOptions): string | null {

@@ -8,10 +8,7 @@ import {
   TimePartitionWindow,
   date,
 } from "../../src/index.js";
-
-function D(iso: string): Date {
-  return new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
-}
+import { D } from "../support/assertions.js";
 
 describe("partitioning.md: Time partitioning", () => {
   it("TimePartitionConfig(column='date')", () => {

@@ -1,25 +1,8 @@
 import { describe, expect, it, test } from "vitest";
 import { Partition, PartitionError, TimeGranularity, TimePartition, TimePartitionWindow } from "../../src/index.js";
+import { D, errorOf, expectPartitionError } from "../support/assertions.js";
 
 /** A UTC instant from an ISO string; a bare date means UTC midnight. Never the local zone. */
-function D(iso: string): Date {
-  return new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
-}
-
-function errorOf(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to throw, but it returned");
-}
-
-function expectPartitionError(fn: () => unknown, ...mentions: string[]): void {
-  const error = errorOf(fn);
-  expect(error).toBeInstanceOf(PartitionError);
-  for (const mention of mentions) expect((error as Error).message).toContain(mention);
-}
 
 const { HOUR, DAY, WEEK, MONTH, QUARTER, YEAR } = TimeGranularity;
 

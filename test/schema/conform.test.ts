@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, SchemaError } from "../../src/errors.js";
 import { type ConformStrategy, conform, type FieldSpec } from "../../src/schema/index.js";
+import { errorOf } from "../support/assertions.js";
 
 const schema: FieldSpec[] = [
   { name: "id", type: "integer", nullable: false },
@@ -8,15 +9,6 @@ const schema: FieldSpec[] = [
   { name: "note", type: "string", nullable: true },
   { name: "day", type: "date", nullable: true },
 ];
-
-function errorOf(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected the call to throw, but it returned");
-}
 
 function schemaError(fn: () => unknown, ...mentions: string[]): string {
   const error = errorOf(fn);

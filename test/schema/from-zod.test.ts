@@ -3,20 +3,12 @@ import { z } from "zod";
 import * as zm from "zod/mini";
 import { SchemaError } from "../../src/errors.js";
 import { type FieldSpec, fieldSpecs } from "../../src/schema/index.js";
+import { errorOf } from "../support/assertions.js";
 
 /** The spec fieldSpecs derives for a single field `f` of the given zod type. */
 function specOf(type: z.ZodType): FieldSpec {
   const [spec] = fieldSpecs(z.object({ f: type }));
   return spec!;
-}
-
-function errorOf(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected the call to throw, but it returned");
 }
 
 describe("fieldSpecs: one zod type per field type", () => {

@@ -1,21 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { SchemaError } from "../../src/errors.js";
 import { type FieldSpec, type FieldType, reconcileRows } from "../../src/schema/index.js";
+import { errorOf } from "../support/assertions.js";
 
 const spec = (type: FieldType, extra: Partial<FieldSpec> = {}): FieldSpec => ({ name: "f", type, nullable: true, ...extra });
 
 /** The value reconcileRows restores for a single field `f`. */
 function restore(field: FieldSpec, value: unknown): unknown {
   return reconcileRows([{ f: value }], [field])[0]!["f"];
-}
-
-function errorOf(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected the call to throw, but it returned");
 }
 
 const DAY = Date.UTC(2026, 4, 20);

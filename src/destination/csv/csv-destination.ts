@@ -2,6 +2,7 @@ import type { FileHandle } from "node:fs/promises";
 import { SchemaError } from "../../errors.js";
 import type { Partition } from "../../partitioning/index.js";
 import { TableData, type Row } from "../../representation/index.js";
+import { describeValue } from "../../text/describe-value.js";
 import { Destination, type DropTarget } from "../destination.js";
 import { durableOption } from "../files/atomic.js";
 import { PartitionFiles } from "../files/partition-files.js";
@@ -9,7 +10,7 @@ import type { IOContext } from "../io-context.js";
 import { recycleChunks } from "../byte-chunks.js";
 import { CsvEncoder } from "./csv-encoder.js";
 import { csvParseStream, parseCsvRows } from "./csv-text.js";
-import { checkOptions } from "../options.js";
+import { declareOptions } from "../options.js";
 
 // A partition given as rows is encoded whole before its file is opened when its CSV takes at most
 // this much; a larger one is encoded as the file takes it, so that it is never held twice.
@@ -37,16 +38,16 @@ export interface CSVDestinationOptions {
  */
 export class CSVDestination extends Destination {
   static override destinationName = "CSV files";
-  readonly basePath: string;
+  static override readonly options = declareOptions<CSVDestinationOptions>({ basePath: "required", durable: "optional" });
+  /** The folder holding every dataset's tables. */
+  readonly basePath: string = "";
   /** Whether writes are synced to disk (see the option). */
-  readonly durable: boolean;
+  readonly durable: boolean = true;
   private readonly files: PartitionFiles;
 
   constructor(options: CSVDestinationOptions) {
-    super();
-    checkOptions(options, ["basePath", "durable"], ["basePath"], "CSVDestination");
-    this.basePath = options?.basePath ?? "";
-    this.durable = durableOption(options?.durable, "CSVDestination");
+    super(options);
+    this.durable = durableOption(this.durable, "CSVDestination");
     this.files = new PartitionFiles(() => this.resolvePath(this.basePath), "data.csv", "CSVDestination", this.durable);
   }
 
@@ -63,7 +64,7 @@ export class CSVDestination extends Destination {
   async writePartition(context: IOContext, partition: Partition | null, data: unknown): Promise<void> {
     let table = TableData.from(data);
     if (!table) {
-      throw new SchemaError(`CSVDestination stores tables, but asset "${context.asset.key}" produced a ${describeKind(data)}; use FileDestination for other values`);
+      throw new SchemaError(`CSVDestination stores tables, but asset "${context.asset.key}" produced ${describeValue(data)}; use FileDestination for other values`);
     }
     let rows: readonly Row[] | null = table.rows;
     const count = rows.length;
@@ -146,10 +147,4 @@ async function countRecords(file: FileHandle): Promise<number> {
     source.destroy();
   }
   return Math.max(0, records - 1);
-}
-
-function describeKind(data: unknown): string {
-  if (data === null) return "null";
-  if (typeof data === "object") return (data as object).constructor?.name ?? "object";
-  return typeof data;
 }

@@ -1,18 +1,20 @@
 import { DataNotFoundError, SchemaError } from "../../errors.js";
-import { describe, ListPartitionConfig, TimePartitionConfig } from "../../partitioning/index.js";
+import { ListPartitionConfig, TimePartitionConfig } from "../../partitioning/index.js";
+import { describeValue } from "../../text/describe-value.js";
 import type { Partition, PartitionConfig, PartitionFilter, PartitionWindow, TimeGranularity } from "../../partitioning/index.js";
 import { instantOf } from "../../partitioning/dates.js";
 import { TableData } from "../../representation/index.js";
 import { inferFieldSpecs, reconcileRows } from "../../schema/index.js";
 import { Destination, type DropTarget } from "../destination.js";
+import { missingHook } from "../hook-check.js";
+import { orderedCounts } from "../row-count.js";
 import type { IOContext } from "../io-context.js";
 import type { DatabaseHooks, PartitionLedger } from "./hooks.js";
 import { checkDatabaseSubclass, definedAtOrBelow } from "./override-check.js";
 import { forgetTable, ledgerContext, recordWritten, writtenAmong, writtenKeys } from "./partition-ledger.js";
 import { checkWindowRows } from "./window-check.js";
 import { nounFor } from "../../text/english.js";
-
-type MaybePromise<T> = T | Promise<T>;
+import type { MaybePromise } from "../../maybe-promise.js";
 
 /** What a write transaction replaces: the partitions (keys) of a table, or all of it (null). */
 export interface WriteScope {
@@ -49,8 +51,8 @@ function filtersOf(window: PartitionWindow, column: string): PartitionFilter[] {
  * contract here: `write`/`read` take a whole window, the per-partition hooks call them.
  */
 export abstract class DatabaseDestination extends Destination implements DatabaseHooks, PartitionLedger {
-  constructor() {
-    super();
+  constructor(options?: object) {
+    super(options);
     checkDatabaseSubclass(this, DatabaseDestination);
   }
 
@@ -113,9 +115,6 @@ export abstract class DatabaseDestination extends Destination implements Databas
    */
   protected ensureTable(_table: string, _dataset: string | null, _context: IOContext): MaybePromise<void> {}
 
-  /** Releases connections; a no-op unless the backend holds some. */
-  async close(): Promise<void> {}
-
   /**
    * Replaces the window: deletes every partition it covers and inserts the batch once, in one
    * transaction, so a failure anywhere leaves the previous rows in place.
@@ -123,7 +122,7 @@ export abstract class DatabaseDestination extends Destination implements Databas
   override async write(context: IOContext, data: unknown): Promise<void> {
     const table = TableData.from(data);
     if (!table) {
-      throw new SchemaError(`${this.displayName} stores tables only: asset "${context.asset.key}" gave ${describe(data)}, expected rows or columns`);
+      throw new SchemaError(`${this.displayName} stores tables only: asset "${context.asset.key}" gave ${describeValue(data)}, expected rows or columns`);
     }
     const { table: name, dataset } = context.asset;
     const window = context.window;
@@ -189,8 +188,8 @@ export abstract class DatabaseDestination extends Destination implements Databas
   }
 
   override missingDropHook(): string | null {
-    if (typeof this.dropTable !== "function") return "dropTable(table, dataset)";
-    return this.recordPartitions && typeof this.forgetPartitions !== "function" ? "forgetPartitions(table, dataset)" : null;
+    // A backend keeping its own ledger must forget a dropped table's partitions too.
+    return missingHook(this, ["dropTable(table, dataset)", ...(this.recordPartitions ? ["forgetPartitions(table, dataset)"] : [])]);
   }
 
   /**
@@ -233,10 +232,7 @@ export abstract class DatabaseDestination extends Destination implements Databas
       if (key !== null) counts.set(key, (counts.get(key) ?? 0) + n);
     }
     for (const key of written) if (!counts.has(key)) counts.set(key, 0);
-    const order = partitioning instanceof ListPartitionConfig ? partitioning.values : null;
-    const rank = (key: string) => (order ? (order.indexOf(key) + 1 || order.length + 1) : 0);
-    const sorted = [...counts].sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
-    return Object.fromEntries(sorted);
+    return orderedCounts(counts, partitioning);
   }
 
   /** Rows per stored value, grouped by period where the backend can (`countPeriods`). */

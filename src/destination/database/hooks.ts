@@ -1,7 +1,6 @@
 import type { PartitionFilter } from "../../partitioning/index.js";
 import type { IOContext } from "../io-context.js";
-
-type MaybePromise<T> = T | Promise<T>;
+import type { MaybePromise } from "../../maybe-promise.js";
 
 /**
  * The four hooks a database backend writes, in its SQL dialect. `select` returns the table in

@@ -1,4 +1,5 @@
 import { ConfigError } from "../../errors.js";
+import { requireHooks } from "../hook-check.js";
 
 // Pairs of (per-partition hook, window method): the base's window methods never call the hook,
 // so overriding the hook alone would silently change nothing.
@@ -23,10 +24,7 @@ function ownerOf(start: object, name: string): object | null {
  */
 export function checkDatabaseSubclass(instance: object, base: abstract new (...args: never[]) => object): void {
   const className = instance.constructor.name;
-  const missing = DIALECT_HOOKS.find((hook) => typeof (instance as Record<string, unknown>)[hook] !== "function");
-  if (missing) {
-    throw new ConfigError(`destination ${className} cannot be created: it does not implement ${missing}()`);
-  }
+  requireHooks(instance, DIALECT_HOOKS);
   const baseProto = base.prototype as object;
   for (const [hook, windowMethod] of PAIRS) {
     const hookOwner = ownerOf(instance, hook);

@@ -1,4 +1,4 @@
-import { publicConnection, type ResolvedConnection } from "./connection.js";
+import { type ConnectionOptions, publicConnection, type ResolvedConnection } from "./connection.js";
 import { SqlDestination } from "./sql-destination.js";
 
 /**
@@ -10,9 +10,10 @@ import { SqlDestination } from "./sql-destination.js";
 export abstract class ServerSqlDestination extends SqlDestination {
   readonly #connection: ResolvedConnection;
 
-  protected constructor(connection: ResolvedConnection) {
-    super();
-    this.#connection = connection;
+  /** `resolve` turns the `connection` option (checked, never set on the instance) into the driver's settings. */
+  protected constructor(options: { readonly connection?: ConnectionOptions } | undefined, resolve: (given: ConnectionOptions | undefined) => ResolvedConnection) {
+    super(options);
+    this.#connection = resolve(options?.connection);
   }
 
   /** The driver's settings and the redactor of every password they involve. */

@@ -1,5 +1,6 @@
 import { SchemaError } from "../../errors.js";
-import { describe, TimePartitionConfig } from "../../partitioning/index.js";
+import { TimePartitionConfig } from "../../partitioning/index.js";
+import { describeValue } from "../../text/describe-value.js";
 import type { PartitionFilter, TimeGranularity } from "../../partitioning/index.js";
 import { type Row, setOwn, TableData } from "../../representation/index.js";
 import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
@@ -84,7 +85,7 @@ export abstract class SqlDestination extends DatabaseDestination {
 
   async insert(table: string, dataset: string | null, data: unknown, context: IOContext): Promise<void> {
     const rows = TableData.from(data);
-    if (!rows) throw new SchemaError(`${this.displayName} stores tables only: got ${describe(data)} for table ${table}`);
+    if (!rows) throw new SchemaError(`${this.displayName} stores tables only: got ${describeValue(data)} for table ${table}`);
     const typed = context.schema ? context : context.withSchema(inferFieldSpecs(rows.rows));
     await this.ensureTable(table, dataset, typed);
     if (rows.length === 0) return;

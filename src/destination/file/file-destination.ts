@@ -5,7 +5,7 @@ import { durableOption } from "../files/atomic.js";
 import { PartitionFiles } from "../files/partition-files.js";
 import type { IOContext } from "../io-context.js";
 import { rowCountOf } from "../row-count.js";
-import { checkOptions } from "../options.js";
+import { declareOptions } from "../options.js";
 
 /** Options of `FileDestination`. */
 export interface FileDestinationOptions {
@@ -27,16 +27,16 @@ export interface FileDestinationOptions {
  */
 export class FileDestination extends Destination {
   static override destinationName = "Files";
-  readonly basePath: string;
+  static override readonly options = declareOptions<FileDestinationOptions>({ basePath: "required", durable: "optional" });
+  /** The folder holding every dataset's tables. */
+  readonly basePath: string = "";
   /** Whether writes are synced to disk (see the option). */
-  readonly durable: boolean;
+  readonly durable: boolean = true;
   private readonly files: PartitionFiles;
 
   constructor(options: FileDestinationOptions) {
-    super();
-    checkOptions(options, ["basePath", "durable"], ["basePath"], "FileDestination");
-    this.basePath = options?.basePath ?? "";
-    this.durable = durableOption(options?.durable, "FileDestination");
+    super(options);
+    this.durable = durableOption(this.durable, "FileDestination");
     this.files = new PartitionFiles(() => this.resolvePath(this.basePath), "data.v8", "FileDestination", this.durable);
   }
 

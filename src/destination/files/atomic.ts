@@ -3,7 +3,7 @@ import { lstat, mkdir, open, readdir, rename, rm, unlink } from "node:fs/promise
 import { hostname } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { ConfigError } from "../../errors.js";
-import { describeValue } from "../../schema/describe.js";
+import { describeValue } from "../../text/describe-value.js";
 import { fileIdentity } from "./file-identity.js";
 
 /**

@@ -5,6 +5,7 @@ import { DataNotFoundError } from "../../errors.js";
 import type { Partition } from "../../partitioning/index.js";
 import type { IOContext } from "../io-context.js";
 import { partitionSegment, safeSegment, tableSegments } from "../paths.js";
+import { orderedCounts } from "../row-count.js";
 import type { DropTarget } from "../destination.js";
 import { sweepStaleTemps, writeFileAtomic } from "./atomic.js";
 import { describeTableFolder, dropTableFolder } from "./drop-table.js";
@@ -144,8 +145,8 @@ export class PartitionFiles {
       }
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, stale.length) }, worker));
-    // Listing order is the filesystem's; keys sort chronologically (or as declared) as strings.
-    return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    // Listing order is the filesystem's.
+    return orderedCounts(Object.entries(counts), context.asset.partitioning);
   }
 
   /** Removes the asset's files and partition folders, count records included (see drop-table.ts). */

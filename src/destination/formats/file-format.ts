@@ -1,5 +1,6 @@
 import type { Row } from "../../representation/index.js";
 import type { FieldSpec } from "../../schema/index.js";
+import type { MaybePromise } from "../../maybe-promise.js";
 
 /** The names of the built-in formats, as `ObjectStoreDestination.format` takes them. */
 export type FormatName = "parquet" | "jsonl" | "csv";
@@ -16,7 +17,7 @@ export interface FileFormat {
   /** The MIME type objects are stored with. */
   readonly contentType: string;
   /** The bytes of one file holding `rows`, with the columns of `schema`. */
-  serialize(rows: readonly Readonly<Row>[], schema: readonly FieldSpec[]): Uint8Array | Promise<Uint8Array>;
+  serialize(rows: readonly Readonly<Row>[], schema: readonly FieldSpec[]): MaybePromise<Uint8Array>;
   /** The rows of one file's bytes, typed by `schema` when there is one. */
-  deserialize(bytes: Uint8Array, schema: readonly FieldSpec[] | null): Row[] | Promise<Row[]>;
+  deserialize(bytes: Uint8Array, schema: readonly FieldSpec[] | null): MaybePromise<Row[]>;
 }

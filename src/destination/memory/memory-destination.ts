@@ -3,7 +3,8 @@ import type { Partition } from "../../partitioning/index.js";
 import { Destination, type DropTarget } from "../destination.js";
 import type { IOContext } from "../io-context.js";
 import { partitionSegment, safeSegment, tableSegments } from "../paths.js";
-import { rowCountOf } from "../row-count.js";
+import { declareOptions } from "../options.js";
+import { orderedCounts, rowCountOf } from "../row-count.js";
 
 interface StoredValue {
   readonly data: unknown;
@@ -25,8 +26,11 @@ export class MemoryDestination extends Destination {
     return "memory of this process";
   }
 
-  constructor() {
-    super();
+  static override readonly options = declareOptions<Record<string, never>>({});
+
+  /** Takes no options: every instance shares the one store. */
+  constructor(options?: Record<string, never>) {
+    super(options);
   }
 
   /** Forgets everything every MemoryDestination holds (between tests). */
@@ -76,10 +80,10 @@ export class MemoryDestination extends Destination {
   partitionRowCounts(context: IOContext): Record<string, number> {
     const column = safeSegment(context.partitionColumn(), "partition column", "MemoryDestination");
     const prefix = `${tableSegments(context, "MemoryDestination").join("/")}/${column}=`;
-    const counts: Record<string, number> = {};
+    const counts: Array<[string, number]> = [];
     for (const [key, stored] of store) {
-      if (key.startsWith(prefix) && !key.slice(prefix.length).includes("/")) counts[key.slice(prefix.length)] = stored.rows;
+      if (key.startsWith(prefix) && !key.slice(prefix.length).includes("/")) counts.push([key.slice(prefix.length), stored.rows]);
     }
-    return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    return orderedCounts(counts, context.asset.partitioning);
   }
 }

@@ -1,5 +1,6 @@
 import type { Storage } from "@google-cloud/storage";
 import { ConfigError } from "../../errors.js";
+import { describeKind, describeValue } from "../../text/describe-value.js";
 import { importOptional } from "../optional-import.js";
 import { checkHttpEndpoint } from "./endpoint.js";
 import { ObjectStoreError } from "./errors.js";
@@ -42,7 +43,7 @@ const NAME = "GCSDestination";
 export function checkGCSConnection(connection: unknown): void {
   if (connection === undefined) return;
   if (typeof connection !== "object" || connection === null || Array.isArray(connection)) {
-    throw new ConfigError(`${NAME}: connection must be an object with projectId, keyFilename, credentials or apiEndpoint, got ${describe(connection)}`);
+    throw new ConfigError(`${NAME}: connection must be an object with projectId, keyFilename, credentials or apiEndpoint, got ${Array.isArray(connection) ? describeKind(connection) : describeValue(connection)}`);
   }
   const given = connection as Record<string, unknown>;
   const known = ["projectId", "keyFilename", "credentials", "apiEndpoint"];
@@ -52,7 +53,7 @@ export function checkGCSConnection(connection: unknown): void {
   for (const key of ["projectId", "keyFilename"] as const) {
     const value = given[key];
     if (value !== undefined && (typeof value !== "string" || value === "")) {
-      throw new ConfigError(`${NAME}: connection.${key} must be a non-empty string, got ${describe(value)}`);
+      throw new ConfigError(`${NAME}: connection.${key} must be a non-empty string, got ${describeValue(value)}`);
     }
   }
   const credentials = given["credentials"];
@@ -137,17 +138,8 @@ function redact(text: string, secrets: readonly string[]): string {
 }
 
 /** The kind of a value, never the value: a credential given in the wrong shape may still be secret. */
+/** What was given as credentials, without showing any of it (it may be a real key). */
 function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "object") return "an object without client_email and private_key strings";
-  return `a ${typeof value}`;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "object") return "an object";
-  if (typeof value === "string") return JSON.stringify(value);
-  return `${typeof value} ${String(value)}`;
+  const kind = describeKind(value);
+  return kind === "an object" ? "an object without client_email and private_key strings" : kind;
 }

@@ -1,17 +1,12 @@
 import { createHash } from "node:crypto";
 import type { File } from "@google-cloud/storage";
 import { ConfigError } from "../../errors.js";
-import type { FileFormat, FormatName } from "../formats/file-format.js";
-import { ObjectStoreDestination, type StoredObject } from "./object-store-destination.js";
+import { BucketDestination, type BucketOptions } from "./bucket-destination.js";
+import type { StoredObject } from "./object-store-destination.js";
 import { checkGCSConnection, createGCSClient, type GCSConnectionOptions, type GCSHandle, gcsStorageError, isObjectNotFound, statusOf } from "./gcs-client.js";
 
 /** Options of `GCSDestination`. */
-export interface GCSDestinationOptions {
-  readonly bucket: string;
-  readonly prefix?: string;
-  readonly format?: FormatName | FileFormat;
-  readonly connection?: GCSConnectionOptions;
-}
+export type GCSDestinationOptions = BucketOptions<GCSConnectionOptions>;
 
 // Objects up to this size go up in one multipart request; larger ones in a resumable upload of
 // chunks this size (GCS wants chunks in multiples of 256 KiB), each retried on its own.
@@ -25,29 +20,21 @@ const MAX_RACES = 5;
  * created on first use, with Application Default Credentials unless a key is given.
  * Credentials never appear in errors, `toJSON()` or `inspect`.
  */
-export class GCSDestination extends ObjectStoreDestination {
+export class GCSDestination extends BucketDestination<GCSConnectionOptions, GCSHandle> {
   static override destinationName = "GCS";
-  readonly bucket: string;
-  #connection: GCSConnectionOptions;
-  #handle: Promise<GCSHandle> | undefined;
 
   constructor(options: GCSDestinationOptions) {
-    super();
-    this.bucket = this.takeBucketOptions(options, "GCSDestination");
-    checkGCSConnection(options.connection);
-    this.#connection = { ...(options.connection ?? {}) };
+    super(options, checkGCSConnection);
   }
 
-  /** The connection options, credentials redacted. */
-  get connection(): GCSConnectionOptions {
-    const { credentials, ...rest } = this.#connection;
+  protected redacted(connection: GCSConnectionOptions): GCSConnectionOptions {
+    const { credentials, ...rest } = connection;
     return credentials ? { ...rest, credentials: { client_email: "[redacted]", private_key: "[redacted]" } } : rest;
   }
 
-  set connection(value: GCSConnectionOptions) {
-    checkGCSConnection(value);
-    this.#connection = { ...(value ?? {}) };
-    this.#handle = undefined;
+  /** The client keeps no connection open between requests: closing forgets it. */
+  protected connect(connection: GCSConnectionOptions): Promise<GCSHandle> {
+    return createGCSClient(connection);
   }
 
   /**
@@ -121,28 +108,14 @@ export class GCSDestination extends ObjectStoreDestination {
     return `gs://${this.bucket}/${name}`;
   }
 
-  /** What `JSON.stringify` shows: the configuration, credentials redacted. */
-  toJSON(): Record<string, unknown> {
-    const format = typeof this.format === "object" ? this.format.extension : this.format;
-    return { destination: "GCSDestination", bucket: this.bucket, prefix: this.prefix, format, connection: this.connection };
-  }
-
-  [Symbol.for("nodejs.util.inspect.custom")](_depth: number, options: object, inspect: (value: unknown, options: object) => string): string {
-    return `GCSDestination ${inspect(this.toJSON(), options)}`;
-  }
-
   /** Runs client calls; any failure becomes one ObjectStoreError naming the operation and object. */
   private async call<T>(operation: string, name: string, run: (handle: GCSHandle) => Promise<T>): Promise<T> {
     checkObjectName(name, this.objectUri(name));
-    this.#handle ??= createGCSClient(this.#connection);
-    const handle = await this.#handle.catch((error: unknown) => {
-      this.#handle = undefined;
-      throw error;
-    });
+    const handle = await this.client();
     try {
       return await run(handle);
     } catch (error) {
-      throw gcsStorageError(operation, printable(this.objectUri(name)), error, [this.#connection.credentials?.private_key ?? ""]);
+      throw gcsStorageError(operation, printable(this.objectUri(name)), error, [this.settings.credentials?.private_key ?? ""]);
     }
   }
 }

@@ -6,7 +6,7 @@ import { durableOption, writeFileAtomic } from "../files/atomic.js";
 import { fileIdentity } from "../files/file-identity.js";
 import type { FileFormat, FormatName } from "../formats/file-format.js";
 import { ObjectStoreDestination, type StoredObject } from "./object-store-destination.js";
-import { checkOptions } from "../options.js";
+import { declareOptions } from "../options.js";
 
 /** Options of `LocalObjectStoreDestination`. */
 export interface LocalObjectStoreOptions {
@@ -42,21 +42,19 @@ interface Sidecar {
  */
 export class LocalObjectStoreDestination extends ObjectStoreDestination {
   static override destinationName = "Local object store";
-  readonly basePath: string;
+  static override readonly options = declareOptions<LocalObjectStoreOptions>({ basePath: "required", prefix: "optional", format: "optional", durable: "optional" });
+  /** The folder that plays the bucket. */
+  readonly basePath: string = "";
   /** Whether puts are synced to disk (see the option). */
-  readonly durable: boolean;
+  readonly durable: boolean = true;
   #folder: string | undefined;
 
   constructor(options: LocalObjectStoreOptions) {
-    super();
-    checkOptions(options, ["basePath", "prefix", "format", "durable"], ["basePath"], "LocalObjectStoreDestination");
-    if (typeof options?.basePath !== "string" || options.basePath === "") {
+    super(options);
+    if (typeof this.basePath !== "string" || this.basePath === "") {
       throw new ConfigError("LocalObjectStoreDestination: basePath must be a non-empty folder path");
     }
-    this.basePath = options.basePath;
-    this.durable = durableOption(options.durable, "LocalObjectStoreDestination");
-    if (options.prefix !== undefined) this.prefix = options.prefix;
-    if (options.format !== undefined) this.format = options.format;
+    this.durable = durableOption(this.durable, "LocalObjectStoreDestination");
   }
 
   /**

@@ -1,17 +1,17 @@
 import { ConfigError, DataNotFoundError, SchemaError } from "../../errors.js";
-import { checkOptions } from "../options.js";
 import type { Partition } from "../../partitioning/index.js";
 import { type Row, TableData } from "../../representation/index.js";
 import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
+import { describeValue } from "../../text/describe-value.js";
 import { Destination, type DropTarget } from "../destination.js";
+import { missingHook, requireHooks } from "../hook-check.js";
 import type { FileFormat, FormatName } from "../formats/file-format.js";
 import { formatFor } from "../formats/format-for.js";
 import type { IOContext } from "../io-context.js";
 import { partitionSegment, safeSegment, tableSegments } from "../paths.js";
 import { PartitionColumn } from "./partition-column.js";
 import { countRows } from "./row-counts.js";
-
-type MaybePromise<T> = T | Promise<T>;
+import type { MaybePromise } from "../../maybe-promise.js";
 
 /** One object a listing found: its name relative to the bucket root and its custom metadata. */
 export interface StoredObject {
@@ -28,32 +28,19 @@ const OBJECT_HOOKS = ["putObject", "getObject", "listObjects", "objectUri"] as c
  * (in the path, not the file), row counts from `row_count` metadata and typed reads.
  */
 export abstract class ObjectStoreDestination extends Destination {
-  // `declare`d, not initialised: a field initialiser would run after the base constructor and
-  // overwrite the options it applied. Defaults are set in the constructor instead.
   /** The file format: "parquet" (default), "jsonl", "csv", or a FileFormat of your own. */
-  declare format: FormatName | FileFormat;
+  format: FormatName | FileFormat = "parquet";
   /** A path prefix inside the bucket ("" for the root). */
-  declare prefix: string;
+  prefix = "";
 
   constructor(options?: object) {
     super(options);
-    const missing = OBJECT_HOOKS.find((hook) => typeof (this as unknown as Record<string, unknown>)[hook] !== "function");
-    if (missing) throw new ConfigError(`destination ${this.constructor.name} cannot be created: it does not implement ${missing}()`);
-    // Assigned even when given, so that an undecorated subclass is seen to take both options.
-    this.format = this.format ?? "parquet";
-    this.prefix = this.prefix ?? "";
+    requireHooks(this, OBJECT_HOOKS);
   }
 
-  /**
-   * For a bucket-backed destination's constructor: checks its options (the bucket required and
-   * non-empty, no unknown key), takes `prefix` and `format`, and returns the bucket.
-   */
-  protected takeBucketOptions(options: { bucket?: unknown; prefix?: string; format?: FormatName | FileFormat }, owner: string): string {
-    checkOptions(options, ["bucket", "prefix", "format", "connection"], ["bucket"], owner);
-    if (typeof options?.bucket !== "string" || options.bucket === "") throw new ConfigError(`${owner}: bucket must be a non-empty bucket name`);
-    if (options.prefix !== undefined) this.prefix = options.prefix;
-    if (options.format !== undefined) this.format = options.format;
-    return options.bucket;
+  /** For a bucket-backed destination's constructor: refuses a `bucket` option that names no bucket. */
+  protected checkBucket(bucket: unknown): void {
+    if (typeof bucket !== "string" || bucket === "") throw new ConfigError(`${this.constructor.name}: bucket must be a non-empty bucket name`);
   }
 
   /** Uploads an object, replacing any object of that name, with the given custom metadata. */
@@ -76,7 +63,7 @@ export abstract class ObjectStoreDestination extends Destination {
   }
 
   override missingDropHook(): string | null {
-    return typeof this.deleteObjects === "function" ? null : "deleteObjects(names)";
+    return missingHook(this, ["deleteObjects(names)"]);
   }
 
   /** Deletes the asset's objects: `data.*` under its table prefix and under each `{column}={key}/` there, nothing deeper. */
@@ -131,7 +118,7 @@ export abstract class ObjectStoreDestination extends Destination {
   async writePartition(context: IOContext, partition: Partition | null, data: unknown): Promise<void> {
     const table = TableData.from(data);
     if (!table) {
-      throw new SchemaError(`${this.displayName} stores tables, but asset "${context.asset.key}" produced ${describeKind(data)}; use FileDestination for other values`);
+      throw new SchemaError(`${this.displayName} stores tables, but asset "${context.asset.key}" produced ${describeValue(data)}; use FileDestination for other values`);
     }
     const rows = table.rows;
     let fields = effectiveFields(context.schema, rows);
@@ -165,7 +152,7 @@ export abstract class ObjectStoreDestination extends Destination {
     return countRows(this, `${this.tablePath(context).join("/")}/`, `${column}=`, `data.${format.extension}`, async (name) => {
       const bytes = await this.getObject(name);
       return bytes === null ? null : (await format.deserialize(bytes, null)).length;
-    });
+    }, context.asset.partitioning);
   }
 
   /** The format object `format` names. */
@@ -195,10 +182,4 @@ function effectiveFields(schema: readonly FieldSpec[] | null, rows: readonly Row
   if (!schema) return inferred;
   const declared = new Set(schema.map((spec) => spec.name));
   return [...schema, ...inferred.filter((spec) => !declared.has(spec.name))];
-}
-
-function describeKind(data: unknown): string {
-  if (data === null || data === undefined) return String(data);
-  if (typeof data === "object") return `a ${(data as object).constructor?.name ?? "object"}`;
-  return `a ${typeof data}`;
 }

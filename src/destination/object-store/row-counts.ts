@@ -1,3 +1,5 @@
+import type { PartitionConfig } from "../../partitioning/index.js";
+import { orderedCounts } from "../row-count.js";
 import type { StoredObject } from "./object-store-destination.js";
 
 // Objects without a row_count are downloaded a few at a time: enough to hide latency, few
@@ -11,7 +13,7 @@ interface Lister {
 /**
  * Rows per partition key under a table prefix: `{tablePrefix}{column}={key}/{fileName}` objects
  * only, counted from their `row_count` metadata, or by `download` when it is missing or not a
- * count. Keys come back sorted (they sort chronologically, or as declared, as strings).
+ * count. Keys come back in the order of `orderedCounts`.
  */
 export async function countRows(
   store: Lister,
@@ -19,6 +21,7 @@ export async function countRows(
   columnPrefix: string,
   fileName: string,
   download: (name: string) => Promise<number | null>,
+  partitioning: PartitionConfig | null,
 ): Promise<Record<string, number>> {
   const counts = new Map<string, number>();
   const uncounted: Array<[string, string]> = [];
@@ -40,7 +43,7 @@ export async function countRows(
       if (rows[i] !== null) counts.set(key, rows[i]!);
     });
   }
-  return Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return orderedCounts(counts, partitioning);
 }
 
 function parseCount(text: string | undefined): number | null {

@@ -1,14 +1,9 @@
-import type { FileFormat, FormatName } from "../formats/file-format.js";
-import { ObjectStoreDestination, type StoredObject } from "./object-store-destination.js";
+import { BucketDestination, type BucketOptions } from "./bucket-destination.js";
+import type { StoredObject } from "./object-store-destination.js";
 import { checkEndpoint, createS3Client, isNotFound, type S3ConnectionOptions, type S3Handle, storageError } from "./s3-client.js";
 
 /** Options of `S3Destination`. */
-export interface S3DestinationOptions {
-  readonly bucket: string;
-  readonly prefix?: string;
-  readonly format?: FormatName | FileFormat;
-  readonly connection?: S3ConnectionOptions;
-}
+export type S3DestinationOptions = BucketOptions<S3ConnectionOptions>;
 
 // HeadObject calls per listing page run this many at a time.
 const PARALLEL_HEADS = 16;
@@ -18,29 +13,25 @@ const PARALLEL_HEADS = 16;
  * row counts as `x-amz-meta-row_count`. The client (`@aws-sdk/client-s3`, an optional peer
  * dependency) is created on first use. Credentials never appear in errors, `toJSON()` or `inspect`.
  */
-export class S3Destination extends ObjectStoreDestination {
+export class S3Destination extends BucketDestination<S3ConnectionOptions, S3Handle> {
   static override destinationName = "S3";
-  readonly bucket: string;
-  #connection: S3ConnectionOptions;
-  #handle: Promise<S3Handle> | undefined;
 
   constructor(options: S3DestinationOptions) {
-    super();
-    this.bucket = this.takeBucketOptions(options, "S3Destination");
-    this.#connection = { ...(options.connection ?? {}) };
-    checkEndpoint(this.#connection);
+    super(options, (connection) => checkEndpoint({ ...(connection ?? {}) }));
   }
 
-  /** The connection options, credentials redacted. */
-  get connection(): S3ConnectionOptions {
-    const { credentials, ...rest } = this.#connection;
+  protected redacted(connection: S3ConnectionOptions): S3ConnectionOptions {
+    const { credentials, ...rest } = connection;
     return credentials ? { ...rest, credentials: { accessKeyId: "[redacted]", secretAccessKey: "[redacted]" } } : rest;
   }
 
-  set connection(value: S3ConnectionOptions) {
-    checkEndpoint({ ...(value ?? {}) });
-    this.#connection = { ...(value ?? {}) };
-    this.#handle = undefined;
+  protected connect(connection: S3ConnectionOptions): Promise<S3Handle> {
+    return createS3Client(connection);
+  }
+
+  /** Destroys the client and its sockets. */
+  protected override release(handle: S3Handle): void {
+    handle.client.destroy();
   }
 
   /**
@@ -123,16 +114,6 @@ export class S3Destination extends ObjectStoreDestination {
     return `s3://${this.bucket}/${name}`;
   }
 
-  /** What `JSON.stringify` shows: the configuration, credentials redacted. */
-  toJSON(): Record<string, unknown> {
-    const format = typeof this.format === "object" ? this.format.extension : this.format;
-    return { destination: "S3Destination", bucket: this.bucket, prefix: this.prefix, format, connection: this.connection };
-  }
-
-  [Symbol.for("nodejs.util.inspect.custom")](_depth: number, options: object, inspect: (value: unknown, options: object) => string): string {
-    return `S3Destination ${inspect(this.toJSON(), options)}`;
-  }
-
   private async headMetadata(key: string): Promise<StoredObject | null> {
     return this.call("HeadObject", key, async ({ sdk, client }) => {
       try {
@@ -148,15 +129,11 @@ export class S3Destination extends ObjectStoreDestination {
 
   /** Runs one SDK call; any failure becomes an ObjectStoreError naming the operation and object. */
   private async call<T>(operation: string, name: string, run: (handle: S3Handle) => Promise<T>): Promise<T> {
-    this.#handle ??= createS3Client(this.#connection);
-    const handle = await this.#handle.catch((error: unknown) => {
-      this.#handle = undefined;
-      throw error;
-    });
+    const handle = await this.client();
     try {
       return await run(handle);
     } catch (error) {
-      const { credentials } = this.#connection;
+      const { credentials } = this.settings;
       throw storageError(operation, this.objectUri(name), error, [credentials?.secretAccessKey ?? "", credentials?.sessionToken ?? ""]);
     }
   }

@@ -15,7 +15,7 @@ import { mysqlDialect, mysqlLiteral, mysqlValue, SESSION_SETUP } from "./mysql-d
 import { createPool } from "./mysql-pool.js";
 import { SERVER_QUERY, type ServerFacts, serverFacts } from "./mysql-server.js";
 import { holdingLocks, partitionLocks, retryOnLockConflict } from "./write-locks.js";
-import { checkOptions } from "../../options.js";
+import { declareOptions } from "../../options.js";
 
 /** Options of MySQLDestination. */
 export interface MySQLDestinationOptions {
@@ -46,14 +46,15 @@ export class MySQLDestination extends ServerSqlDestination {
   /** The pool's connections whose session is set up (the driver's own connection objects). */
   readonly #ready = new WeakSet<object>();
 
+  static override readonly options = declareOptions<MySQLDestinationOptions>({ connection: "private" });
+
   constructor(options: MySQLDestinationOptions = {}) {
-    checkOptions(options, ["connection"], [], "MySQLDestination");
     const env = process.env;
     const envUrl = env["DATABASE_URL"]?.startsWith("mysql") ? env["DATABASE_URL"] : undefined;
-    super(
+    super(options, (connection) =>
       resolveConnection(
         "MySQLDestination",
-        options.connection,
+        connection,
         () =>
           envUrl
             ? { url: envUrl }

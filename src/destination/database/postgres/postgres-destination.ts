@@ -13,7 +13,7 @@ import { ServerSqlDestination } from "../server-destination.js";
 import { storageKind } from "../sql-dialect.js";
 import { ByteChunks } from "../../byte-chunks.js";
 import { copyFieldWriter, postgresDialect, postgresLiteral } from "./postgres-dialect.js";
-import { checkOptions } from "../../options.js";
+import { declareOptions } from "../../options.js";
 
 /** Options of PostgresDestination. */
 export interface PostgresDestinationOptions {
@@ -37,13 +37,14 @@ export class PostgresDestination extends ServerSqlDestination {
   #pool: Promise<Pg.Pool> | undefined;
   readonly #client = new AsyncLocalStorage<Pg.PoolClient>();
 
+  static override readonly options = declareOptions<PostgresDestinationOptions>({ connection: "private" });
+
   constructor(options: PostgresDestinationOptions = {}) {
-    checkOptions(options, ["connection"], [], "PostgresDestination");
     const env = process.env;
-    super(
+    super(options, (connection) =>
       resolveConnection(
         "PostgresDestination",
-        options.connection,
+        connection,
         () => (env["DATABASE_URL"] ? { url: env["DATABASE_URL"] } : {}),
         [env["PGPASSWORD"], urlPassword(env["DATABASE_URL"])],
         { schemes: ["postgres:", "postgresql:", "socket:"], example: "postgres://user:password@host:5432/database", socketPath: true },

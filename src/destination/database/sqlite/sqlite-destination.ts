@@ -11,7 +11,7 @@ import { wrapDriverError } from "../secrets.js";
 import { SqlDestination } from "../sql-destination.js";
 import { storageKind } from "../sql-dialect.js";
 import { sqliteDialect, sqliteNameKey, sqliteTableName, sqliteValue } from "./sqlite-dialect.js";
-import { checkOptions } from "../../options.js";
+import { declareOptions } from "../../options.js";
 
 type Database = BetterSqlite3.Database;
 type DatabaseConstructor = new (path: string) => Database;
@@ -43,8 +43,9 @@ export class SQLiteDestination extends SqlDestination {
   static override destinationName = "SQLite";
   protected readonly dialect = sqliteDialect;
   protected override readonly deferIndexes = true;
+  static override readonly options = declareOptions<SQLiteDestinationOptions>({ path: "required" });
   /** The database file, or ":memory:". */
-  readonly path: string;
+  readonly path: string = "";
   #db: Promise<Database> | undefined;
   #file: string | undefined;
   #queue: Promise<unknown> = Promise.resolve();
@@ -52,12 +53,10 @@ export class SQLiteDestination extends SqlDestination {
   readonly #inTransaction = new AsyncLocalStorage<boolean>();
 
   constructor(options: SQLiteDestinationOptions) {
-    super();
-    checkOptions(options, ["path"], ["path"], "SQLiteDestination");
-    if (typeof options?.path !== "string" || options.path.length === 0) {
+    super(options);
+    if (typeof this.path !== "string" || this.path.length === 0) {
       throw new ConfigError(`SQLiteDestination: expected { path } (a file, or ":memory:"), got ${JSON.stringify(options)}`);
     }
-    this.path = options.path;
   }
 
   /**
