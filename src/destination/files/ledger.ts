@@ -170,3 +170,10 @@ export function ledgerOf(path: string): { ledger: Ledger; folder: string } {
   const folder = dirname(path);
   return { ledger: Ledger.of(dirname(folder), basename(path)), folder: basename(folder) };
 }
+
+/** A `row_count` as the ledger (or an object's metadata) holds it: digits only, a safe integer. */
+export function parseCount(text: string | undefined): number | null {
+  if (text === undefined || !/^\d+$/.test(text)) return null;
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : null;
+}

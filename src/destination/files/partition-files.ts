@@ -9,7 +9,7 @@ import type { DropTarget } from "../destination.js";
 import { sweepStaleTemps, writeFileAtomic } from "./atomic.js";
 import { describeTableFolder, dropTableFolder } from "./drop-table.js";
 import { fileIdentity } from "./file-identity.js";
-import { Ledger } from "./ledger.js";
+import { Ledger, parseCount } from "./ledger.js";
 
 /**
  * A row count as tables of older versions recorded it, beside each data file
@@ -214,13 +214,6 @@ async function sweepTableOnce(folder: string): Promise<void> {
   if (sweptTables.has(folder)) return;
   sweptTables.add(folder);
   await sweepStaleTemps(folder);
-}
-
-/** A `row_count` as the ledger (or an object's metadata) holds it: digits only, a safe integer. */
-export function parseCount(text: string | undefined): number | null {
-  if (text === undefined || !/^\d+$/.test(text)) return null;
-  const value = Number(text);
-  return Number.isSafeInteger(value) ? value : null;
 }
 
 function isLegacyCount(value: unknown): value is LegacyCount {

@@ -1,3 +1,4 @@
+import { parseCount } from "../files/ledger.js";
 import type { StoredObject } from "./object-store-destination.js";
 
 // Objects without a row_count are downloaded a few at a time: enough to hide latency, few
@@ -41,10 +42,4 @@ export async function countRows(
     });
   }
   return Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
-
-function parseCount(text: string | undefined): number | null {
-  if (text === undefined || !/^\d+$/.test(text)) return null;
-  const value = Number(text);
-  return Number.isSafeInteger(value) ? value : null;
 }
