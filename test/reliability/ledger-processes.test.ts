@@ -3,16 +3,19 @@
 // or by a compaction. Each writer is a real child process (count-writer.mjs, through the built
 // package) with its own partitions; afterwards every partition's count must come from the
 // ledger itself, with no file recounted.
-import { type ChildProcess, fork } from "node:child_process";
+import { type ChildProcess, fork, spawn } from "node:child_process";
 import { once } from "node:events";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { deserialize } from "node:v8";
 import { beforeAll, describe, expect, it } from "vitest";
 import { IOContext, type AssetRef } from "../../src/destination/index.js";
 import { LocalObjectStoreDestination } from "../../src/destination/object-store/index.js";
 import { Ledger } from "../../src/destination/files/ledger.js";
 import { PartitionFiles } from "../../src/destination/files/partition-files.js";
 import { TimePartitionConfig } from "../../src/partitioning/index.js";
+import { ROOT } from "../e2e/helpers.js";
 import { ensureBuilt, LONG, useTempDirs } from "./helpers.js";
 
 const tempDir = useTempDirs();
@@ -109,3 +112,63 @@ describe("processes writing one table at once while its ledger is compacted", ()
     }, 300_000);
   }
 });
+
+describe("a writer killed between its data file's rename and its ledger line", () => {
+  for (const { kind, file } of KINDS.filter((k) => k.kind !== "jsonl")) {
+    it(`${kind}: the partition is counted exactly, by a read of its file, and its count is in the ledger from then on`, async () => {
+      const base = await tempDir();
+      const table = join(base, "race", "counts");
+      // An earlier write of the partition: its line names the file about to be replaced.
+      const first = await startWriter(kind, base, 2);
+      await first.write("2020-01-01");
+      await first.stop();
+      const target = join(table, "date=2020-01-01", file);
+      const before = await readFile(target);
+      const second = await startWriter(kind, base, 5);
+      await second.write("2020-01-02");
+      await second.stop();
+      // A process renames a 5-row file over the partition, then is killed before its ledger line.
+      await killAfterRename(target, await readFile(join(table, "date=2020-01-02", file)));
+      expect(before.byteLength).not.toBe((await readFile(target)).byteLength);
+      let recounts = 0;
+      const files = new PartitionFiles(() => base, file, kind, false);
+      const context = new IOContext({ asset: ASSET, window: null, metadata: { runId: "ledger" } });
+      const counted = async (handle: import("node:fs/promises").FileHandle) => {
+        recounts++;
+        return kind === "csv" ? (await handle.readFile("utf8")).trim().split("\n").length - 1 : (deserialize(await handle.readFile()) as unknown[]).length;
+      };
+      expect(await files.rowCounts(context, counted)).toEqual({ "2020-01-01": 5, "2020-01-02": 5 });
+      expect(recounts).toBe(1);
+      expect(await files.rowCounts(context, counted)).toEqual({ "2020-01-01": 5, "2020-01-02": 5 });
+      expect(recounts, "the recount's line serves the next count").toBe(1);
+    }, 120_000);
+  }
+});
+
+/**
+ * Writes `bytes` over `target` the way every file destination does (writeFileAtomic, loaded from
+ * src with jiti), in a process that stalls right after the rename, where the destination appends
+ * its ledger line, and is SIGKILLed there.
+ */
+async function killAfterRename(target: string, bytes: Buffer): Promise<void> {
+  const atomic = join(ROOT, "src", "destination", "files", "atomic.ts");
+  const script = `
+    import { createJiti } from "jiti";
+    const { writeFileAtomic } = await createJiti(${JSON.stringify(pathToFileURL(ROOT).href)}).import(${JSON.stringify(atomic)});
+    await writeFileAtomic(process.env.TARGET, [Buffer.from(process.env.BYTES, "base64")], {
+      whileOpen: async () => {
+        process.stdout.write("renamed\\n");
+        await new Promise(() => setInterval(() => {}, 1000));
+      },
+    });`;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, env: { ...process.env, TARGET: target, BYTES: bytes.toString("base64") }, stdio: ["ignore", "pipe", "inherit"] });
+  const exited = once(child, "exit");
+  let out = "";
+  for await (const chunk of child.stdout!) {
+    out += String(chunk);
+    if (out.includes("renamed")) break;
+  }
+  child.kill("SIGKILL");
+  const [code, signal] = await exited;
+  expect(signal, `the writer exited by itself (${code})`).toBe("SIGKILL");
+}
