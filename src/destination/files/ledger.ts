@@ -139,25 +139,37 @@ async function removeAbandonedLock(lock: string): Promise<void> {
 
 /** Lines that are not a well-formed entry (cut short by a crash, edited by hand) are skipped. */
 function parseLedger(text: string): { entries: Map<string, LedgerEntry>; lines: number } {
-  const entries = new Map<string, LedgerEntry>();
-  let lines = 0;
-  for (const line of text.split("\n")) {
-    if (line === "") continue;
-    lines++;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (!Array.isArray(parsed) || parsed.length !== 3) continue;
-    const [folder, file, metadata] = parsed as unknown[];
-    if (typeof folder !== "string" || typeof file !== "string" || !isStringRecord(metadata)) continue;
-    // Re-inserted so that iteration follows the last write of each folder.
-    entries.delete(folder);
-    entries.set(folder, { folder, file, metadata });
+  const lines = text.split("\n").filter((line) => line !== "");
+  // One parse of the whole journal is several times faster than one a line; a line that is not
+  // JSON (cut short by a crash) makes it fail, or gives another count of values, and then each
+  // line is parsed on its own.
+  let parsed: unknown[] | null = null;
+  try {
+    parsed = JSON.parse(`[${lines.join(",")}]`) as unknown[];
+    if (parsed.length !== lines.length) parsed = null;
+  } catch {
+    // See above.
   }
-  return { entries, lines };
+  const entries = new Map<string, LedgerEntry>();
+  for (let i = 0; i < lines.length; i++) addEntry(entries, parsed ? parsed[i] : parseLine(lines[i]!));
+  return { entries, lines: lines.length };
+}
+
+function parseLine(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return null;
+  }
+}
+
+function addEntry(entries: Map<string, LedgerEntry>, parsed: unknown): void {
+  if (!Array.isArray(parsed) || parsed.length !== 3) return;
+  const [folder, file, metadata] = parsed as unknown[];
+  if (typeof folder !== "string" || typeof file !== "string" || !isStringRecord(metadata)) return;
+  // Re-inserted so that iteration follows the last write of each folder.
+  entries.delete(folder);
+  entries.set(folder, { folder, file, metadata });
 }
 
 function isStringRecord(value: unknown): value is Record<string, string> {

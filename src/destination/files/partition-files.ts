@@ -120,24 +120,25 @@ export class PartitionFiles {
     const ledger = this.ledger(context);
     const [listed, journal] = await Promise.all([readdir(table).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? null : Promise.reject(error))), ledger.read()]);
     if (listed === null) return {};
-    const names = listed.filter((name) => name.startsWith(prefix));
+    // Sorted here, as names: keys sort chronologically (or as declared) as strings, and the
+    // counts come back in that order without sorting a table of 100,000 entries afterwards.
+    const names = listed.filter((name) => name.startsWith(prefix)).sort();
     const paths = names.map((name) => join(table, name, this.fileName));
     // A stat holds no file descriptor: many at once, in slices that bound what is queued.
     const infos: Array<BigIntStats | null> = [];
     for (let start = 0; start < paths.length; start += PARALLEL_STATS) {
       infos.push(...(await Promise.all(paths.slice(start, start + PARALLEL_STATS).map((path) => stat(path, { bigint: true }).catch(() => null)))));
     }
-    // Keys are list values too: no prototype, so that a key such as `__proto__` is an own entry.
-    const counts: Record<string, number> = Object.create(null);
+    const found: Array<number | null | undefined> = new Array(names.length);
     const stale: number[] = [];
-    names.forEach((name, i) => {
+    for (let i = 0; i < names.length; i++) {
       const info = infos[i];
-      if (!info) return;
-      const entry = journal.entries.get(name);
+      if (!info) continue;
+      const entry = journal.entries.get(names[i]!);
       const rows = entry && entry.file === fileIdentity(info) ? parseCount(entry.metadata["row_count"]) : null;
       if (rows === null) stale.push(i);
-      else counts[name.slice(prefix.length)] = rows;
-    });
+      else found[i] = rows;
+    }
     if (stale.length > 0) {
       const legacy = await readLegacyIndex(this.legacyIndexPath(context));
       let next = 0;
@@ -145,17 +146,17 @@ export class PartitionFiles {
       const worker = async () => {
         while (next < stale.length) {
           const i = stale[next++]!;
-          const key = names[i]!.slice(prefix.length);
-          const counted = await this.countStale(paths[i]!, legacy[key], recount);
-          if (counted !== null) counts[key] = counted;
+          found[i] = await this.countStale(paths[i]!, legacy[names[i]!.slice(prefix.length)], recount);
         }
       };
       await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, stale.length) }, worker));
     }
     const present = new Set(names.filter((_, i) => infos[i] !== null));
     await ledger.compactIfWorthIt(journal.lines, present);
-    // Listing order is the filesystem's; keys sort chronologically (or as declared) as strings.
-    return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    const counts: Array<[string, number]> = [];
+    for (let i = 0; i < names.length; i++) if (typeof found[i] === "number") counts.push([names[i]!.slice(prefix.length), found[i]!]);
+    // Own entries, a key such as `__proto__` included.
+    return Object.fromEntries(counts);
   }
 
   /** Removes the asset's files and partition folders, ledger included (see drop-table.ts). */
