@@ -7,7 +7,7 @@
 //
 // Options:
 //   --runs <n>        runs per workload and baseline (default 3; the median is reported)
-//   --only <ids>      comma-separated workload ids (W1,W2,...,C10Y,P2,W4-CSV,W7-ARRAY,OS1,W1-NONDURABLE,W4-CSV-NONDURABLE ...)
+//   --only <ids>      comma-separated workload ids (W1,W2,...,C10Y,C100K-HOURLY,P2,W4-CSV,W4-FILE,W4-OS,W4-CSV-3650,W4-CSV-DEFAULT,W7-ARRAY,OS1,W1-NONDURABLE,W4-CSV-NONDURABLE ...)
 //   --with <extras>   opt-in workloads: objectstore
 //   --smoke           tiny sizes, 1 run: checks the suite works, figures mean nothing
 //   --no-build        do not rebuild dist/ even when src/ is newer
@@ -39,8 +39,11 @@ const extras = (value("--with", "") ?? "").toLowerCase().split(",").filter(Boole
 const DATA = resolve(value("--data-dir", join(os.tmpdir(), `interloper-bench-${process.pid}`)));
 
 const size = smoke
-  ? { rows: 200, stream: 50_000, tenYearRows: 1, poolDays: 365 }
-  : { rows: 10_000, stream: 5_000_000, tenYearRows: 10, poolDays: 365 };
+  ? { rows: 200, stream: 50_000, tenYearRows: 1, poolDays: 365, hourly: 2_000 }
+  : { rows: 10_000, stream: 5_000_000, tenYearRows: 10, poolDays: 365, hourly: 100_000 };
+
+/** Python interloper 0.61's W4 (1 row a partition, CSV, one at a time), measured elsewhere (issue 20). */
+const PYTHON_W4_MS = 3.06;
 
 // --- the built package --------------------------------------------------------------------------
 
@@ -161,14 +164,46 @@ const WORKLOADS = [
     target: { kind: "perPartition", max: 0.4, count: 365 },
   },
   {
-    id: "W4-CSV", name: "overhead-csv", info: true,
-    what: "as W4, to CSVDestination (atomic file + row-count sidecar per partition)",
-    lib: { task: ["overhead", { destination: "csv", dir: dir("w4-csv") }], fresh: dir("w4-csv") },
-    target: { kind: "perPartition", max: null, count: 365 },
+    id: "W4-CSV", name: "overhead-csv-serial",
+    what: "as W4, to CSVDestination, concurrency 1: one atomic file write and one ledger append per partition",
+    lib: { task: ["overhead", { destination: "csv", dir: dir("w4-csv"), concurrency: 1 }], fresh: dir("w4-csv") },
+    base: { task: ["atomicWritesBaseline", { dir: dir("w4-base") }], fresh: dir("w4-base") },
+    baseWhat: "365 atomic file writes, no framework: mkdir, temporary file, rename, with the destination's default durability (file synced before the rename, its folder and a new folder's parent after)",
+    target: { kind: "ratio", max: 1.5, count: 365 },
+  },
+  {
+    id: "W4-FILE", name: "overhead-file-serial",
+    what: "as W4-CSV, to FileDestination (data.v8)",
+    lib: { task: ["overhead", { destination: "file", dir: dir("w4-file"), concurrency: 1 }], fresh: dir("w4-file") },
+    baseFrom: { id: "W4-CSV", role: "base" },
+    baseWhat: "W4-CSV's baseline, from the same rounds",
+    target: { kind: "ratio", max: 1.5, count: 365 },
+  },
+  {
+    id: "W4-OS", name: "overhead-objectstore-serial",
+    what: "as W4-CSV, to LocalObjectStoreDestination (format csv)",
+    lib: { task: ["overhead", { destination: "objectstore", dir: dir("w4-os"), concurrency: 1 }], fresh: dir("w4-os") },
+    baseFrom: { id: "W4-CSV", role: "base" },
+    baseWhat: "W4-CSV's baseline, from the same rounds",
+    target: { kind: "ratio", max: 1.5, count: 365 },
+  },
+  {
+    id: "W4-CSV-3650", name: "overhead-csv-serial-3650",
+    what: "as W4-CSV with 3,650 partitions (2016..2025): the per-partition cost must not grow with the table",
+    lib: { task: ["overhead", { destination: "csv", dir: dir("w4-csv-3650"), concurrency: 1, count: TEN_YEARS_DAYS }], fresh: dir("w4-csv-3650") },
+    baseFrom: { id: "W4-CSV", role: "lib" },
+    baseWhat: "W4-CSV (365 partitions), per partition, from the same rounds",
+    target: { kind: "scaling", max: 1.2, count: TEN_YEARS_DAYS, baseCount: 365 },
+  },
+  {
+    id: "W4-CSV-DEFAULT", name: "overhead-csv",
+    what: "as W4, to CSVDestination at the default concurrency (4)",
+    lib: { task: ["overhead", { destination: "csv", dir: dir("w4-csv-default") }], fresh: dir("w4-csv-default") },
+    target: { kind: "perPartition", max: PYTHON_W4_MS / 3, count: 365, reference: `Python interloper 0.61: ${PYTHON_W4_MS} ms a partition (measured elsewhere, issue 20); target 0.33x of it` },
   },
   {
     id: "W4-CSV-NONDURABLE", name: "overhead-csv-nondurable", info: true,
-    what: "as W4-CSV, to CSVDestination({ durable: false }): what the syncs cost a partition",
+    what: "as W4-CSV-DEFAULT, to CSVDestination({ durable: false }): what the syncs cost a partition",
     lib: { task: ["overhead", { destination: "csv", dir: dir("w4-csv-nondurable"), durable: false }], fresh: dir("w4-csv-nondurable") },
     target: { kind: "perPartition", max: null, count: 365 },
   },
@@ -218,6 +253,15 @@ const WORKLOADS = [
     base: { task: ["coverageBaseline", { dir: dir("c10y") }] },
     baseWhat: `readdir + stat of the ${TEN_YEARS_DAYS} partitions`,
     target: { kind: "abs", max: 1000 },
+  },
+  {
+    id: "C100K-HOURLY", name: "coverage-100k-hourly",
+    what: `assetCoverage of ${size.hourly.toLocaleString("en")} hourly partitions (about 11 years from 2015-01-01T00) on CSV, warm: median of 5 calls after 1`,
+    setup: { task: ["writeHourly", { dir: dir("c100k"), count: size.hourly }], fresh: dir("c100k") },
+    lib: { task: ["coverageHourly", { dir: dir("c100k"), count: size.hourly }] },
+    base: { task: ["coverageHourlyBaseline", { dir: dir("c100k") }] },
+    baseWhat: `readdir of the table folder + stat of each of the ${size.hourly.toLocaleString("en")} partitions' data.csv (same 1 + 5 calls)`,
+    target: { kind: "ratio", max: 1.5, absMax: 1500 },
   },
   {
     id: "P2", name: "process-pool",
@@ -314,7 +358,14 @@ function evaluate(w, byId) {
     row.perPartition = row.time === null ? null : row.time / t.count;
     row.target = t.max === null ? "info" : `< ${t.max} ms/partition`;
     row.result = row.perPartition === null ? "ERROR" : t.max === null ? "info" : row.perPartition < t.max ? "pass" : "FAIL";
-    if (row.perPartition !== null) row.notes.push(`${row.perPartition.toFixed(3)} ms/partition`);
+    if (row.perPartition !== null) row.notes.push(`${row.perPartition.toFixed(3)} ms/partition${t.reference ? `; ${t.reference}: ${(row.perPartition / PYTHON_W4_MS).toFixed(2)}x` : ""}`);
+  } else if (t.kind === "scaling") {
+    // Per-partition time at `count` partitions over that at `baseCount` (the reference row's).
+    row.ratio = row.time !== null && row.baseline ? row.time / t.count / (row.baseline / t.baseCount) : null;
+    row.perPartition = row.time === null ? null : row.time / t.count;
+    row.target = `<= ${t.max}x per partition`;
+    row.result = row.ratio === null ? "ERROR" : row.ratio <= t.max ? "pass" : "FAIL";
+    if (row.baseline !== null) row.notes.push(`${(row.time / t.count).toFixed(3)} ms/partition at ${t.count} against ${(row.baseline / t.baseCount).toFixed(3)} at ${t.baseCount}`);
   } else if (t.kind === "abs") {
     row.ratio = row.time !== null && row.baseline ? row.time / row.baseline : null;
     row.target = `< ${fmtMs(t.max)} (absolute)`;
@@ -323,11 +374,16 @@ function evaluate(w, byId) {
     row.ratio = row.time !== null && row.baseline ? row.time / row.baseline : null;
     const parts = [];
     if (t.max !== null && t.max !== undefined) parts.push(`<= ${t.max}x`);
+    if (t.absMax) parts.push(`< ${fmtMs(t.absMax)}`);
     if (t.rssMaxMB) parts.push(`RSS <= ${t.rssMaxMB} MB`);
+    if (t.count && row.time !== null) {
+      row.perPartition = row.time / t.count;
+      row.notes.push(`${row.perPartition.toFixed(3)} ms/partition; baseline ${row.baseline === null ? "-" : (row.baseline / t.count).toFixed(3)} ms/partition`);
+    }
     row.target = parts.length ? parts.join(", ") : "info";
     if (row.time === null || row.ratio === null) row.result = "ERROR";
     else if (!parts.length) row.result = "info";
-    else row.result = (t.max === null || t.max === undefined || row.ratio <= t.max) && (!t.rssMaxMB || (row.rss ?? Infinity) <= t.rssMaxMB) ? "pass" : "FAIL";
+    else row.result = (t.max === null || t.max === undefined || row.ratio <= t.max) && (!t.absMax || row.time < t.absMax) && (!t.rssMaxMB || (row.rss ?? Infinity) <= t.rssMaxMB) ? "pass" : "FAIL";
   }
   if (libErrors.length) row.notes.push(`${libErrors.length}/${libSamples.length} runs crashed: ${libErrors[0].error.split("\n")[0].slice(0, 300)}`);
   if (baseErrors.length) row.notes.push(`baseline: ${baseErrors.length} runs crashed: ${baseErrors[0].error.split("\n")[0].slice(0, 200)}`);
@@ -371,7 +427,7 @@ async function main() {
   const loadStart = os.loadavg();
   const build = ensureBuilt();
   mkdirSync(DATA, { recursive: true });
-  const workloads = [...WORKLOADS, ...(await discoverHooks())].filter((w) => !only || only.includes(w.id) || (w.id === "W1" && only.some((id) => ["W2", "W3", "W6", "W6-BASE", "P2", "OS1", "W1-NONDURABLE"].includes(id))));
+  const workloads = [...WORKLOADS, ...(await discoverHooks())].filter((w) => !only || only.includes(w.id) || (w.id === "W1" && only.some((id) => ["W2", "W3", "W6", "W6-BASE", "P2", "OS1", "W1-NONDURABLE"].includes(id))) || (w.id === "W4-CSV" && only.some((id) => ["W4-FILE", "W4-OS", "W4-CSV-3650"].includes(id))));
   for (const w of workloads) w.samples = { lib: [], base: [], setup: null };
   const cpus = os.cpus();
   console.log(

@@ -2,7 +2,7 @@
 // the work only (module loading excluded), and the child reports its own peak RSS.
 import { createWriteStream } from "node:fs";
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { once } from "node:events";
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
@@ -107,15 +107,117 @@ export async function readWindowBaseline({ dir, first = "2025-01-01", days: coun
 
 // --- W4: per-partition overhead ------------------------------------------------------------------
 
-export async function overhead({ dir, destination = "memory", count = 365, durable = true }) {
+/** A destination of W4's kinds: memory, csv, file (FileDestination), objectstore (LocalObjectStoreDestination, csv). */
+function overheadDestination(il, destination, dir, durable) {
+  if (destination === "memory") return new il.MemoryDestination();
+  if (destination === "file") return new il.FileDestination({ basePath: dir, durable });
+  if (destination === "objectstore") return new il.LocalObjectStoreDestination({ basePath: dir, format: "csv", durable });
+  return new il.CSVDestination({ basePath: dir, durable });
+}
+
+export async function overhead({ dir, destination = "memory", count = 365, durable = true, concurrency }) {
   const { il, shopProject, assertCompleted } = await lazyProject();
-  const dest = destination === "memory" ? new il.MemoryDestination() : new il.CSVDestination({ basePath: dir, durable });
-  const { dag } = shopProject({ destination: dest, rows: 1 });
-  const list = days("2025-01-01", count);
+  const { dag } = shopProject({ destination: overheadDestination(il, destination, dir, durable), rows: 1 });
+  const list = days("2016-01-01", count);
   const window = il.TimePartitionWindow.parse(`${list[0]}..${list.at(-1)}`);
-  const { ms, value } = await timed(() => il.backfill(dag, window));
+  const { ms, value } = await timed(() => il.backfill(dag, window, concurrency ? { concurrency } : {}));
   assertCompleted(value, "backfill");
   return { ms, extra: { msPerPartition: ms / count } };
+}
+
+/**
+ * W4's raw baseline: per partition, one atomic file write with no framework: mkdir of the
+ * partition folder, a temporary file with the one-row CSV, rename over data.csv. `durable` gives
+ * it the destinations' default durability: the file's bytes synced before the rename, its folder
+ * after, and the parent of the folder the mkdir made (what writeFileAtomic does).
+ */
+export async function atomicWritesBaseline({ dir, count = 365, durable = true }) {
+  const { open, rename } = await import("node:fs/promises");
+  const list = days("2016-01-01", count);
+  const syncFolder = async (folder) => {
+    const handle = await open(folder, "r");
+    await handle.sync();
+    await handle.close();
+  };
+  const { ms } = await timed(async () => {
+    for (const day of list) {
+      const folder = join(tableDir(dir), `date=${day}`);
+      const created = await mkdir(folder, { recursive: true });
+      const path = join(folder, "data.csv");
+      const temp = join(folder, `.data.csv.tmp-${process.pid}`);
+      const handle = await open(temp, "wx");
+      await handle.write(stringify(rowsForDay(day, 1), { header: true, columns: COLUMNS }));
+      if (durable) await handle.datasync();
+      await handle.close();
+      await rename(temp, path);
+      if (durable) await Promise.all([folder, ...parentsOfNew(created, folder)].map(syncFolder));
+    }
+  });
+  return { ms, extra: { msPerPartition: ms / count } };
+}
+
+/** The parent of each folder from `created` (the first one mkdir made) down to `folder`. */
+function parentsOfNew(created, folder) {
+  if (created === undefined) return [];
+  const parents = [];
+  for (let at = folder; ; at = dirname(at)) {
+    parents.push(dirname(at));
+    if (at === created) return parents;
+  }
+}
+
+// --- C100K-HOURLY: coverage of 100,000 hourly partitions -------------------------------------------
+
+const hourKeys = (count) => Array.from({ length: count }, (_, i) => new Date(Date.parse("2015-01-01T00:00:00Z") + i * 3_600_000).toISOString().slice(0, 13));
+
+function hourlyAsset(il) {
+  return { key: "shop.events", table: "events", dataset: "shop", partitioning: new il.TimePartitionConfig({ column: "hour", granularity: "hour", start: new Date("2015-01-01T00:00:00Z") }) };
+}
+
+/** Untimed setup: `count` hourly partitions of one row, written through CSVDestination (no syncs, 16 at once). */
+export async function writeHourly({ dir, count = 100_000 }) {
+  const { il } = await lazyProject();
+  const destination = new il.CSVDestination({ basePath: dir, durable: false });
+  const asset = hourlyAsset(il);
+  const keys = hourKeys(count);
+  let next = 0;
+  const t0 = now();
+  const worker = async () => {
+    while (next < keys.length) {
+      const key = keys[next++];
+      const partition = il.TimePartition.fromKey(key);
+      const context = new il.IOContext({ asset, window: partition, metadata: { runId: "bench" } });
+      await destination.writePartition(context, partition, [{ hour: key, n: 1 }]);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  return { ms: now() - t0, extra: { partitions: count } };
+}
+
+export async function coverageHourly({ dir, count = 100_000 }) {
+  const { il } = await lazyProject();
+  const { assetCoverage } = await import("../../dist/index.js");
+  const events = il.asset({ key: "events", partitioning: hourlyAsset(il).partitioning, run: () => [] });
+  const shop = il.source({ key: "shop", assets: [events] })({ destinations: new il.CSVDestination({ basePath: dir }) });
+  const keys = hourKeys(count);
+  const window = `${keys[0]}..${keys.at(-1)}`;
+  const { ms, inner, value } = await timed(() => assetCoverage(shop.assets.events, { window }), { warm: 1, repeat: 5 });
+  if (value.materialized !== count) throw new Error(`coverage found ${value.materialized} of ${count} partitions`);
+  return { ms, extra: { inner, materialized: value.materialized, rows: value.rows } };
+}
+
+export async function coverageHourlyBaseline({ dir }) {
+  const table = join(dir, "shop", "events");
+  const { ms, inner, value } = await timed(
+    async () => {
+      const names = (await readdir(table)).filter((n) => n.startsWith("hour="));
+      const stats = [];
+      for (let start = 0; start < names.length; start += 1024) stats.push(...(await Promise.all(names.slice(start, start + 1024).map((n) => stat(join(table, n, "data.csv"))))));
+      return stats.length;
+    },
+    { warm: 1, repeat: 5 },
+  );
+  return { ms, extra: { inner, partitions: value } };
 }
 
 // --- W7: one huge partition, streamed -----------------------------------------------------------

@@ -130,8 +130,8 @@ describe("CSVDestination", () => {
       await csv.write(ctx(orders, jan1, orderSchema), rows);
       expect(await csv.read(ctx(orders, jan1, orderSchema))).toEqual(rows);
       expect(await csv.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 5 });
-      // Without the sidecar the file itself is counted: quoted newlines must not add rows.
-      await rm(await sidecarPath(join(base, "shop", "orders", "date=2026-01-01")));
+      // Without the ledger the file itself is counted: quoted newlines must not add rows.
+      await rm(ledgerPath(base));
       expect(await csv.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 5 });
     });
 
@@ -181,47 +181,40 @@ describe("CSVDestination", () => {
     const dir = (): string => join(base, "shop", "orders", "date=2026-01-01");
     const threeRows: Row[] = [1, 2, 3].map((id) => ({ date: "2026-01-01", id, note: `n${id}` }));
 
-    it("keeps the count in a hidden sidecar that a data.csv glob does not match", async () => {
+    it("keeps the count in the table's hidden ledger, one line a write, which a data.csv glob does not match", async () => {
       await csv.write(ctx(orders, jan1, orderSchema), threeRows);
-      const names = await readdir(dir());
-      expect(names.filter((name) => !name.startsWith("."))).toEqual(["data.csv"]);
-      const sidecar = await sidecarPath(dir());
-      expect(JSON.parse(await readFile(sidecar, "utf8"))).toMatchObject({ rows: 3 });
+      expect(await readdir(dir())).toEqual(["data.csv"]);
+      expect(await ledgerLines(base)).toEqual([["date=2026-01-01", expect.any(String), { row_count: "3" }]]);
+      await csv.write(ctx(orders, jan1, orderSchema), threeRows.slice(1));
+      expect((await ledgerLines(base)).map(([folder, , metadata]) => [folder, metadata])).toEqual([
+        ["date=2026-01-01", { row_count: "3" }],
+        ["date=2026-01-01", { row_count: "2" }],
+      ]);
+      expect(await csv.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 2 });
     });
 
-    it("serves the count from the sidecar while the data file's size and mtime match", async () => {
+    it("serves the count from the ledger while the file is the one its line names", async () => {
       await csv.write(ctx(orders, jan1, orderSchema), threeRows);
-      // Without the table's index of counts, the partition's own sidecar is read.
-      await rm(join(dir(), "..", ".data.csv.date.rows-index.json"));
-      await forgeSidecarRows(dir(), 999);
+      await forgeLedgerRows(base, 999);
       // A forged count comes back: proof that the file was not re-parsed.
       expect(await csv.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 999 });
     });
 
-    it("serves counts from the table's index, kept by writes, while sizes and mtimes match", async () => {
+    it("recounts a data file edited by hand (size changed), and appends what it counted", async () => {
       await csv.write(ctx(orders, jan1, orderSchema), threeRows);
-      const index = join(dir(), "..", ".data.csv.date.rows-index.json");
-      const entries = JSON.parse(await readFile(index, "utf8")) as Record<string, { rows: number }>;
-      expect(entries["2026-01-01"]).toMatchObject({ rows: 3 });
-      await writeFile(index, JSON.stringify({ "2026-01-01": { ...entries["2026-01-01"], rows: 777 } }));
-      expect(await csv.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 777 });
-      // Counting never writes: the index is left as it was.
-      expect(JSON.parse(await readFile(index, "utf8"))["2026-01-01"].rows).toBe(777);
-    });
-
-    it("recounts a data file edited by hand (size changed)", async () => {
-      await csv.write(ctx(orders, jan1, orderSchema), threeRows);
-      await forgeSidecarRows(dir(), 999);
+      await forgeLedgerRows(base, 999);
       await appendFile(join(dir(), "data.csv"), '2026-01-01,4,"hand\nwritten"\n');
       expect(await csv.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 4 });
       expect(await csv.read(ctx(orders, jan1, orderSchema))).toHaveLength(4);
-      // The recount refreshed the sidecar, so the next call is served from it again.
-      expect(JSON.parse(await readFile(await sidecarPath(dir()), "utf8"))).toMatchObject({ rows: 4 });
+      // The recount's line comes last, so the next call is served from it.
+      expect((await ledgerLines(base)).at(-1)![2]).toEqual({ row_count: "4" });
+      await forgeLedgerRows(base, 444);
+      expect(await csv.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 444 });
     });
 
     it("recounts a data file whose mtime changed at the same size", async () => {
       await csv.write(ctx(orders, jan1, orderSchema), threeRows);
-      await forgeSidecarRows(dir(), 999);
+      await forgeLedgerRows(base, 999);
       const file = join(dir(), "data.csv");
       const before = await stat(file);
       // Same length, different content: n1 -> x1, then a different modification time.
@@ -232,11 +225,15 @@ describe("CSVDestination", () => {
       expect(await csv.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 3 });
     });
 
-    it("recounts when the sidecar is missing or unreadable", async () => {
+    it("recounts when the ledger is missing, unreadable or cut short", async () => {
       await csv.write(ctx(orders, jan1, orderSchema), threeRows);
-      await writeFile(await sidecarPath(dir()), "not json");
+      await writeFile(ledgerPath(base), "not json");
       expect(await csv.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 3 });
-      await rm(await sidecarPath(dir()));
+      await rm(ledgerPath(base));
+      expect(await csv.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 3 });
+      // A line cut short by a crash spoils only itself.
+      const whole = await readFile(ledgerPath(base), "utf8");
+      await writeFile(ledgerPath(base), whole.slice(0, whole.length - 8));
       expect(await csv.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 3 });
     });
   });
@@ -385,17 +382,20 @@ async function visibleFiles(root: string): Promise<string[]> {
   return (await listFiles(root)).filter((f) => !f.split("/").some((segment) => segment.startsWith(".")));
 }
 
-/** The one hidden file beside data.csv: the row-count sidecar. */
-async function sidecarPath(partitionDir: string): Promise<string> {
-  const hidden = (await readdir(partitionDir)).filter((name) => name.startsWith(".") && !name.includes(".tmp-"));
-  expect(hidden).toHaveLength(1);
-  return join(partitionDir, hidden[0]!);
+/** The orders table's ledger (see ledger.ts). */
+function ledgerPath(base: string): string {
+  return join(base, "shop", "orders", ".data.csv.ledger");
 }
 
-/** Replaces the sidecar's row count by hand, keeping the size and mtime it recorded. */
-async function forgeSidecarRows(partitionDir: string, rows: number): Promise<void> {
-  const path = await sidecarPath(partitionDir);
-  const record = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
-  expect(Number.isInteger(record["rows"])).toBe(true);
-  await writeFile(path, JSON.stringify({ ...record, rows }));
+/** The ledger's well-formed lines, in order: [folder, file identity, metadata]. */
+async function ledgerLines(base: string): Promise<Array<[string, string, Record<string, string>]>> {
+  const text = await readFile(ledgerPath(base), "utf8");
+  return text.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as [string, string, Record<string, string>]);
+}
+
+/** Rewrites the ledger by hand with its last line's count forged, the file identity it names kept. */
+async function forgeLedgerRows(base: string, rows: number): Promise<void> {
+  const lines = await ledgerLines(base);
+  const [folder, file] = lines.at(-1)!;
+  await writeFile(ledgerPath(base), `${JSON.stringify([folder, file, { row_count: String(rows) }])}\n`);
 }

@@ -204,7 +204,7 @@ describe("fullRefresh (the library call)", () => {
         { asset: "shop.orders_daily", destinationKey: "CSVDestination", destination: "CSV files", what: `folder ${join(base, "shop", "orders_daily")}`, partitions: 3, exists: true },
       ]);
       // The window alone was rebuilt; the upstream asset, only read, kept all its partitions.
-      expect(await listFiles(join(base, "shop", "orders_daily"))).toEqual([".data.csv.date.rows-index.json", "date=2026-01-02/.data.csv.rows.json", "date=2026-01-02/data.csv"]);
+      expect(await listFiles(join(base, "shop", "orders_daily"))).toEqual([".data.csv.ledger", "date=2026-01-02/data.csv"]);
       expect((await listFiles(join(base, "shop", "orders"))).filter((f) => f.endsWith("data.csv"))).toHaveLength(3);
       await expect(il.fullRefresh(project, { window: "2026-01-01..2026-01-02", shard: { index: 1, count: 2 } })).rejects.toThrow("cannot be combined with `shard`");
     } finally {

@@ -243,7 +243,7 @@ describe("LocalObjectStoreDestination", () => {
     await destination.write(ctx(day("2026-01-01")), [{ date: "2026-01-01", id: 1 }, { date: "2026-01-01", id: 2 }]);
     for (const path of [staleObject, staleMeta, abandoned]) expect(await exists(path), path).toBe(false);
     expect(await exists(fresh)).toBe(true);
-    expect(await listFiles(partition)).toEqual([".data.jsonl.meta.json", basename(fresh), "data.jsonl"].sort());
+    expect(await listFiles(partition)).toEqual([basename(fresh), "data.jsonl"].sort());
     expect(await destination.partitionRowCounts(ctx(null))).toEqual({ "2026-01-01": 2 });
   });
 });

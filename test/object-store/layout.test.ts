@@ -23,19 +23,18 @@ afterEach(async () => {
 const text = async (...parts: string[]): Promise<string> => readFile(join(dir.path, ...parts), "utf8");
 
 describe("hive layout", () => {
-  it("writes {prefix}/{dataset}/{table}/{column}={key}/data.{ext} and hidden sidecars", async () => {
+  it("writes {prefix}/{dataset}/{table}/{column}={key}/data.{ext}, metadata in the hidden ledger of the folder above", async () => {
     const dest = new LocalObjectStoreDestination({ basePath: dir.path, prefix: "exports/v1", format: "jsonl" });
     await dest.write(ctx(orders, days("2026-01-01", "2026-01-02")), orderRows());
     await dest.write(ctx({ ...orders, key: "shop.totals", table: "totals", partitioning: null }, null, null), [{ n: 1 }]);
     await dest.write(ctx({ ...orders, key: "totals", table: "totals", dataset: null, partitioning: null }, null, null), [{ n: 1 }]);
     expect(await listFiles(dir.path)).toEqual([
-      "exports/v1/shop/orders/date=2026-01-01/.data.jsonl.meta.json",
+      "exports/v1/.data.jsonl.ledger",
+      "exports/v1/shop/.data.jsonl.ledger",
+      "exports/v1/shop/orders/.data.jsonl.ledger",
       "exports/v1/shop/orders/date=2026-01-01/data.jsonl",
-      "exports/v1/shop/orders/date=2026-01-02/.data.jsonl.meta.json",
       "exports/v1/shop/orders/date=2026-01-02/data.jsonl",
-      "exports/v1/shop/totals/.data.jsonl.meta.json",
       "exports/v1/shop/totals/data.jsonl",
-      "exports/v1/totals/.data.jsonl.meta.json",
       "exports/v1/totals/data.jsonl",
     ]);
     const listed: StoredObject[] = [];

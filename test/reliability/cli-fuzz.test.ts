@@ -70,11 +70,12 @@ async function runMain(args: readonly string[]): Promise<Outcome> {
 
 /**
  * Every file below the data folder with its size and modification time, but the hidden row-count
- * caches (`.data.csv.rows.json`, `.data.csv.date.rows-index.json`): a failed `--missing` may
- * still be refreshing one in the background (reported to the lead: src/api/missing.ts).
+ * caches (the table's ledger `.data.csv.ledger`, and older versions' `.data.csv.rows.json`,
+ * `.data.csv.date.rows-index.json`): a count appends what it recounted to the ledger, and a
+ * failed `--missing` may still be counting in the background (reported to the lead: src/api/missing.ts).
  */
 async function snapshot(): Promise<string[]> {
-  const files = (await listAll(data)).filter((file) => !/\/\.[^/]*rows(-index)?\.json$/.test(file));
+  const files = (await listAll(data)).filter((file) => !/\/\.[^/]*(rows(-index)?\.json|\.ledger)$/.test(file));
   return Promise.all(files.map(async (file) => {
     const info = await stat(join(data, file));
     return `${file} ${info.size} ${info.mtimeMs}`;

@@ -37,7 +37,7 @@ export interface CrashStats {
  * `--missing` run completes the window and removes the killed writers' temporary files from every
  * folder it writes: the table's and those of the partitions it writes (see sweepStaleTemps). The
  * only ones left are in the folders of partitions complete before it, which it does not rewrite
- * (a writer killed while rewriting a complete partition, or between its data file and sidecar).
+ * (a writer killed while rewriting a complete partition).
  */
 export async function crashLoop(kind: LocalKind, data: string): Promise<CrashStats> {
   const seed = seedFor(`crash loop (${kind})`);
@@ -91,7 +91,7 @@ export async function crashLoop(kind: LocalKind, data: string): Promise<CrashSta
   expect(Object.keys(state.counts)).toEqual(CRASH_WINDOW.partitions.map((p) => p.key));
   // Every killed writer's temporary file left is one of this host's writers' (a dead pid), in a
   // folder the final run did not write: a partition's it did not rewrite, or the table's when it
-  // wrote nothing at all (a write sweeps the table's folder, where index flushes leave theirs).
+  // wrote nothing at all (a write sweeps the table's folder, where ledger compactions leave theirs).
   for (const file of state.leftovers) {
     const inPartition = /^rel\/events\/date=(\d{4}-\d{2}-\d{2})\/([^/]+)$/.exec(file);
     const inTable = /^rel\/events\/([^/]+)$/.exec(file);
@@ -147,8 +147,9 @@ export async function killWriterMidWrite(target: string): Promise<string> {
 }
 
 const FILE_NAMES: Partial<Record<LocalKind, string>> = { csv: "data.csv", file: "data.v8", parquet: "data.parquet", jsonl: "data.jsonl", objcsv: "data.csv" };
-// The file destinations (csv, file) keep a row-count index in the table's folder; object stores do not.
-const HAS_INDEX: ReadonlySet<LocalKind> = new Set(["csv", "file"]);
+// The file destinations (csv, file) sweep the table's folder, where a compaction of the table's
+// ledger leaves its temporary file when killed; object stores sweep only an object's own folder.
+const SWEEPS_TABLE: ReadonlySet<LocalKind> = new Set(["csv", "file"]);
 
 /**
  * Writers killed mid-write at known places, then the re-runs: `--missing` removes the temporary
@@ -163,12 +164,12 @@ export async function killedWritersSwept(kind: LocalKind, data: string): Promise
   const table = join(data, "rel", "events");
   const rel = (path: string) => path.slice(data.length + 1).split("\\").join("/");
   // A new partition whose writer died (its folder holds only the temporary file), a complete
-  // partition whose rewrite died, and (files) an index flush that died.
+  // partition whose rewrite died, and (files) a compaction of the table's ledger that died.
   const newPartition = await killWriterMidWrite(join(table, "date=2024-03-04", fileName));
   const rewrite = await killWriterMidWrite(join(table, "date=2024-03-02", fileName));
-  const index = HAS_INDEX.has(kind) ? [await killWriterMidWrite(join(table, `.${fileName}.date.rows-index.json`))] : [];
+  const compaction = SWEEPS_TABLE.has(kind) ? [await killWriterMidWrite(join(table, `.${fileName}.ledger`))] : [];
   const leftovers = async () => (await listAll(data)).filter((file) => file.includes(".tmp-"));
-  expect(await leftovers()).toEqual([newPartition, rewrite, ...index].map(rel).sort());
+  expect(await leftovers()).toEqual([newPartition, rewrite, ...compaction].map(rel).sort());
 
   const missing = await runCli(["materialize", "events", "-w", "2024-03-01..2024-03-04", "--missing"], data, env);
   expect(missing.code, missing.stderr).toBe(0);

@@ -93,14 +93,14 @@ describe("a write to a file destination, durable by default", () => {
       expect((destination as { durable?: boolean }).durable).toBe(true);
       await destination.writePartition(context(DAY), DAY, rows(3));
       const seen = calls();
-      // Records (sidecar, index) are caches and not synced: only the data file's calls remain.
-      const own = seen.filter((call) => !call.includes(".rows") && !call.includes(".meta.json"));
+      // The ledger is a cache and never synced: only the data file's calls remain.
+      const own = seen.filter((call) => !call.includes(".ledger"));
       // The bytes, then the rename, then the folders, which are synced together (in any order):
       // the partition folder itself, and the parents of shop/, shop/orders/ and the partition
       // folder, all three new.
       expect(own.slice(0, 2)).toEqual([`datasync ${folder}/.${kind.file}.tmp`, `rename ${folder}/.${kind.file}.tmp -> ${data}`]);
       expect(own.slice(2).sort()).toEqual([`sync ${folder}`, "sync shop/orders", "sync shop", "sync ."].sort());
-      expect(seen.filter((call) => /^(sync|datasync) /.test(call) && (call.includes(".rows") || call.includes(".meta.json")))).toEqual([]);
+      expect(seen.filter((call) => /^(sync|datasync) /.test(call) && call.includes(".ledger"))).toEqual([]);
     });
 
     it(`${kind.name}: a rewrite syncs the bytes before the rename and the folder after it`, async () => {

@@ -27,6 +27,7 @@ const VALUES = [
   "x.tmp-host-42-deadbeef",
   ".hidden",
   ".data.csv.rows.json",
+  ".data.csv.ledger",
   "__proto__",
   "constructor",
   "new york",

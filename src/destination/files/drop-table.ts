@@ -11,9 +11,10 @@ interface Owned {
 
 /**
  * Whether a file of a table (or partition) folder is the asset's: the data file, or a hidden
- * file named after it (its row-count sidecar `.data.csv.rows.json`, the table's index
- * `.data.csv.date.rows-index.json`, and the temporary files of either, `.data.csv.tmp-...`,
- * `..data.csv.rows.json.tmp-...`).
+ * file named after it: the table's ledger `.data.csv.ledger` (and its compaction lock), the
+ * records of older versions (`.data.csv.rows.json` beside each file, the table's index
+ * `.data.csv.date.rows-index.json`), and the temporary files of any, `.data.csv.tmp-...`,
+ * `..data.csv.ledger.tmp-...`.
  */
 function ownFile(name: string, fileName: string): boolean {
   return name === fileName || name.startsWith(`.${fileName}`) || name.startsWith(`..${fileName}`);

@@ -31,21 +31,20 @@ import type { BigIntStats } from "node:fs";
  *   its number is created after the record landed, and that file's own record is written after
  *   it. The newest record of a path always wins.
  *
- * - The change time narrows what remains. The table's index of counts is one file that writers
- *   of several processes rewrite (read, merge, write: see partition-files.ts), so one of them can
- *   put back an entry that another had just replaced (a lost update), after its file was
- *   replaced and its inode number reused. That entry names an earlier file, and it is trusted
- *   only if the reused inode's file also has the same size, the same mtime and the same ctime;
- *   the ctime is set by the rename itself (taken after it, on the still-open file), so the
- *   earlier file's last write, its sync and rename, its records, its replacement, and the
- *   whole write of the later file up to its rename would all have to fall within one tick.
- *   That is the one case left; it also needs a third process's index update to span it, and a
- *   later write of the partition clears it. Closing it too would cost a second stat per
- *   partition in every count (of the sidecar, to see that the index is current).
+ * - The change time narrows what remains. The ledger (see ledger.ts) is append-only, so no
+ *   writer puts back a line another has superseded (a reader's recount line, appended while it
+ *   holds the counted file open, may land after a newer writer's line, but it names a file that
+ *   existed beside the newer one: another inode, a mismatch, a recount). The per-table index of
+ *   older versions, still read for the tables they wrote, was rewritten by read-merge-write and
+ *   could hold a lost update: an entry naming an earlier file, trusted only if a reused inode's
+ *   file also has the same size, the same mtime and the same ctime; the ctime is set by the
+ *   rename itself (taken after it, on the still-open file), so the earlier file's last write,
+ *   its sync and rename, its record, its replacement, and the whole write of the later file up to
+ *   its rename would all have to fall within one tick.
  *
  * What being exact costs is recounts: a copy of the folder (new inodes),
  * `chmod` or a new hard link (new ctime) make every such file counted once more, after which
- * a reader's recount refreshes its sidecar.
+ * the reader's recount is in the ledger.
  */
 export function fileIdentity(info: BigIntStats): string {
   return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;

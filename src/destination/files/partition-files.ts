@@ -1,6 +1,6 @@
 import type { BigIntStats } from "node:fs";
 import { type FileHandle, open, readdir, readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { DataNotFoundError } from "../../errors.js";
 import type { Partition } from "../../partitioning/index.js";
 import type { IOContext } from "../io-context.js";
@@ -10,12 +10,14 @@ import type { DropTarget } from "../destination.js";
 import { sweepStaleTemps, writeFileAtomic } from "./atomic.js";
 import { describeTableFolder, dropTableFolder } from "./drop-table.js";
 import { fileIdentity } from "./file-identity.js";
+import { Ledger, parseCount } from "./ledger.js";
 
 /**
- * What the sidecar beside a data file (and the table's index) remembers: its row count, valid
- * only while the file at that path is exactly the one counted (`file`: see file-identity.ts).
+ * A row count as tables of older versions recorded it, beside each data file
+ * (`.data.csv.rows.json`) and in a per-table index (`.data.csv.{column}.rows-index.json`): still
+ * read, for the files they name, and carried into the ledger the first time a table is counted.
  */
-interface CountRecord {
+interface LegacyCount {
   readonly rows: number;
   readonly file: string;
 }
@@ -30,8 +32,8 @@ const PARALLEL_STATS = 1_024;
 /**
  * One data file per partition in hive folders, shared by the file-based destinations:
  * `{base}/{dataset}/{table}/{file}` and `{base}/{dataset}/{table}/{column}={key}/{file}`.
- * Each write is atomic, and the row count is kept in a hidden sidecar so that counting
- * thousands of partitions costs a listing, not a parse of every file.
+ * Each write is atomic, and the row count is appended to the table's ledger (see ledger.ts) so
+ * that counting thousands of partitions costs a listing and a stat each, not a parse of every file.
  */
 export class PartitionFiles {
   #folder: string | undefined;
@@ -61,16 +63,15 @@ export class PartitionFiles {
   }
 
   /**
-   * Replaces a partition's file atomically, then records its row count beside it and in the
-   * table's index, while the file is still open (see file-identity.ts). Temporary files of dead
-   * writers (a process killed mid-write) are then removed from the partition's folder, when it
-   * existed before, and once per process from the table's folder (the index's temporary files
-   * live there): see `sweepStaleTemps`. Reads never sweep.
+   * Replaces a partition's file atomically, then appends its row count to the table's ledger
+   * while the file is still open (see ledger.ts, file-identity.ts): one atomic file write and
+   * one small append, whatever the table's size. Temporary files of dead writers (a process
+   * killed mid-write) are then removed from the partition's folder, when it existed before, and
+   * once per process from the table's folder: see `sweepStaleTemps`. Reads never sweep.
    *
-   * Only the data file is synced (when durable): the records are caches. One lost in a crash,
-   * or left older than the file, names another file (or none, or is not JSON) and the file is
-   * recounted; a record that survives names a file whose bytes were synced before the record
-   * was written.
+   * Only the data file is synced (when durable): the ledger is a cache. A line lost in a crash,
+   * or naming a file since replaced, makes the file counted again; a line that survives names
+   * a file whose bytes were synced before it was written.
    */
   async write(
     context: IOContext,
@@ -80,11 +81,13 @@ export class PartitionFiles {
     rows: number | (() => number),
   ): Promise<void> {
     const path = this.pathOf(context, partition);
-    const whileOpen = async (file: string) => {
-      const record = { rows: typeof rows === "number" ? rows : rows(), file };
-      await this.recordCount(path, record);
-      if (partition) await updateIndex(this.indexPath(context), partition.key, record);
-    };
+    // An unpartitioned asset's count is never read back from storage: no bookkeeping.
+    const whileOpen = partition
+      ? async (file: string) => {
+          const count = typeof rows === "number" ? rows : rows();
+          this.ledger(context).append([{ folder: partitionSegment(context, partition, this.owner), file, metadata: { row_count: String(count) } }]);
+        }
+      : undefined;
     await writeFileAtomic(path, chunks, { durable: this.durable, sweep: true, whileOpen });
     if (partition) await sweepTableOnce(this.tableDir(context));
   }
@@ -104,52 +107,59 @@ export class PartitionFiles {
   }
 
   /**
-   * Rows per partition key. A recorded count is trusted only while the file at its path is the
-   * one it names (see file-identity.ts); otherwise the file is recounted (and its sidecar
-   * refreshed), so a file edited by hand or replaced by a racing writer is still counted right.
-   * Records come from a per-table index that writes keep (one read for the whole table), falling
-   * back to each partition's sidecar: counting thousands of partitions costs about a listing
-   * and a stat each. Every folder named `{column}=...` is a partition, whatever its key holds
-   * (`.tmp-` included: temporary files are files, never these folders).
+   * Rows per partition key: a listing of the table's folder, a stat of each partition's file and
+   * one read of the table's ledger. A ledger line is trusted only while the file is the one it
+   * names (see file-identity.ts); otherwise the file is counted from what older versions
+   * recorded for it or by reading it, and the count appended to the ledger, so a file edited by
+   * hand or replaced by a racing writer is still counted right. Every folder named
+   * `{column}=...` is a partition, whatever its key holds (`.tmp-` included: temporary files
+   * are files, never these folders).
    */
   async rowCounts(context: IOContext, recount: Recount): Promise<Record<string, number>> {
     const table = this.tableDir(context);
     const prefix = `${safeSegment(context.partitionColumn(), "partition column", this.owner)}=`;
-    const [listed, index] = await Promise.all([readdir(table).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? null : Promise.reject(error))), readIndex(this.indexPath(context))]);
+    const ledger = this.ledger(context);
+    const [listed, journal] = await Promise.all([readdir(table).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? null : Promise.reject(error))), ledger.read()]);
     if (listed === null) return {};
-    const names = listed.filter((name) => name.startsWith(prefix));
+    // Sorted here, as names: keys sort chronologically (or as declared) as strings, and the
+    // counts come back in that order without sorting a table of 100,000 entries afterwards.
+    const names = listed.filter((name) => name.startsWith(prefix)).sort();
     const paths = names.map((name) => join(table, name, this.fileName));
     // A stat holds no file descriptor: many at once, in slices that bound what is queued.
     const infos: Array<BigIntStats | null> = [];
     for (let start = 0; start < paths.length; start += PARALLEL_STATS) {
       infos.push(...(await Promise.all(paths.slice(start, start + PARALLEL_STATS).map((path) => stat(path, { bigint: true }).catch(() => null)))));
     }
-    // Keys are list values too: no prototype, so that a key such as `__proto__` is an own entry.
-    const counts: Record<string, number> = Object.create(null);
+    const found: Array<number | null | undefined> = new Array(names.length);
     const stale: number[] = [];
-    const keys = names.map((name) => name.slice(prefix.length));
-    keys.forEach((key, i) => {
+    for (let i = 0; i < names.length; i++) {
       const info = infos[i];
-      if (!info) return;
-      const indexed = index[key];
-      if (describes(indexed, info)) counts[key] = indexed.rows;
-      else stale.push(i);
-    });
-    // Partitions whose record is missing or out of date are read: a bounded number at once.
-    let next = 0;
-    const worker = async () => {
-      while (next < stale.length) {
-        const i = stale[next++]!;
-        const rows = await this.countStale(paths[i]!, infos[i]!, recount);
-        if (rows !== null) counts[keys[i]!] = rows;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, stale.length) }, worker));
-    // Listing order is the filesystem's.
-    return orderedCounts(Object.entries(counts), context.asset.partitioning);
+      if (!info) continue;
+      const entry = journal.entries.get(names[i]!);
+      const rows = entry && entry.file === fileIdentity(info) ? parseCount(entry.metadata["row_count"]) : null;
+      if (rows === null) stale.push(i);
+      else found[i] = rows;
+    }
+    if (stale.length > 0) {
+      const legacy = await readLegacyIndex(this.legacyIndexPath(context));
+      let next = 0;
+      // Partitions whose line is missing or out of date are counted: a bounded number at once.
+      const worker = async () => {
+        while (next < stale.length) {
+          const i = stale[next++]!;
+          found[i] = await this.countStale(paths[i]!, legacy[names[i]!.slice(prefix.length)], recount);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, stale.length) }, worker));
+    }
+    const present = new Set(names.filter((_, i) => infos[i] !== null));
+    await ledger.compactIfWorthIt(journal.lines, present);
+    const counts: Array<[string, number]> = [];
+    for (let i = 0; i < names.length; i++) if (typeof found[i] === "number") counts.push([names[i]!.slice(prefix.length), found[i]!]);
+    return orderedCounts(counts, context.asset.partitioning);
   }
 
-  /** Removes the asset's files and partition folders, count records included (see drop-table.ts). */
+  /** Removes the asset's files and partition folders, ledger included (see drop-table.ts). */
   async drop(context: IOContext): Promise<void> {
     await dropTableFolder(this.folder, this.tableDir(context), this.fileName, this.owner);
   }
@@ -159,20 +169,23 @@ export class PartitionFiles {
     return describeTableFolder(this.folder, this.tableDir(context), this.fileName, this.owner, context.asset.partitioning !== null);
   }
 
-  /** The table's index of recorded counts, kept by writes (reads never write it). */
-  private indexPath(context: IOContext): string {
+  private ledger(context: IOContext): Ledger {
+    return Ledger.of(this.tableDir(context), this.fileName);
+  }
+
+  /** The per-table index of counts older versions kept (see LegacyCount). */
+  private legacyIndexPath(context: IOContext): string {
     return join(this.tableDir(context), `.${this.fileName}.${context.partitionColumn()}.rows-index.json`);
   }
 
   /**
-   * The count of a file the index has no current record of: its sidecar's, or a recount (null:
-   * the file is gone since the listing). The recount reads the file through one handle, which
-   * names the file counted and holds it open until its refreshed sidecar is written (see
-   * file-identity.ts): whatever replaces the file meanwhile, the record describes what was counted.
+   * The count of a file the ledger has no current line for: what an older version recorded for
+   * this very file (its index entry, or its sidecar), or a recount (null: the file is gone since
+   * the listing). The file is read through one handle, which names the file counted and holds
+   * it open until its ledger line is appended (see file-identity.ts): whatever replaces the file
+   * meanwhile, the line describes what was counted.
    */
-  private async countStale(path: string, info: BigIntStats, recount: Recount): Promise<number | null> {
-    const record = await this.readCount(path);
-    if (describes(record, info)) return record.rows;
+  private async countStale(path: string, indexed: LegacyCount | undefined, recount: Recount): Promise<number | null> {
     let handle: FileHandle;
     try {
       handle = await open(path, "r");
@@ -182,29 +195,13 @@ export class PartitionFiles {
     }
     try {
       const file = fileIdentity(await handle.stat({ bigint: true }));
-      const rows = await recount(handle);
-      await this.recordCount(path, { rows, file }).catch(() => undefined);
+      const legacy = [indexed, await readLegacySidecar(path, this.fileName)].find((count) => isLegacyCount(count) && count.file === file);
+      const rows = legacy ? legacy.rows : await recount(handle);
+      Ledger.of(dirname(dirname(path)), this.fileName).append([{ folder: basename(dirname(path)), file, metadata: { row_count: String(rows) } }]);
       return rows;
     } finally {
       await handle.close();
     }
-  }
-
-  private sidecarOf(path: string): string {
-    return join(path, "..", `.${this.fileName}.rows.json`);
-  }
-
-  private async readCount(path: string): Promise<CountRecord | null> {
-    try {
-      const record = JSON.parse(await readFile(this.sidecarOf(path), "utf8")) as CountRecord;
-      return Number.isInteger(record.rows) ? record : null;
-    } catch {
-      return null;
-    }
-  }
-
-  private async recordCount(path: string, record: CountRecord): Promise<void> {
-    await writeFileAtomic(this.sidecarOf(path), [JSON.stringify(record)], { durable: false });
   }
 }
 
@@ -220,50 +217,29 @@ async function sweepTableOnce(folder: string): Promise<void> {
   await sweepStaleTemps(folder);
 }
 
-// Index updates of one table are merged and written one at a time in this process: concurrent
-// partition writes share a flush. Another process's flush may overwrite this one's entries; the
-// index is only a cache, and a missing or stale entry falls back to the partition's sidecar.
-const pendingEntries = new Map<string, Map<string, CountRecord>>();
-const flushing = new Map<string, Promise<void>>();
-
-async function updateIndex(path: string, key: string, record: CountRecord): Promise<void> {
-  let pending = pendingEntries.get(path);
-  if (!pending) pendingEntries.set(path, (pending = new Map()));
-  pending.set(key, record);
-  while (pendingEntries.get(path)?.has(key)) {
-    const running = flushing.get(path);
-    if (running) {
-      await running;
-      continue;
-    }
-    const flush = flushIndex(path).finally(() => flushing.delete(path));
-    flushing.set(path, flush);
-    await flush;
-  }
+function isLegacyCount(value: unknown): value is LegacyCount {
+  const record = value as LegacyCount | null | undefined;
+  return typeof record === "object" && record !== null && Number.isSafeInteger(record.rows) && record.rows >= 0 && typeof record.file === "string";
 }
 
-async function flushIndex(path: string): Promise<void> {
-  const entries = pendingEntries.get(path);
-  pendingEntries.delete(path);
-  if (!entries || entries.size === 0) return;
-  const index = await readIndex(path);
-  for (const [key, record] of entries) index[key] = record;
-  await writeFileAtomic(path, [JSON.stringify(index)], { durable: false }).catch(() => undefined);
-}
-
-/** The index's entries by partition key, in an object without a prototype (keys are list values, `__proto__` included). */
-async function readIndex(path: string): Promise<Record<string, CountRecord>> {
-  const index: Record<string, CountRecord> = Object.create(null);
+/** An older version's index, by partition key, in an object without a prototype (keys are list values, `__proto__` included). */
+async function readLegacyIndex(path: string): Promise<Record<string, LegacyCount>> {
+  const index: Record<string, LegacyCount> = Object.create(null);
   try {
     const parsed = JSON.parse(await readFile(path, "utf8")) as unknown;
     if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) Object.assign(index, parsed);
   } catch {
-    // No index yet, or one cut short: every partition falls back to its sidecar.
+    // None (a table this version wrote), or cut short: sidecars, then recounts.
   }
   return index;
 }
 
-/** Whether a count record describes exactly the file `info` is a stat of. */
-function describes(record: CountRecord | null | undefined, info: BigIntStats): record is CountRecord {
-  return !!record && Number.isSafeInteger(record.rows) && record.rows >= 0 && record.file === fileIdentity(info);
+/** An older version's sidecar beside a data file, when it holds a well-formed count. */
+async function readLegacySidecar(path: string, fileName: string): Promise<LegacyCount | null> {
+  try {
+    const record = JSON.parse(await readFile(join(dirname(path), `.${fileName}.rows.json`), "utf8")) as unknown;
+    return isLegacyCount(record) ? record : null;
+  } catch {
+    return null;
+  }
 }

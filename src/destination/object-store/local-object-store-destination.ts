@@ -2,7 +2,8 @@ import type { BigIntStats } from "node:fs";
 import { readdir, readFile, rm, rmdir, stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { ConfigError } from "../../errors.js";
-import { durableOption, writeFileAtomic } from "../files/atomic.js";
+import { durableOption, parseTempName, writeFileAtomic } from "../files/atomic.js";
+import { Ledger, ledgerOf, type LedgerEntry } from "../files/ledger.js";
 import { fileIdentity } from "../files/file-identity.js";
 import type { FileFormat, FormatName } from "../formats/file-format.js";
 import { ObjectStoreDestination, type StoredObject } from "./object-store-destination.js";
@@ -25,19 +26,18 @@ export interface LocalObjectStoreOptions {
 }
 
 /**
- * The sidecar beside an object: its metadata, trusted only while the object is exactly the file
- * it describes (`file`: see file-identity.ts). It is not synced: one lost in a crash, or older
- * than its object, names another file and is ignored (the object is then counted by a read).
+ * The sidecar older versions kept beside an object (`.data.parquet.meta.json`): still read, for
+ * the very file it names (`file`: see file-identity.ts), when the ledger has no line for it.
  */
-interface Sidecar {
+interface LegacySidecar {
   readonly metadata: Record<string, string>;
-  readonly contentType: string;
   readonly file: string;
 }
 
 /**
- * An object store on local disk: each object a file under `basePath`, its metadata in a hidden
- * sidecar beside it (`.data.parquet.meta.json`). The result is a plain hive folder that DuckDB,
+ * An object store on local disk: each object a file under `basePath`, its metadata in the ledger
+ * of the folder above its own (`.data.parquet.ledger`, the one CSVDestination and FileDestination
+ * keep their counts in: see ledger.ts). The result is a plain hive folder that DuckDB,
  * Spark or any Parquet reader can open, with no cloud account.
  */
 export class LocalObjectStoreDestination extends ObjectStoreDestination {
@@ -58,17 +58,18 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
   }
 
   /**
-   * Replaces the file atomically, then its sidecar, while the file is still open (see
-   * file-identity.ts). A crash between the two leaves a sidecar that names the old file, so it
-   * is ignored, never trusted. Dead writers' temporary files in the object's folder (a process
-   * killed mid-put) are then removed, when the folder existed before (see `sweepStaleTemps`);
-   * listings never sweep.
+   * Replaces the file atomically, then appends its metadata to the ledger while the file is
+   * still open (see ledger.ts, file-identity.ts). A crash between the two leaves no line for the
+   * new file, or one naming the old file: never trusted, the object is counted by a read. Dead
+   * writers' temporary files in the object's folder (a process killed mid-put) are then removed,
+   * when the folder existed before (see `sweepStaleTemps`); listings never sweep. The content
+   * type is the format's, known again on read: it is not kept.
    */
-  async putObject(name: string, payload: Uint8Array, contentType: string, metadata: Record<string, string>): Promise<void> {
+  async putObject(name: string, payload: Uint8Array, _contentType: string, metadata: Record<string, string>): Promise<void> {
     const path = this.pathOf(name);
     const whileOpen = async (file: string) => {
-      const sidecar: Sidecar = { metadata, contentType, file };
-      await writeFileAtomic(sidecarOf(path), [JSON.stringify(sidecar)], { durable: false });
+      const { ledger, folder } = this.ledgerOf(path);
+      ledger.append([{ folder, file, metadata }]);
     };
     await writeFileAtomic(path, [payload], { durable: this.durable, sweep: true, whileOpen });
   }
@@ -86,12 +87,19 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
   async *listObjects(prefix: string): AsyncIterable<StoredObject> {
     const folder = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
     const root = this.pathOf(folder);
+    // Each ledger is read once per listing.
+    const ledgers = new Map<string, Promise<Map<string, LedgerEntry>>>();
     for await (const path of walk(root)) {
       const name = relative(this.folder, path).split(sep).join("/");
       if (!name.startsWith(prefix)) continue;
       const info = await stat(path, { bigint: true }).catch(() => null);
       if (!info) continue;
-      yield { name, metadata: await trustedMetadata(path, info) };
+      const { ledger, folder: entryFolder } = this.ledgerOf(path);
+      let entries = ledgers.get(ledger.path);
+      if (!entries) ledgers.set(ledger.path, (entries = ledger.read().then((read) => read.entries)));
+      const entry = (await entries).get(entryFolder);
+      const metadata = entry && entry.file === fileIdentity(info) ? { ...entry.metadata } : await legacyMetadata(path, info);
+      yield { name, metadata };
     }
   }
 
@@ -100,8 +108,10 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
   }
 
   /**
-   * Deletes each object's file, its sidecar and the temporary files of either, then the folders
-   * left empty, up to `basePath` (kept).
+   * Deletes each object's file, an older version's sidecar and the temporary files of either,
+   * then the folders left empty (or holding nothing but ledgers, whose folders are gone with
+   * them), up to `basePath` (kept). A ledger line of a deleted object names a file that no
+   * longer exists: never trusted again.
    */
   override async deleteObjects(names: readonly string[]): Promise<void> {
     for (const name of names) {
@@ -112,6 +122,7 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
       const beside = await readdir(folder).catch((error: unknown) => (isMissing(error) ? [] : Promise.reject(error)));
       for (const entry of beside) if (entry.startsWith(`.${file}`) || entry.startsWith(`..${file}`)) await rm(join(folder, entry), { force: true });
       for (let dir = folder; dir !== this.folder && dir.startsWith(this.folder + sep); dir = dirname(dir)) {
+        await removeOrphanLedgers(dir);
         const removed = await rmdir(dir).then(
           () => true,
           (error: NodeJS.ErrnoException) => (error.code === "ENOTEMPTY" || error.code === "EEXIST" || error.code === "ENOENT" ? false : Promise.reject(error)),
@@ -136,6 +147,15 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
     return this.#folder;
   }
 
+  /**
+   * The ledger an object's metadata goes to, and its line's folder: the ledger of the folder
+   * above the object's (`{table}/.data.csv.ledger`, folder `date=...`), or of `basePath` for an
+   * object directly in it (folder "").
+   */
+  private ledgerOf(path: string): { ledger: Ledger; folder: string } {
+    return dirname(path) === this.folder ? { ledger: Ledger.of(this.folder, basename(path)), folder: "" } : ledgerOf(path);
+  }
+
   /** The file of an object; a name that would leave `basePath` is refused. */
   private pathOf(name: string): string {
     const base = this.folder;
@@ -147,15 +167,15 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
   }
 }
 
-function sidecarOf(path: string): string {
+function legacySidecarOf(path: string): string {
   const at = path.lastIndexOf(sep);
   return `${path.slice(0, at + 1)}.${path.slice(at + 1)}.meta.json`;
 }
 
-/** The sidecar's metadata when it describes this very file; none otherwise. */
-async function trustedMetadata(path: string, info: BigIntStats): Promise<Record<string, string>> {
+/** An older version's sidecar's metadata when it describes this very file; none otherwise. */
+async function legacyMetadata(path: string, info: BigIntStats): Promise<Record<string, string>> {
   try {
-    const sidecar = JSON.parse(await readFile(sidecarOf(path), "utf8")) as Sidecar;
+    const sidecar = JSON.parse(await readFile(legacySidecarOf(path), "utf8")) as LegacySidecar;
     const same = sidecar.file === fileIdentity(info);
     return same && typeof sidecar.metadata === "object" && sidecar.metadata !== null ? sidecar.metadata : {};
   } catch {
@@ -182,6 +202,20 @@ async function* walk(folder: string): AsyncGenerator<string> {
     if (entry.isDirectory()) yield* walk(path);
     else if (entry.isFile() && !entry.name.startsWith(".")) yield path;
   }
+}
+
+/**
+ * Removes the ledgers (and their compaction locks) of a folder left with no subfolder: every
+ * line of them names a file that is gone. A folder holding anything else keeps them.
+ */
+async function removeOrphanLedgers(folder: string): Promise<void> {
+  const entries = await readdir(folder, { withFileTypes: true }).catch(() => null);
+  if (!entries || entries.length === 0 || !entries.every((entry) => entry.isFile() && isLedgerFile(entry.name))) return;
+  for (const entry of entries) await rm(join(folder, entry.name), { force: true });
+}
+
+function isLedgerFile(name: string): boolean {
+  return name.startsWith(".") && (name.endsWith(".ledger") || name.endsWith(".ledger.compacting") || (name.includes(".ledger.tmp-") && parseTempName(name) !== null));
 }
 
 function isMissing(error: unknown): boolean {

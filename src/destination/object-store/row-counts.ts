@@ -1,4 +1,5 @@
 import type { PartitionConfig } from "../../partitioning/index.js";
+import { parseCount } from "../files/ledger.js";
 import { orderedCounts } from "../row-count.js";
 import type { StoredObject } from "./object-store-destination.js";
 
@@ -44,10 +45,4 @@ export async function countRows(
     });
   }
   return orderedCounts(counts, partitioning);
-}
-
-function parseCount(text: string | undefined): number | null {
-  if (text === undefined || !/^\d+$/.test(text)) return null;
-  const value = Number(text);
-  return Number.isSafeInteger(value) ? value : null;
 }

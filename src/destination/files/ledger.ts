@@ -1,0 +1,191 @@
+import { closeSync, fstatSync, openSync, statSync, writeSync } from "node:fs";
+import { open, readFile, stat, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { writeFileAtomic } from "./atomic.js";
+
+/**
+ * What the ledger says of one data file: the folder holding it (a partition folder's name,
+ * `date=2024-01-01`), the file's identity (see file-identity.ts) and its metadata
+ * (`row_count`, and whatever else an object store put was given). Trusted only while the file
+ * in that folder has exactly that identity.
+ */
+export interface LedgerEntry {
+  readonly folder: string;
+  readonly file: string;
+  readonly metadata: Readonly<Record<string, string>>;
+}
+
+/**
+ * The bookkeeping of every file-backed destination (CSV, File, the local object store): one
+ * append-only journal per table folder, `{table}/.{fileName}.ledger`, one JSON line per write of
+ * a data file `{table}/{folder}/{fileName}`. A write appends its line once its file is renamed
+ * into place, while the file is still open (see file-identity.ts): one small O_APPEND write, whatever
+ * the table's size. The last line of a folder wins.
+ *
+ * Why it stays exact:
+ * - Appends of several processes never overwrite one another (O_APPEND moves to the end and
+ *   writes in one step), so no process loses another's line, unlike a read-merge-rewrite index.
+ * - A line is only ever trusted for the file it names. A line missing (a crash between the
+ *   rename and the append, a machine crash before the page cache reached the disk), cut short,
+ *   or naming a file since replaced, makes the reader count that file's rows again (and append
+ *   what it counted). Each line starts and ends with a newline, so a line cut short by a crash
+ *   spoils only itself, never the next writer's.
+ * - Compaction (when most lines are superseded) rewrites the journal with the last line of each
+ *   folder and renames it over the old one. An append landing in the old journal meanwhile is
+ *   carried over by the compactor (it reads the old journal's tail after its rename) or, when it
+ *   lands after that read, by its writer, who sees that the journal it wrote is no longer the one
+ *   at the path and appends again. A line written twice is harmless: the last one wins, and any
+ *   line that does not name the current file is ignored.
+ */
+export class Ledger {
+  constructor(readonly path: string) {}
+
+  /** The ledger of data files named `fileName` in the folders of `table`. */
+  static of(table: string, fileName: string): Ledger {
+    return new Ledger(join(table, `.${fileName}.ledger`));
+  }
+
+  /**
+   * Appends entries in one write. Synchronous calls: on a local disk each takes microseconds,
+   * less than a round trip through libuv's thread pool, and the handful it takes keep the
+   * per-partition cost flat. Best effort: the journal is a cache of what the data files hold,
+   * so a failure (a read-only folder, a full disk) only means the file is counted again later.
+   */
+  append(entries: readonly LedgerEntry[]): void {
+    if (entries.length === 0) return;
+    const bytes = Buffer.from(entries.map((entry) => `\n${JSON.stringify([entry.folder, entry.file, entry.metadata])}\n`).join(""));
+    try {
+      // A compaction can replace the journal between open and write; then again, into the new one.
+      for (let attempt = 0; attempt < 4; attempt++) {
+        const fd = openSync(this.path, "a");
+        try {
+          for (let at = 0; at < bytes.byteLength; ) at += writeSync(fd, bytes, at);
+          const mine = fstatSync(fd);
+          const current = statSync(this.path, { throwIfNoEntry: false });
+          if (!current || (current.ino === mine.ino && current.dev === mine.dev)) return;
+        } finally {
+          closeSync(fd);
+        }
+      }
+    } catch {
+      // See above: a lost line is a recount, never a wrong count.
+    }
+  }
+
+  /** The last entry of each folder, and how many lines the journal holds; empty when there is none. */
+  async read(): Promise<{ entries: Map<string, LedgerEntry>; lines: number }> {
+    let text: string;
+    try {
+      text = await readFile(this.path, "utf8");
+    } catch {
+      return { entries: new Map(), lines: 0 };
+    }
+    return parseLedger(text);
+  }
+
+  /**
+   * Rewrites the journal with the last entry of each folder in `keep` (the folders that still
+   * hold a data file), when at least half its lines are superseded or dropped. One process at a
+   * time (a lock file beside it, taken with O_EXCL); another process's compaction under way, or
+   * any failure, leaves the journal as it is: it is only ever larger than it needs to be.
+   */
+  async compactIfWorthIt(lines: number, keep: ReadonlySet<string>): Promise<boolean> {
+    if (lines < COMPACT_MIN_LINES || lines < 2 * keep.size) return false;
+    const lock = `${this.path}.compacting`;
+    const locked = await open(lock, "wx").then(
+      (handle) => handle.close().then(() => true),
+      () => false,
+    );
+    if (!locked) {
+      await removeAbandonedLock(lock);
+      return false;
+    }
+    try {
+      const old = await open(this.path, "r").catch(() => null);
+      if (!old) return false;
+      try {
+        const content = await old.readFile();
+        const { entries } = parseLedger(content.toString("utf8"));
+        const kept = [...entries.values()].filter((entry) => keep.has(entry.folder));
+        await writeFileAtomic(this.path, [kept.map((entry) => `\n${JSON.stringify([entry.folder, entry.file, entry.metadata])}\n`).join("")], { durable: false });
+        // What writers appended to the old journal between the read and the rename.
+        const tail = Buffer.alloc(Math.max(0, (await old.stat()).size - content.byteLength));
+        if (tail.byteLength > 0) {
+          await old.read(tail, 0, tail.byteLength, content.byteLength);
+          this.append([...parseLedger(tail.toString("utf8")).entries.values()]);
+        }
+        return true;
+      } finally {
+        await old.close();
+      }
+    } catch {
+      return false;
+    } finally {
+      await unlink(lock).catch(() => undefined);
+    }
+  }
+}
+
+/** Below this many lines a journal is never compacted: reading it costs less than rewriting it. */
+const COMPACT_MIN_LINES = 1_000;
+
+/** A compaction lock older than this was left by a process killed mid-compaction (a compaction takes well under a second). */
+const LOCK_ABANDONED_MS = 10 * 60 * 1000;
+
+async function removeAbandonedLock(lock: string): Promise<void> {
+  const info = await stat(lock).catch(() => null);
+  if (info && Date.now() - info.mtimeMs > LOCK_ABANDONED_MS) await unlink(lock).catch(() => undefined);
+}
+
+/** Lines that are not a well-formed entry (cut short by a crash, edited by hand) are skipped. */
+function parseLedger(text: string): { entries: Map<string, LedgerEntry>; lines: number } {
+  const lines = text.split("\n").filter((line) => line !== "");
+  // One parse of the whole journal is several times faster than one a line; a line that is not
+  // JSON (cut short by a crash) makes it fail, or gives another count of values, and then each
+  // line is parsed on its own.
+  let parsed: unknown[] | null = null;
+  try {
+    parsed = JSON.parse(`[${lines.join(",")}]`) as unknown[];
+    if (parsed.length !== lines.length) parsed = null;
+  } catch {
+    // See above.
+  }
+  const entries = new Map<string, LedgerEntry>();
+  for (let i = 0; i < lines.length; i++) addEntry(entries, parsed ? parsed[i] : parseLine(lines[i]!));
+  return { entries, lines: lines.length };
+}
+
+function parseLine(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return null;
+  }
+}
+
+function addEntry(entries: Map<string, LedgerEntry>, parsed: unknown): void {
+  if (!Array.isArray(parsed) || parsed.length !== 3) return;
+  const [folder, file, metadata] = parsed as unknown[];
+  if (typeof folder !== "string" || typeof file !== "string" || !isStringRecord(metadata)) return;
+  // Re-inserted so that iteration follows the last write of each folder.
+  entries.delete(folder);
+  entries.set(folder, { folder, file, metadata });
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  return Object.values(value).every((v) => typeof v === "string");
+}
+
+/** The ledger holding a data file's entry, and the entry's folder: `{table}/{folder}/{file}`. */
+export function ledgerOf(path: string): { ledger: Ledger; folder: string } {
+  const folder = dirname(path);
+  return { ledger: Ledger.of(dirname(folder), basename(path)), folder: basename(folder) };
+}
+
+/** A `row_count` as the ledger (or an object's metadata) holds it: digits only, a safe integer. */
+export function parseCount(text: string | undefined): number | null {
+  if (text === undefined || !/^\d+$/.test(text)) return null;
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : null;
+}
