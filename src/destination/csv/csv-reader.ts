@@ -1,0 +1,142 @@
+import type { Row } from "../../representation/index.js";
+import { type FieldSpec, isDateObjectField } from "../../schema/index.js";
+import { rowReconciler } from "../../schema/reconcile.js";
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const LF = 0x0a;
+const CR = 0x0d;
+
+// Short texts that repeat (a partition's date, a status, a customer id) are kept once per file:
+// millions of rows then hold a few thousand strings instead of one each, which is most of a
+// read's memory and of the collector's work. Longer texts rarely repeat; a full cache stops growing.
+const SHARED_TEXT_LENGTH = 32;
+const SHARED_TEXTS = 16_384;
+
+/**
+ * Reads CSV text in the dialect `CsvBytes` writes, as fast as a single pass allows, and exactly
+ * as `parseCsvRows` reads it through csv-parse: the rows of a header line and its records, each
+ * field restored to its declared type when there is a schema (in a nullable string field an
+ * empty unquoted field is null, an empty quoted one ""), every value the field's text without.
+ *
+ * The dialect: `,` between fields, `"` quoting a field whole (its quotes doubled inside), "\n"
+ * ending each record (the last may lack it), an optional UTF-8 byte order mark, every record as
+ * wide as the header, header names distinct. Gives null for any text outside it (a carriage
+ * return outside quotes, a stray quote, a ragged record, a UTF-16 byte order mark, a header
+ * naming `__proto__` or one column twice), which the caller hands to csv-parse: whatever
+ * csv-parse makes of such text, rows or an error, stays what a read gives.
+ */
+export function readWrittenCsv(bytes: Buffer, schema: readonly FieldSpec[] | null): Row[] | null {
+  // csv-parse decodes text that starts with a UTF-16 byte order mark as UTF-16.
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return null;
+  const text = bytes.toString("utf8");
+  const records = new Records(text, text.charCodeAt(0) === 0xfeff ? 1 : 0);
+  if (records.done) return [];
+  const header: Array<string | null> = [];
+  if (records.read(header, Infinity) < 0) return null;
+  const names = header.map((name) => name ?? "");
+  if (names.includes("__proto__") || new Set(names).size !== names.length) return null;
+  const columns = names.map((name) => columnReading(name, schema));
+  const width = names.length;
+  const values = new Array<string | null>(width);
+  // One object whose keys are the header's, in its order, refilled for each record: the row
+  // csv-parse would build, without building it.
+  const record: Record<string, unknown> = {};
+  for (const name of names) record[name] = null;
+  const restore = schema ? rowReconciler(schema, { typed: true }) : (row: Readonly<Row>): Row => ({ ...row });
+  const rows: Row[] = [];
+  while (!records.done) {
+    if (records.read(values, width) !== width) return null;
+    for (let j = 0; j < width; j++) record[names[j]!] = columns[j]!.value(values[j]!);
+    rows.push(restore(record, rows.length));
+  }
+  return rows;
+}
+
+/** How one column's fields become the values a row holds before it is restored. */
+class ColumnReading {
+  private readonly shared = new Map<string, string>();
+
+  /**
+   * `emptyIsNull`: an empty unquoted field reads as null (a nullable string field, or one whose
+   * type reads "" as null anyway); elsewhere it is "", as csv-parse gives it. `share`: the text is
+   * kept as it is read (not converted to a number, a boolean, a Date, JSON), so repeats may share it.
+   */
+  constructor(
+    private readonly emptyIsNull: boolean,
+    private readonly share: boolean,
+  ) {}
+
+  value(field: string | null): string | null {
+    if (field === null) return this.emptyIsNull ? null : "";
+    if (!this.share || field.length > SHARED_TEXT_LENGTH) return field;
+    const known = this.shared.get(field);
+    if (known !== undefined) return known;
+    if (this.shared.size < SHARED_TEXTS) this.shared.set(field, field);
+    return field;
+  }
+}
+
+function columnReading(name: string, schema: readonly FieldSpec[] | null): ColumnReading {
+  const spec = schema?.find((field) => field.name === name);
+  if (!spec) return new ColumnReading(false, true);
+  const text = spec.type === "string" || (spec.type === "date" && !isDateObjectField(spec));
+  return new ColumnReading(spec.type !== "string" || spec.nullable, text);
+}
+
+/** The records of CSV text in the dialect above, one after another. */
+class Records {
+  constructor(
+    private readonly text: string,
+    private pos: number,
+  ) {}
+
+  get done(): boolean {
+    return this.pos >= this.text.length;
+  }
+
+  /**
+   * Reads the next record's fields into `into` (null for an empty unquoted field) and gives their
+   * count, or -1 for text outside the dialect or a record wider than `limit`.
+   */
+  read(into: Array<string | null>, limit: number): number {
+    const text = this.text;
+    const end = text.length;
+    let pos = this.pos;
+    let count = 0;
+    for (;;) {
+      if (count >= limit) return -1;
+      if (text.charCodeAt(pos) === QUOTE) {
+        // The closing quote is the first one not doubled.
+        let close = text.indexOf('"', pos + 1);
+        let doubled = false;
+        while (close !== -1 && text.charCodeAt(close + 1) === QUOTE) {
+          doubled = true;
+          close = text.indexOf('"', close + 2);
+        }
+        if (close === -1) return -1;
+        const inner = text.slice(pos + 1, close);
+        into[count++] = doubled ? inner.replaceAll('""', '"') : inner;
+        pos = close + 1;
+      } else {
+        const start = pos;
+        for (; pos < end; pos++) {
+          const code = text.charCodeAt(pos);
+          if (code === COMMA || code === LF) break;
+          if (code === QUOTE || code === CR) return -1;
+        }
+        into[count++] = pos === start ? null : text.slice(start, pos);
+      }
+      if (pos >= end) {
+        this.pos = end;
+        return count;
+      }
+      const next = text.charCodeAt(pos++);
+      if (next === LF) {
+        this.pos = pos;
+        return count;
+      }
+      if (next !== COMMA) return -1;
+    }
+  }
+}
