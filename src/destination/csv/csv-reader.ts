@@ -7,12 +7,6 @@ const COMMA = 0x2c;
 const LF = 0x0a;
 const CR = 0x0d;
 
-// Short texts that repeat (a partition's date, a status, a customer id) are kept once per file:
-// millions of rows then hold a few thousand strings instead of one each, which is most of a
-// read's memory and of the collector's work. Longer texts rarely repeat; a full cache stops growing.
-const SHARED_TEXT_LENGTH = 32;
-const SHARED_TEXTS = 16_384;
-
 /**
  * Reads CSV text in the dialect `CsvBytes` writes, as fast as a single pass allows, and exactly
  * as `parseCsvRows` reads it through csv-parse: the rows of a header line and its records, each
@@ -55,12 +49,12 @@ export function readWrittenCsv(bytes: Buffer, schema: readonly FieldSpec[] | nul
 
 /** How one column's fields become the values a row holds before it is restored. */
 class ColumnReading {
-  private readonly shared = new Map<string, string>();
+  private last: string | null = null;
 
   /**
    * `emptyIsNull`: an empty unquoted field reads as null (a nullable string field, or one whose
    * type reads "" as null anyway); elsewhere it is "", as csv-parse gives it. `share`: the text is
-   * kept as it is read (not converted to a number, a boolean, a Date, JSON), so repeats may share it.
+   * kept as it is read (not converted to a number, a boolean, a Date, JSON).
    */
   constructor(
     private readonly emptyIsNull: boolean,
@@ -69,11 +63,11 @@ class ColumnReading {
 
   value(field: string | null): string | null {
     if (field === null) return this.emptyIsNull ? null : "";
-    if (!this.share || field.length > SHARED_TEXT_LENGTH) return field;
-    const known = this.shared.get(field);
-    if (known !== undefined) return known;
-    if (this.shared.size < SHARED_TEXTS) this.shared.set(field, field);
-    return field;
+    if (!this.share) return field;
+    // A text that repeats the previous record's (a partition's own column does in every record)
+    // is kept once: millions of rows then hold one string instead of one each.
+    if (field === this.last) return this.last;
+    return (this.last = field);
   }
 }
 
