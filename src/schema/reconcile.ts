@@ -39,7 +39,12 @@ export function reconcileRows(
 
 /** {@link reconcileRows} for one row at a time, its converters prepared once: for readers that build rows as they go. */
 export function rowReconciler(schema: readonly FieldSpec[], options: ReconcileOptions = {}): RowRestorer {
-  return rowRestorer(schema, options.typed ? "typed" : "stored", (spec, value, index) => `${assetPrefix(options.assetKey)}cannot restore field "${spec.name}" at row ${index}: ${mismatch(spec, value)}`);
+  return rowRestorer(schema, options.typed ? "typed" : "stored", (spec, value, index) => cannotReconcile(spec, value, index, options.assetKey));
+}
+
+/** {@link reconcileRows}' refusal of a value it cannot restore. */
+export function cannotReconcile(spec: FieldSpec, value: unknown, index: number, assetKey?: string): string {
+  return `${assetPrefix(assetKey)}cannot restore field "${spec.name}" at row ${index}: ${mismatch(spec, value)}`;
 }
 
 /** Restores one row; `index` is its number in refusals. */

@@ -1,6 +1,9 @@
 import type { Row } from "../../representation/index.js";
 import { type FieldSpec, isDateObjectField } from "../../schema/index.js";
-import { rowReconciler } from "../../schema/reconcile.js";
+import { SchemaError } from "../../errors.js";
+import type { Converter } from "../../schema/converters.js";
+import { cannotReconcile, prepareFields } from "../../schema/reconcile.js";
+import { compileShaper } from "../../schema/row-shaper.js";
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;
@@ -33,18 +36,72 @@ export function readWrittenCsv(bytes: Buffer, schema: readonly FieldSpec[] | nul
   const columns = names.map((name) => columnReading(name, schema));
   const width = names.length;
   const values = new Array<string | null>(width);
-  // One object whose keys are the header's, in its order, refilled for each record: the row
-  // csv-parse would build, without building it.
-  const record: Record<string, unknown> = {};
-  for (const name of names) record[name] = null;
-  const restore = schema ? rowReconciler(schema, { typed: true }) : (row: Readonly<Row>): Row => ({ ...row });
+  const build = schema ? typedRecords(names, schema, columns) : textRecords(names);
   const rows: Row[] = [];
   while (!records.done) {
     if (records.read(values, width) !== width) return null;
-    for (let j = 0; j < width; j++) record[names[j]!] = columns[j]!.value(values[j]!);
-    rows.push(restore(record, rows.length));
+    for (let j = 0; j < width; j++) values[j] = columns[j]!.value(values[j]!);
+    rows.push(build(values, rows.length));
   }
   return rows;
+}
+
+/** Builds a row from a record's values (after {@link ColumnReading}); `index` is its number in refusals. */
+type RecordBuilder = (values: ReadonlyArray<string | null>, index: number) => Row;
+
+/**
+ * The rows csv-parse gives (the header's names as keys, in its order) restored as
+ * `reconcileRows` restores them, built straight from each record's values: the schema's fields
+ * in schema order, then the header's other columns as text.
+ */
+function typedRecords(names: readonly string[], schema: readonly FieldSpec[], columns: readonly ColumnReading[]): RecordBuilder {
+  const positions = schema.map((spec) => {
+    const at = names.indexOf(spec.name);
+    return at < 0 ? null : at;
+  });
+  // A column whose text repeats the previous record's converts it once for both.
+  const fields = prepareFields(schema, "typed").map((field, j) => {
+    const at = positions[j];
+    return at !== null && columns[at]!.repeats ? { ...field, convert: convertingRepeatsOnce(field.convert) } : field;
+  });
+  const shape = compileShaper(
+    fields,
+    (j, values, index) => {
+      const at = positions[j];
+      throw new SchemaError(cannotReconcile(schema[j]!, at === null ? undefined : (values as unknown as unknown[])[at!], index));
+    },
+    false,
+    positions,
+  );
+  const declared = new Set(schema.map((spec) => spec.name));
+  const others = names.flatMap((name, at) => (declared.has(name) ? [] : [at]));
+  if (others.length === 0) return shape as unknown as RecordBuilder;
+  return (values, index) => {
+    const row = shape(values as unknown as Row, index);
+    for (const at of others) row[names[at]!] = values[at];
+    return row;
+  };
+}
+
+/** Rows of text, as csv-parse gives them without a schema. */
+function textRecords(names: readonly string[]): RecordBuilder {
+  return (values) => {
+    const row: Row = {};
+    for (let j = 0; j < names.length; j++) row[names[j]!] = values[j];
+    return row;
+  };
+}
+
+/** A converter that gives its last result again for the same text. Only for converters whose results are primitives (text). */
+function convertingRepeatsOnce(convert: Converter): Converter {
+  let input: unknown = undefined;
+  let output: unknown = undefined;
+  return (value) => {
+    if (value === input && value !== undefined) return output;
+    output = convert(value);
+    input = value;
+    return output;
+  };
 }
 
 /** How one column's fields become the values a row holds before it is restored. */
@@ -60,6 +117,11 @@ class ColumnReading {
     private readonly emptyIsNull: boolean,
     private readonly share: boolean,
   ) {}
+
+  /** Whether a repeated text is given as the same string (so that a converter may see it is a repeat). */
+  get repeats(): boolean {
+    return this.share;
+  }
 
   value(field: string | null): string | null {
     if (field === null) return this.emptyIsNull ? null : "";
