@@ -35,8 +35,21 @@ export function reconcileRows(
   schema: readonly FieldSpec[],
   options: ReconcileOptions = {},
 ): Record<string, unknown>[] {
-  return restoreRows(rows, schema, options.typed ? "typed" : "stored", (spec, value, index) => `${assetPrefix(options.assetKey)}cannot restore field "${spec.name}" at row ${index}: ${mismatch(spec, value)}`);
+  return restoreEach(rows, rowReconciler(schema, options));
 }
+
+/** {@link reconcileRows} for one row at a time, its converters prepared once: for readers that build rows as they go. */
+export function rowReconciler(schema: readonly FieldSpec[], options: ReconcileOptions = {}): RowRestorer {
+  return rowRestorer(schema, options.typed ? "typed" : "stored", (spec, value, index) => cannotReconcile(spec, value, index, options.assetKey));
+}
+
+/** {@link reconcileRows}' refusal of a value it cannot restore. */
+export function cannotReconcile(spec: FieldSpec, value: unknown, index: number, assetKey?: string): string {
+  return `${assetPrefix(assetKey)}cannot restore field "${spec.name}" at row ${index}: ${mismatch(spec, value)}`;
+}
+
+/** Restores one row; `index` is its number in refusals. */
+export type RowRestorer = (row: Readonly<Record<string, unknown>>, index: number) => Record<string, unknown>;
 
 /**
  * Each row with the schema's fields converted (`mode`) in schema order, then its other fields
@@ -49,6 +62,17 @@ export function restoreRows(
   mode: ConvertMode,
   message: (spec: FieldSpec, value: unknown, index: number) => string,
 ): Record<string, unknown>[] {
+  return restoreEach(rows, rowRestorer(schema, mode, message));
+}
+
+function restoreEach(rows: readonly Readonly<Record<string, unknown>>[], restore: RowRestorer): Record<string, unknown>[] {
+  const out = new Array<Record<string, unknown>>(rows.length);
+  for (let i = 0; i < rows.length; i++) out[i] = restore(rows[i]!, i);
+  return out;
+}
+
+/** {@link restoreRows} for one row at a time. */
+function rowRestorer(schema: readonly FieldSpec[], mode: ConvertMode, message: (spec: FieldSpec, value: unknown, index: number) => string): RowRestorer {
   const fields = prepareFields(schema, mode);
   const shape = compileShaper(
     fields,
@@ -59,14 +83,11 @@ export function restoreRows(
     false,
   );
   const extras = new ExtraKeys(new Set(schema.map((spec) => spec.name)));
-  const out = new Array<Record<string, unknown>>(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i]!;
-    const next = shape(row, i);
+  return (row, index) => {
+    const next = shape(row, index);
     copyFields(row, extras.of(row), next);
-    out[i] = next;
-  }
-  return out;
+    return next;
+  };
 }
 
 /** Copies the named fields of a row, as own fields even for a key like "__proto__". */

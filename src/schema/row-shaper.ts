@@ -42,13 +42,17 @@ const MAX_FACTORIES = 256;
  * keys are embedded as JSON string literals, so any field name is safe. Where code generation
  * is disabled (--disallow-code-generation-from-strings) the plain loop takes over.
  */
-export function compileShaper(fields: readonly PreparedField[], report: Report, requireValues: boolean): RowShaper {
+export function compileShaper(fields: readonly PreparedField[], report: Report, requireValues: boolean, positions?: ReadonlyArray<number | null>): RowShaper {
   const converters = fields.map((field) => field.convert);
   const lines: string[] = [];
   const entries: string[] = [];
   fields.forEach(({ spec }, j) => {
     const key = JSON.stringify(spec.name);
-    const read = shadowsPrototype(spec.name) ? `(Object.hasOwn(row, ${key}) ? row[${key}] : undefined)` : `row[${key}]`;
+    // Given positions, the input is an array of values (a parsed record): field j is at
+    // positions[j], or absent (null).
+    const position = positions?.[j];
+    const read =
+      position !== undefined ? (position === null ? "undefined" : `row[${position}]`) : shadowsPrototype(spec.name) ? `(Object.hasOwn(row, ${key}) ? row[${key}] : undefined)` : `row[${key}]`;
     const nullCheck = requireValues && !spec.nullable ? ` || v${j} === null` : "";
     lines.push(`const v${j} = c[${j}](${read});`, `if (v${j} === I${nullCheck}) report(${j}, row, index);`);
     // A literal `"__proto__": v` would set the prototype; the computed form defines a field.
@@ -64,16 +68,17 @@ export function compileShaper(fields: readonly PreparedField[], report: Report, 
     }
     return factory(converters, INVALID, report);
   } catch {
-    return loopShaper(fields, report, requireValues);
+    return loopShaper(fields, report, requireValues, positions);
   }
 }
 
-function loopShaper(fields: readonly PreparedField[], report: Report, requireValues: boolean): RowShaper {
+function loopShaper(fields: readonly PreparedField[], report: Report, requireValues: boolean, positions: ReadonlyArray<number | null> | undefined): RowShaper {
   return (row, index) => {
     const out: Record<string, unknown> = {};
     for (let j = 0; j < fields.length; j++) {
       const { spec, convert } = fields[j]!;
-      const value = convert(readField(row, spec.name));
+      const position = positions?.[j];
+      const value = convert(position === undefined ? readField(row, spec.name) : position === null ? undefined : (row as unknown as unknown[])[position]);
       if (value === INVALID || (value === null && requireValues && !spec.nullable)) report(j, row, index);
       Object.defineProperty(out, spec.name, { value, enumerable: true, writable: true, configurable: true });
     }

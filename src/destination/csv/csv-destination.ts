@@ -68,7 +68,7 @@ export class CSVDestination extends Destination {
     }
     let rows: readonly Row[] | null = table.rows;
     const count = rows.length;
-    const encoder = new CsvEncoder(headerOf(rows, context), context.asset.key, jsonFields(context));
+    const encoder = new CsvEncoder(headerOf(rows, context), context.asset.key, context.schema);
     const next = encoder.encode(rows, 0, 0, EAGER_BYTES);
     if (next < count) {
       // A partition too large to hold as bytes too is encoded as the file takes it.
@@ -92,16 +92,16 @@ export class CSVDestination extends Destination {
   override async writePartitionStream(context: IOContext, partition: Partition | null, batches: AsyncIterable<Row[]>): Promise<void> {
     let rows = 0;
     const assetKey = context.asset.key;
-    const json = jsonFields(context);
+    const schema = context.schema;
     async function* chunks(): AsyncGenerator<Uint8Array> {
       let encoder: CsvEncoder | null = null;
       for await (const batch of batches) {
         if (batch.length === 0) continue;
-        encoder ??= new CsvEncoder(headerOf(batch, context), assetKey, json);
+        encoder ??= new CsvEncoder(headerOf(batch, context), assetKey, schema);
         yield* encoder.chunks(batch, 0, rows);
         rows += batch.length;
       }
-      yield* (encoder ?? new CsvEncoder(headerOf([], context), assetKey, json)).bytes.finish();
+      yield* (encoder ?? new CsvEncoder(headerOf([], context), assetKey, schema)).bytes.finish();
     }
     await this.files.write(context, partition, chunks(), () => rows);
   }
@@ -128,11 +128,6 @@ export class CSVDestination extends Destination {
 function headerOf(rows: readonly Record<string, unknown>[], context: IOContext): string[] {
   if (rows.length > 0) return Object.keys(rows[0]!);
   return context.schema ? context.schema.map((field) => field.name) : [];
-}
-
-/** The schema's json fields, whose every value is written as JSON text. */
-function jsonFields(context: IOContext): ReadonlySet<string> {
-  return new Set(context.schema?.filter((field) => field.type === "json").map((field) => field.name));
 }
 
 /** Counts a CSV file's records without keeping them (quoted newlines are part of one record). */

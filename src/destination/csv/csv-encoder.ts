@@ -1,34 +1,50 @@
 import { SchemaError } from "../../errors.js";
 import type { Row } from "../../representation/index.js";
-import { toText } from "../../schema/index.js";
+import { type FieldSpec, toText } from "../../schema/index.js";
 import { fieldReader } from "../../schema/row-shaper.js";
 import { jsonText, utf8Text } from "../unstorable.js";
-import { CHUNK_BYTES } from "../byte-chunks.js";
+import { CHUNK_BYTES, recycleChunks } from "../byte-chunks.js";
 import { CsvBytes } from "./csv-bytes.js";
 
 /** Writes one column's value into the record being encoded; `row` names it in a refusal. */
 type CellWriter = (out: CsvBytes, value: unknown, row: number, first: boolean) => void;
 
 /**
- * Encodes rows as the records of one CSV file whose header is `header` (written first). A row
- * holding a column the header lacks is refused: its value would be lost.
+ * Encodes rows as the records of one CSV file whose header is `header` (written first): the one
+ * CSV writer, of CSVDestination's files and of the object stores' CSV format. A row holding a
+ * column the header lacks is refused (its value would be lost), unless `others` is "ignore".
  */
 export class CsvEncoder {
   readonly bytes = new CsvBytes();
-  private readonly known: ReadonlySet<string>;
+  private readonly known: ReadonlySet<string> | null;
   private readonly reads: Array<(row: Readonly<Row>) => unknown>;
   private readonly cells: CellWriter[];
 
-  /** `json` names the schema's json fields, whose every value is written as JSON text. */
+  /**
+   * `schema`'s fields give their columns' text: every value of a json field is JSON text, a Date
+   * in a date field is "YYYY-MM-DD". `others`: what a row's column outside the header gets.
+   */
   constructor(
     private readonly header: readonly string[],
     private readonly assetKey: string,
-    json: ReadonlySet<string>,
+    schema: readonly FieldSpec[] | null,
+    others: "refuse" | "ignore" = "refuse",
   ) {
-    this.known = new Set(header);
+    this.known = others === "refuse" ? new Set(header) : null;
     this.reads = header.map(fieldReader);
-    this.cells = header.map((name) => cellWriter(name, json.has(name)));
+    const specs = new Map(schema?.map((spec) => [spec.name, spec]));
+    this.cells = header.map((name) => cellWriter(name, specs.get(name)));
     if (header.length > 0) this.bytes.record(header);
+  }
+
+  /** The bytes of a whole file holding `rows`, in one buffer. */
+  static encodeAll(rows: readonly Readonly<Row>[], header: readonly string[], assetKey: string, schema: readonly FieldSpec[] | null, others: "refuse" | "ignore" = "refuse"): Buffer {
+    const encoder = new CsvEncoder(header, assetKey, schema, others);
+    encoder.encode(rows);
+    const chunks = encoder.bytes.finish();
+    const bytes = Buffer.concat(chunks);
+    recycleChunks(chunks);
+    return bytes;
   }
 
   /**
@@ -42,7 +58,7 @@ export class CsvEncoder {
     let i = from;
     for (; i < rows.length && bytes.size < budget; i++) {
       const row = rows[i]!;
-      for (const key in row) {
+      if (known) for (const key in row) {
         if (!known.has(key)) {
           throw new SchemaError(`asset "${this.assetKey}": row ${offset + i} has the column "${key}", which is not in the CSV header (${header.join(", ")}) taken from the first row`);
         }
@@ -75,7 +91,9 @@ export class CsvEncoder {
  * json value) is JSON text, refused where that text would change it; in a json field a string
  * or a number is JSON text too, so "123" reads back as text and NaN is refused.
  */
-function cellWriter(column: string, json: boolean): CellWriter {
+function cellWriter(column: string, spec: FieldSpec | undefined): CellWriter {
+  const json = spec?.type === "json";
+  const date = spec?.type === "date";
   return (out, value, row, first) => {
     switch (typeof value) {
       case "string":
@@ -90,7 +108,8 @@ function cellWriter(column: string, json: boolean): CellWriter {
         return out.field(null, first);
       case "object":
         if (value === null) return out.field(null, first);
-        return out.field(value instanceof Date ? toText(value) : jsonText(value, "CSV", column, row), first);
+        if (value instanceof Date) return out.field(date ? toText(value, spec) : toText(value), first);
+        return out.field(jsonText(value, "CSV", column, row), first);
       default:
         // A function or a symbol: toText refuses it, naming the field.
         return out.field(toText(value, { name: column, type: "string", nullable: true }), first);

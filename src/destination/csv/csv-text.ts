@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import type { Row } from "../../representation/index.js";
 import { type FieldSpec, reconcileRows } from "../../schema/index.js";
+import { readWrittenCsv } from "./csv-reader.js";
 
 
 // csv-parse is loaded on first use, and as CommonJS (one file; its ES build is eleven modules):
@@ -50,6 +51,11 @@ export function csvLine(fields: ReadonlyArray<string | null>): string {
  */
 export function parseCsvRows(bytes: Uint8Array, schema: readonly FieldSpec[] | null): Row[] {
   const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return readWrittenCsv(buffer, schema) ?? parseCsvRowsByCsvParse(buffer, schema);
+}
+
+/** {@link parseCsvRows} through csv-parse: the reference {@link readWrittenCsv} is tested against, and what reads any text outside its dialect. */
+export function parseCsvRowsByCsvParse(buffer: Buffer, schema: readonly FieldSpec[] | null): Row[] {
   let header: string[] = [];
   const rows = csvParseSync().parse(buffer, {
     bom: true,

@@ -1,0 +1,156 @@
+// The reader of the CSV dialect our writer produces (readWrittenCsv) against csv-parse, the
+// reference: on generated text, in and out of that dialect, a read gives what csv-parse's read
+// gives (the same rows, or the same error), and the fast path takes every file our writer writes.
+import fc from "fast-check";
+import { parse } from "csv-parse/sync";
+import { describe, expect, it } from "vitest";
+import { CsvEncoder } from "../../src/destination/csv/csv-encoder.js";
+import { readWrittenCsv } from "../../src/destination/csv/csv-reader.js";
+import { parseCsvRows, parseCsvRowsByCsvParse } from "../../src/destination/csv/csv-text.js";
+import type { Row } from "../../src/representation/index.js";
+import type { FieldSpec } from "../../src/schema/index.js";
+
+const strings: FieldSpec[] = [
+  { name: "a", type: "string", nullable: true },
+  { name: "b", type: "string", nullable: false },
+  { name: "c", type: "string", nullable: true },
+];
+
+const typed: FieldSpec[] = [
+  { name: "s", type: "string", nullable: true },
+  { name: "r", type: "string", nullable: false },
+  { name: "i", type: "integer", nullable: true },
+  { name: "n", type: "number", nullable: true },
+  { name: "b", type: "boolean", nullable: true },
+  { name: "d", type: "date", nullable: true },
+  { name: "o", type: "date", nullable: true, asDate: true },
+  { name: "t", type: "datetime", nullable: true },
+  { name: "j", type: "json", nullable: true },
+];
+
+/** The bytes our writer writes for rows. */
+function written(rows: readonly Row[], header: readonly string[], schema: readonly FieldSpec[] | null = null): Buffer {
+  return CsvEncoder.encodeAll(rows, header, "t", schema);
+}
+
+/** What a read gives: its rows, or its error's message. */
+function outcome(read: () => unknown): unknown {
+  try {
+    return { rows: read() };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+// Text, the hard cases of CSV: quotes, separators, both line breaks, unicode beyond the BMP, a
+// byte order mark inside a field, empty text.
+const text = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom("", '""', '","', ",", '"', "\r", "\n", "\r\n", "x", "\uFEFFx", "é", "😀", " a ") },
+  { weight: 2, arbitrary: fc.string({ unit: fc.constantFrom('"', ",", "\r", "\n", "a", " ", "ß", "\u2028", "🎉") }) },
+  { weight: 1, arbitrary: fc.string({ unit: "grapheme" }) },
+);
+
+describe("readWrittenCsv", () => {
+  it("reads every field type our writer writes as csv-parse does, and gives the rows written", () => {
+    const row = fc.record({
+      s: fc.option(text, { nil: null }),
+      r: text,
+      i: fc.option(fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.constant(-0)), { nil: null }),
+      n: fc.option(fc.double(), { nil: null }),
+      b: fc.option(fc.boolean(), { nil: null }),
+      d: fc.option(fc.date({ min: new Date("0001-01-01"), max: new Date("9999-12-31"), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10)), { nil: null }),
+      o: fc.option(fc.date({ min: new Date("0001-01-01"), max: new Date("9999-12-31"), noInvalidDate: true }).map((date) => new Date(date.toISOString().slice(0, 10))), { nil: null }),
+      t: fc.option(fc.date({ min: new Date("0001-01-01"), max: new Date("9999-12-31"), noInvalidDate: true }), { nil: null }),
+      j: fc.option(fc.jsonValue(), { nil: null }),
+    });
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 15 }), (rows) => {
+        const bytes = written(rows, typed.map((spec) => spec.name), typed);
+        const fast = readWrittenCsv(bytes, typed);
+        expect(fast).not.toBeNull();
+        expect(fast).toEqual(parseCsvRowsByCsvParse(bytes, typed));
+        // The rows written, but for -0, which an integer field stores as 0.
+        fast!.forEach((back, k) => {
+          const { s, r, i, b, d, o, t } = rows[k]!;
+          expect({ s: back.s, r: back.r, i: back.i, b: back.b, d: back.d, o: back.o, t: back.t }).toEqual({ s, r, i: i === null ? null : i || 0, b, d, o, t });
+          expect(Object.is(back.n, rows[k]!.n) || (Object.is(back.n, 0) && Object.is(rows[k]!.n, -0))).toBe(true);
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("reads text our writer writes under any header as csv-parse does, with a schema and without", () => {
+    // Header names: a schema's own, empty, unicode, numeric (which objects order first), and
+    // names the prototype has.
+    const name = fc.constantFrom("a", "b", "c", "x", "", "é,\"", "1", "0", "constructor", "toString", "__proto__");
+    fc.assert(
+      fc.property(fc.uniqueArray(name, { minLength: 1, maxLength: 5 }), fc.array(fc.array(fc.option(text, { nil: null }), { minLength: 5, maxLength: 5 }), { maxLength: 10 }), (header, values) => {
+        const rows = values.map((record) => Object.fromEntries(header.map((column, j) => [column, record[j]])));
+        const bytes = written(rows, header);
+        for (const schema of [strings, null]) {
+          const expected = outcome(() => parseCsvRowsByCsvParse(bytes, schema));
+          expect(outcome(() => parseCsvRows(bytes, schema))).toEqual(expected);
+          if (!header.includes("__proto__")) expect(readWrittenCsv(bytes, schema)).not.toBeNull();
+        }
+        expect(outcome(() => parseCsvRows(bytes, null))).toEqual(outcome(() => parse(bytes, { bom: true, columns: true })));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  // Text outside the dialect too: each field quoted or not (a stray quote where it cannot be),
+  // one of the three record delimiters, a byte order mark (UTF-8 or UTF-16) or not, a final
+  // delimiter or not, ragged records, repeated header names.
+  const field = fc.record({ value: fc.option(text, { nil: null }), quoted: fc.boolean(), stray: fc.nat(30) });
+  const anyText = fc.record({
+    header: fc.array(fc.constantFrom("a", "b", "c", "d", "", "a"), { minLength: 1, maxLength: 4 }),
+    records: fc.array(fc.array(field, { minLength: 0, maxLength: 5 }), { maxLength: 10 }),
+    delimiter: fc.constantFrom("\n", "\n", "\r\n", "\r"),
+    bom: fc.constantFrom("", "", "\uFEFF", "\uFFFE"),
+    last: fc.boolean(),
+  });
+  const cell = ({ value, quoted, stray }: { value: string | null; quoted: boolean; stray: number }) => {
+    if (value === null) return "";
+    const text = quoted || /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+    // Now and then a quote or a character where the dialect has none.
+    return stray === 0 ? `${text}"` : stray === 1 ? `x${text}` : stray === 2 ? `${text} ` : text;
+  };
+
+  it("reads any generated text as csv-parse does, or hands it to csv-parse", () => {
+    fc.assert(
+      fc.property(anyText, ({ header, records, delimiter, bom, last }) => {
+        const lines = [header.join(","), ...records.map((record) => record.map(cell).join(","))];
+        const source = `${lines.join(delimiter)}${last ? delimiter : ""}`;
+        const bytes = bom === "\uFFFE" ? Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(source, "utf16le")]) : Buffer.from(`${bom}${source}`);
+        for (const schema of [strings, null]) expect(outcome(() => parseCsvRows(bytes, schema))).toEqual(outcome(() => parseCsvRowsByCsvParse(bytes, schema)));
+        expect(outcome(() => parseCsvRows(bytes, null))).toEqual(outcome(() => parse(bytes, { bom: true, columns: true })));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("hands csv-parse the text outside its dialect", () => {
+    const outside = ["a\r\nx\r\n", "a\rx\r", 'a\nx"y\n', 'a\n"x"y\n', 'a\n"x\n', "a,b\n1\n", "a,b\n1,2,3\n", "a,a\n1,2\n", "__proto__\nx\n"];
+    for (const source of outside) expect(readWrittenCsv(Buffer.from(source), strings), JSON.stringify(source)).toBeNull();
+    expect(readWrittenCsv(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("a\nx\n", "utf16le")]), null)).toBeNull();
+    // Within it: a UTF-8 byte order mark, quoted line breaks of either kind, no final line feed,
+    // an empty line (a record of one empty field), an empty file.
+    expect(readWrittenCsv(Buffer.from('\uFEFFa,b\n"x\r\ny",""\n,"\r"'), strings)).toEqual([
+      { a: "x\r\ny", b: "", c: null },
+      { a: null, b: "\r", c: null },
+    ]);
+    expect(readWrittenCsv(Buffer.from("a\n\nx\n"), null)).toEqual([{ a: "" }, { a: "x" }]);
+    expect(readWrittenCsv(Buffer.from(""), strings)).toEqual([]);
+  });
+
+  it("names the field, the row and the value it cannot restore, as csv-parse's read does", () => {
+    const bytes = Buffer.from("i,n\n1,2\nx,3\n");
+    const schema: FieldSpec[] = [
+      { name: "i", type: "integer", nullable: true },
+      { name: "n", type: "number", nullable: true },
+    ];
+    expect(() => readWrittenCsv(bytes, schema)).toThrow(/cannot restore field "i" at row 1: expected integer.*, got string "x"/);
+    expect(outcome(() => readWrittenCsv(bytes, schema))).toEqual(outcome(() => parseCsvRowsByCsvParse(bytes, schema)));
+  });
+});
