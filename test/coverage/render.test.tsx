@@ -325,6 +325,15 @@ describe("plain text at widths 40, 80 and 120", () => {
     expect(lines.find((l) => l.startsWith("unexpected"))).toContain("2025-06-01 (12 rows)");
   });
 
+  it.each([60, 80])("facts at %i columns wrap, whole, instead of being cut", (width) => {
+    const c = timeCoverage(il.TimeGranularity.DAY, "2025-01-01", "2025-12-31T18:00:00Z");
+    const lines = factLines(c, width);
+    expect(tooLong(lines, width)).toEqual([]);
+    expect(lines.join("\n")).not.toContain("…");
+    const text = lines.join(" ").replace(/\s+/g, " ");
+    expect(text).toContain(`missing: ${c.missingRanges.slice(0, 8).join(", ")} and ${c.missingRanges.length - 8} more`);
+  });
+
   it("many ranges are cut short with a count of the rest", () => {
     const c = timeCoverage(il.TimeGranularity.DAY, "2025-01-01", "2025-12-31T18:00:00Z");
     const missing = factLines(c).find((l) => l.startsWith("missing: "))!;

@@ -4,9 +4,12 @@ import { cellChar, cellText, coverageBar, hasPartial, isPartial, layoutCoverage,
 
 const MAX_RANGES = 8;
 
-/** The facts under every coverage picture, each line cut to fit `width`. */
+/**
+ * The facts under every coverage picture, fitting `width`: a fact longer than the width wraps
+ * at its spaces onto indented lines (ranges and keys stay whole), never cut.
+ */
 export function factLines(c: Coverage, width = Infinity): string[] {
-  return facts(c, width).map((line) => cutToWidth(line, width));
+  return facts(c, width).flatMap((line) => (line.length <= width ? [line] : wrapWords(line.split(" "), width, "  ", "")));
 }
 
 /** A line no longer than `width`, cut with an ellipsis. */
@@ -15,7 +18,8 @@ export function cutToWidth(line: string, width: number): string {
 }
 
 function facts(c: Coverage, width: number): string[] {
-  const listed = (items: readonly string[], label: string) => listWithin(items, width - label.length);
+  // Wrapped, not cut: as many items as MAX_RANGES allows, whatever the width.
+  const listed = (items: readonly string[]) => listWithin(items, Infinity);
   const scope = c.kind === "time" ? `${c.granularity} partitions on "${c.column}"` : `list partitions on "${c.column}"`;
   const lines = [
     `${c.asset}  ${scope}${c.first ? `, ${c.first === c.last ? c.first : `${c.first}..${c.last}`}` : ", nothing expected yet"}`,
@@ -23,16 +27,16 @@ function facts(c: Coverage, width: number): string[] {
     `rows ${formatCount(c.rows)}${c.medianRows !== null ? ` (per partition: min ${formatCount(c.minRows!)}, median ${formatCount(c.medianRows)}, max ${formatCount(c.maxRows!)})` : ""}`,
   ];
   if (c.inProgress) lines.push(inProgressLine(c.inProgress));
-  if (c.missingRanges.length) lines.push(`missing: ${listed(c.missingRanges, "missing: ")}`);
-  if (c.destinations.length > 1) lines.push(...c.destinations.map((d) => destinationLine(c, d, width)));
-  if (c.emptyRanges.length) lines.push(`empty: ${listed(c.emptyRanges, "empty: ")}`);
+  if (c.missingRanges.length) lines.push(`missing: ${listed(c.missingRanges)}`);
+  if (c.destinations.length > 1) lines.push(...c.destinations.map((d) => destinationLine(c, d)));
+  if (c.emptyRanges.length) lines.push(`empty: ${listed(c.emptyRanges)}`);
   if (c.suspicious.length) {
     const label = `suspicious (under ${SUSPICIOUS_RATIO * 100}% of the median): `;
-    lines.push(`${label}${listed(c.suspicious.map((p) => `${p.key} (${count(p.rows!, "row")})`), label)}`);
+    lines.push(`${label}${listed(c.suspicious.map((p) => `${p.key} (${count(p.rows!, "row")})`))}`);
   }
   const unexpected = c.partitions.filter((p) => p.status === "unexpected");
   const label = "unexpected (stored, outside the expected partitions): ";
-  if (unexpected.length) lines.push(`${label}${listed(unexpected.map((p) => `${p.key} (${count(p.rows ?? 0, "row")})`), label)}`);
+  if (unexpected.length) lines.push(`${label}${listed(unexpected.map((p) => `${p.key} (${count(p.rows ?? 0, "row")})`))}`);
   return lines;
 }
 
@@ -43,11 +47,11 @@ export const DESTINATION_LINE = "destination ";
  * What one destination of several holds: `destination SQLiteDestination: 28/29 stored, 290 rows;
  * missing 2026-01-05`. Only the ranges this destination lacks.
  */
-export function destinationLine(c: Coverage, d: DestinationCoverage, width = Infinity): string {
+export function destinationLine(c: Coverage, d: DestinationCoverage): string {
   const name = `${DESTINATION_LINE}${d.key}${d.type && d.type !== d.key ? ` (${d.type})` : ""}: `;
   const head = `${name}${formatCount(d.materialized + d.empty)}/${formatCount(c.expected)} stored, ${count(d.rows, "row")}`;
   if (d.missingRanges.length === 0) return head;
-  return `${head}; missing ${listWithin(d.missingRanges, width - head.length - 10)}`;
+  return `${head}; missing ${listWithin(d.missingRanges, Infinity)}`;
 }
 
 /** The current period: not expected yet, so never missing. */
@@ -155,17 +159,21 @@ export function summaryEntry(c: Coverage, keyWidth: number, barWidth: number, wi
   return [cutToWidth(head, width), ...wrapWords(words, width, indent)];
 }
 
-/** Words on lines no longer than `width` (a word longer than a line has one to itself), each line after `indent`. */
-function wrapWords(words: readonly string[], width: number, indent: string): string[] {
+/**
+ * Words on lines no longer than `width`, the first after `first`, the others after `indent`;
+ * a word longer than a whole line is cut with an ellipsis (a key that long cannot be shown whole).
+ */
+function wrapWords(words: readonly string[], width: number, indent: string, first = indent): string[] {
   const lines: string[] = [];
   let line = "";
+  const lead = () => (lines.length === 0 ? first : indent);
   for (const word of words) {
-    if (line && indent.length + line.length + 1 + word.length > width) {
-      lines.push(indent + line);
+    if (line && lead().length + line.length + 1 + word.length > width) {
+      lines.push(cutToWidth(lead() + line, width));
       line = word;
     } else line = line ? `${line} ${word}` : word;
   }
-  if (line) lines.push(indent + line);
+  if (line) lines.push(cutToWidth(lead() + line, width));
   return lines;
 }
 
