@@ -46,6 +46,7 @@ async function explore(details: (asset: string, key: string) => Promise<Partitio
   mounted.push(app);
   const frame = () => app.lastFrame() ?? "";
   await listening(app.stdin);
+  await vi.waitFor(() => expect(frame()).toContain(KEYS_HELP), PATIENCE);
   /** Sends keys one at a time, each once the frame has taken the one before. */
   const press = async (...keys: string[]) => {
     for (const key of keys) {

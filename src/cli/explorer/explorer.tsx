@@ -112,6 +112,10 @@ export function CoverageExplorer({ coverages, width, height, color = true, place
   const latest = useRef(onKey);
   latest.current = onKey;
   useInput(useCallback((input: string, k: Key) => latest.current(input, k), []));
+  // The keys are offered once they are read: this effect runs after useInput's, which puts the
+  // terminal in raw mode; a key typed before that would wait for Enter, or be lost.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
 
   const columns = shown.length ? summaryColumns(shown, width - 2) : null;
   return (
@@ -129,7 +133,7 @@ export function CoverageExplorer({ coverages, width, height, color = true, place
       {current ? <Picture coverage={current} width={width} hourDays={hourDays} selected={selected?.key} color={color} /> : null}
       {current && selected ? <Text>{cutToWidth(`${current.asset} ${selected.key}: ${statusOf(selected)}${selected.status === "missing" ? `; m materializes ${windowAround(current, selected.key)}` : ""}`, width)}</Text> : null}
       {opened && opened.key === selected?.key ? <DetailsPanel details={opened} width={width} /> : null}
-      <Text dimColor={color}>{cutToWidth(typing ? "type to filter  enter keep  esc clear" : KEYS_HELP, width)}</Text>
+      {ready ? <Text dimColor={color}>{cutToWidth(typing ? "type to filter  enter keep  esc clear" : KEYS_HELP, width)}</Text> : null}
     </Box>
   );
 }
