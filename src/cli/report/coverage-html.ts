@@ -105,7 +105,8 @@ function overviewTable(coverages: readonly Coverage[], lastWritten: Readonly<Rec
   const number = (n: number, kind: string) => `<td class="num ${kind}">${formatCount(n)}</td>`;
   const rows = coverages.map((c) => {
     const written = Object.hasOwn(lastWritten, c.asset) ? lastWritten[c.asset] : undefined;
-    const when = written ? `<time datetime="${written.toISOString()}">${escape(written.toISOString().replace("T", " ").slice(0, 19))} UTC</time>` : written === null ? "not recorded" : "";
+    const stored = c.materialized + c.empty + c.unexpected > 0;
+    const when = written ? `<time datetime="${written.toISOString()}">${escape(written.toISOString().replace("T", " ").slice(0, 19))} UTC</time>` : !stored ? "never" : written === null ? "not recorded" : "";
     return `<tr data-asset="${escape(c.asset)}"${c.missing > 0 ? ' class="has-missing"' : ""}><th scope="row"><a href="#${escape(sectionId(c.asset))}">${escape(c.asset)}</a></th>${number(c.expected, "expected")}${number(c.materialized, "materialized")}${number(c.empty, "empty")}${number(c.missing, "missing")}${number(c.rows, "rows")}<td class="written">${when}</td></tr>`;
   });
   return `<table class="overview">
