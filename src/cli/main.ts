@@ -155,9 +155,10 @@ Examples:
     .option("--fail-on-missing", "exit 1 when any expected partition is missing (a CI gate); the period in progress never counts")
     .option("--until <key>", "end the expected range at this partition, inclusive (default: the last complete period; the current one is shown in progress)")
     .option("--include-current", "expect the current period too")
+    .option("-i, --interactive", "explore in the terminal: arrow keys move between assets and periods, enter shows a partition, m materializes, / filters, q quits")
     .addHelpText(
       "after",
-      `\nExamples:\n  $ interloper coverage orders\n  $ interloper coverage orders -w 2026-01-01..2026-03-31 --json\n  $ interloper coverage orders --until 2026-03-31\n  $ interloper coverage tag:finance --exclude daily_revenue\n  $ interloper coverage --html coverage.html --fail-on-missing`,
+      `\nExamples:\n  $ interloper coverage orders\n  $ interloper coverage -i\n  $ interloper coverage orders -w 2026-01-01..2026-03-31 --json\n  $ interloper coverage orders --until 2026-03-31\n  $ interloper coverage tag:finance --exclude daily_revenue\n  $ interloper coverage --html coverage.html --fail-on-missing`,
     )
     .action(async (selectors: string[], options: object, command: Command) => {
       const { coverageCommand } = await import("./commands/coverage.js");

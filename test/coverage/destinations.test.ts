@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
 import { assetCoverage, computeCoverage, coverage, destinationCounts } from "../../src/api/coverage/index.js";
 import { missingPlanOptions } from "../../src/api/missing.js";
-import { coverageText, factLines, listBars, summaryLine } from "../../src/cli/views/coverage-text.js";
+import { coverageText, factLines, listBars, summaryEntry } from "../../src/cli/views/coverage-text.js";
 import { cellChar, layoutCoverage } from "../../src/cli/views/coverage-layout.js";
 import { coverageHtml } from "../../src/cli/report/coverage-html.js";
 import { printableCoverage } from "../../src/cli/views/printable-coverage.js";
@@ -246,7 +246,7 @@ describe("the views say which destination lacks what", () => {
     await writeTo(made.asset, [made.csv], DAYS);
     await writeTo(made.asset, [made.sqlite], DAYS.slice(0, 4));
     const [c] = await coverage(il.projectOf(il.defineConfig({ sources: [made.source] })), made.asset.qualifiedKey, { now: NOW });
-    expect(summaryLine(c!, 12, 10)).toContain("missing 2026-01-05..2026-01-06 in SQLiteDestination");
+    expect(summaryEntry(c!, 12, 10)[0]).toContain("missing 2026-01-05..2026-01-06 in SQLiteDestination");
   });
 
   it("HTML: partly missing cells carry their class, the destinations lacking them and a tooltip", async () => {

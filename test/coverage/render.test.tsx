@@ -11,7 +11,7 @@ vi.hoisted(() => {
 import * as il from "../../src/index.js";
 import { computeCoverage, type Coverage } from "../../src/api/coverage/index.js";
 import { cellChar, coverageBar, layoutCoverage, type Block } from "../../src/cli/views/coverage-layout.js";
-import { blockLines, coverageText, factLines, legend, listBars, summaryLine } from "../../src/cli/views/coverage-text.js";
+import { blockLines, coverageText, factLines, legend, listBars, summaryEntry, summaryLines } from "../../src/cli/views/coverage-text.js";
 import { CoverageView } from "../../src/cli/views/coverage-view.js";
 import { coverageHtml } from "../../src/cli/report/coverage-html.js";
 
@@ -114,6 +114,38 @@ describe("day calendar layout", () => {
       expect(block.header).toMatch(/^(Jan|Jul)/);
       for (const line of blockLines(block)) expect([...line].length).toBeLessThanOrEqual(40);
     }
+  });
+
+  it("widens its cells to the width: a year fills most of 120 columns, never more", () => {
+    const narrow = layoutCoverage(year, 80)[0]!;
+    const wide = layoutCoverage(year, 120)[0]!;
+    expect(narrow.cellWidth).toBe(1);
+    expect(wide.cellWidth).toBe(2);
+    const lines = blockLines(wide);
+    expect(longest(lines)).toBeLessThanOrEqual(120);
+    expect(longest(lines)).toBeGreaterThan(100);
+    // Each cell is its mark and a gap: the Monday row reads mark, space, mark...
+    const monday = lines[2]!.slice(4);
+    expect(monday.replace(/(.) /g, "$1")).toBe(wide.rows[0]!.cells.map(cellChar).join("").trimEnd());
+    // A few weeks get the widest cells, no wider.
+    const month = layoutCoverage(timeCoverage(il.TimeGranularity.DAY, "2026-03-01", "2026-03-31T08:00:00Z"), 120)[0]!;
+    expect(month.cellWidth).toBe(3);
+  });
+
+  it.each([57, 80, 120])("month names sit over their first week at %i columns, never cut to a letter", (width) => {
+    for (const c of [year, timeCoverage(il.TimeGranularity.DAY, "2025-11-03", "2025-12-01T08:00:00Z"), timeCoverage(il.TimeGranularity.DAY, "2025-01-01", "2025-12-02T08:00:00Z")]) {
+      for (const block of layoutCoverage(c, width)) {
+        const names = block.header!.match(/\S+/g)!;
+        for (const name of names) expect(["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]).toContain(name);
+        expect(4 + block.header!.length).toBeLessThanOrEqual(width);
+      }
+    }
+    // A range ending on the 1st still names its last month (it used to end in a bare "D").
+    const [block] = layoutCoverage(timeCoverage(il.TimeGranularity.DAY, "2025-01-01", "2025-12-02T08:00:00Z"), 80);
+    expect(block!.header!.trimEnd()).toMatch(/Nov +Dec$/);
+    const [wide] = layoutCoverage(year, 120);
+    const column = Math.floor((Date.UTC(2025, 5, 1) - Date.UTC(2024, 11, 30)) / (7 * DAY_MS));
+    expect(wide!.header!.indexOf("Jun")).toBe(column * 2);
   });
 
   it("marks: missing, empty and 4 shades of rows, blank outside the range", () => {
@@ -271,7 +303,7 @@ describe("plain text at widths 40, 80 and 120", () => {
       expect(tooLong(bars, width), `at ${width}`).toEqual([]);
       expect(coverageText(c, width).slice(0, values.length)).toEqual(bars);
     }
-    expect(factLines(c).join("\n")).toContain("unexpected (stored, outside the expected partitions): mars (1 rows)");
+    expect(factLines(c).join("\n")).toContain("unexpected (stored, outside the expected partitions): mars (1 row)");
   });
 
   it("facts: totals, rows per partition, missing and empty ranges, suspicious and unexpected partitions", () => {
@@ -293,6 +325,15 @@ describe("plain text at widths 40, 80 and 120", () => {
     expect(lines.find((l) => l.startsWith("unexpected"))).toContain("2025-06-01 (12 rows)");
   });
 
+  it.each([60, 80])("facts at %i columns wrap, whole, instead of being cut", (width) => {
+    const c = timeCoverage(il.TimeGranularity.DAY, "2025-01-01", "2025-12-31T18:00:00Z");
+    const lines = factLines(c, width);
+    expect(tooLong(lines, width)).toEqual([]);
+    expect(lines.join("\n")).not.toContain("…");
+    const text = lines.join(" ").replace(/\s+/g, " ");
+    expect(text).toContain(`missing: ${c.missingRanges.slice(0, 8).join(", ")} and ${c.missingRanges.length - 8} more`);
+  });
+
   it("many ranges are cut short with a count of the rest", () => {
     const c = timeCoverage(il.TimeGranularity.DAY, "2025-01-01", "2025-12-31T18:00:00Z");
     const missing = factLines(c).find((l) => l.startsWith("missing: "))!;
@@ -312,7 +353,7 @@ describe("summary lines (coverage with no asset)", () => {
 
   it("one line per asset: key, bar, present/expected, rows, missing ranges in short", () => {
     const keyWidth = Math.max(...assets.map((c) => c.asset.length));
-    const [days, months] = assets.map((c) => summaryLine(c, keyWidth, 20));
+    const [days, months] = assets.map((c) => summaryEntry(c, keyWidth, 20)[0]!);
     expect(days).toContain(coverageBar(assets[0]!, 20));
     expect(days).toMatch(new RegExp(`${assets[0]!.materialized + assets[0]!.empty}/365`));
     expect(days).toContain(`missing ${assets[0]!.missingRanges[0]}, ${assets[0]!.missingRanges[1]}, `);
@@ -323,8 +364,26 @@ describe("summary lines (coverage with no asset)", () => {
 
   it.each(WIDTHS)("fits a terminal of %i columns", (width) => {
     const keyWidth = Math.max(...assets.map((c) => c.asset.length));
-    const lines = assets.map((c) => summaryLine(c, keyWidth, barWidthFor(width, keyWidth), width));
+    const lines = assets.flatMap((c) => summaryEntry(c, keyWidth, barWidthFor(width, keyWidth), width));
     expect(tooLong(lines, width)).toEqual([]);
+  });
+
+  it.each([60, 80, 120])("at %i columns the missing ranges wrap under the bar, whole, never cut", (width) => {
+    const lines = summaryLines(assets, width);
+    expect(tooLong(lines, width)).toEqual([]);
+    expect(lines.join("\n")).not.toContain("…");
+    // Every shown range appears whole, and the rest are counted.
+    const text = lines.join(" ").replace(/\s+/g, " ");
+    for (const range of assets[0]!.missingRanges.slice(0, 8)) expect(text).toContain(range);
+    expect(text).toContain(`and ${assets[0]!.missingRanges.length - 8} more`);
+  });
+
+  it("counts rows with the noun agreeing: 1 row, 0 rows", () => {
+    const one = computeCoverage(assetOf(new il.ListPartitionConfig({ column: "region", values: ["eu", "us"] })), { eu: 1 });
+    const none = computeCoverage(assetOf(new il.ListPartitionConfig({ column: "region", values: ["eu"] }), "empty"), { eu: 0 });
+    const lines = summaryLines([one, none], 120);
+    expect(lines[0]).toMatch(/ 1 row {2}missing us$/);
+    expect(lines[1]).toMatch(/ 0 rows$/);
   });
 });
 
@@ -344,7 +403,11 @@ describe("CoverageView (ink)", () => {
 
   const strip = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, "");
 
-  it.each(WIDTHS)("at width %i: calendar, legend, totals and missing ranges", (width) => {
+  // ink-testing-library's stdout is 100 columns wide: the ink view is checked up to that; the
+  // text layout it draws is checked at 120 above.
+  const INK_WIDTHS = [40, 80, 100] as const;
+
+  it.each(INK_WIDTHS)("at width %i: calendar, legend, totals and missing ranges", (width) => {
     const frame = strip(show(c, width, false));
     expect(frame).toContain(legend(width));
     for (const part of totals.split("  ")) expect(frame).toContain(part);

@@ -44,7 +44,10 @@ interface Boxed {
 interface CoverageJson {
   asset: string;
   expected: number;
+  materialized: number;
+  empty: number;
   missing: number;
+  rows: number;
   partitions: Array<{ key: string; status: string; rows: number | null }>;
   inProgress: { key: string } | null;
 }
@@ -91,7 +94,23 @@ describe("coverage --html in headless Chromium", () => {
       page.on("pageerror", (error) => errors.push(String(error)));
       const url = pathToFileURL(report).href;
       await page.goto(url, { waitUntil: "load" });
-      expect(await page.title()).toBe("interloper coverage");
+      // The project (named by its folder: the fixture has no package.json) and its config.
+      expect(await page.title()).toBe("coverage: coverage");
+      expect(await page.locator("h1").innerText()).toBe("coverage: coverage");
+      expect(await page.locator("p.project").innerText()).toBe(`config ${COVERAGE}`);
+      // The overview opens the report: one row per asset, in order, with its counts.
+      const overview = await page.locator("table.overview tbody tr").evaluateAll((rows) =>
+        rows.map((row) => [...(row as unknown as { querySelectorAll(s: string): Iterable<{ textContent: string | null }> }).querySelectorAll("th, td")].map((cell) => cell.textContent ?? "")),
+      );
+      expect(overview.map((cells) => cells.slice(0, 6))).toEqual(
+        coverages.map((c) => [c.asset, String(c.expected), String(c.materialized), String(c.empty), String(c.missing), c.rows.toLocaleString("en-US")]),
+      );
+      // Last written: the newest data file of an asset that has any, as the CSV files say.
+      const written = overview.map((cells) => cells[6]!);
+      expect(written[0]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
+      expect(written[1]).toBe("never");
+      expect(await page.locator("table.overview a").first().getAttribute("href")).toBe("#asset-cov-orders");
+      expect(await page.locator("#asset-cov-orders h2").innerText()).toBe("cov.orders");
 
       for (const c of coverages) {
         const section = page.locator(`section[data-asset="${c.asset}"]`);

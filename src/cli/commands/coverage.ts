@@ -1,12 +1,15 @@
 import { writeFile } from "node:fs/promises";
 import { coverage, type Coverage } from "../../api/coverage/index.js";
-import { loadProject } from "../../api/project.js";
+import { loadProject, type Project } from "../../api/project.js";
 import { singleAsset } from "../../api/select.js";
 import { ConfigError } from "../../errors.js";
 import { commandNow } from "../now.js";
 import type { GlobalOptions } from "../main.js";
 import { printable, printableLines, terminalJson } from "../printable.js";
+import { refuseInteractive, runExplorer } from "../explorer/run-explorer.js";
 import { coverageHtml } from "../report/coverage-html.js";
+import { projectName } from "../report/project-name.js";
+import { lastWritten } from "../views/partition-details.js";
 import { coverageText, summaryLines } from "../views/coverage-text.js";
 import { printableCoverage } from "../views/printable-coverage.js";
 import type { ExcludeFlags } from "./selection.js";
@@ -19,27 +22,35 @@ export interface CoverageFlags extends GlobalOptions, ExcludeFlags {
   readonly failOnMissing?: boolean;
   readonly until?: string;
   readonly includeCurrent?: boolean;
+  readonly interactive?: boolean;
 }
 
-/**
 /**
  * `interloper coverage [selectors...]`: one asset named by key in detail, else one line per
  * selected partitioned asset; returns the exit code (1 with --fail-on-missing when any expected
  * partition is missing; the period in progress is never missing).
  */
 export async function coverageCommand(selectors: readonly string[], flags: CoverageFlags): Promise<number> {
+  if (flags.interactive) refuseInteractive(flags, { stdin: Boolean(process.stdin.isTTY), stdout: Boolean(process.stdout.isTTY) });
   const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
   const selection = { select: selectors, exclude: flags.exclude ?? [] };
-  const results = await coverage(project, selection, {
-    now: commandNow(),
-    ...(flags.window !== undefined ? { window: flags.window } : {}),
-    ...(flags.until !== undefined ? { until: flags.until } : {}),
-    ...(flags.includeCurrent ? { includeCurrent: true } : {}),
-  });
+  const compute = () =>
+    coverage(project, selection, {
+      now: commandNow(),
+      ...(flags.window !== undefined ? { window: flags.window } : {}),
+      ...(flags.until !== undefined ? { until: flags.until } : {}),
+      ...(flags.includeCurrent ? { includeCurrent: true } : {}),
+    });
+  const results = await compute();
+  if (flags.interactive) {
+    await runExplorer({ project, compute, materialize: (asset, window) => materializeFromExplorer(asset, window, flags) }, results);
+    return 0;
+  }
   const single = singleAsset(project.dag, selection) !== null;
   if (flags.html) {
+    const context = { name: await projectName(project.filepath), configPath: project.filepath, lastWritten: await lastWrittenOf(project, results) };
     try {
-      await writeFile(flags.html, coverageHtml(results));
+      await writeFile(flags.html, coverageHtml(results, new Date(), context));
     } catch (error) {
       throw new ConfigError(`--html ${flags.html}: cannot write the report there (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); expected a file path in an existing folder`, { cause: error });
     }
@@ -48,6 +59,28 @@ export async function coverageCommand(selectors: readonly string[], flags: Cover
   else await show(results.map(printableCoverage), single);
   if (flags.html && !flags.json) process.stderr.write(`${printable(`coverage report written to ${flags.html}`)}\n`);
   return flags.failOnMissing && results.some((c) => c.missing > 0) ? 1 : 0;
+}
+
+/** When each asset of the report was last written (see lastWritten). */
+async function lastWrittenOf(project: Project, results: readonly Coverage[]): Promise<Record<string, Date | null>> {
+  const out: Record<string, Date | null> = {};
+  for (const c of results) {
+    const asset = project.dag.assets.find((a) => a.qualifiedKey === c.asset)!;
+    const stored = c.partitions.filter((p) => p.status === "materialized" || p.status === "empty" || p.status === "unexpected").map((p) => p.key);
+    out[c.asset] = await lastWritten(asset, stored);
+  }
+  return out;
+}
+
+/** `interloper materialize ASSET -w WINDOW` as the explorer's `m` runs it: the same command, its progress view. */
+async function materializeFromExplorer(asset: string, window: string, flags: CoverageFlags): Promise<number> {
+  const { materializeCommand } = await import("./materialize.js");
+  return materializeCommand([asset], {
+    window,
+    ...(flags.config !== undefined ? { config: flags.config } : {}),
+    ...(flags.verbose !== undefined ? { verbose: flags.verbose } : {}),
+    ...(flags.color !== undefined ? { color: flags.color } : {}),
+  });
 }
 
 async function show(results: readonly Coverage[], single: boolean): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Coverage, PartitionCoverage } from "../../api/coverage/index.js";
-import { formatCount } from "../reporters/tracker.js";
+import { count, formatCount } from "../../text/english.js";
 import { isPartial, layoutCoverage, type Cell } from "../views/coverage-layout.js";
 import { factLines } from "../views/coverage-text.js";
 
@@ -41,8 +41,8 @@ function tipOf(p: PartitionCoverage, held: readonly string[]): string {
     return `missing in ${p.missingIn.join(", ")} (held by ${holding.join(", ")})`;
   }
   if (p.status === "missing") return p.missingIn ? `missing in every destination (${p.missingIn.join(", ")})` : "missing";
-  if (p.status === "in-progress") return `in progress, ${p.rows === null ? "nothing stored so far" : `${formatCount(p.rows)} rows so far`}`;
-  return `${formatCount(p.rows ?? 0)} rows${p.status === "empty" ? " (empty)" : ""}`;
+  if (p.status === "in-progress") return `in progress, ${p.rows === null ? "nothing stored so far" : `${count(p.rows, "row")} so far`}`;
+  return `${count(p.rows ?? 0, "row")}${p.status === "empty" ? " (empty)" : ""}`;
 }
 
 /** An SVG with one rect per expected partition (and one for the period in progress). */
@@ -70,7 +70,7 @@ function svgOf(c: Coverage): string {
     if (block.header) {
       // Each label sits over its own column, as in the terminal.
       for (const label of block.header.matchAll(/\S+/g)) {
-        parts.push(`<text x="${LABEL + label.index! * (CELL + GAP)}" y="${y + CELL - 2}" class="header">${escape(label[0])}</text>`);
+        parts.push(`<text x="${LABEL + (label.index! / block.cellWidth) * (CELL + GAP)}" y="${y + CELL - 2}" class="header">${escape(label[0])}</text>`);
       }
       y += CELL + GAP;
     }
@@ -87,25 +87,60 @@ function svgOf(c: Coverage): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${y}">${parts.join("")}</svg>`;
 }
 
-/** A self-contained HTML report of coverage: inline SVG heatmaps, totals and ranges, no network. */
-export function coverageHtml(coverages: readonly Coverage[], generatedAt: Date = new Date()): string {
+/** What the report says of the project around the coverage. */
+export interface ReportContext {
+  /** The project's name (see projectName). */
+  readonly name: string;
+  /** The config file, or null for a project built in code. */
+  readonly configPath: string | null;
+  /** When each asset (by key) was last written, where its destinations record it. */
+  readonly lastWritten?: Readonly<Record<string, Date | null>>;
+}
+
+/** An element id for an asset's section: its key, with anything but letters, digits, "-" and "_" as "-". */
+const sectionId = (asset: string) => `asset-${asset.replace(/[^A-Za-z0-9_-]/g, "-")}`;
+
+/** The table every report opens with: one row per asset, linked to its section. */
+function overviewTable(coverages: readonly Coverage[], lastWritten: Readonly<Record<string, Date | null>>): string {
+  const number = (n: number, kind: string) => `<td class="num ${kind}">${formatCount(n)}</td>`;
+  const rows = coverages.map((c) => {
+    const written = Object.hasOwn(lastWritten, c.asset) ? lastWritten[c.asset] : undefined;
+    const stored = c.materialized + c.empty + c.unexpected > 0;
+    const when = written ? `<time datetime="${written.toISOString()}">${escape(written.toISOString().replace("T", " ").slice(0, 19))} UTC</time>` : !stored ? "never" : written === null ? "not recorded" : "";
+    return `<tr data-asset="${escape(c.asset)}"${c.missing > 0 ? ' class="has-missing"' : ""}><th scope="row"><a href="#${escape(sectionId(c.asset))}">${escape(c.asset)}</a></th>${number(c.expected, "expected")}${number(c.materialized, "materialized")}${number(c.empty, "empty")}${number(c.missing, "missing")}${number(c.rows, "rows")}<td class="written">${when}</td></tr>`;
+  });
+  return `<table class="overview">
+<thead><tr><th scope="col">asset</th><th scope="col">expected</th><th scope="col">materialized</th><th scope="col">empty</th><th scope="col">missing</th><th scope="col">rows</th><th scope="col">last written</th></tr></thead>
+<tbody>${rows.join("\n")}</tbody>
+</table>`;
+}
+
+/**
+ * A self-contained HTML report of coverage, no network: the project's name and config, an
+ * overview table of every asset, then each asset's inline SVG heatmap, totals and ranges.
+ */
+export function coverageHtml(coverages: readonly Coverage[], generatedAt: Date = new Date(), context?: ReportContext): string {
   const sections = coverages.map(
-    (c) => `<section data-asset="${escape(c.asset)}">
+    (c) => `<section id="${escape(sectionId(c.asset))}" data-asset="${escape(c.asset)}">
 <h2>${escape(c.asset)}</h2>
 ${svgOf(c)}
 <ul class="facts">${factLines(c).slice(1).map((line) => `<li>${escape(line)}</li>`).join("")}</ul>
 </section>`,
   );
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>interloper coverage</title>
+<html lang="en"><head><meta charset="utf-8"><title>${context ? `${escape(context.name)}: coverage` : "interloper coverage"}</title>
 <style>
 body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#24292f}
 h1{font-size:20px}h2{font-size:16px;margin-top:32px}
 svg text{font:11px ui-monospace,monospace;fill:#57606a}svg text.title{font-weight:bold;fill:#24292f}
 .legend span{display:inline-block;width:12px;height:12px;border-radius:2px;margin:0 4px 0 12px;vertical-align:middle}
 .facts{font-family:ui-monospace,monospace;font-size:12px;padding-left:18px}
+.project{color:#57606a}.overview{border-collapse:collapse;font-size:13px}
+.overview th,.overview td{padding:4px 10px;border-bottom:1px solid #d0d7de;text-align:left}
+.overview td.num{text-align:right;font-variant-numeric:tabular-nums}.overview tr.has-missing td.missing{color:#cf222e;font-weight:bold}
 </style></head><body>
-<h1>Coverage</h1>
+<h1>${context ? `${escape(context.name)}: coverage` : "Coverage"}</h1>
+${context ? `<p class="project">config <code>${context.configPath === null ? "built in code" : escape(context.configPath)}</code></p>\n` : ""}${coverages.length ? overviewTable(coverages, context?.lastWritten ?? {}) : "<p>No partitioned assets.</p>"}
 <p class="legend">rows:<span style="background:${LEVELS[1]}"></span>fewest<span style="background:${LEVELS[4]}"></span>most<span style="background:${FILLS["empty"]}"></span>empty (0 rows)<span style="background:${FILLS["missing"]};outline:1px solid #d9534f"></span>missing<span style="background:${FILLS["in-progress"]};outline:1px dashed #0969da"></span>in progress (not expected yet)${coverages.some((c) => c.partitions.some((p) => isPartial(p, c.destinations.length))) ? `<span style="background:${FILLS["partial"]};outline:1px solid #a040a0"></span>missing in some destinations` : ""}</p>
 ${sections.join("\n")}
 <p><small>Generated by interloper at ${escape(generatedAt.toISOString())}.</small></p>

@@ -25,16 +25,30 @@ export interface Block {
   readonly header: string | null;
   readonly rows: readonly CellRow[];
   readonly note: string | null;
+  /**
+   * Characters each cell takes: its mark, repeated, then a gap when wider than one. The header
+   * is laid out in these characters, so a label sits over its cell at any width.
+   */
+  readonly cellWidth: number;
+}
+
+/** The characters of one cell drawn `width` wide: the mark, then a one-space gap when there is room. */
+export function cellText(mark: string, width: number): string {
+  return width <= 1 ? mark : mark.repeat(width - 1) + " ";
 }
 
 const NONE: Cell = { status: "none", level: 0 };
 const WEEKDAYS = ["Mon", "", "Wed", "", "Fri", "", "Sun"];
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const MAX_HOUR_DAYS = 62;
+// Three characters (two marks and a gap) make a cell about as wide as it is tall; wider only
+// stretches the picture.
+const MAX_CELL_WIDTH = 3;
+const WEEKDAY_LABEL = 4;
 const DAY_MS = 86_400_000;
 
 /** The picture of an asset's coverage that fits `width` columns. */
-export function layoutCoverage(coverage: Coverage, width: number, options: { allHours?: boolean } = {}): Block[] {
+export function layoutCoverage(coverage: Coverage, width: number, options: { allHours?: boolean; hourDays?: number } = {}): Block[] {
   const expected = coverage.partitions.filter((p) => p.status !== "unexpected");
   if (expected.length === 0) return [];
   // The period under way is drawn after the expected ones, with its own mark.
@@ -46,7 +60,7 @@ export function layoutCoverage(coverage: Coverage, width: number, options: { all
     case "day":
       return dayBlocks(expected, cell, width);
     case "hour":
-      return [hourBlock(expected, cell, options.allHours ? Infinity : MAX_HOUR_DAYS)];
+      return [hourBlock(expected, cell, options.allHours ? Infinity : Math.max(1, options.hourDays ?? MAX_HOUR_DAYS))];
     case "month":
       return [monthBlock(expected, cell)];
     default:
@@ -93,22 +107,38 @@ function dayBlocks(partitions: readonly PartitionCoverage[], cell: (p: Partition
           return p ? cell(p) : NONE;
         }),
       }));
-      let header = "";
-      for (let w = 0; w < weeks; w++) {
-        // A month is labelled above the week holding its first shown day.
-        for (let d = 0; d < 7; d++) {
-          const day = monday + (w * 7 + d) * DAY_MS;
-          const date = new Date(day);
-          if (day >= from && day <= to && (date.getUTCDate() === 1 || day === from) && header.length <= w) {
-            header = header.padEnd(w) + MONTHS[date.getUTCMonth()]!;
-            break;
-          }
-        }
-      }
-      blocks.push({ title: halves ? `${year} ${fromMonth === 0 ? "H1" : "H2"}` : String(year), header: header.slice(0, weeks), rows, note: null });
+      const cellWidth = cellWidthFor(weeks, width - WEEKDAY_LABEL);
+      blocks.push({ title: halves ? `${year} ${fromMonth === 0 ? "H1" : "H2"}` : String(year), header: monthHeader(monday, weeks, from, to, cellWidth, width - WEEKDAY_LABEL), rows, note: null, cellWidth });
     }
   }
   return blocks;
+}
+
+/** The widest cell (at most MAX_CELL_WIDTH) with which `columns` cells fit `room` characters. */
+function cellWidthFor(columns: number, room: number): number {
+  return Math.max(1, Math.min(MAX_CELL_WIDTH, Math.floor(room / Math.max(1, columns))));
+}
+
+/**
+ * Month names over the weeks of a calendar, each above the week holding its first shown day.
+ * A name may run past the last week when there is room (a range ending early in a month still
+ * names it); a name that would overlap the one before, or not fit `room`, is left out whole.
+ */
+function monthHeader(monday: number, weeks: number, from: number, to: number, cellWidth: number, room: number): string {
+  let header = "";
+  for (let w = 0; w < weeks; w++) {
+    for (let d = 0; d < 7; d++) {
+      const day = monday + (w * 7 + d) * DAY_MS;
+      const date = new Date(day);
+      if (day < from || day > to || (date.getUTCDate() !== 1 && day !== from)) continue;
+      const name = MONTHS[date.getUTCMonth()]!;
+      const column = w * cellWidth;
+      // One space at least between two names, and the whole name within the room.
+      if ((header.length === 0 || header.length < column) && column + name.length <= room) header = header.padEnd(column) + name;
+      break;
+    }
+  }
+  return header;
 }
 
 /** Hours as days by 24 hours; the most recent days when there are many. */
@@ -128,6 +158,7 @@ function hourBlock(partitions: readonly PartitionCoverage[], cell: (p: Partition
     header: "0     6     12    18   ",
     rows: shown.map(([label, cells]) => ({ label, cells })),
     note: all.length > shown.length ? `showing the last ${shown.length} of ${all.length} days` : null,
+    cellWidth: 1,
   };
 }
 
@@ -139,7 +170,7 @@ function monthBlock(partitions: readonly PartitionCoverage[], cell: (p: Partitio
     cells[Number(p.key.slice(5, 7)) - 1] = cell(p);
     years.set(p.key.slice(0, 4), cells);
   }
-  return { title: "months", header: "JFMAMJJASOND", rows: [...years.entries()].map(([label, cells]) => ({ label, cells })), note: null };
+  return { title: "months", header: "JFMAMJJASOND", rows: [...years.entries()].map(([label, cells]) => ({ label, cells })), note: null, cellWidth: 1 };
 }
 
 /** Weeks, quarters and years as a strip, wrapped to the width. */
@@ -151,7 +182,7 @@ function stripBlock(partitions: readonly PartitionCoverage[], cell: (p: Partitio
     const slice = partitions.slice(i, i + perRow);
     rows.push({ label: slice[0]!.key, cells: slice.map(cell) });
   }
-  return { title: `${unit}s`, header: null, rows, note: null };
+  return { title: `${unit}s`, header: null, rows, note: null, cellWidth: 1 };
 }
 
 /** The mark of a cell when colour cannot tell statuses apart. */

@@ -1,12 +1,15 @@
 import { SUSPICIOUS_RATIO, type Coverage, type DestinationCoverage, type PartitionCoverage } from "../../api/coverage/index.js";
-import { formatCount } from "../reporters/tracker.js";
-import { cellChar, coverageBar, hasPartial, isPartial, layoutCoverage, type Block } from "./coverage-layout.js";
+import { count, formatCount } from "../../text/english.js";
+import { cellChar, cellText, coverageBar, hasPartial, isPartial, layoutCoverage, type Block } from "./coverage-layout.js";
 
 const MAX_RANGES = 8;
 
-/** The facts under every coverage picture, each line cut to fit `width`. */
+/**
+ * The facts under every coverage picture, fitting `width`: a fact longer than the width wraps
+ * at its spaces onto indented lines (ranges and keys stay whole), never cut.
+ */
 export function factLines(c: Coverage, width = Infinity): string[] {
-  return facts(c, width).map((line) => cutToWidth(line, width));
+  return facts(c, width).flatMap((line) => (line.length <= width ? [line] : wrapWords(line.split(" "), width, "  ", "")));
 }
 
 /** A line no longer than `width`, cut with an ellipsis. */
@@ -15,7 +18,8 @@ export function cutToWidth(line: string, width: number): string {
 }
 
 function facts(c: Coverage, width: number): string[] {
-  const listed = (items: readonly string[], label: string) => listWithin(items, width - label.length);
+  // Wrapped, not cut: as many items as MAX_RANGES allows, whatever the width.
+  const listed = (items: readonly string[]) => listWithin(items, Infinity);
   const scope = c.kind === "time" ? `${c.granularity} partitions on "${c.column}"` : `list partitions on "${c.column}"`;
   const lines = [
     `${c.asset}  ${scope}${c.first ? `, ${c.first === c.last ? c.first : `${c.first}..${c.last}`}` : ", nothing expected yet"}`,
@@ -23,16 +27,16 @@ function facts(c: Coverage, width: number): string[] {
     `rows ${formatCount(c.rows)}${c.medianRows !== null ? ` (per partition: min ${formatCount(c.minRows!)}, median ${formatCount(c.medianRows)}, max ${formatCount(c.maxRows!)})` : ""}`,
   ];
   if (c.inProgress) lines.push(inProgressLine(c.inProgress));
-  if (c.missingRanges.length) lines.push(`missing: ${listed(c.missingRanges, "missing: ")}`);
-  if (c.destinations.length > 1) lines.push(...c.destinations.map((d) => destinationLine(c, d, width)));
-  if (c.emptyRanges.length) lines.push(`empty: ${listed(c.emptyRanges, "empty: ")}`);
+  if (c.missingRanges.length) lines.push(`missing: ${listed(c.missingRanges)}`);
+  if (c.destinations.length > 1) lines.push(...c.destinations.map((d) => destinationLine(c, d)));
+  if (c.emptyRanges.length) lines.push(`empty: ${listed(c.emptyRanges)}`);
   if (c.suspicious.length) {
     const label = `suspicious (under ${SUSPICIOUS_RATIO * 100}% of the median): `;
-    lines.push(`${label}${listed(c.suspicious.map((p) => `${p.key} (${formatCount(p.rows!)} rows)`), label)}`);
+    lines.push(`${label}${listed(c.suspicious.map((p) => `${p.key} (${count(p.rows!, "row")})`))}`);
   }
   const unexpected = c.partitions.filter((p) => p.status === "unexpected");
   const label = "unexpected (stored, outside the expected partitions): ";
-  if (unexpected.length) lines.push(`${label}${listed(unexpected.map((p) => `${p.key} (${formatCount(p.rows ?? 0)} rows)`), label)}`);
+  if (unexpected.length) lines.push(`${label}${listed(unexpected.map((p) => `${p.key} (${count(p.rows ?? 0, "row")})`))}`);
   return lines;
 }
 
@@ -43,16 +47,16 @@ export const DESTINATION_LINE = "destination ";
  * What one destination of several holds: `destination SQLiteDestination: 28/29 stored, 290 rows;
  * missing 2026-01-05`. Only the ranges this destination lacks.
  */
-export function destinationLine(c: Coverage, d: DestinationCoverage, width = Infinity): string {
+export function destinationLine(c: Coverage, d: DestinationCoverage): string {
   const name = `${DESTINATION_LINE}${d.key}${d.type && d.type !== d.key ? ` (${d.type})` : ""}: `;
-  const head = `${name}${formatCount(d.materialized + d.empty)}/${formatCount(c.expected)} stored, ${formatCount(d.rows)} rows`;
+  const head = `${name}${formatCount(d.materialized + d.empty)}/${formatCount(c.expected)} stored, ${count(d.rows, "row")}`;
   if (d.missingRanges.length === 0) return head;
-  return `${head}; missing ${listWithin(d.missingRanges, width - head.length - 10)}`;
+  return `${head}; missing ${listWithin(d.missingRanges, Infinity)}`;
 }
 
 /** The current period: not expected yet, so never missing. */
 export function inProgressLine(p: PartitionCoverage): string {
-  return `in progress (not expected yet): ${p.key}, ${p.rows === null ? "nothing stored so far" : `${formatCount(p.rows)} rows so far`}`;
+  return `in progress (not expected yet): ${p.key}, ${p.rows === null ? "nothing stored so far" : `${count(p.rows, "row")} so far`}`;
 }
 
 /** Parts joined by two spaces, on as few lines as fit `width`. */
@@ -96,7 +100,7 @@ export function blockLines(block: Block): string[] {
   const pad = labelWidth ? labelWidth + 1 : 0;
   const lines = [block.title];
   if (block.header) lines.push(" ".repeat(pad) + block.header);
-  for (const row of block.rows) lines.push(`${row.label.padEnd(labelWidth)}${pad ? " " : ""}${row.cells.map(cellChar).join("")}`.trimEnd());
+  for (const row of block.rows) lines.push(`${row.label.padEnd(labelWidth)}${pad ? " " : ""}${row.cells.map((c) => cellText(cellChar(c), block.cellWidth)).join("")}`.trimEnd());
   if (block.note) lines.push(`(${block.note})`);
   return lines;
 }
@@ -134,14 +138,43 @@ export interface SummaryColumns {
 }
 
 const countsOf = (c: Coverage) => `${formatCount(c.materialized + c.empty)}/${formatCount(c.expected)}`;
-const rowsOf = (c: Coverage) => `${formatCount(c.rows)} rows`;
+const rowsOf = (c: Coverage) => count(c.rows, "row");
 
-/** One line per asset, for `coverage` with no asset. */
-export function summaryLine(c: Coverage, keyWidth: number, barWidth: number, width = Infinity, columns: Partial<SummaryColumns> = {}): string {
+/**
+ * One asset for `coverage` with no asset: key, bar, present/expected and rows on one line, then
+ * its missing ranges, on the same line when they fit `width`, else wrapped onto lines of their
+ * own under the bar: every range shown whole (up to MAX_RANGES, then "and N more"), never cut.
+ */
+export function summaryEntry(c: Coverage, keyWidth: number, barWidth: number, width = Infinity, columns: Partial<SummaryColumns> = {}): string[] {
   const head = `${c.asset.padEnd(keyWidth)}  ${coverageBar(c, barWidth)}  ${countsOf(c).padStart(columns.counts ?? 0)}  ${rowsOf(c).padStart(columns.rows ?? 0)}`;
+  if (c.missingRanges.length === 0) return [cutToWidth(head, width)];
   const where = lackingDestinations(c);
-  const missing = c.missingRanges.length ? `  missing ${listWithin(c.missingRanges, width - head.length - 10 - where.length)}${where}` : "";
-  return cutToWidth(`${head}${missing}`, width);
+  const shown = c.missingRanges.slice(0, MAX_RANGES);
+  const rest = c.missingRanges.length - shown.length;
+  const words = ["missing", ...shown.map((r, i) => (i < shown.length - 1 ? `${r},` : r)), ...(rest > 0 ? ["and", `${formatCount(rest)} more`] : []), ...(where ? where.trim().split(" ") : [])];
+  const inline = `${head}  ${words.join(" ")}`;
+  if (inline.length <= width) return [inline];
+  // Under the bar, or at the margin when the key takes most of the width.
+  const indent = " ".repeat(keyWidth + 2 <= width / 2 ? keyWidth + 2 : 2);
+  return [cutToWidth(head, width), ...wrapWords(words, width, indent)];
+}
+
+/**
+ * Words on lines no longer than `width`, the first after `first`, the others after `indent`;
+ * a word longer than a whole line is cut with an ellipsis (a key that long cannot be shown whole).
+ */
+function wrapWords(words: readonly string[], width: number, indent: string, first = indent): string[] {
+  const lines: string[] = [];
+  let line = "";
+  const lead = () => (lines.length === 0 ? first : indent);
+  for (const word of words) {
+    if (line && lead().length + line.length + 1 + word.length > width) {
+      lines.push(cutToWidth(lead() + line, width));
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(cutToWidth(lead() + line, width));
+  return lines;
 }
 
 /** " in X, Y" when only some of several destinations lack partitions; "" otherwise. */
@@ -151,12 +184,18 @@ function lackingDestinations(c: Coverage): string {
   return lacking.length < c.destinations.length ? ` in ${lacking.map((d) => d.key).join(", ")}` : "";
 }
 
-/** The summary lines of several assets, aligned, fitting `width`; the bar takes what is left. */
-export function summaryLines(coverages: readonly Coverage[], width: number): string[] {
+/** The columns of several assets' summaries in a terminal of `width`: the bar takes what is left. */
+export function summaryColumns(coverages: readonly Coverage[], width: number): SummaryColumns {
   const key = Math.max(...coverages.map((c) => c.asset.length));
   const counts = Math.max(...coverages.map((c) => countsOf(c).length));
   const rows = Math.max(...coverages.map((c) => rowsOf(c).length));
   // Leave room for about two missing ranges after the numbers.
   const bar = Math.max(10, Math.min(40, width - key - counts - rows - 8 - 56));
-  return coverages.map((c) => summaryLine(c, key, bar, width, { counts, rows }));
+  return { key, bar, counts, rows };
+}
+
+/** The summaries of several assets, aligned, fitting `width`. */
+export function summaryLines(coverages: readonly Coverage[], width: number): string[] {
+  const columns = summaryColumns(coverages, width);
+  return coverages.flatMap((c) => summaryEntry(c, columns.key, columns.bar, width, columns));
 }

@@ -1,6 +1,6 @@
 import { Box, Static, Text } from "ink";
 import type { Coverage } from "../../api/coverage/index.js";
-import { cellChar, hasPartial, layoutCoverage, type Cell, type CellRow } from "./coverage-layout.js";
+import { cellChar, cellText, hasPartial, layoutCoverage, type Cell, type CellRow } from "./coverage-layout.js";
 import { DESTINATION_LINE, factLines, cutToWidth, legend, listBars } from "./coverage-text.js";
 
 // Greens from pale to deep for row counts; missing and empty stand apart in red and yellow,
@@ -18,21 +18,29 @@ function colorOf(cell: Cell): string | undefined {
   return undefined;
 }
 
-/** Cells of one colour run as one <Text>, so a year of days is a few dozen nodes, not 365. */
-function CellRun({ row, labelWidth, color }: { row: CellRow; labelWidth: number; color: boolean }) {
-  const runs: Array<{ color: string | undefined; text: string }> = [];
+/**
+ * Cells of one colour run as one <Text>, so a year of days is a few dozen nodes, not 365. The
+ * cell of `selected` (a partition key), when given, stands apart in inverse video.
+ */
+export function CellRun({ row, labelWidth, color, cellWidth, selected }: { row: CellRow; labelWidth: number; color: boolean; cellWidth: number; selected?: string | undefined }) {
+  const runs: Array<{ color: string | undefined; text: string; inverse?: boolean }> = [];
   for (const cell of row.cells) {
     const c = color ? colorOf(cell) : undefined;
+    const text = cellText(cellChar(cell), cellWidth);
     const last = runs[runs.length - 1];
-    if (last && last.color === c) last.text += cellChar(cell);
-    else runs.push({ color: c, text: cellChar(cell) });
+    if (selected !== undefined && cell.partition?.key === selected) {
+      // The gap stays outside the highlight, so the cursor is the cell's own width.
+      const mark = text.trimEnd() || text;
+      runs.push({ color: c, text: mark, inverse: true }, { color: c, text: text.slice(mark.length) });
+    } else if (last && !last.inverse && last.color === c) last.text += text;
+    else runs.push({ color: c, text });
   }
   return (
     <Text>
       {row.label.padEnd(labelWidth)}
       {labelWidth ? " " : ""}
       {runs.map((run, i) => (
-        <Text key={i} color={run.color}>
+        <Text key={i} color={run.color} inverse={run.inverse ?? false}>
           {run.text}
         </Text>
       ))}
@@ -58,7 +66,7 @@ export function CoverageView({ coverage, width, color = true }: { coverage: Cove
                 <Text bold={color}>{block.title}</Text>
                 {block.header ? <Text dimColor={color}>{" ".repeat(labelWidth ? labelWidth + 1 : 0) + block.header}</Text> : null}
                 {block.rows.map((row, r) => (
-                  <CellRun key={r} row={row} labelWidth={labelWidth} color={color} />
+                  <CellRun key={r} row={row} labelWidth={labelWidth} color={color} cellWidth={block.cellWidth} />
                 ))}
                 {block.note ? <Text dimColor={color}>{`(${block.note})`}</Text> : null}
               </Box>
