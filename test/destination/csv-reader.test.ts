@@ -61,7 +61,9 @@ describe("readWrittenCsv", () => {
       d: fc.option(fc.date({ min: new Date("0001-01-01"), max: new Date("9999-12-31"), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10)), { nil: null }),
       o: fc.option(fc.date({ min: new Date("0001-01-01"), max: new Date("9999-12-31"), noInvalidDate: true }).map((date) => new Date(date.toISOString().slice(0, 10))), { nil: null }),
       t: fc.option(fc.date({ min: new Date("0001-01-01"), max: new Date("9999-12-31"), noInvalidDate: true }), { nil: null }),
-      j: fc.option(fc.jsonValue(), { nil: null }),
+      // Through JSON text once: the writer refuses a json value holding -0 (it would read back
+      // as 0), and fast-check's json values may hold one.
+      j: fc.option(fc.jsonValue().map((value) => JSON.parse(JSON.stringify(value)) as unknown), { nil: null }),
     });
     fc.assert(
       fc.property(fc.array(row, { maxLength: 15 }), (rows) => {

@@ -44,7 +44,8 @@ const row = fc.record({
   d: fc.option(date.map((day) => day.toISOString().slice(0, 10)), { nil: null }),
   o: fc.option(date.map((day) => new Date(day.toISOString().slice(0, 10))), { nil: null }),
   t: fc.option(date, { nil: null }),
-  j: fc.option(fc.oneof(fc.jsonValue(), text), { nil: null }),
+  // Through JSON text once: the writer refuses a json value holding -0 (it would read back as 0).
+  j: fc.option(fc.oneof(fc.jsonValue().map((value) => JSON.parse(JSON.stringify(value)) as unknown), text), { nil: null }),
   'x,"y"\n': fc.option(text, { nil: null }),
   "\uFEFFz": fc.option(text, { nil: null }),
 });
