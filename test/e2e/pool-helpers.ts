@@ -1,12 +1,13 @@
 // Helpers of the process-pool, shard and example tests: the pool fixture project
-// (fixtures/projects/pool), its run log, a CLI process the test can signal, YAML.
+// (fixtures/projects/pool), its run log, a CLI process the test can signal, a program on the
+// built package, YAML.
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { execa, type ResultPromise } from "execa";
 import { expect } from "vitest";
-import { BIN, FIXTURES, type CliResult, type Sandbox } from "./helpers.js";
+import { BIN, FIXTURES, ROOT, type CliResult, type Sandbox } from "./helpers.js";
 
 /** The pool fixture: pool.daily (daily from 2025-01-01, 3 rows a day) and pool.settings (unpartitioned). */
 export const POOL = join(FIXTURES, "pool", "interloper.config.ts");
@@ -120,6 +121,25 @@ export function startPool(box: Sandbox, args: readonly string[], options: { env?
     return { stdout, stderr, exitCode: result.exitCode ?? -1, signal: result.signal ?? null, errLines: lines(stderr), outLines: lines(stdout) };
   });
   return { process: child, pid: child.pid!, done };
+}
+
+/**
+ * Runs a program of a user's on the built package and the pool fixture, in the sandbox: `body`
+ * runs with `il` (the package), `config` (the fixture's config path) and `project` (loaded from
+ * it) in scope, and prints its answer as one line of JSON, returned parsed. The program must
+ * exit 0; `env` adds to the test's (the fixture's INTERLOPER_* switches).
+ */
+export async function runPoolProgram<T>(box: Sandbox, body: string, env: Record<string, string | undefined> = {}): Promise<T> {
+  const script = await box.write(
+    "api.mjs",
+    `const il = await import(${JSON.stringify(join(ROOT, "dist", "index.js"))});
+const config = ${JSON.stringify(POOL)};
+const project = await il.loadProject({ configPath: config });
+${body}`,
+  );
+  const run = await execa(process.execPath, [script], { cwd: box.dir, env: { ...process.env, INTERLOPER_TEST_DATA: box.data, ...env }, reject: false, timeout: 120_000 });
+  expect(run.exitCode, String(run.stderr)).toBe(0);
+  return JSON.parse(String(run.stdout)) as T;
 }
 
 /** An event of a `--json` run. */

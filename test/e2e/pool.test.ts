@@ -7,10 +7,8 @@
 // `--missing` resumes.
 // Real child processes on the pool fixture (fixtures/projects/pool), whose run log shows which
 // process ran what and when each child was up.
-import { join } from "node:path";
-import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, ROOT, useSandboxes, type CliResult, type Sandbox } from "./helpers.js";
+import { ensureBuilt, useSandboxes, type CliResult, type Sandbox } from "./helpers.js";
 import {
   dailyFile,
   daysBetween,
@@ -19,9 +17,9 @@ import {
   isAlive,
   jsonEvents,
   maxChildrenAlive,
-  POOL,
   runLog,
   runPool,
+  runPoolProgram,
   startPool,
   waitUntil,
   type JsonEvent,
@@ -190,12 +188,9 @@ describe("il.backfill({ processes, childProcess })", () => {
     async () => {
       const box = await sandbox();
       // A program using the built package, as a user's would.
-      const script = await box.write(
-        "api.mjs",
-        `const il = await import(${JSON.stringify(join(ROOT, "dist", "index.js"))});
-const config = ${JSON.stringify(POOL)};
-const project = await il.loadProject({ configPath: config });
-const types = [];
+      const out = await runPoolProgram<{ status: string; partitions: [string, string, string | null][]; completedEvents: number }>(
+        box,
+        `const types = [];
 const result = await il.backfill(project.dag, il.TimePartitionWindow.parse("2026-01-01..2026-01-04"), {
   assets: ["pool.daily"], processes: 2, failFast: false,
   childProcess: { configPath: config, timeoutMs: 10000 },
@@ -206,11 +201,8 @@ console.log(JSON.stringify({
   partitions: result.partitions.map((p) => [p.key, p.status, p.result?.assetExecutions["pool.daily"]?.error?.message ?? null]),
   completedEvents: types.filter((t) => t === "asset:completed").length,
 }));`,
+        { INTERLOPER_EXIT_ON: "2026-01-03", INTERLOPER_KILL_ON: "2026-01-02", INTERLOPER_HANG_ON: "2026-01-01" },
       );
-      const env = { ...process.env, INTERLOPER_TEST_DATA: box.data, INTERLOPER_EXIT_ON: "2026-01-03", INTERLOPER_KILL_ON: "2026-01-02", INTERLOPER_HANG_ON: "2026-01-01" };
-      const run = await execa(process.execPath, [script], { cwd: box.dir, env, reject: false, timeout: 120_000 });
-      expect(run.exitCode, String(run.stderr)).toBe(0);
-      const out = JSON.parse(String(run.stdout)) as { status: string; partitions: [string, string, string | null][]; completedEvents: number };
       expect(out.status).toBe("failed");
       expect(out.partitions).toEqual([
         ["2026-01-04", "completed", null],
@@ -229,12 +221,9 @@ describe("il.backfill({ processes }): which destinations hold each partition (is
     "a partition whose write failed in one destination reports written and failedDestinations as in process, with a DestinationWriteError",
     async () => {
       const box = await sandbox();
-      const script = await box.write(
-        "api.mjs",
-        `const il = await import(${JSON.stringify(join(ROOT, "dist", "index.js"))});
-const config = ${JSON.stringify(POOL)};
-const project = await il.loadProject({ configPath: config });
-const outcome = async (processes) => {
+      const out = await runPoolProgram<{ pooled: unknown[]; inProcess: unknown[] }>(
+        box,
+        `const outcome = async (processes) => {
   const result = await il.backfill(project.dag, il.TimePartitionWindow.parse("2026-01-01..2026-01-03"), {
     assets: ["pool.daily"], failFast: false, backfillId: "b-" + processes,
     ...(processes ? { processes, childProcess: { configPath: config } } : {}),
@@ -246,11 +235,8 @@ const outcome = async (processes) => {
 };
 console.log(JSON.stringify({ pooled: await outcome(2), inProcess: await outcome(0) }));
 `,
+        { INTERLOPER_MIRROR_FAIL_ON: "2026-01-02" },
       );
-      const env = { ...process.env, INTERLOPER_TEST_DATA: box.data, INTERLOPER_MIRROR_FAIL_ON: "2026-01-02" };
-      const run = await execa(process.execPath, [script], { cwd: box.dir, env, reject: false, timeout: 120_000 });
-      expect(run.exitCode, String(run.stderr)).toBe(0);
-      const out = JSON.parse(String(run.stdout)) as { pooled: unknown[]; inProcess: unknown[] };
       expect(out.pooled).toEqual([
         ["2026-01-03", "completed", ["main", "mirror"], [], null],
         ["2026-01-02", "failed", ["main"], ["mirror"], ["DestinationWriteError", true, ["main"]]],

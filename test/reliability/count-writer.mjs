@@ -1,4 +1,4 @@
-// A writer process of row-count-races.test.ts: writes one partition each time its parent asks,
+// A writer process of the row-count race and ledger tests (started by count-writers.ts): writes one partition each time its parent asks,
 // through the built package (dist), as a CLI process would. Its parent starts two of these and
 // asks both for the same partition at the same moment.
 //

@@ -3,11 +3,11 @@
 // or by a compaction. Each writer is a real child process (count-writer.mjs, through the built
 // package) with its own partitions; afterwards every partition's count must come from the
 // ledger itself, with no file recounted.
-import { type ChildProcess, fork, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { deserialize } from "node:v8";
 import { beforeAll, describe, expect, it } from "vitest";
 import { IOContext, type AssetRef } from "../../src/destination/index.js";
@@ -16,12 +16,12 @@ import { Ledger } from "../../src/destination/files/ledger.js";
 import { PartitionFiles } from "../../src/destination/files/partition-files.js";
 import { TimePartitionConfig } from "../../src/partitioning/index.js";
 import { ROOT } from "../e2e/helpers.js";
+import { day, startCountWriter } from "./count-writers.js";
 import { ensureBuilt, LONG, useTempDirs } from "./helpers.js";
 
 const tempDir = useTempDirs();
 beforeAll(ensureBuilt, 180_000);
 
-const WRITER = fileURLToPath(new URL("./count-writer.mjs", import.meta.url));
 const WRITERS = 3;
 const PARTITIONS_EACH = 6;
 const ROUNDS = LONG ? 200 : 30;
@@ -32,33 +32,9 @@ const KINDS = [
   { kind: "jsonl", file: "data.jsonl" },
 ] as const;
 
-/** A writer process whose every write holds `rows` rows; `write` resolves once the partition is written. */
-async function startWriter(kind: string, base: string, rows: number): Promise<{ write(key: string): Promise<void>; stop(): Promise<void> }> {
-  const child: ChildProcess = fork(WRITER, [kind, base, JSON.stringify(Array.from({ length: rows }, (_, n) => ({ n, text: "x" }))), "false"], { stdio: ["ignore", "ignore", "pipe", "ipc"] });
-  let stderr = "";
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  const exited = once(child, "exit");
-  const next = () =>
-    Promise.race([
-      once(child, "message").then(([message]) => message as { ready?: true; error?: string }),
-      exited.then(() => Promise.reject(new Error(`writer exited: ${stderr}`))),
-    ]);
-  await next();
-  return {
-    async write(key) {
-      const reply = next();
-      child.send({ key });
-      const message = await reply;
-      if (message.error) throw new Error(message.error);
-    },
-    async stop() {
-      child.kill();
-      await exited;
-    },
-  };
-}
+/** A writer process whose every write holds `rows` rows, without syncs. */
+const startWriter = (kind: string, base: string, rows: number) => startCountWriter(kind, base, Array.from({ length: rows }, (_, n) => ({ n, text: "x" })), false);
 
-const day = (i: number) => new Date(Date.UTC(2020, 0, 1 + i)).toISOString().slice(0, 10);
 
 describe("processes writing one table at once while its ledger is compacted", () => {
   for (const { kind, file } of KINDS) {

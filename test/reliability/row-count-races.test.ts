@@ -4,21 +4,18 @@
 // size and a modification time; a count record that named its file by those alone could
 // describe the loser's file beside the winner's, and be trusted from then on. Afterwards every
 // partition's count must equal the rows a read returns.
-import { type ChildProcess, fork } from "node:child_process";
-import { once } from "node:events";
 import { stat } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CSVDestination, type Destination, FileDestination, IOContext, type AssetRef } from "../../src/destination/index.js";
 import { LocalObjectStoreDestination } from "../../src/destination/object-store/index.js";
 import { TableData } from "../../src/representation/index.js";
 import { TimePartition, TimePartitionConfig } from "../../src/partitioning/index.js";
+import { day, startCountWriter } from "./count-writers.js";
 import { ensureBuilt, LONG, useTempDirs } from "./helpers.js";
 
 const tempDir = useTempDirs();
 beforeAll(ensureBuilt, 180_000);
 
-const WRITER = fileURLToPath(new URL("./count-writer.mjs", import.meta.url));
 const PAIRS = LONG ? 400 : 150;
 type Kind = "csv" | "file" | "jsonl";
 // Without syncs a write takes a fraction of a clock tick and the races are tightest; with them
@@ -65,46 +62,12 @@ async function sameSizeRows(kind: Kind, scratch: string): Promise<[Rows, Rows]> 
   throw new Error(`${kind}: no one-row partition has the size of the two-row one (${target} bytes)`);
 }
 
-interface Writer {
-  write(key: string): Promise<void>;
-  stop(): Promise<void>;
-}
-
-async function startWriter(kind: Kind, base: string, rows: Rows, durable: boolean): Promise<Writer> {
-  const child: ChildProcess = fork(WRITER, [kind, base, JSON.stringify(rows), String(durable)], { stdio: ["ignore", "ignore", "pipe", "ipc"] });
-  let stderr = "";
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  const exited = once(child, "exit");
-  const next = () =>
-    Promise.race([
-      once(child, "message").then(([message]) => message as { ready?: true; key?: string; error?: string }),
-      exited.then(() => Promise.reject(new Error(`writer exited: ${stderr}`))),
-    ]);
-  await next();
-  return {
-    async write(key) {
-      const reply = next();
-      child.send({ key });
-      const message = await reply;
-      if (message.error) throw new Error(message.error);
-    },
-    async stop() {
-      child.kill();
-      await exited;
-    },
-  };
-}
-
-function day(i: number): string {
-  return new Date(Date.UTC(2020, 0, 1 + i)).toISOString().slice(0, 10);
-}
-
 describe("two processes writing one partition at once, files of the same size", () => {
   for (const { kind, durable } of CASES) {
     it(`${kind}${durable ? "" : " (durable: false)"}: after ${PAIRS} racing pairs, every partition's row count is what a read of it returns`, async () => {
       const base = await tempDir();
       const [one, two] = await sameSizeRows(kind, await tempDir());
-      const writers = await Promise.all([startWriter(kind, base, one, durable), startWriter(kind, base, two, durable)]);
+      const writers = await Promise.all([startCountWriter(kind, base, one, durable), startCountWriter(kind, base, two, durable)]);
       try {
         // Both are asked at once, so their writes of each partition overlap.
         for (let i = 0; i < PAIRS; i++) await Promise.all(writers.map((writer) => writer.write(day(i))));

@@ -3,32 +3,18 @@ import { SchemaError } from "../../errors.js";
 import type { Partition } from "../../partitioning/index.js";
 import { TableData, type Row } from "../../representation/index.js";
 import { describeValue } from "../../text/describe-value.js";
-import { Destination, type DropTarget } from "../destination.js";
-import { durableOption } from "../files/atomic.js";
-import { PartitionFiles } from "../files/partition-files.js";
+import { FileTableDestination, type FileTableDestinationOptions } from "../files/file-table-destination.js";
 import type { IOContext } from "../io-context.js";
 import { recycleChunks } from "../byte-chunks.js";
 import { CsvEncoder } from "./csv-encoder.js";
 import { csvParseStream, parseCsvRows } from "./csv-text.js";
-import { declareOptions } from "../options.js";
 
 // A partition given as rows is encoded whole before its file is opened when its CSV takes at most
 // this much; a larger one is encoded as the file takes it, so that it is never held twice.
 const EAGER_BYTES = 32 * 1024 * 1024;
 
-/** Options of `CSVDestination`. */
-export interface CSVDestinationOptions {
-  /** The folder holding every dataset's tables. */
-  readonly basePath: string;
-  /**
-   * Whether a write survives a crash of the machine (a power cut, a kernel panic) once it is
-   * reported done. True by default: each partition's file is synced to disk before it replaces
-   * the previous one, and its folder after. False skips those syncs, which is faster where syncs
-   * are slow; a crash of the machine may then leave a partition reported written as it was
-   * before, or empty, or cut short, with no error. A killed process loses nothing either way.
-   */
-  readonly durable?: boolean;
-}
+/** Options of `CSVDestination`: the folder and whether writes are synced (see `FileTableDestinationOptions`). */
+export type CSVDestinationOptions = FileTableDestinationOptions;
 
 /**
  * CSV files on the local filesystem, one folder per asset and one file per partition:
@@ -36,29 +22,11 @@ export interface CSVDestinationOptions {
  * Reads restore declared types from the effective schema. Null is an empty field, the empty
  * string an empty quoted one (`""`).
  */
-export class CSVDestination extends Destination {
+export class CSVDestination extends FileTableDestination {
   static override destinationName = "CSV files";
-  static override readonly options = declareOptions<CSVDestinationOptions>({ basePath: "required", durable: "optional" });
-  /** The folder holding every dataset's tables. */
-  readonly basePath: string = "";
-  /** Whether writes are synced to disk (see the option). */
-  readonly durable: boolean = true;
-  private readonly files: PartitionFiles;
 
   constructor(options: CSVDestinationOptions) {
-    super(options);
-    this.durable = durableOption(this.durable, "CSVDestination");
-    this.files = new PartitionFiles(() => this.resolvePath(this.basePath), "data.csv", "CSVDestination", this.durable);
-  }
-
-  /** The absolute folder `basePath` names (relative to the config's folder in a loaded config). */
-  override get location(): string {
-    return this.files.folder;
-  }
-
-  /** The file a partition lives in (null: the whole of an unpartitioned asset). */
-  pathOf(context: IOContext, partition: Partition | null): string {
-    return this.files.pathOf(context, partition);
+    super(options, "data.csv", "CSVDestination");
   }
 
   async writePartition(context: IOContext, partition: Partition | null, data: unknown): Promise<void> {
@@ -110,17 +78,8 @@ export class CSVDestination extends Destination {
     return parseCsvRows(await this.files.read(context, partition), context.schema);
   }
 
-  /** Removes the asset's folder of partitions, with its row-count records; another asset's folder inside it stays. */
-  override dropAsset(context: IOContext): Promise<void> {
-    return this.files.drop(context);
-  }
-
-  override describeDrop(context: IOContext): Promise<DropTarget> {
-    return this.files.describeDrop(context);
-  }
-
-  partitionRowCounts(context: IOContext): Promise<Record<string, number>> {
-    return this.files.rowCounts(context, countRecords);
+  protected override countRows(file: FileHandle): Promise<number> {
+    return countRecords(file);
   }
 }
 

@@ -1,0 +1,69 @@
+import type { FileHandle } from "node:fs/promises";
+import type { Partition } from "../../partitioning/index.js";
+import { Destination, type DropTarget } from "../destination.js";
+import type { IOContext } from "../io-context.js";
+import { declareOptions } from "../options.js";
+import { durableOption } from "./atomic.js";
+import { PartitionFiles } from "./partition-files.js";
+
+/** The options every destination of one local file per partition takes. */
+export interface FileTableDestinationOptions {
+  /** The folder holding every dataset's tables. */
+  readonly basePath: string;
+  /**
+   * Whether a write survives a crash of the machine (a power cut, a kernel panic) once it is
+   * reported done. True by default: each partition's file is synced to disk before it replaces
+   * the previous one, and its folder after. False skips those syncs, which is faster where syncs
+   * are slow; a crash of the machine may then leave a partition reported written as it was
+   * before, or empty, or cut short, with no error. A killed process loses nothing either way.
+   */
+  readonly durable?: boolean;
+}
+
+/**
+ * One file per partition on the local filesystem, one folder per asset:
+ * `{basePath}/{dataset}/{table}/{fileName}` and `{basePath}/{dataset}/{table}/{column}={key}/{fileName}`.
+ * Holds the layout, the options, the row-count ledger and dropping; a subclass says only how a
+ * partition becomes bytes and back, and how to count the rows of a file the ledger lacks.
+ */
+export abstract class FileTableDestination extends Destination {
+  static override readonly options = declareOptions<FileTableDestinationOptions>({ basePath: "required", durable: "optional" });
+  /** The folder holding every dataset's tables. */
+  readonly basePath: string = "";
+  /** Whether writes are synced to disk (see the option). */
+  readonly durable: boolean = true;
+  protected readonly files: PartitionFiles;
+
+  /** `fileName` is each partition's file; `owner` names the class in messages, as users wrote it. */
+  protected constructor(options: FileTableDestinationOptions, fileName: string, owner: string) {
+    super(options);
+    this.durable = durableOption(this.durable, owner);
+    this.files = new PartitionFiles(() => this.resolvePath(this.basePath), fileName, owner, this.durable);
+  }
+
+  /** Counts the rows of a partition's file, for a partition the row-count ledger does not hold. */
+  protected abstract countRows(file: FileHandle): Promise<number>;
+
+  /** The absolute folder `basePath` names (relative to the config's folder in a loaded config). */
+  override get location(): string {
+    return this.files.folder;
+  }
+
+  /** The file a partition lives in (null: the whole of an unpartitioned asset). */
+  pathOf(context: IOContext, partition: Partition | null): string {
+    return this.files.pathOf(context, partition);
+  }
+
+  /** Removes the asset's folder of partitions, with its row-count records; another asset's folder inside it stays. */
+  override dropAsset(context: IOContext): Promise<void> {
+    return this.files.drop(context);
+  }
+
+  override describeDrop(context: IOContext): Promise<DropTarget> {
+    return this.files.describeDrop(context);
+  }
+
+  partitionRowCounts(context: IOContext): Promise<Record<string, number>> {
+    return this.files.rowCounts(context, (file) => this.countRows(file));
+  }
+}
