@@ -6,7 +6,7 @@ import { both, MATERIALIZABLE, partitioned, selectAssets } from "./select.js";
 import { resolveScope } from "./scope.js";
 import type { PlanOptions } from "./plan.js";
 
-/** Options of `--missing`. */
+/** Options of `missingPlanOptions` (on the command line, `--missing`). */
 export interface MissingOptions {
   /** Also re-run partitions that were written with 0 rows. */
   readonly includeEmpty?: boolean;
@@ -27,7 +27,7 @@ export interface MissingOptions {
  * missing.
  */
 export async function missingPlanOptions(project: Project, options: PlanOptions, missing: MissingOptions = {}): Promise<PlanOptions> {
-  const assets = selectAssets(project.dag, { select: options.assets ?? [], exclude: options.exclude ?? [], keep: both(MATERIALIZABLE, partitioned("--missing")) });
+  const assets = selectAssets(project.dag, { select: options.assets ?? [], exclude: options.exclude ?? [], keep: both(MATERIALIZABLE, partitioned((o) => o("only"))) });
   const scoped = resolveScope(assets, options);
   checkRangeEnd(assets, missing);
   const now = missing.now ?? options.now;

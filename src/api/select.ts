@@ -1,6 +1,6 @@
 import type { Asset } from "../asset/asset.js";
 import type { DAG } from "../dag/dag.js";
-import { ConfigError } from "../errors.js";
+import { ConfigError, type OptionPhrase } from "../errors.js";
 import { closest } from "../suggest.js";
 
 /**
@@ -33,7 +33,8 @@ export interface AssetFilter {
   /** An adjective for the message of an empty selection: "materializable", "partitioned". */
   readonly label: string;
   test(asset: Asset): boolean;
-  refusal(asset: Asset): string;
+  /** Why an asset named by its key is refused; a phrase where it names an option. */
+  refusal(asset: Asset): string | OptionPhrase;
 }
 
 /** What materialize and plan run. */
@@ -43,12 +44,12 @@ export const MATERIALIZABLE: AssetFilter = {
   refusal: (asset) => `asset "${asset.qualifiedKey}" is not materializable: its data comes from elsewhere`,
 };
 
-/** Partitioned assets, for what `needs` them (coverage, `--missing`). */
-export function partitioned(needs: string): AssetFilter {
+/** Partitioned assets, for what `needs` them: "coverage", or the option that asks for them (`only`, `--missing`). */
+export function partitioned(needs: string | OptionPhrase): AssetFilter {
   return {
     label: "partitioned",
     test: (asset) => asset.partitioning !== null,
-    refusal: (asset) => `asset "${asset.qualifiedKey}" is not partitioned: ${needs} needs a partitioned asset`,
+    refusal: (asset) => (o) => `asset "${asset.qualifiedKey}" is not partitioned: ${typeof needs === "string" ? needs : needs(o)} needs a partitioned asset`,
   };
 }
 
@@ -120,12 +121,12 @@ export function selectAssets(dag: DAG, selection: Selection = {}): Asset[] {
   if (select.length === 0) for (const asset of dag.assets) chosen.add(asset);
   for (const text of select) {
     const selector = parseSelector(text);
-    const matched = graph.resolve(selector, "");
+    const matched = graph.resolve(selector, null);
     for (const asset of matched) chosen.add(asset);
     for (const asset of matched) if (namesByKey(selector, asset)) named.add(asset);
   }
   for (const text of exclude) {
-    for (const asset of graph.resolve(parseSelector(text), "--exclude ")) chosen.delete(asset);
+    for (const asset of graph.resolve(parseSelector(text), "exclude")) chosen.delete(asset);
   }
   const selected = dag.assets.filter((asset) => chosen.has(asset));
   if (keep) {
@@ -147,7 +148,7 @@ export function selectAssets(dag: DAG, selection: Selection = {}): Asset[] {
 export function singleAsset(dag: DAG, selection: Selection): Asset | null {
   if ((selection.select ?? []).length !== 1 || (selection.exclude ?? []).length > 0) return null;
   const selector = parseSelector(selection.select![0]!);
-  const [asset, ...others] = new Graph(dag).resolve(selector, "");
+  const [asset, ...others] = new Graph(dag).resolve(selector, null);
   return asset && others.length === 0 && namesByKey(selector, asset) ? asset : null;
 }
 
@@ -173,9 +174,9 @@ class Graph {
     }
   }
 
-  /** The assets a selector matches, `+` included; `flag` prefixes the message of an error. */
-  resolve(selector: Selector, flag: string): Set<Asset> {
-    const base = this.base(selector, flag);
+  /** The assets a selector matches, `+` included; `option` (as `exclude`), when given, prefixes the message of an error. */
+  resolve(selector: Selector, option: string | null): Set<Asset> {
+    const base = this.base(selector, option);
     const found = new Set(base);
     if (selector.upstream) this.walk(base, (asset) => this.dag.dependencies(asset).flatMap((d) => (d.asset ? [d.asset] : [])), found);
     if (selector.downstream) this.walk(base, (asset) => this.downstreamOf.get(asset) ?? [], found);
@@ -193,15 +194,16 @@ class Graph {
     }
   }
 
-  private base(selector: Selector, flag: string): Asset[] {
+  private base(selector: Selector, option: string | null): Asset[] {
     const target = selector.target;
     const assets = this.dag.assets;
-    const what = `${flag}${JSON.stringify(selector.text)}`;
-    const prefix = flag ? `${flag.trim()}: ` : "";
+    // The API names the option, the command line its flag: `exclude` or --exclude.
+    const what: OptionPhrase = (o) => `${option ? `${o(option)} ` : ""}${JSON.stringify(selector.text)}`;
+    const prefix: OptionPhrase = (o) => (option ? `${o(option)}: ` : "");
     switch (target.kind) {
       case "asset": {
         const found = assets.filter((a) => a.qualifiedKey === target.key);
-        if (found.length === 0) throw new ConfigError(`${prefix}no asset "${target.key}"${this.suggest(target.key, this.assetKeys())}${this.known()}`);
+        if (found.length === 0) throw new ConfigError((o) => `${prefix(o)}no asset "${target.key}"${this.suggest(target.key, this.assetKeys())}${this.known()}`);
         return found;
       }
       case "word": {
@@ -209,18 +211,18 @@ class Graph {
         if (standalone.length > 0) return standalone;
         const byKey = assets.filter((a) => a.key === target.word);
         if (byKey.length > 1) {
-          throw new ConfigError(`${what} is ambiguous: it names ${byKey.map((a) => a.qualifiedKey).join(", ")}; use the qualified key`);
+          throw new ConfigError((o) => `${what(o)} is ambiguous: it names ${byKey.map((a) => a.qualifiedKey).join(", ")}; use the qualified key`);
         }
         if (byKey.length === 1) return byKey;
         const ofSource = assets.filter((a) => a.source?.key === target.word);
         if (ofSource.length > 0) return ofSource;
-        throw new ConfigError(`${prefix}no asset or source "${target.word}"${this.suggest(target.word, [...this.assetKeys(), ...this.sources()])}${this.known()}`);
+        throw new ConfigError((o) => `${prefix(o)}no asset or source "${target.word}"${this.suggest(target.word, [...this.assetKeys(), ...this.sources()])}${this.known()}`);
       }
       case "source": {
         const found = assets.filter((a) => a.source?.key === target.key);
         if (found.length === 0) {
           const sources = this.sources();
-          throw new ConfigError(`${prefix}no source "${target.key}"${this.suggest(target.key, sources, "source:")} (sources: ${sources.join(", ") || "none"})`);
+          throw new ConfigError((o) => `${prefix(o)}no source "${target.key}"${this.suggest(target.key, sources, "source:")} (sources: ${sources.join(", ") || "none"})`);
         }
         return found;
       }
@@ -228,7 +230,7 @@ class Graph {
         const found = assets.filter((a) => a.tags.includes(target.tag));
         if (found.length === 0) {
           const tags = [...new Set(assets.flatMap((a) => a.tags))].sort();
-          throw new ConfigError(`${prefix}no asset has the tag "${target.tag}"${this.suggest(target.tag, tags, "tag:")} (${tags.length ? `tags: ${tags.join(", ")}` : "no asset declares tags"})`);
+          throw new ConfigError((o) => `${prefix(o)}no asset has the tag "${target.tag}"${this.suggest(target.tag, tags, "tag:")} (${tags.length ? `tags: ${tags.join(", ")}` : "no asset declares tags"})`);
         }
         return found;
       }

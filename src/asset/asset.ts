@@ -1,4 +1,5 @@
 import { ConfigError } from "../errors.js";
+import { describeValue } from "../text/describe-value.js";
 import { Destination, IOContext, type AssetRef, type IOLogLevel } from "../destination/index.js";
 import { checkDestinationOptions } from "../destination/destination.js";
 import type { Partition, PartitionConfig, PartitionWindow } from "../partitioning/index.js";
@@ -164,13 +165,6 @@ export function destinationEntries(input: DestinationsInput | undefined, owner: 
     checkDestinationOptions(value);
     return [name, value];
   });
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return "null";
-  if (typeof value === "function") return `class or function ${value.name || "(anonymous)"}`;
-  if (typeof value === "object") return `an object of class ${value.constructor?.name ?? "none"}`;
-  return `${typeof value} ${JSON.stringify(value)}`;
 }
 
 function namedDestinations(input: DestinationsInput | undefined, owner: string): Array<[string, Destination]> {

@@ -1,4 +1,5 @@
 import { AssetError } from "../errors.js";
+import { describeKind } from "../text/describe-value.js";
 import { representation, RowsTable, TableData } from "../representation/index.js";
 import { conform, type FieldSpec } from "../schema/index.js";
 import type { Asset } from "./asset.js";
@@ -19,16 +20,10 @@ export function conformData(asset: Asset, data: unknown): Conformed {
   const table = TableData.from(data);
   if (!table) {
     if (asset.strategy === "auto") return { data, schema: null, rows: null, warnings: [] };
-    throw new AssetError(`asset "${asset.qualifiedKey}" returned non-tabular data (${describeValue(data)}), which strategy "${asset.strategy}" cannot conform; return rows or use strategy "auto"`);
+    throw new AssetError(`asset "${asset.qualifiedKey}" returned non-tabular data (${describeKind(data)}), which strategy "${asset.strategy}" cannot conform; return rows or use strategy "auto"`);
   }
   const result = conform(table.rows, { strategy: asset.strategy, schema: asset.schema, assetKey: asset.qualifiedKey });
   const rows = new RowsTable(result.rows);
   const shaped = table.kind === "rows" ? rows.data : representation(table.kind).fromTable(rows).data;
   return { data: shaped, schema: result.schema, rows: result.rows.length, warnings: result.warnings };
-}
-
-function describeValue(data: unknown): string {
-  if (data === null || data === undefined) return String(data);
-  if (typeof data === "object") return `a ${(data as object).constructor?.name ?? "object"}`;
-  return `a ${typeof data}`;
 }

@@ -74,7 +74,7 @@ function lookup(asset: Asset, target: DependencyTarget, candidates: readonly Ass
 }
 
 /** Outside a DAG, a dependency resolves among the assets of the asset's own source. */
-export function resolveWithinSource(asset: Asset, name: string): Asset | undefined {
+export function resolveWithinSource(asset: Asset, name: string): Dependency {
   const siblings = Object.values(asset.source?.assets() ?? {});
-  return resolveDependency(asset, name, siblings, "its source; run it in a DAG holding that asset").asset;
+  return resolveDependency(asset, name, siblings, "its source; run it in a DAG holding that asset");
 }

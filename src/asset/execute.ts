@@ -1,13 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { AssetError, ConfigError, DataNotFoundError, DependencyNotFoundError, DestinationWriteError, InterloperError, PartitionError, SchemaError } from "../errors.js";
-import { edgeProblem, upstreamWindow, type Partition, type PartitionWindow } from "../partitioning/index.js";
-import { dependencyMapping } from "./definition.js";
+import { upstreamWindow, type Partition, type PartitionWindow } from "../partitioning/index.js";
 import { mergeInferred, type FieldSpec } from "../schema/index.js";
 import type { RunMetadata } from "../destination/index.js";
 import { rowCountOf } from "../destination/row-count.js";
 import type { Asset } from "./asset.js";
 import { assetWindowOf } from "./asset-window.js";
-import { resolveWithinSource } from "./dependencies.js";
+import { resolveWithinSource, type Dependency } from "./dependencies.js";
 import { writeStream } from "../destination/stream/write-stream.js";
 import { collectRows, isRowStream, type RowStream } from "../representation/index.js";
 import { conformData, type Conformed } from "./conform-data.js";
@@ -23,8 +22,8 @@ export interface ExecuteOptions {
   /** Whether to write the data to every destination (materialize) or only return it (run). */
   readonly write: boolean;
   readonly emit: (event: AssetEvent) => void;
-  /** The asset a dependency names, or undefined when it is not available. */
-  readonly resolve: (asset: Asset, name: string, optional: boolean) => Asset | undefined;
+  /** A declared dependency, resolved: its upstream asset (undefined when an optional one is absent), mapping and edge check. */
+  readonly resolve: (asset: Asset, name: string) => Dependency;
   /** Schemas inferred earlier in the run, so upstream reads come back typed. */
   readonly schemas: Map<string, readonly FieldSpec[] | null>;
   readonly signal?: AbortSignal;
@@ -182,14 +181,12 @@ function remember(options: ExecuteOptions, asset: Asset, schema: readonly FieldS
 
 async function readDependencies(asset: Asset, window: PartitionWindow | null, options: ExecuteOptions, base: EventScope): Promise<Record<string, unknown>> {
   const values: Record<string, unknown> = {};
-  const declared: Array<[string, boolean]> = [
-    ...Object.keys(asset.definition.requires).map((name): [string, boolean] => [name, false]),
-    ...Object.keys(asset.definition.optionalRequires).map((name): [string, boolean] => [name, true]),
-  ];
-  for (const [name, optional] of declared) {
-    const upstream = options.resolve(asset, name, optional);
+  const declared = [...Object.keys(asset.definition.requires), ...Object.keys(asset.definition.optionalRequires)];
+  for (const name of declared) {
+    const dependency = options.resolve(asset, name);
+    const upstream = dependency.asset;
     if (!upstream) {
-      if (optional) {
+      if (dependency.optional) {
         values[name] = undefined;
         continue;
       }
@@ -197,7 +194,7 @@ async function readDependencies(asset: Asset, window: PartitionWindow | null, op
     }
     const destination = upstream.requireDestination("read from");
     const name0 = upstream.destinationKeys[0]!;
-    const scope = upstreamScope(asset, upstream, name, window);
+    const scope = upstreamScope(asset, upstream, dependency, window);
     const schema = upstream.schema ?? options.schemas.get(upstream.qualifiedKey) ?? null;
     const started = Date.now();
     const event = { ...base, asset: asset.qualifiedKey, destination: `${upstream.qualifiedKey}@${name0}` };
@@ -220,15 +217,13 @@ async function readDependencies(asset: Asset, window: PartitionWindow | null, op
 }
 
 /** The upstream window this run reads through the dependency's mapping; ConfigError for an edge that cannot be read. */
-function upstreamScope(asset: Asset, upstream: Asset, name: string, window: PartitionWindow | null): PartitionWindow | null {
-  const mapping = dependencyMapping(asset.definition.requires[name] ?? asset.definition.optionalRequires[name]);
-  const problem = edgeProblem({ key: upstream.qualifiedKey, partitioning: upstream.partitioning }, { key: asset.qualifiedKey, partitioning: asset.partitioning }, mapping);
-  if (problem) throw new ConfigError(problem);
+function upstreamScope(asset: Asset, upstream: Asset, dependency: Dependency, window: PartitionWindow | null): PartitionWindow | null {
+  if (dependency.problem) throw new ConfigError(dependency.problem);
   try {
-    return upstreamWindow(upstream.partitioning, window, mapping);
+    return upstreamWindow(upstream.partitioning, window, dependency.mapping);
   } catch (error) {
     if (!(error instanceof PartitionError)) throw error;
-    throw new PartitionError(`asset "${asset.qualifiedKey}" cannot read "${upstream.qualifiedKey}" (as ${name}): ${error.message}`, { cause: error });
+    throw new PartitionError(`asset "${asset.qualifiedKey}" cannot read "${upstream.qualifiedKey}" (as ${dependency.name}): ${error.message}`, { cause: error });
   }
 }
 

@@ -1,4 +1,5 @@
 import { ConfigError, PartitionError } from "../errors.js";
+import { describeValue } from "../text/describe-value.js";
 import type { PartitionFilter } from "./filter.js";
 
 /** One storage unit of a partitioned asset: a period of time, a declared value, ... */
@@ -68,7 +69,7 @@ export abstract class PartitionConfig {
   readonly allowWindow: boolean;
 
   protected constructor(column: string, allowWindow: boolean) {
-    if (typeof column !== "string") throw new TypeError(`partition column must be a string, got ${describe(column)}`);
+    if (typeof column !== "string") throw new TypeError(`partition column must be a string, got ${describeValue(column)}`);
     if (column.length === 0) throw new ConfigError(`partition column must not be empty: name the column that holds the partition value`);
     this.column = column;
     this.allowWindow = allowWindow === true;
@@ -92,11 +93,11 @@ export abstract class PartitionConfig {
    */
   check(windowOrPartition: PartitionWindow | Partition | null | undefined, assetKey: string, allowWindow: boolean = this.allowWindow): PartitionWindow {
     if (windowOrPartition === null || windowOrPartition === undefined) {
-      throw new PartitionError(`asset "${assetKey}" is partitioned by "${this.column}" but was given no window (${describe(windowOrPartition)}): expected a partition or a window`);
+      throw new PartitionError(`asset "${assetKey}" is partitioned by "${this.column}" but was given no window (${describeValue(windowOrPartition)}): expected a partition or a window`);
     }
     const window = windowOrPartition instanceof Partition ? windowOrPartition.window : windowOrPartition;
     if (!(window instanceof PartitionWindow)) {
-      throw new PartitionError(`asset "${assetKey}": expected a partition or a window, got ${describe(window)}`);
+      throw new PartitionError(`asset "${assetKey}": expected a partition or a window, got ${describeValue(window)}`);
     }
     this.checkKind(window, assetKey);
     if (window.length > 1 && !allowWindow) {
@@ -117,21 +118,8 @@ export abstract class PartitionConfig {
     const read = definition && typeof definition === "object" ? kinds.get(definition.kind) : undefined;
     if (!read) {
       const known = [...kinds.keys()].map((k) => `"${k}"`).join(", ");
-      throw new PartitionError(`unknown partitioning kind ${describe(definition?.kind)}: expected one of ${known}`);
+      throw new PartitionError(`unknown partitioning kind ${describeValue(definition?.kind)}: expected one of ${known}`);
     }
     return read(definition);
   }
-}
-
-/** A short description of a value for error messages. */
-export function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (value === undefined) return "undefined";
-  if (typeof value === "string") return JSON.stringify(value);
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "an invalid Date" : `Date ${value.toISOString()}`;
-  if (typeof value === "object") {
-    const name = value.constructor?.name ?? "object";
-    return `${/^[AEIOU]/i.test(name) ? "an" : "a"} ${name}`;
-  }
-  return `${typeof value} ${String(value)}`;
 }

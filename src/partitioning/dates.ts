@@ -2,7 +2,7 @@ import { tzOffset } from "@date-fns/tz/tzOffset";
 import { UTCDateMini } from "@date-fns/utc/date/mini";
 import { addMinutes, startOfDay } from "date-fns";
 import { PartitionError } from "../errors.js";
-import { describe } from "./base.js";
+import { describeValue } from "../text/describe-value.js";
 
 // Dates are read and built on the UTC calendar only (date-fns with a UTC context), so results
 // never depend on the process's time zone. What is public stays a plain Date.
@@ -80,12 +80,12 @@ export function toDate(value: unknown, what: string, keyReader?: (key: string) =
     return new Date(value.getTime());
   }
   if (typeof value !== "string") {
-    throw new TypeError(`${what}: expected a Date or an ISO date string, got ${describe(value)}`);
+    throw new TypeError(`${what}: expected a Date or an ISO date string, got ${describeValue(value)}`);
   }
   const parsed = parseInstant(value) ?? keyReader?.(value) ?? null;
   if (!parsed) {
     throw new PartitionError(
-      `${what}: ${describe(value)} is not a date: expected an ISO date ("2026-05-20"), datetime ("2026-05-20T13:45:00Z") or partition key`,
+      `${what}: ${JSON.stringify(value)} is not a date: expected an ISO date ("2026-05-20"), datetime ("2026-05-20T13:45:00Z") or partition key`,
     );
   }
   return parsed;
@@ -126,7 +126,7 @@ function zoneOffsetMinutes(timeZone: string, instant: Date): number {
     try {
       format = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" });
     } catch (error) {
-      throw new PartitionError(`unknown time zone ${describe(timeZone)}: expected an IANA name such as "Europe/Paris" or "UTC"`, { cause: error });
+      throw new PartitionError(`unknown time zone ${JSON.stringify(timeZone)}: expected an IANA name such as "Europe/Paris" or "UTC"`, { cause: error });
     }
     offsetFormats.set(timeZone, format);
   }

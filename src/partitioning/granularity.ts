@@ -24,7 +24,7 @@ import {
   startOfYear,
 } from "date-fns";
 import { PartitionError } from "../errors.js";
-import { describe } from "./base.js";
+import { describeValue } from "../text/describe-value.js";
 import { inUtc, isRealDate, plain, toDate, utc } from "./dates.js";
 
 export type GranularityName = "hour" | "day" | "week" | "month" | "quarter" | "year";
@@ -132,18 +132,18 @@ export class TimeGranularity {
   static named(name: string): TimeGranularity {
     const found = TimeGranularity.all.find((g) => g.name === name);
     if (!found) {
-      throw new PartitionError(`unknown granularity ${describe(name)}: expected one of ${TimeGranularity.all.map((g) => g.name).join(", ")}`);
+      throw new PartitionError(`unknown granularity ${JSON.stringify(name)}: expected one of ${TimeGranularity.all.map((g) => g.name).join(", ")}`);
     }
     return found;
   }
 
   /** The granularity a key's shape names ("2026-08" is monthly), or PartitionError. */
   static fromKey(key: string): TimeGranularity {
-    if (typeof key !== "string") throw new TypeError(`expected a partition key string, got ${describe(key)}`);
+    if (typeof key !== "string") throw new TypeError(`expected a partition key string, got ${describeValue(key)}`);
     const found = TimeGranularity.all.find((g) => g.calendar.shape.test(key));
     if (!found) {
       const shapes = TimeGranularity.all.map((g) => `${g.calendar.example} (${g.name})`).join(", ");
-      throw new PartitionError(`${describe(key)} is not a time partition key: expected one of ${shapes}`);
+      throw new PartitionError(`${JSON.stringify(key)} is not a time partition key: expected one of ${shapes}`);
     }
     return found;
   }
@@ -155,7 +155,7 @@ export class TimeGranularity {
 
   /** Start of the period `periods` after the one holding `value` (negative goes back). */
   advance(value: Date | string, periods: number): Date {
-    if (!Number.isInteger(periods)) throw new TypeError(`periods: expected an integer, got ${describe(periods)}`);
+    if (!Number.isInteger(periods)) throw new TypeError(`periods: expected an integer, got ${describeValue(periods)}`);
     return this.calendar.step(this.truncate(value), periods);
   }
 
@@ -177,12 +177,12 @@ export class TimeGranularity {
 
   /** The start of the period a key of this granularity names, or PartitionError. */
   parse(key: string): Date {
-    if (typeof key !== "string") throw new TypeError(`expected a ${this.name} key string, got ${describe(key)}`);
+    if (typeof key !== "string") throw new TypeError(`expected a ${this.name} key string, got ${describeValue(key)}`);
     const match = this.calendar.shape.exec(key);
     const start = match ? this.calendar.read(match.slice(1).map(Number)) : null;
     if (!start) {
       const why = match ? `has the shape of ${this.calendar.example} but names no real ${this.name}` : `expected the shape ${this.calendar.example}`;
-      throw new PartitionError(`${describe(key)} is not a valid ${this.name} key: ${why}`);
+      throw new PartitionError(`${JSON.stringify(key)} is not a valid ${this.name} key: ${why}`);
     }
     return start;
   }

@@ -1,4 +1,4 @@
-export { describe, Partition, PartitionConfig, PartitionWindow, type PartitionDefinition } from "./base.js";
+export { Partition, PartitionConfig, PartitionWindow, type PartitionDefinition } from "./base.js";
 export type { PartitionFilter } from "./filter.js";
 export { TimeGranularity, type GranularityName } from "./granularity.js";
 export { TimePartition, TimePartitionConfig, TimePartitionWindow, type LookbackOptions, type TimePartitionOptions } from "./time.js";

@@ -1,5 +1,6 @@
 import { ConfigError, PartitionError } from "../errors.js";
-import { describe, Partition, PartitionConfig, PartitionWindow, type PartitionDefinition } from "./base.js";
+import { describeValue } from "../text/describe-value.js";
+import { Partition, PartitionConfig, PartitionWindow, type PartitionDefinition } from "./base.js";
 import type { PartitionFilter } from "./filter.js";
 
 // The reference implementation of a partitioning kind: a new kind copies this file's shape
@@ -15,7 +16,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
  * (S3's XML listing turns `\r` into `\n`), and an escape sequence reaches the terminal.
  */
 function unsafeReason(value: unknown): string | null {
-  if (typeof value !== "string") return `must be a string, got ${describe(value)}`;
+  if (typeof value !== "string") return `must be a string, got ${describeValue(value)}`;
   if (value.length === 0) return "must not be empty";
   if (value === "." || value === "..") return `must not be "${value}"`;
   const bad = ["/", "\\", "="].find((ch) => value.includes(ch));
@@ -34,7 +35,7 @@ export class ListPartition extends Partition {
   constructor(value: string, config: ListPartitionConfig | null = null) {
     super();
     const reason = unsafeReason(value);
-    if (reason) throw new PartitionError(`list partition value ${describe(value)} ${reason}`);
+    if (reason) throw new PartitionError(`list partition value ${describeValue(value)} ${reason}`);
     this.value = value;
     this.key = value;
     this.config = config;
@@ -110,13 +111,13 @@ export class ListPartitionConfig extends PartitionConfig {
   constructor(options: ListPartitionOptions) {
     super(options?.column, options?.allowWindow ?? false);
     if (!Array.isArray(options.values) || options.values.length === 0) {
-      throw new ConfigError(`list partitioning on "${this.column}": values must be a non-empty array of strings, got ${describe(options.values)}`);
+      throw new ConfigError(`list partitioning on "${this.column}": values must be a non-empty array of strings, got ${describeValue(options.values)}`);
     }
     const positions = new Map<string, number>();
     options.values.forEach((value, index) => {
       const reason = unsafeReason(value);
-      if (reason) throw new ConfigError(`list partitioning on "${this.column}": value ${describe(value)} ${reason} (values are used as path segments and SQL literals)`);
-      if (positions.has(value)) throw new ConfigError(`list partitioning on "${this.column}": value ${describe(value)} is declared twice`);
+      if (reason) throw new ConfigError(`list partitioning on "${this.column}": value ${describeValue(value)} ${reason} (values are used as path segments and SQL literals)`);
+      if (positions.has(value)) throw new ConfigError(`list partitioning on "${this.column}": value ${JSON.stringify(value)} is declared twice`);
       positions.set(value, index);
     });
     this.values = Object.freeze([...options.values]);
@@ -127,7 +128,7 @@ export class ListPartitionConfig extends PartitionConfig {
   indexOf(key: string): number {
     const index = this.positions.get(key);
     if (index === undefined) {
-      throw new PartitionError(`${describe(key)} is not a declared value of "${this.column}": expected one of ${this.values.join(", ")}`);
+      throw new PartitionError(`${JSON.stringify(key)} is not a declared value of "${this.column}": expected one of ${this.values.join(", ")}`);
     }
     return index;
   }
@@ -156,11 +157,11 @@ export class ListPartitionConfig extends PartitionConfig {
 
   protected checkKind(window: PartitionWindow, assetKey: string): void {
     if (!(window instanceof ListPartitionWindow)) {
-      throw new PartitionError(`asset "${assetKey}" is partitioned by the list ${this.values.join(", ")} but was given the window ${describe(String(window))} of another kind`);
+      throw new PartitionError(`asset "${assetKey}" is partitioned by the list ${this.values.join(", ")} but was given the window ${JSON.stringify(String(window))} of another kind`);
     }
     for (const p of window.partitions) {
       if (!this.positions.has(p.key)) {
-        throw new PartitionError(`asset "${assetKey}": ${describe(p.key)} is not a declared value: expected one of ${this.values.join(", ")}`);
+        throw new PartitionError(`asset "${assetKey}": ${JSON.stringify(p.key)} is not a declared value: expected one of ${this.values.join(", ")}`);
       }
     }
   }
@@ -168,6 +169,6 @@ export class ListPartitionConfig extends PartitionConfig {
 
 PartitionConfig.register("list", (definition) => {
   const values = definition["values"];
-  if (!Array.isArray(values)) throw new PartitionError(`list partitioning definition: expected "values" to be an array, got ${describe(values)}`);
+  if (!Array.isArray(values)) throw new PartitionError(`list partitioning definition: expected "values" to be an array, got ${describeValue(values)}`);
   return new ListPartitionConfig({ column: definition.column, values: values as string[], allowWindow: definition.allowWindow });
 });

@@ -1,5 +1,6 @@
 import { PartitionError } from "../errors.js";
-import { describe, PartitionConfig, type PartitionWindow } from "./base.js";
+import { describeValue } from "../text/describe-value.js";
+import { PartitionConfig, type PartitionWindow } from "./base.js";
 import { ListPartitionConfig } from "./list.js";
 import { TimePartitionConfig, TimePartitionWindow } from "./time.js";
 import type { TimeGranularity } from "./granularity.js";
@@ -28,9 +29,9 @@ export class TimeWindowMapping {
 
   constructor(options: TimeWindowMappingOptions = {}) {
     const { offset = 0, trailing = null } = options ?? {};
-    if (!Number.isInteger(offset)) throw new PartitionError(`offset: expected an integer number of periods, got ${describe(offset)}`);
+    if (!Number.isInteger(offset)) throw new PartitionError(`offset: expected an integer number of periods, got ${describeValue(offset)}`);
     if (trailing !== null && (!Number.isInteger(trailing) || trailing < 1)) {
-      throw new PartitionError(`trailing: expected an integer of at least 1, got ${describe(trailing)}`);
+      throw new PartitionError(`trailing: expected an integer of at least 1, got ${describeValue(trailing)}`);
     }
     this.offset = offset;
     this.trailing = trailing;

@@ -1,5 +1,6 @@
 import { PartitionError } from "../errors.js";
-import { describe, Partition, PartitionConfig, PartitionWindow, type PartitionDefinition } from "./base.js";
+import { describeValue } from "../text/describe-value.js";
+import { Partition, PartitionConfig, PartitionWindow, type PartitionDefinition } from "./base.js";
 import { currentPeriod } from "./current-period.js";
 import { instantOf, toDate } from "./dates.js";
 import type { PartitionFilter } from "./filter.js";
@@ -8,7 +9,7 @@ import { TimeGranularity } from "./granularity.js";
 function granularityOf(value: unknown): TimeGranularity {
   if (value instanceof TimeGranularity) return value;
   if (typeof value === "string") return TimeGranularity.named(value);
-  throw new TypeError(`granularity: expected a TimeGranularity, got ${describe(value)}`);
+  throw new TypeError(`granularity: expected a TimeGranularity, got ${describeValue(value)}`);
 }
 
 /** One period of time, identified by its start. */
@@ -95,17 +96,17 @@ export class TimePartitionWindow extends PartitionWindow {
 
   /** Parses "start..end" (or "start...end", or a single key, the window of one); the keys' shape gives the granularity. */
   static parse(text: string): TimePartitionWindow {
-    if (typeof text !== "string") throw new TypeError(`expected a window string "start..end", got ${describe(text)}`);
+    if (typeof text !== "string") throw new TypeError(`expected a window string "start..end", got ${describeValue(text)}`);
     // "A...B" is Dagster's spelling of the same range; time keys hold no dots.
     const parts = (/^[^.]+\.\.\.[^.]+$/.test(text.trim()) ? text.replace("...", "..") : text).split("..");
     if (parts.length > 2 || parts.some((p) => p.trim() === "")) {
-      throw new PartitionError(`${describe(text)} is not a window: expected "start..end" (e.g. "2026-01-01..2026-01-07") or a single key`);
+      throw new PartitionError(`${JSON.stringify(text)} is not a window: expected "start..end" (e.g. "2026-01-01..2026-01-07") or a single key`);
     }
     const [first, last = first] = parts.map((p) => p.trim()) as [string, string?];
     const granularity = TimeGranularity.fromKey(first);
     const lastGranularity = TimeGranularity.fromKey(last);
     if (lastGranularity !== granularity) {
-      throw new PartitionError(`window ${describe(text)} mixes a ${granularity.name} key with a ${lastGranularity.name} key: expected both ends of one granularity`);
+      throw new PartitionError(`window ${JSON.stringify(text)} mixes a ${granularity.name} key with a ${lastGranularity.name} key: expected both ends of one granularity`);
     }
     return new TimePartitionWindow(granularity.parse(first), granularity.parse(last), granularity);
   }
@@ -113,8 +114,8 @@ export class TimePartitionWindow extends PartitionWindow {
   /** The trailing window a schedule should cover, or null when clamping to `start` leaves nothing. */
   static lookback(options: LookbackOptions): TimePartitionWindow | null {
     const { lookback, offset = 0, granularity = TimeGranularity.DAY, timeZone = "UTC" } = options;
-    if (!Number.isInteger(lookback) || lookback < 1) throw new PartitionError(`lookback: expected an integer of at least 1, got ${describe(lookback)}`);
-    if (!Number.isInteger(offset) || offset < 0) throw new PartitionError(`offset: expected an integer of at least 0, got ${describe(offset)}`);
+    if (!Number.isInteger(lookback) || lookback < 1) throw new PartitionError(`lookback: expected an integer of at least 1, got ${describeValue(lookback)}`);
+    if (!Number.isInteger(offset) || offset < 0) throw new PartitionError(`offset: expected an integer of at least 0, got ${describeValue(offset)}`);
     const g = granularityOf(granularity);
     const now = options.now === undefined ? new Date() : toDate(options.now, "now");
     const current = currentPeriod(g, now, timeZone);
@@ -206,7 +207,7 @@ export class TimePartitionConfig extends PartitionConfig {
 
   protected checkKind(window: PartitionWindow, assetKey: string): void {
     if (!(window instanceof TimePartitionWindow)) {
-      throw new PartitionError(`asset "${assetKey}" is partitioned by ${this.granularity.name} but was given the window ${describe(String(window))} of another kind`);
+      throw new PartitionError(`asset "${assetKey}" is partitioned by ${this.granularity.name} but was given the window ${JSON.stringify(String(window))} of another kind`);
     }
     if (window.granularity !== this.granularity) {
       throw new PartitionError(

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Asset } from "../asset/asset.js";
 import { errorInfo } from "../asset/events.js";
 import { executeAsset, type Execution } from "../asset/execute.js";
-import type { AssetGraph } from "../asset/dependencies.js";
+import { resolveDependency, type AssetGraph } from "../asset/dependencies.js";
 import { ConfigError, DestinationWriteError, PartitionError } from "../errors.js";
 import { Partition, type PartitionWindow } from "../partitioning/index.js";
 import type { FieldSpec } from "../schema/index.js";
@@ -161,7 +161,8 @@ export async function runWindow(dag: AssetGraph, selected: readonly Asset[], win
       const execution: Execution = await attempt.watch(() =>
         executeAsset(asset, window, {
           runId, write: true, emit: attempt.observe(emit), schemas,
-          resolve: (a, name) => dag.dependencies(a).find((d) => d.name === name)?.asset,
+          // the graph resolved every declared dependency; resolving again only words an undeclared name
+          resolve: (a, name) => dag.dependencies(a).find((d) => d.name === name) ?? resolveDependency(a, name, dag.assets, "the DAG"),
           ...(options.backfillId ? { backfillId: options.backfillId } : {}),
           signal: attempt.signal,
           abandoned: attempt.abandoned,

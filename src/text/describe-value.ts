@@ -6,7 +6,7 @@ function clip(text: string): string {
   return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}...` : text;
 }
 
-/** A value as a message shows it: its kind, then the value (`string "12"`, `bigint 7n`, `Date 2026-...`). */
+/** A value as a message shows it: its kind, then the value (`string "12"`, `bigint 7n`, `Date 2026-...`, `class CSVDestination`). */
 export function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (value === undefined) return "undefined";
@@ -21,6 +21,9 @@ export function describeValue(value: unknown): string {
       return `boolean ${String(value)}`;
     case "object":
       return describeObject(value);
+    case "function":
+      // A class given where an instance was expected is a common slip: say which.
+      return `${/^class\b/.test(Function.prototype.toString.call(value)) ? "class" : "function"} ${value.name || "(anonymous)"}`;
     default:
       return typeof value;
   }

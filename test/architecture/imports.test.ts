@@ -92,11 +92,14 @@ describe("the imports of src", () => {
     expect(cycles(all.filter((i) => !i.typeOnly).map((i) => [i.from, i.to] as const))).toEqual([]);
   });
 
+  // text (how messages word values and counts) is pure and imports nothing of ours, like
+  // errors.ts, so the pure partitioning layer may word its messages with it.
   it("point down: only the command line imports it, and partitioning and destination stay below", () => {
     const broken = all.filter(
       (i) =>
         (layerOf(i.to) === "cli" && layerOf(i.from) !== "cli") ||
-        (layerOf(i.from) === "partitioning" && !["partitioning", "errors.ts"].includes(layerOf(i.to))) ||
+        (layerOf(i.from) === "text" && layerOf(i.to) !== "text") ||
+        (layerOf(i.from) === "partitioning" && !["partitioning", "text", "errors.ts"].includes(layerOf(i.to))) ||
         (layerOf(i.from) === "destination" && ["runner", "dag", "api", "config", "asset", "source", "cli"].includes(layerOf(i.to))),
     );
     expect(broken.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);

@@ -262,8 +262,8 @@ describe("destinations that are not destinations", () => {
   it("are ConfigErrors naming the source and the key, or the asset", () => {
     const src = il.source({ key: "shop", assets: [il.asset({ key: "orders", run: () => [] })] });
     configError(() => src({ destinations: { warehouse: "./data" } as never }), 'source "shop": destination "warehouse" is not a Destination (got string "./data")');
-    configError(() => src({ destinations: [il.CSVDestination] as never }), 'source "shop": destination 0 is not a Destination (got class or function CSVDestination)');
-    configError(() => il.source({ key: "s", destinations: { lake: {} } as never, assets: [il.asset({ key: "a", run: () => [] })] })(), 'source "s": destination "lake" is not a Destination (got an object of class Object)');
+    configError(() => src({ destinations: [il.CSVDestination] as never }), 'source "shop": destination 0 is not a Destination (got class CSVDestination)');
+    configError(() => il.source({ key: "s", destinations: { lake: {} } as never, assets: [il.asset({ key: "a", run: () => [] })] })(), 'source "s": destination "lake" is not a Destination (got object {})');
     configError(
       () => il.projectOf(il.defineConfig({ assets: [il.asset({ key: "solo", destinations: { db: 42 } as never, run: () => [] })] })),
       'asset "solo": destination "db" is not a Destination (got number 42)',

@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
 import { both, MATERIALIZABLE, parseSelector, partitioned, selectAssets, singleAsset, type AssetFilter } from "../../src/api/select.js";
+import { flagOf } from "../../src/cli/flags.js";
 
 const rows = () => [{ n: 1 }];
 const daily = () => new il.TimePartitionConfig({ column: "date", start: "2026-01-01" });
@@ -35,16 +36,20 @@ const dag = new il.DAG(
 
 const keys = (select: string[], exclude: string[] = [], keep?: AssetFilter) =>
   selectAssets(dag, { select, exclude, ...(keep ? { keep } : {}) }).map((a) => a.qualifiedKey).sort();
-const error = (select: string[], exclude: string[] = []) => {
+const configError = (select: string[], exclude: string[] = [], keep?: AssetFilter): il.ConfigError => {
   try {
-    selectAssets(dag, { select, exclude });
+    selectAssets(dag, { select, exclude, ...(keep ? { keep } : {}) });
   } catch (e) {
     expect(e).toBeInstanceOf(il.ConfigError);
     expect((e as Error).message).not.toContain("\n");
-    return (e as Error).message;
+    return e as il.ConfigError;
   }
   throw new Error(`selecting ${select.join(" ")} --exclude ${exclude.join(" ")} did not fail`);
 };
+/** The message as the API says it, naming its options. */
+const error = (select: string[], exclude: string[] = []) => configError(select, exclude).message;
+/** The message as the command line says it, naming its flags. */
+const flagError = (select: string[], exclude: string[] = [], keep?: AssetFilter) => configError(select, exclude, keep).messageNaming(flagOf);
 
 describe("parseSelector", () => {
   it("reads every form: key, qualified key, source:, tag:, and + before, after or both", () => {
@@ -119,7 +124,8 @@ describe("selectAssets", () => {
     it("a key that several sources hold is ambiguous: the error names every qualified key", () => {
       expect(error(["customers"])).toBe('"customers" is ambiguous: it names shop.customers, crm.customers; use the qualified key');
       expect(error(["+customers+"])).toMatch(/^"\+customers\+" is ambiguous: it names shop\.customers, crm\.customers/);
-      expect(error(["orders"], ["customers"])).toMatch(/^--exclude "customers" is ambiguous/);
+      expect(error(["orders"], ["customers"])).toMatch(/^`exclude` "customers" is ambiguous/);
+      expect(flagError(["orders"], ["customers"])).toMatch(/^--exclude "customers" is ambiguous/);
       expect(keys(["crm.customers+"])).toEqual(["crm.contacts", "crm.customers"]);
     });
   });
@@ -139,9 +145,12 @@ describe("selectAssets", () => {
       expect(() => selectAssets(untagged, { select: ["tag:x"] })).toThrow('no asset has the tag "x" (no asset declares tags)');
     });
 
-    it("with --exclude, the message says so", () => {
-      expect(error(["orders"], ["ordrs"])).toMatch(/^--exclude: no asset or source "ordrs": did you mean "orders"\?/);
-      expect(error([], ["tag:nope"])).toMatch(/^--exclude: no asset has the tag "nope"/);
+    it("with exclude, the message names the option (the command line says --exclude)", () => {
+      expect(error(["orders"], ["ordrs"])).toMatch(/^`exclude`: no asset or source "ordrs": did you mean "orders"\?/);
+      expect(error([], ["tag:nope"])).toMatch(/^`exclude`: no asset has the tag "nope"/);
+      expect(flagError(["orders"], ["ordrs"])).toMatch(/^--exclude: no asset or source "ordrs": did you mean "orders"\?/);
+      expect(flagError([], ["tag:nope"])).toMatch(/^--exclude: no asset has the tag "nope"/);
+      expect(flagError(["shop.ordrs"])).toMatch(/^no asset "shop\.ordrs"/);
     });
 
     it("a selection that --exclude empties is an error too", () => {
@@ -158,7 +167,9 @@ describe("selectAssets", () => {
     it("an asset named by key that the command cannot work on is an error naming it", () => {
       expect(() => keys(["ledger"], [], MATERIALIZABLE)).toThrow('asset "shop.ledger" is not materializable');
       expect(() => keys(["shop.customers"], [], partitioned("coverage"))).toThrow('asset "shop.customers" is not partitioned: coverage needs a partitioned asset');
-      expect(() => keys(["crm.customers"], [], both(MATERIALIZABLE, partitioned("--missing")))).toThrow(/not partitioned: --missing needs/);
+      const missing = both(MATERIALIZABLE, partitioned((o) => o("only")));
+      expect(() => keys(["crm.customers"], [], missing)).toThrow('asset "crm.customers" is not partitioned: `only` needs a partitioned asset');
+      expect(flagError(["crm.customers"], [], missing)).toBe('asset "crm.customers" is not partitioned: --missing needs a partitioned asset');
     });
 
     it("a selection with nothing the command can work on is an error naming the selection", () => {

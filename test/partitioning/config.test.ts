@@ -74,7 +74,7 @@ describe("TimePartitionConfig.check", () => {
       expectPartitionError(() => config.check(null as never, asset), asset, "no window", "a partition or a window");
       expectPartitionError(() => config.check(undefined as never, asset), asset, "no window");
       expectPartitionError(() => config.check("2026-01-02" as never, asset), asset, '"2026-01-02"', "a partition or a window");
-      expectPartitionError(() => config.check({ start: "2026-01-02" } as never, asset), asset, "an Object", "a partition or a window");
+      expectPartitionError(() => config.check({ start: "2026-01-02" } as never, asset), asset, 'object {"start":"2026-01-02"}', "a partition or a window");
     }
   });
 

@@ -79,11 +79,11 @@ describe("ListPartitionConfig: refused values", () => {
   it("names a refused control character by its code point, the value escaped, on one line", () => {
     const error = errorOf(() => new ListPartitionConfig({ column: "region", values: ["eu", "eu\rwest"] }));
     expect((error as Error).message).toBe(
-      'list partitioning on "region": value "eu\\rwest" must not contain the control character U+000D (values are used as path segments and SQL literals)',
+      'list partitioning on "region": value string "eu\\rwest" must not contain the control character U+000D (values are used as path segments and SQL literals)',
     );
     const partition = errorOf(() => new ListPartition("\u001b[2Jeu"));
     expect(partition).toBeInstanceOf(PartitionError);
-    expect((partition as Error).message).toBe('list partition value "\\u001b[2Jeu" must not contain the control character U+001B');
+    expect((partition as Error).message).toBe('list partition value string "\\u001b[2Jeu" must not contain the control character U+001B');
   });
 
   it("allows characters past the C0 controls and DEL: non-breaking space, C1, emoji, right-to-left", () => {
