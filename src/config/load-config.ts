@@ -64,7 +64,10 @@ function loadFailure(failure: unknown): ConfigError {
   let text = err?.message ?? String(error);
   // cosmiconfig reads the package.json of the working folder for its own options, with
   // parse-json: keep its reason, not its code frame.
-  if (err?.codeFrame) text = text.split(err.codeFrame).join("").replace(/^JSON Error in .*?:\s/, "JSON: ");
+  // (Its code frame is absent when it cannot find the position in the engine's message, as on
+  // Node 24: the prefix naming the file is dropped either way.)
+  if (err?.codeFrame) text = text.split(err.codeFrame).join("");
+  text = text.replace(/^JSON Error in .*?:\s/, "JSON: ");
   const message = text.replace(/\s*\n\s*/g, " ").trim();
   const location = locate(err, where);
   const kind = err instanceof SyntaxError || /Transform|Unexpected|Expected|JSON Error|YAML/.test(`${err?.name} ${message}`) ? "failed to compile" : "threw while loading";

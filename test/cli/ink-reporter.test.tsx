@@ -3,7 +3,7 @@
 // would see. The end of a run must leave every finished unit once and the closing lines, and
 // no frame of the bar.
 import { EventEmitter } from "node:events";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { InkReporter } from "../../src/cli/reporters/ink-reporter.js";
 import type { InterloperEvent } from "../../src/runner/events.js";
 import { TerminalScreen } from "../support/terminal-screen.js";
@@ -62,10 +62,13 @@ describe("InkReporter", () => {
     const events = backfillOf(days);
     for (const event of events.slice(0, 5)) reporter.onEvent(event);
     reporter.notice("SIGINT received: finishing running partitions");
-    const during = terminal.screen.lines;
-    expect(during.filter((line) => line.startsWith("SIGINT received"))).toHaveLength(1);
-    expect(during.filter((line) => line.startsWith("Backfilling "))).toHaveLength(1);
-    expect(during.filter((line) => line.includes("1/3"))).toHaveLength(1);
+    // ink draws its frame on its own schedule (later on a loaded machine): wait for it.
+    await vi.waitFor(() => {
+      const during = terminal.screen.lines;
+      expect(during.filter((line) => line.startsWith("SIGINT received"))).toHaveLength(1);
+      expect(during.filter((line) => line.startsWith("Backfilling "))).toHaveLength(1);
+      expect(during.filter((line) => line.includes("1/3"))).toHaveLength(1);
+    }, { timeout: 10_000 });
     await reporter.stop(["Interrupted: 1 of 3 partitions completed, 2 not run, 4 rows in 0.1s"]);
     const lines = terminal.screen.lines;
     expect(lines).toEqual(["✓ 2026-01-03  4 rows  130ms", "SIGINT received: finishing running partitions", "Interrupted: 1 of 3 partitions completed, 2 not run, 4 rows in 0.1s"]);

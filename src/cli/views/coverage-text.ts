@@ -151,7 +151,9 @@ export function summaryEntry(c: Coverage, keyWidth: number, barWidth: number, wi
   const where = lackingDestinations(c);
   const shown = c.missingRanges.slice(0, MAX_RANGES);
   const rest = c.missingRanges.length - shown.length;
-  const words = ["missing", ...shown.map((r, i) => (i < shown.length - 1 ? `${r},` : r)), ...(rest > 0 ? ["and", `${formatCount(rest)} more`] : []), ...(where ? where.trim().split(" ") : [])];
+  // "missing" stays with the first range: never a label alone at the end of a line.
+  const ranges = shown.map((r, i) => (i < shown.length - 1 ? `${r},` : r));
+  const words = [`missing ${ranges[0]}`, ...ranges.slice(1), ...(rest > 0 ? ["and", `${formatCount(rest)} more`] : []), ...(where ? where.trim().split(" ") : [])];
   const inline = `${head}  ${words.join(" ")}`;
   if (inline.length <= width) return [inline];
   // Under the bar, or at the margin when the key takes most of the width.
