@@ -135,8 +135,8 @@ export function selectAssets(dag: DAG, selection: Selection = {}): Asset[] {
   }
   const kept = keep ? selected.filter((asset) => keep.test(asset)) : selected;
   if (kept.length === 0 && (select.length > 0 || exclude.length > 0)) {
-    const words = [...select, ...exclude.flatMap((text) => ["--exclude", text])].join(" ");
-    throw new ConfigError(`the selection ${JSON.stringify(words)} leaves no ${keep ? `${keep.label} ` : ""}asset`);
+    const words = (o: (option: string) => string) => [...select, ...exclude.flatMap((text) => [o("exclude"), text])].join(" ");
+    throw new ConfigError((o) => `the selection ${JSON.stringify(words(o))} leaves no ${keep ? `${keep.label} ` : ""}asset`);
   }
   return kept;
 }

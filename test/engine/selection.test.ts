@@ -153,8 +153,9 @@ describe("selectAssets", () => {
       expect(flagError(["shop.ordrs"])).toMatch(/^no asset "shop\.ordrs"/);
     });
 
-    it("a selection that --exclude empties is an error too", () => {
-      expect(error(["orders"], ["tag:sales"])).toBe('the selection "orders --exclude tag:sales" leaves no asset');
+    it("a selection that exclude empties is an error too, naming the option (the command line says --exclude)", () => {
+      expect(error(["orders"], ["tag:sales"])).toBe('the selection "orders `exclude` tag:sales" leaves no asset');
+      expect(flagError(["orders"], ["tag:sales"])).toBe('the selection "orders --exclude tag:sales" leaves no asset');
     });
   });
 
