@@ -3,10 +3,22 @@
 // would see. The end of a run must leave every finished unit once and the closing lines, and
 // no frame of the bar.
 import { EventEmitter } from "node:events";
-import { describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { InkReporter } from "../../src/cli/reporters/ink-reporter.js";
 import type { InterloperEvent } from "../../src/runner/events.js";
 import { TerminalScreen } from "../support/terminal-screen.js";
+
+// ink draws only a run's last frame when it sees a CI environment (read once, when ink loads):
+// these tests are about the frames a person sees, so ink must not see CI's variables.
+const ciVariables = vi.hoisted(() => {
+  const saved = { CI: process.env["CI"], CONTINUOUS_INTEGRATION: process.env["CONTINUOUS_INTEGRATION"] };
+  delete process.env["CI"];
+  delete process.env["CONTINUOUS_INTEGRATION"];
+  return saved;
+});
+afterAll(() => {
+  for (const [name, value] of Object.entries(ciVariables)) if (value !== undefined) process.env[name] = value;
+});
 
 /** A terminal of 100 x 30 that keeps what is written to it. */
 class RecordingTerminal extends EventEmitter {
