@@ -19,7 +19,7 @@ export const SEQUENCES = LONG ? 200 : 10;
 // hundreds of replays; on a slow failure that would outlast any CI job). Reaching the second
 // with no failure ends the test early, passing, and says how many sequences ran.
 const SEQUENCE_LIMIT_MS = 120_000;
-const SEARCH_LIMIT_MS = LONG ? 200_000 : 90_000;
+const SEARCH_LIMIT_MS = LONG ? 100_000 : 90_000;
 
 /** Runs the model-based test against each target, one test each. */
 export function modelSuite(what: string, targets: readonly ModelTarget[]): void {
