@@ -122,11 +122,14 @@ const offsetFormats = new Map<string, Intl.DateTimeFormat>();
 function zoneOffsetMinutes(timeZone: string, instant: Date): number {
   let format = offsetFormats.get(timeZone);
   if (!format) {
-    // tzOffset would read a name such as "Foo+05" as a fixed offset; only IANA names are zones here.
+    // tzOffset would read a name such as "Foo+05" as a fixed offset, and Intl on Node 22 and later
+    // takes "+05:30" as a zone; only IANA names are zones here, and none starts with a sign.
+    const unknown = (cause?: unknown) => new PartitionError(`unknown time zone ${JSON.stringify(timeZone)}: expected an IANA name such as "Europe/Paris" or "UTC"`, { cause });
+    if (/^[+-]/.test(timeZone)) throw unknown();
     try {
       format = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" });
     } catch (error) {
-      throw new PartitionError(`unknown time zone ${JSON.stringify(timeZone)}: expected an IANA name such as "Europe/Paris" or "UTC"`, { cause: error });
+      throw unknown(error);
     }
     offsetFormats.set(timeZone, format);
   }
