@@ -51,7 +51,8 @@ const customers = il.asset({
   key: "customers",
   description: "Every customer (unpartitioned: rewritten whole on each run)",
   schema: z.object({ customer: z.string(), segment: z.string() }),
-  run: () => Array.from({ length: 20 }, (_, i) => ({ customer: `c${String(i).padStart(3, "0")}`, segment: i % 4 === 0 ? "business" : "consumer" })),
+  run: () =>
+    Array.from({ length: 20 }, (_, i) => ({ customer: `c${String(i).padStart(3, "0")}`, segment: i % 4 === 0 ? "business" : "consumer" })),
 });
 
 const orders = il.asset({

@@ -16,7 +16,13 @@ const standardDecorators: Plugin = {
     if (!/\.tsx?$/.test(id) || !/^\s*@[A-Za-z_$][\w$.]*\(/m.test(code)) return null;
     const out = ts.transpileModule(code, {
       fileName: id,
-      compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, sourceMap: true, jsx: ts.JsxEmit.ReactJSX, verbatimModuleSyntax: false },
+      compilerOptions: {
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.ESNext,
+        sourceMap: true,
+        jsx: ts.JsxEmit.ReactJSX,
+        verbatimModuleSyntax: false,
+      },
     });
     return { code: out.outputText, map: out.sourceMapText ?? null };
   },
@@ -35,7 +41,12 @@ export default defineConfig({
       {
         extends: true as const,
         // Whole CLI processes: slow when the machine is shared, so they get more time.
-        test: { name: "e2e", include: once.map((dir) => `${dir.replace("/**", "")}/**/*.test.ts`), testTimeout: 90_000, hookTimeout: 120_000 },
+        test: {
+          name: "e2e",
+          include: once.map((dir) => `${dir.replace("/**", "")}/**/*.test.ts`),
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+        },
       },
     ],
   },

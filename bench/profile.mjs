@@ -24,7 +24,13 @@ profile.samples.forEach((id, i) => {
 const where = (cf) => {
   const url = cf.url.replace(/^file:\/\//, "");
   // dist/ is bundled (scripts/build.mjs): the function name finds the code in src/.
-  const short = url.includes("node_modules/") ? `${url.slice(url.lastIndexOf("node_modules/") + 13)}:${cf.lineNumber + 1}` : url.includes("/dist/") ? `dist/${url.split("/dist/")[1]}:${cf.lineNumber + 1}` : url ? `${url}:${cf.lineNumber + 1}` : "(native)";
+  const short = url.includes("node_modules/")
+    ? `${url.slice(url.lastIndexOf("node_modules/") + 13)}:${cf.lineNumber + 1}`
+    : url.includes("/dist/")
+      ? `dist/${url.split("/dist/")[1]}:${cf.lineNumber + 1}`
+      : url
+        ? `${url}:${cf.lineNumber + 1}`
+        : "(native)";
   return `${cf.functionName || "(anonymous)"} ${short}`;
 };
 
@@ -48,4 +54,8 @@ console.log(`${file}: ${(total / 1000).toFixed(0)} ms sampled`);
 console.log(`\nself time, top ${top}:`);
 for (const [k, t] of [...selfBy].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(t)}  ${k}`);
 console.log(`\ninclusive time, interloper code (dist/), top ${top}:`);
-for (const [k, t] of [...inclBy].filter(([k]) => k.includes(" src/")).sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(t)}  ${k}`);
+for (const [k, t] of [...inclBy]
+  .filter(([k]) => k.includes(" src/"))
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, top))
+  console.log(`  ${pct(t)}  ${k}`);

@@ -81,7 +81,12 @@ const TIMEOUT_MS = 30 * 60_000;
 function spawnCollect(command, args, options = {}) {
   return new Promise((resolvePromise) => {
     const started = performance.now();
-    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, CI: "1", NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"], ...options });
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      env: { ...process.env, CI: "1", NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+      ...options,
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c) => (stdout = (stdout + c).slice(-200_000)));
@@ -97,8 +102,13 @@ function spawnCollect(command, args, options = {}) {
 /** A task of bench/lib/tasks.mjs in a fresh process: its own timing and peak RSS. */
 async function runTask([task, options]) {
   const out = await spawnCollect(process.execPath, ["--expose-gc", CHILD, task, JSON.stringify(options ?? {})]);
-  const line = out.stdout.split("\n").reverse().find((l) => l.startsWith("@@BENCH "));
-  const parsed = line ? JSON.parse(line.slice(8)) : { error: `no result (exit ${out.code ?? out.signal}): ${out.stderr.trim().split("\n").slice(-5).join(" | ")}` };
+  const line = out.stdout
+    .split("\n")
+    .reverse()
+    .find((l) => l.startsWith("@@BENCH "));
+  const parsed = line
+    ? JSON.parse(line.slice(8))
+    : { error: `no result (exit ${out.code ?? out.signal}): ${out.stderr.trim().split("\n").slice(-5).join(" | ")}` };
   return { ...parsed, wallMs: out.wallMs };
 }
 
@@ -106,7 +116,8 @@ async function runTask([task, options]) {
 async function runProcess(command) {
   const [cmd, ...args] = TIME ? [TIME, "-f", "@@RSS %M", ...command] : command;
   const out = await spawnCollect(cmd, args);
-  if (out.code !== 0) return { error: `exit ${out.code ?? out.signal}: ${out.stderr.trim().split("\n").slice(-5).join(" | ")}`, wallMs: out.wallMs };
+  if (out.code !== 0)
+    return { error: `exit ${out.code ?? out.signal}: ${out.stderr.trim().split("\n").slice(-5).join(" | ")}`, wallMs: out.wallMs };
   const rss = /@@RSS (\d+)/.exec(out.stderr);
   return { ms: out.wallMs, maxRSSKB: rss ? Number(rss[1]) : null, wallMs: out.wallMs, extra: {} };
 }
@@ -126,7 +137,8 @@ const TEN_YEARS_END = new Date(Date.parse("2016-01-01T00:00:00Z") + (TEN_YEARS_D
  */
 const WORKLOADS = [
   {
-    id: "W1", name: "backfill-csv",
+    id: "W1",
+    name: "backfill-csv",
     what: `il.backfill, 365 daily partitions x ${size.rows} rows, in-process (concurrency 4), to CSVDestination`,
     lib: { task: ["backfillCsv", { dir: dir("w1-lib"), rows: size.rows }], fresh: dir("w1-lib") },
     base: { task: ["backfillCsvBaseline", { dir: dir("w1-base"), rows: size.rows }], fresh: dir("w1-base") },
@@ -134,7 +146,9 @@ const WORKLOADS = [
     target: { kind: "ratio", max: 1.3 },
   },
   {
-    id: "W1-NONDURABLE", name: "backfill-csv-nondurable", info: true,
+    id: "W1-NONDURABLE",
+    name: "backfill-csv-nondurable",
+    info: true,
     what: "as W1, to CSVDestination({ durable: false }): no file or folder syncs (W1 syncs each file before its rename and its folder after)",
     lib: { task: ["backfillCsv", { dir: dir("w1-nondurable"), rows: size.rows, durable: false }], fresh: dir("w1-nondurable") },
     baseFrom: { id: "W1", role: "base" },
@@ -142,7 +156,8 @@ const WORKLOADS = [
     target: { kind: "ratio", max: null },
   },
   {
-    id: "W2", name: "coverage-csv",
+    id: "W2",
+    name: "coverage-csv",
     what: "assetCoverage of W1's 365 partitions, warm: median of 15 calls after 3",
     lib: { task: ["coverage", { dir: dir("w1-lib"), window: YEAR }] },
     base: { task: ["coverageBaseline", { dir: dir("w1-lib") }] },
@@ -150,7 +165,8 @@ const WORKLOADS = [
     target: { kind: "ratio", max: 2 },
   },
   {
-    id: "W3", name: "read-window",
+    id: "W3",
+    name: "read-window",
     what: "asset.read(2025 window) with a zod schema: one typed table of 3.65 M rows",
     lib: { task: ["readWindow", { dir: dir("w1-lib"), window: YEAR }] },
     base: { task: ["readWindowBaseline", { dir: dir("w1-lib") }] },
@@ -158,21 +174,25 @@ const WORKLOADS = [
     target: { kind: "ratio", max: 1.3, rssMaxMB: 1024 },
   },
   {
-    id: "W4", name: "overhead",
+    id: "W4",
+    name: "overhead",
     what: "il.backfill of 365 partitions x 1 row to MemoryDestination (in-process, concurrency 4, cold process)",
     lib: { task: ["overhead", { destination: "memory" }] },
     target: { kind: "perPartition", max: 0.4, count: 365 },
   },
   {
-    id: "W4-CSV", name: "overhead-csv-serial",
+    id: "W4-CSV",
+    name: "overhead-csv-serial",
     what: "as W4, to CSVDestination, concurrency 1: one atomic file write and one ledger append per partition",
     lib: { task: ["overhead", { destination: "csv", dir: dir("w4-csv"), concurrency: 1 }], fresh: dir("w4-csv") },
     base: { task: ["atomicWritesBaseline", { dir: dir("w4-base") }], fresh: dir("w4-base") },
-    baseWhat: "365 atomic file writes, no framework: mkdir, temporary file, rename, with the destination's default durability (file synced before the rename, its folder and a new folder's parent after)",
+    baseWhat:
+      "365 atomic file writes, no framework: mkdir, temporary file, rename, with the destination's default durability (file synced before the rename, its folder and a new folder's parent after)",
     target: { kind: "ratio", max: 1.5, count: 365 },
   },
   {
-    id: "W4-FILE", name: "overhead-file-serial",
+    id: "W4-FILE",
+    name: "overhead-file-serial",
     what: "as W4-CSV, to FileDestination (data.v8)",
     lib: { task: ["overhead", { destination: "file", dir: dir("w4-file"), concurrency: 1 }], fresh: dir("w4-file") },
     baseFrom: { id: "W4-CSV", role: "base" },
@@ -180,7 +200,8 @@ const WORKLOADS = [
     target: { kind: "ratio", max: 1.5, count: 365 },
   },
   {
-    id: "W4-OS", name: "overhead-objectstore-serial",
+    id: "W4-OS",
+    name: "overhead-objectstore-serial",
     what: "as W4-CSV, to LocalObjectStoreDestination (format csv)",
     lib: { task: ["overhead", { destination: "objectstore", dir: dir("w4-os"), concurrency: 1 }], fresh: dir("w4-os") },
     baseFrom: { id: "W4-CSV", role: "base" },
@@ -188,27 +209,40 @@ const WORKLOADS = [
     target: { kind: "ratio", max: 1.5, count: 365 },
   },
   {
-    id: "W4-CSV-3650", name: "overhead-csv-serial-3650",
+    id: "W4-CSV-3650",
+    name: "overhead-csv-serial-3650",
     what: "as W4-CSV with 3,650 partitions (2016..2025): the per-partition cost must not grow with the table",
-    lib: { task: ["overhead", { destination: "csv", dir: dir("w4-csv-3650"), concurrency: 1, count: TEN_YEARS_DAYS }], fresh: dir("w4-csv-3650") },
+    lib: {
+      task: ["overhead", { destination: "csv", dir: dir("w4-csv-3650"), concurrency: 1, count: TEN_YEARS_DAYS }],
+      fresh: dir("w4-csv-3650"),
+    },
     baseFrom: { id: "W4-CSV", role: "lib" },
     baseWhat: "W4-CSV (365 partitions), per partition, from the same rounds",
     target: { kind: "scaling", max: 1.2, count: TEN_YEARS_DAYS, baseCount: 365 },
   },
   {
-    id: "W4-CSV-DEFAULT", name: "overhead-csv",
+    id: "W4-CSV-DEFAULT",
+    name: "overhead-csv",
     what: "as W4, to CSVDestination at the default concurrency (4)",
     lib: { task: ["overhead", { destination: "csv", dir: dir("w4-csv-default") }], fresh: dir("w4-csv-default") },
-    target: { kind: "perPartition", max: PYTHON_W4_MS / 3, count: 365, reference: `Python interloper 0.61: ${PYTHON_W4_MS} ms a partition (measured elsewhere, issue 20); target 0.33x of it` },
+    target: {
+      kind: "perPartition",
+      max: PYTHON_W4_MS / 3,
+      count: 365,
+      reference: `Python interloper 0.61: ${PYTHON_W4_MS} ms a partition (measured elsewhere, issue 20); target 0.33x of it`,
+    },
   },
   {
-    id: "W4-CSV-NONDURABLE", name: "overhead-csv-nondurable", info: true,
+    id: "W4-CSV-NONDURABLE",
+    name: "overhead-csv-nondurable",
+    info: true,
     what: "as W4-CSV-DEFAULT, to CSVDestination({ durable: false }): what the syncs cost a partition",
     lib: { task: ["overhead", { destination: "csv", dir: dir("w4-csv-nondurable"), durable: false }], fresh: dir("w4-csv-nondurable") },
     target: { kind: "perPartition", max: null, count: 365 },
   },
   {
-    id: "W5", name: "startup",
+    id: "W5",
+    name: "startup",
     what: "node bin/interloper list -c interloper.config.example.ts, whole process (wall clock)",
     lib: { process: [process.execPath, "bin/interloper", "list", "-c", "interloper.config.example.ts"] },
     base: { process: [process.execPath, "-e", "0"] },
@@ -216,21 +250,25 @@ const WORKLOADS = [
     target: { kind: "ratio", max: 3 },
   },
   {
-    id: "W6", name: "memory",
+    id: "W6",
+    name: "memory",
     what: "W1's peak RSS against a 1-partition run's peak RSS",
     base: { task: ["backfillCsv", { dir: dir("w6-one"), days: 1, rows: size.rows }], fresh: dir("w6-one") },
     baseWhat: "il.backfill of one 10,000-row partition to CSV, fresh process",
     target: { kind: "rssRatio", of: "W1", max: 1.5 },
   },
   {
-    id: "W6-BASE", name: "memory-no-framework", info: true,
+    id: "W6-BASE",
+    name: "memory-no-framework",
+    info: true,
     what: "W6's measure applied to W1's baseline: how much V8's heap grows over 365 partitions with no framework at all",
     base: { task: ["backfillCsvBaseline", { dir: dir("w6-base-one"), days: 1, rows: size.rows }], fresh: dir("w6-base-one") },
     baseWhat: "csv-stringify/sync + fs.writeFile of one 10,000-row partition, fresh process",
     target: { kind: "rssRatio", of: "W1", role: "base", max: null },
   },
   {
-    id: "W7", name: "stream",
+    id: "W7",
+    name: "stream",
     what: `one ${size.stream.toLocaleString("en")}-row partition to CSV, run() returning an async iterable of 10,000-row batches`,
     lib: { task: ["stream", { dir: dir("w7-lib"), rows: size.stream, shape: "stream" }], fresh: dir("w7-lib") },
     base: { task: ["streamBaseline", { dir: dir("w7-base"), rows: size.stream }], fresh: dir("w7-base") },
@@ -238,7 +276,9 @@ const WORKLOADS = [
     target: { kind: "ratio", max: 1.3, rssMaxMB: 300 },
   },
   {
-    id: "W7-ARRAY", name: "stream-as-array", info: true,
+    id: "W7-ARRAY",
+    name: "stream-as-array",
+    info: true,
     what: "as W7 but run() returns the 5 M rows as one array (what W7 costs without streaming)",
     lib: { task: ["stream", { dir: dir("w7-arr"), rows: size.stream, shape: "array" }], fresh: dir("w7-arr") },
     baseFrom: { id: "W7", role: "base" },
@@ -246,16 +286,21 @@ const WORKLOADS = [
     target: { kind: "ratio", max: null, rssMaxMB: null },
   },
   {
-    id: "C10Y", name: "coverage-10y",
+    id: "C10Y",
+    name: "coverage-10y",
     what: `assetCoverage of ${TEN_YEARS_DAYS} daily partitions (2016-01-01..${TEN_YEARS_END}) on CSV, warm (issue 6)`,
-    setup: { task: ["backfillCsv", { dir: dir("c10y"), days: TEN_YEARS_DAYS, first: "2016-01-01", rows: size.tenYearRows }], fresh: dir("c10y") },
+    setup: {
+      task: ["backfillCsv", { dir: dir("c10y"), days: TEN_YEARS_DAYS, first: "2016-01-01", rows: size.tenYearRows }],
+      fresh: dir("c10y"),
+    },
     lib: { task: ["coverage", { dir: dir("c10y"), window: `2016-01-01..${TEN_YEARS_END}` }] },
     base: { task: ["coverageBaseline", { dir: dir("c10y") }] },
     baseWhat: `readdir + stat of the ${TEN_YEARS_DAYS} partitions`,
     target: { kind: "abs", max: 1000 },
   },
   {
-    id: "C100K-HOURLY", name: "coverage-100k-hourly",
+    id: "C100K-HOURLY",
+    name: "coverage-100k-hourly",
     what: `assetCoverage of ${size.hourly.toLocaleString("en")} hourly partitions (about 11 years from 2015-01-01T00) on CSV, warm: median of 5 calls after 1`,
     setup: { task: ["writeHourly", { dir: dir("c100k"), count: size.hourly }], fresh: dir("c100k") },
     lib: { task: ["coverageHourly", { dir: dir("c100k"), count: size.hourly }] },
@@ -264,10 +309,21 @@ const WORKLOADS = [
     target: { kind: "ratio", max: 1.5, absMax: 1500 },
   },
   {
-    id: "P2", name: "process-pool",
+    id: "P2",
+    name: "process-pool",
     what: `W1's backfill (${size.poolDays} partitions) with processes: 2: two worker processes, each loading the config once (issues 9, 18)`,
     lib: {
-      task: ["backfillCsv", { dir: dir("p2"), days: size.poolDays, rows: size.rows, processes: 2, configPath: join(BENCH, "fixtures", "pool.config.mjs"), cwd: ROOT }],
+      task: [
+        "backfillCsv",
+        {
+          dir: dir("p2"),
+          days: size.poolDays,
+          rows: size.rows,
+          processes: 2,
+          configPath: join(BENCH, "fixtures", "pool.config.mjs"),
+          cwd: ROOT,
+        },
+      ],
       fresh: dir("p2"),
     },
     baseFrom: { id: "W1", role: "lib" },
@@ -278,7 +334,9 @@ const WORKLOADS = [
 
 if (extras.includes("objectstore")) {
   WORKLOADS.push({
-    id: "OS1", name: "backfill-objectstore-local", info: true,
+    id: "OS1",
+    name: "backfill-objectstore-local",
+    info: true,
     what: "W1 to LocalObjectStoreDestination (format csv)",
     lib: { task: ["backfillCsv", { dir: dir("os1"), rows: size.rows, destination: "objectstore-local" }], fresh: dir("os1") },
     baseFrom: { id: "W1", role: "base" },
@@ -306,10 +364,15 @@ async function discoverHooks() {
         continue;
       }
       found.push({
-        id: `DB-${w.name}`.toUpperCase(), name: w.name, info: !w.target, external: file,
+        id: `DB-${w.name}`.toUpperCase(),
+        name: w.name,
+        info: !w.target,
+        external: file,
         what: `${w.title} (bench/database/${file})`,
         lib: { task: ["external", { file: path, name: w.name, role: "run" }] },
-        ...(w.hasBaseline ? { base: { task: ["external", { file: path, name: w.name, role: "baseline" }] }, baseWhat: "the module's baseline" } : {}),
+        ...(w.hasBaseline
+          ? { base: { task: ["external", { file: path, name: w.name, role: "baseline" }] }, baseWhat: "the module's baseline" }
+          : {}),
         target: w.target ? { kind: "ratio", max: Number(w.target) } : { kind: "ratio", max: null },
       });
     }
@@ -331,16 +394,34 @@ const medianRSSMB = (samples) => {
   const m = median(ok(samples).map((s) => s.maxRSSKB));
   return m === null ? null : m / 1024;
 };
-const fmtMs = (ms) => (ms === null ? "-" : ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`);
+const fmtMs = (ms) =>
+  ms === null
+    ? "-"
+    : ms >= 10_000
+      ? `${(ms / 1000).toFixed(1)} s`
+      : ms >= 1000
+        ? `${(ms / 1000).toFixed(2)} s`
+        : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`;
 const fmtMB = (mb) => (mb === null ? "-" : `${Math.round(mb)} MB`);
 
 function evaluate(w, byId) {
   const libSamples = w.samples.lib;
-  const ref = w.baseFrom ? byId.get(w.baseFrom.id)?.samples[w.baseFrom.role] ?? [] : w.samples.base;
+  const ref = w.baseFrom ? (byId.get(w.baseFrom.id)?.samples[w.baseFrom.role] ?? []) : w.samples.base;
   const libErrors = libSamples.filter((s) => s.error);
   const baseErrors = (w.base ? w.samples.base : []).filter((s) => s.error);
   const t = w.target;
-  const row = { id: w.id, name: w.name, time: null, rss: null, baseline: null, baselineRSS: null, ratio: null, target: "info", result: "info", notes: [] };
+  const row = {
+    id: w.id,
+    name: w.name,
+    time: null,
+    rss: null,
+    baseline: null,
+    baselineRSS: null,
+    ratio: null,
+    target: "info",
+    result: "info",
+    notes: [],
+  };
   row.time = medianMs(libSamples);
   row.rss = medianRSSMB(libSamples);
   row.baseline = medianMs(ref);
@@ -358,14 +439,20 @@ function evaluate(w, byId) {
     row.perPartition = row.time === null ? null : row.time / t.count;
     row.target = t.max === null ? "info" : `< ${t.max} ms/partition`;
     row.result = row.perPartition === null ? "ERROR" : t.max === null ? "info" : row.perPartition < t.max ? "pass" : "FAIL";
-    if (row.perPartition !== null) row.notes.push(`${row.perPartition.toFixed(3)} ms/partition${t.reference ? `; ${t.reference}: ${(row.perPartition / PYTHON_W4_MS).toFixed(2)}x` : ""}`);
+    if (row.perPartition !== null)
+      row.notes.push(
+        `${row.perPartition.toFixed(3)} ms/partition${t.reference ? `; ${t.reference}: ${(row.perPartition / PYTHON_W4_MS).toFixed(2)}x` : ""}`,
+      );
   } else if (t.kind === "scaling") {
     // Per-partition time at `count` partitions over that at `baseCount` (the reference row's).
     row.ratio = row.time !== null && row.baseline ? row.time / t.count / (row.baseline / t.baseCount) : null;
     row.perPartition = row.time === null ? null : row.time / t.count;
     row.target = `<= ${t.max}x per partition`;
     row.result = row.ratio === null ? "ERROR" : row.ratio <= t.max ? "pass" : "FAIL";
-    if (row.baseline !== null) row.notes.push(`${(row.time / t.count).toFixed(3)} ms/partition at ${t.count} against ${(row.baseline / t.baseCount).toFixed(3)} at ${t.baseCount}`);
+    if (row.baseline !== null)
+      row.notes.push(
+        `${(row.time / t.count).toFixed(3)} ms/partition at ${t.count} against ${(row.baseline / t.baseCount).toFixed(3)} at ${t.baseCount}`,
+      );
   } else if (t.kind === "abs") {
     row.ratio = row.time !== null && row.baseline ? row.time / row.baseline : null;
     row.target = `< ${fmtMs(t.max)} (absolute)`;
@@ -378,21 +465,32 @@ function evaluate(w, byId) {
     if (t.rssMaxMB) parts.push(`RSS <= ${t.rssMaxMB} MB`);
     if (t.count && row.time !== null) {
       row.perPartition = row.time / t.count;
-      row.notes.push(`${row.perPartition.toFixed(3)} ms/partition; baseline ${row.baseline === null ? "-" : (row.baseline / t.count).toFixed(3)} ms/partition`);
+      row.notes.push(
+        `${row.perPartition.toFixed(3)} ms/partition; baseline ${row.baseline === null ? "-" : (row.baseline / t.count).toFixed(3)} ms/partition`,
+      );
     }
     row.target = parts.length ? parts.join(", ") : "info";
     if (row.time === null || row.ratio === null) row.result = "ERROR";
     else if (!parts.length) row.result = "info";
-    else row.result = (t.max === null || t.max === undefined || row.ratio <= t.max) && (!t.absMax || row.time < t.absMax) && (!t.rssMaxMB || (row.rss ?? Infinity) <= t.rssMaxMB) ? "pass" : "FAIL";
+    else
+      row.result =
+        (t.max === null || t.max === undefined || row.ratio <= t.max) &&
+        (!t.absMax || row.time < t.absMax) &&
+        (!t.rssMaxMB || (row.rss ?? Infinity) <= t.rssMaxMB)
+          ? "pass"
+          : "FAIL";
   }
-  if (libErrors.length) row.notes.push(`${libErrors.length}/${libSamples.length} runs crashed: ${libErrors[0].error.split("\n")[0].slice(0, 300)}`);
+  if (libErrors.length)
+    row.notes.push(`${libErrors.length}/${libSamples.length} runs crashed: ${libErrors[0].error.split("\n")[0].slice(0, 300)}`);
   if (baseErrors.length) row.notes.push(`baseline: ${baseErrors.length} runs crashed: ${baseErrors[0].error.split("\n")[0].slice(0, 200)}`);
   if (w.id === "P2" && row.time !== null && row.baseline !== null) {
     const count = size.poolDays;
     // What the pool adds to (or saves on) each partition, against W1 over its 365.
     const overhead = row.time / count - row.baseline / 365;
     row.poolOverheadMs = overhead;
-    row.notes.push(`pool ${fmtMs(row.time)} vs in-process ${fmtMs(row.baseline)}; the pool adds ${overhead.toFixed(2)} ms a partition (pool / ${count} - in-process / 365)`);
+    row.notes.push(
+      `pool ${fmtMs(row.time)} vs in-process ${fmtMs(row.baseline)}; the pool adds ${overhead.toFixed(2)} ms a partition (pool / ${count} - in-process / 365)`,
+    );
   }
   if (w.id === "C10Y" && row.time !== null) row.notes.push(`absolute ${fmtMs(row.time)} for ${TEN_YEARS_DAYS} partitions`);
   row.crashed = libErrors.length > 0 && !w.info;
@@ -427,7 +525,13 @@ async function main() {
   const loadStart = os.loadavg();
   const build = ensureBuilt();
   mkdirSync(DATA, { recursive: true });
-  const workloads = [...WORKLOADS, ...(await discoverHooks())].filter((w) => !only || only.includes(w.id) || (w.id === "W1" && only.some((id) => ["W2", "W3", "W6", "W6-BASE", "P2", "OS1", "W1-NONDURABLE"].includes(id))) || (w.id === "W4-CSV" && only.some((id) => ["W4-FILE", "W4-OS", "W4-CSV-3650"].includes(id))));
+  const workloads = [...WORKLOADS, ...(await discoverHooks())].filter(
+    (w) =>
+      !only ||
+      only.includes(w.id) ||
+      (w.id === "W1" && only.some((id) => ["W2", "W3", "W6", "W6-BASE", "P2", "OS1", "W1-NONDURABLE"].includes(id))) ||
+      (w.id === "W4-CSV" && only.some((id) => ["W4-FILE", "W4-OS", "W4-CSV-3650"].includes(id))),
+  );
   for (const w of workloads) w.samples = { lib: [], base: [], setup: null };
   const cpus = os.cpus();
   console.log(
@@ -453,7 +557,9 @@ async function main() {
         sample.round = round;
         sample.loadavg = os.loadavg()[0];
         w.samples[role].push(sample);
-        const shown = sample.error ? `ERROR ${sample.error.split("\n")[0].slice(0, 160)}` : `${fmtMs(sample.ms)}, ${fmtMB(sample.maxRSSKB === null ? null : sample.maxRSSKB / 1024)}`;
+        const shown = sample.error
+          ? `ERROR ${sample.error.split("\n")[0].slice(0, 160)}`
+          : `${fmtMs(sample.ms)}, ${fmtMB(sample.maxRSSKB === null ? null : sample.maxRSSKB / 1024)}`;
         console.log(`  [${round + 1}/${runs}] ${w.id} ${role === "lib" ? "workload" : "baseline"}: ${shown}`);
       }
     }
@@ -462,7 +568,9 @@ async function main() {
   const byId = new Map(workloads.map((w) => [w.id, w]));
   const rows = workloads.map((w) => evaluate(w, byId));
   const loadEnd = os.loadavg();
-  console.log(`\ninterloper benchmarks: median of ${runs} run(s), each in a fresh process; load average ${loadStart.map((l) => l.toFixed(2)).join(" ")} at start, ${loadEnd.map((l) => l.toFixed(2)).join(" ")} at end\n`);
+  console.log(
+    `\ninterloper benchmarks: median of ${runs} run(s), each in a fresh process; load average ${loadStart.map((l) => l.toFixed(2)).join(" ")} at start, ${loadEnd.map((l) => l.toFixed(2)).join(" ")} at end\n`,
+  );
   printTable(rows);
 
   const results = {

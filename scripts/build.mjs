@@ -34,10 +34,14 @@ const BUNDLED_DEPENDENCIES = /^(date-fns|@date-fns\/(utc|tz))(\/|$)/;
 
 rmSync(join(ROOT, ".build"), { recursive: true, force: true });
 // --inlineSources: the maps carry the TypeScript itself, so they work without src/ (not published).
-const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json", "--outDir", COMPILED, "--inlineSources"], {
-  cwd: ROOT,
-  stdio: "inherit",
-});
+const tsc = spawnSync(
+  process.execPath,
+  [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json", "--outDir", COMPILED, "--inlineSources"],
+  {
+    cwd: ROOT,
+    stdio: "inherit",
+  },
+);
 if (!existsSync(join(COMPILED, "index.js"))) {
   console.error("build: TypeScript emitted nothing");
   process.exit(tsc.status || 1);
@@ -58,7 +62,8 @@ try {
       format: "esm",
       sourcemap: true,
       // Source paths as seen from dist/, where the maps end up, not from the staging folder.
-      sourcemapPathTransform: (source, mapPath) => relative(dirname(join(DIST, relative(BUNDLED, mapPath))), resolve(dirname(mapPath), source)),
+      sourcemapPathTransform: (source, mapPath) =>
+        relative(dirname(join(DIST, relative(BUNDLED, mapPath))), resolve(dirname(mapPath), source)),
       chunkFileNames: "chunks/[name]-[hash].js",
       // The library's code in one chunk, which every entry and every command needs; the
       // command line's own modules stay in small chunks loaded by the command that uses them.

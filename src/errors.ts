@@ -19,7 +19,10 @@ export class InterloperError extends Error {
 
   /** `message` may be a phrase naming options, so that the command line can say them as flags. */
   constructor(message: string | OptionPhrase, options?: InterloperErrorOptions) {
-    super(typeof message === "function" ? message(apiOptionName) : message, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      typeof message === "function" ? message(apiOptionName) : message,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = new.target.name;
     this.phrase = typeof message === "function" ? message : null;
   }
@@ -85,7 +88,10 @@ export class DestinationWriteError extends AssetError {
   readonly written: readonly string[];
   readonly failedDestinations: readonly string[];
 
-  constructor(message: string, options: InterloperErrorOptions & { readonly written: readonly string[]; readonly failedDestinations: readonly string[] }) {
+  constructor(
+    message: string,
+    options: InterloperErrorOptions & { readonly written: readonly string[]; readonly failedDestinations: readonly string[] },
+  ) {
     super(message, options);
     this.written = Object.freeze([...options.written]);
     this.failedDestinations = Object.freeze([...options.failedDestinations]);

@@ -25,13 +25,7 @@ export {
 } from "./partitioning/index.js";
 // The destination layer keeps its own barrel (also the "interloper/destination" entry point).
 export * from "./destination/index.js";
-export {
-  registerRepresentation,
-  TableData,
-  type Columns,
-  type Representation,
-  type Row,
-} from "./representation/index.js";
+export { registerRepresentation, TableData, type Columns, type Representation, type Row } from "./representation/index.js";
 export {
   conform,
   fieldSpecs,
@@ -41,7 +35,16 @@ export {
   type FieldSpec,
   type FieldType,
 } from "./schema/index.js";
-export { asset, type AssetDefinition, type AssetOptions, type AssetTarget, type Dependencies, type DependencyData, type DependencySpec, type DependencyTarget } from "./asset/definition.js";
+export {
+  asset,
+  type AssetDefinition,
+  type AssetOptions,
+  type AssetTarget,
+  type Dependencies,
+  type DependencyData,
+  type DependencySpec,
+  type DependencyTarget,
+} from "./asset/definition.js";
 export { Asset, type AssetOverrides } from "./asset/asset.js";
 export { ExecutionContext, type Logger } from "./asset/execution-context.js";
 export { source, Source, type SourceDefinition, type SourceOptions } from "./source/source.js";
@@ -53,13 +56,38 @@ export { RunEvents, subscribe, type InterloperEvent, type EventHandler } from ".
 export { defineConfig, type InterloperConfig } from "./config/define-config.js";
 export { loadConfig, type LoadedConfig } from "./config/load-config.js";
 export { findAsset, loadProject, projectOf, resolvePathsFrom, type Project } from "./api/project.js";
-export { MATERIALIZABLE, parseSelector, partitioned, selectAssets, type AssetFilter, type Selection, type Selector, type SelectorTarget } from "./api/select.js";
+export {
+  MATERIALIZABLE,
+  parseSelector,
+  partitioned,
+  selectAssets,
+  type AssetFilter,
+  type Selection,
+  type Selector,
+  type SelectorTarget,
+} from "./api/select.js";
 export { planMaterialize, type Plan, type PlanOptions, type PlannedRun } from "./api/plan.js";
-export { materialize, materializePlan, type MaterializeOptions, type MaterializeOutcome, type PlanExecutionOptions } from "./api/materialize.js";
+export {
+  materialize,
+  materializePlan,
+  type MaterializeOptions,
+  type MaterializeOutcome,
+  type PlanExecutionOptions,
+} from "./api/materialize.js";
 export { fullRefresh, fullRefreshTargets, type FullRefreshOutcome, type FullRefreshTarget } from "./api/full-refresh.js";
 export { readAsset, type ReadResult } from "./api/read.js";
 export { describeAssets, type AssetDescription } from "./api/describe.js";
 export { resolveScope, type ScopeOptions } from "./api/scope.js";
 export { CSVFormat, JSONLFormat, ParquetFormat, type FileFormat, type FormatName } from "./destination/formats/index.js";
-export { assetCoverage, computeCoverage, coverage, type Coverage, type CoverageOptions, type DestinationCounts, type DestinationCoverage, type PartitionCoverage, type PartitionStatus } from "./api/coverage/index.js";
+export {
+  assetCoverage,
+  computeCoverage,
+  coverage,
+  type Coverage,
+  type CoverageOptions,
+  type DestinationCounts,
+  type DestinationCoverage,
+  type PartitionCoverage,
+  type PartitionStatus,
+} from "./api/coverage/index.js";
 export { missingPlanOptions, type MissingOptions } from "./api/missing.js";

@@ -12,7 +12,14 @@
 import pg from "pg";
 import { PG_CONNECTION, postgresReachable } from "./shared/postgres-server.js";
 // The built package, as the other workloads measure it.
-import { type FieldSpec, IOContext, PostgresDestination, TimeGranularity, TimePartitionConfig, TimePartitionWindow } from "../../dist/index.js";
+import {
+  type FieldSpec,
+  IOContext,
+  PostgresDestination,
+  TimeGranularity,
+  TimePartitionConfig,
+  TimePartitionWindow,
+} from "../../dist/index.js";
 
 const ROWS = Number(process.env["BENCH_COVERAGE_ROWS"] ?? 3_000_000);
 const DAYS = Math.ceil(ROWS / 86_400);
@@ -23,7 +30,12 @@ const fields: FieldSpec[] = [
   { name: "at", type: "datetime", nullable: false },
   { name: "id", type: "integer", nullable: false },
 ];
-const asset = { key: "bench.events", table: "events", dataset: SCHEMA, partitioning: new TimePartitionConfig({ column: "at", allowWindow: true }) };
+const asset = {
+  key: "bench.events",
+  table: "events",
+  dataset: SCHEMA,
+  partitioning: new TimePartitionConfig({ column: "at", allowWindow: true }),
+};
 let admin: pg.Client | undefined;
 let destination: PostgresDestination | undefined;
 
@@ -41,9 +53,14 @@ export const workloads = [
       const days = Array.from({ length: DAYS }, (_, d) => new Date(start + d * 86_400_000));
       const window = new TimePartitionWindow(days[0]!, days.at(-1)!, TimeGranularity.DAY);
       // A row per day through the destination, then the rest on the server: one a second.
-      await destination.write(new IOContext({ asset, window, schema: fields }), days.map((at, id) => ({ at, id: -1 - id })));
+      await destination.write(
+        new IOContext({ asset, window, schema: fields }),
+        days.map((at, id) => ({ at, id: -1 - id })),
+      );
       await admin.query(`DELETE FROM "${SCHEMA}"."events"`);
-      await admin.query(`INSERT INTO "${SCHEMA}"."events" (at, id) SELECT timestamptz '2024-01-01 00:00:00+00' + i * interval '1 second', i FROM generate_series(0, ${ROWS - 1}) AS i`);
+      await admin.query(
+        `INSERT INTO "${SCHEMA}"."events" (at, id) SELECT timestamptz '2024-01-01 00:00:00+00' + i * interval '1 second', i FROM generate_series(0, ${ROWS - 1}) AS i`,
+      );
       await admin.query(`ANALYZE "${SCHEMA}"."events"`);
     },
     async run(): Promise<{ partitions: number }> {

@@ -51,7 +51,9 @@ async function barePuts(): Promise<Record<string, number>> {
       const rows = rowsForDay(day, ROWS);
       const Body = stringify(rows, { header: true, columns: FILE_COLUMNS });
       const Metadata = { row_count: String(rows.length), "row-count": String(rows.length) };
-      await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `shop/orders/date=${day}/data.csv`, Body, ContentType: "text/csv", Metadata }));
+      await client.send(
+        new PutObjectCommand({ Bucket: BUCKET, Key: `shop/orders/date=${day}/data.csv`, Body, ContentType: "text/csv", Metadata }),
+      );
     };
     const worker = async () => {
       for (let day = queue.shift(); day !== undefined; day = queue.shift()) await put(day);

@@ -3,9 +3,21 @@ import type { z } from "zod";
 import type * as Interloper from "../../dist/index.js";
 
 export declare const il: typeof Interloper;
-export declare const Order: z.ZodObject<{ date: z.ZodISODate; order_id: z.ZodNumber; customer: z.ZodString; amount: z.ZodNumber; status: z.ZodString }>;
+export declare const Order: z.ZodObject<{
+  date: z.ZodISODate;
+  order_id: z.ZodNumber;
+  customer: z.ZodString;
+  amount: z.ZodNumber;
+  status: z.ZodString;
+}>;
 export declare const YEAR_2025: string;
-export function shopProject(options: { destination: Interloper.Destination; rows?: number; stream?: boolean; start?: string; schema?: boolean }): {
+export function shopProject(options: {
+  destination: Interloper.Destination;
+  rows?: number;
+  stream?: boolean;
+  start?: string;
+  schema?: boolean;
+}): {
   shop: unknown;
   orders: unknown;
   dag: Interloper.DAG;

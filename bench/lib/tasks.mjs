@@ -31,9 +31,22 @@ function tableDir(base) {
 
 // --- W1 / W6 / pool: backfill to CSV ---------------------------------------------------------------
 
-export async function backfillCsv({ dir, days: count = 365, rows = 10_000, first = "2025-01-01", processes, configPath, cwd, destination = "csv", durable = true }) {
+export async function backfillCsv({
+  dir,
+  days: count = 365,
+  rows = 10_000,
+  first = "2025-01-01",
+  processes,
+  configPath,
+  cwd,
+  destination = "csv",
+  durable = true,
+}) {
   const { il, shopProject, assertCompleted } = await lazyProject();
-  const dest = destination === "objectstore-local" ? new il.LocalObjectStoreDestination({ basePath: dir, format: "csv", durable }) : new il.CSVDestination({ basePath: dir, durable });
+  const dest =
+    destination === "objectstore-local"
+      ? new il.LocalObjectStoreDestination({ basePath: dir, format: "csv", durable })
+      : new il.CSVDestination({ basePath: dir, durable });
   const { dag } = shopProject({ destination: dest, rows });
   const list = days(first, count);
   const window = il.TimePartitionWindow.parse(`${list[0]}..${list.at(-1)}`);
@@ -85,7 +98,8 @@ export async function readWindow({ dir, window = "2025-01-01..2025-12-31" }) {
   const { orders } = shopProject({ destination: new il.CSVDestination({ basePath: dir }) });
   const { ms, value } = await timed(() => orders.read(il.TimePartitionWindow.parse(window)));
   const rows = Array.isArray(value) ? value : (il.TableData.from(value)?.rows ?? []);
-  if (typeof rows[0]?.amount !== "number" || typeof rows[0]?.order_id !== "number") throw new Error(`read did not give typed rows: ${JSON.stringify(rows[0])}`);
+  if (typeof rows[0]?.amount !== "number" || typeof rows[0]?.order_id !== "number")
+    throw new Error(`read did not give typed rows: ${JSON.stringify(rows[0])}`);
   return { ms, extra: { rows: rows.length } };
 }
 
@@ -168,10 +182,16 @@ function parentsOfNew(created, folder) {
 
 // --- C100K-HOURLY: coverage of 100,000 hourly partitions -------------------------------------------
 
-const hourKeys = (count) => Array.from({ length: count }, (_, i) => new Date(Date.parse("2015-01-01T00:00:00Z") + i * 3_600_000).toISOString().slice(0, 13));
+const hourKeys = (count) =>
+  Array.from({ length: count }, (_, i) => new Date(Date.parse("2015-01-01T00:00:00Z") + i * 3_600_000).toISOString().slice(0, 13));
 
 function hourlyAsset(il) {
-  return { key: "shop.events", table: "events", dataset: "shop", partitioning: new il.TimePartitionConfig({ column: "hour", granularity: "hour", start: new Date("2015-01-01T00:00:00Z") }) };
+  return {
+    key: "shop.events",
+    table: "events",
+    dataset: "shop",
+    partitioning: new il.TimePartitionConfig({ column: "hour", granularity: "hour", start: new Date("2015-01-01T00:00:00Z") }),
+  };
 }
 
 /** Untimed setup: `count` hourly partitions of one row, written through CSVDestination (no syncs, 16 at once). */
@@ -212,7 +232,8 @@ export async function coverageHourlyBaseline({ dir }) {
     async () => {
       const names = (await readdir(table)).filter((n) => n.startsWith("hour="));
       const stats = [];
-      for (let start = 0; start < names.length; start += 1024) stats.push(...(await Promise.all(names.slice(start, start + 1024).map((n) => stat(join(table, n, "data.csv"))))));
+      for (let start = 0; start < names.length; start += 1024)
+        stats.push(...(await Promise.all(names.slice(start, start + 1024).map((n) => stat(join(table, n, "data.csv"))))));
       return stats.length;
     },
     { warm: 1, repeat: 5 },

@@ -12,7 +12,12 @@ export interface AssetDescription {
   readonly tags: readonly string[];
   readonly partitioning: Readonly<Record<string, unknown>> | null;
   readonly destinations: ReadonlyArray<{ readonly key: string; readonly type: string; readonly default: boolean }>;
-  readonly dependencies: ReadonlyArray<{ readonly name: string; readonly asset: string | null; readonly optional: boolean; readonly mapping?: string }>;
+  readonly dependencies: ReadonlyArray<{
+    readonly name: string;
+    readonly asset: string | null;
+    readonly optional: boolean;
+    readonly mapping?: string;
+  }>;
   /** Why the asset cannot run (its dependencies that cannot be read); empty when it can. */
   readonly problems: readonly string[];
   readonly schema: ReadonlyArray<{ readonly name: string; readonly type: string; readonly nullable: boolean }> | null;
@@ -33,8 +38,19 @@ function describeAsset(dag: DAG, asset: Asset): AssetDescription {
     materializable: asset.materializable,
     tags: asset.tags,
     partitioning: asset.partitioning ? asset.partitioning.toDefinition() : null,
-    destinations: asset.destinations.map((d, i) => ({ key: asset.destinationKeys[i]!, type: d.displayName, default: asset.destinationKeys[i] === asset.defaultDestinationKey })),
-    dependencies: dag.dependencies(asset).map((d) => ({ name: d.name, asset: d.asset?.qualifiedKey ?? null, optional: d.optional, ...(d.mapping ? { mapping: d.mapping.describe() } : {}) })),
+    destinations: asset.destinations.map((d, i) => ({
+      key: asset.destinationKeys[i]!,
+      type: d.displayName,
+      default: asset.destinationKeys[i] === asset.defaultDestinationKey,
+    })),
+    dependencies: dag
+      .dependencies(asset)
+      .map((d) => ({
+        name: d.name,
+        asset: d.asset?.qualifiedKey ?? null,
+        optional: d.optional,
+        ...(d.mapping ? { mapping: d.mapping.describe() } : {}),
+      })),
     problems: dag.problems(asset),
     schema: asset.schema ? asset.schema.map((f) => ({ name: f.name, type: f.type, nullable: f.nullable })) : null,
   };

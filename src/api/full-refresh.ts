@@ -25,8 +25,13 @@ export interface FullRefreshOutcome extends MaterializeOutcome {
  * rebuild a few.
  */
 export function checkFullRefreshOptions(options: { readonly only?: unknown; readonly shard?: unknown }): void {
-  if (options.only) throw new ConfigError((o) => `${o("fullRefresh")} drops whole assets and rebuilds the window: it cannot be combined with ${o("only")}`);
-  if (options.shard) throw new ConfigError((o) => `${o("fullRefresh")} drops whole assets and rebuilds the window: it cannot be combined with ${o("shard")} (every shard would drop what the others wrote)`);
+  if (options.only)
+    throw new ConfigError((o) => `${o("fullRefresh")} drops whole assets and rebuilds the window: it cannot be combined with ${o("only")}`);
+  if (options.shard)
+    throw new ConfigError(
+      (o) =>
+        `${o("fullRefresh")} drops whole assets and rebuilds the window: it cannot be combined with ${o("shard")} (every shard would drop what the others wrote)`,
+    );
 }
 
 /**
@@ -40,7 +45,8 @@ export async function fullRefreshTargets(plan: Plan): Promise<FullRefreshTarget[
       const missing = destination.missingDropHook();
       if (missing !== null) {
         throw new ConfigError(
-          (o) => `destination "${asset.destinationKeys[i]}" (${destination.displayName}) of asset "${asset.qualifiedKey}" cannot drop data for ${o("fullRefresh")}: implement ${missing}`,
+          (o) =>
+            `destination "${asset.destinationKeys[i]}" (${destination.displayName}) of asset "${asset.qualifiedKey}" cannot drop data for ${o("fullRefresh")}: implement ${missing}`,
         );
       }
     });

@@ -65,12 +65,18 @@ export async function materializePlan(project: Project, plan: Plan, options: Pla
     ...(options.backfillId ? { backfillId: options.backfillId } : {}),
     ...(options.processes && plan.mode === "backfill" ? processPool(project, options.processes) : {}),
   });
-  const incomplete = "incompletePartitions" in result ? result.incompletePartitions : result.status === "completed" ? [] : [result.partitionOrWindow ?? "(unpartitioned)"];
+  const incomplete =
+    "incompletePartitions" in result
+      ? result.incompletePartitions
+      : result.status === "completed"
+        ? []
+        : [result.partitionOrWindow ?? "(unpartitioned)"];
   return { plan, status: result.status, result, incomplete };
 }
 
 function processPool(project: Project, processes: number): { processes: number; childProcess: ChildProcessOptions } {
-  if (!project.filepath) throw new ConfigError((o) => `${o("processes")} needs a config file that worker processes can load; this project was built in code`);
+  if (!project.filepath)
+    throw new ConfigError((o) => `${o("processes")} needs a config file that worker processes can load; this project was built in code`);
   return { processes, childProcess: { configPath: project.filepath, cwd: process.cwd() } };
 }
 

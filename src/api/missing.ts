@@ -1,4 +1,12 @@
-import { ListPartitionConfig, periodsWithin, spanning, TimeGranularity, TimePartitionConfig, TimePartitionWindow, type PartitionWindow } from "../partitioning/index.js";
+import {
+  ListPartitionConfig,
+  periodsWithin,
+  spanning,
+  TimeGranularity,
+  TimePartitionConfig,
+  TimePartitionWindow,
+  type PartitionWindow,
+} from "../partitioning/index.js";
 import { assetCoverage, checkRangeEnd, type CoverageOptions } from "./coverage/index.js";
 import type { Asset } from "../asset/asset.js";
 import type { Project } from "./project.js";
@@ -27,7 +35,14 @@ export interface MissingOptions {
  * missing.
  */
 export async function missingPlanOptions(project: Project, options: PlanOptions, missing: MissingOptions = {}): Promise<PlanOptions> {
-  const assets = selectAssets(project.dag, { select: options.assets ?? [], exclude: options.exclude ?? [], keep: both(MATERIALIZABLE, partitioned((o) => o("only"))) });
+  const assets = selectAssets(project.dag, {
+    select: options.assets ?? [],
+    exclude: options.exclude ?? [],
+    keep: both(
+      MATERIALIZABLE,
+      partitioned((o) => o("only")),
+    ),
+  });
   const scoped = resolveScope(assets, options);
   checkRangeEnd(assets, missing);
   const now = missing.now ?? options.now;
@@ -59,7 +74,9 @@ export async function missingPlanOptions(project: Project, options: PlanOptions,
   const wanted = new Set<string>();
   const byAsset = new Map<string, Set<string>>();
   coverages.forEach((c, i) => {
-    const keys = new Set(c.partitions.filter((p) => p.status === "missing" || (missing.includeEmpty && p.status === "empty")).map((p) => p.key));
+    const keys = new Set(
+      c.partitions.filter((p) => p.status === "missing" || (missing.includeEmpty && p.status === "empty")).map((p) => p.key),
+    );
     byAsset.set(covered[i]!.qualifiedKey, keys);
     for (const key of keys) wanted.add(key);
   });
@@ -67,7 +84,13 @@ export async function missingPlanOptions(project: Project, options: PlanOptions,
   const { partition: _p, lookback: _l, offset: _o, tz: _t, exclude: _e, ...rest } = options;
   // Unpartitioned assets have no partitions to be missing: `--missing` leaves them out. The
   // selection is resolved here: the plan gets its assets by qualified key.
-  return { ...rest, assets: assets.map((a) => a.qualifiedKey), ...(window ? { window: String(window) } : {}), only: wanted, onlyByAsset: byAsset };
+  return {
+    ...rest,
+    assets: assets.map((a) => a.qualifiedKey),
+    ...(window ? { window: String(window) } : {}),
+    only: wanted,
+    onlyByAsset: byAsset,
+  };
 }
 
 /**

@@ -14,7 +14,11 @@ await serveTasks(async () => {
   const project = await loadProject({ configPath });
   return {
     dag: project.dag,
-    windowOf: (partition, assets) => resolveScope(assets.map((key) => project.dag.find(key)!), { partition })!,
+    windowOf: (partition, assets) =>
+      resolveScope(
+        assets.map((key) => project.dag.find(key)!),
+        { partition },
+      )!,
     close: () => closeProject(project),
   };
 });

@@ -27,7 +27,9 @@ export async function loadProject(options: { cwd?: string; configPath?: string; 
   const { config, filepath } = await loadConfig(options);
   const project = projectOf(config, filepath);
   if (project.dag.assets.length === 0) {
-    throw new ConfigError(`${filepath}: the config defines no assets: expected export default defineConfig({ sources: [...] }) or { assets: [...] } with at least one asset`);
+    throw new ConfigError(
+      `${filepath}: the config defines no assets: expected export default defineConfig({ sources: [...] }) or { assets: [...] } with at least one asset`,
+    );
   }
   resolvePathsFrom(project, projectFolderOf(filepath));
   rememberProject(project);
@@ -38,7 +40,6 @@ export async function loadProject(options: { cwd?: string; configPath?: string; 
 export function resolvePathsFrom(project: Project, folder: string): void {
   for (const asset of project.dag.assets) for (const destination of asset.destinations) destination.resolvePathsFrom(folder);
 }
-
 
 /** A project from a config object, for programs that define assets in code. */
 export function projectOf(config: InterloperConfig, filepath: string | null = null): Project {
@@ -61,4 +62,3 @@ export function findAsset(project: Project, key: string): Asset {
   const known = project.dag.assets.map((a) => a.qualifiedKey).join(", ") || "none";
   throw new ConfigError(`unknown asset "${key}"${suggestion ? `: did you mean "${suggestion}"?` : ""} (assets: ${known})`);
 }
-

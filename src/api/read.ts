@@ -21,10 +21,17 @@ export interface ReadResult {
 }
 
 /** Reads an asset back from its first destination, or from the one `destination` names. */
-export async function readAsset(project: Project, key: string, options: ScopeOptions & { limit?: number; destination?: string } = {}): Promise<ReadResult> {
+export async function readAsset(
+  project: Project,
+  key: string,
+  options: ScopeOptions & { limit?: number; destination?: string } = {},
+): Promise<ReadResult> {
   const asset = findAsset(project, key);
   const window = resolveScope([asset], options);
-  const [name, destination] = options.destination === undefined ? [asset.destinationKeys[0] ?? "", asset.requireDestination("read")] : [options.destination, namedDestination(asset, options.destination)];
+  const [name, destination] =
+    options.destination === undefined
+      ? [asset.destinationKeys[0] ?? "", asset.requireDestination("read")]
+      : [options.destination, namedDestination(asset, options.destination)];
   const checked = assetWindowOf(asset, window, true);
   const value = await destination.read(asset.ioContext(checked));
   const table = TableData.from(value);
@@ -45,5 +52,8 @@ export async function readAsset(project: Project, key: string, options: ScopeOpt
 function namedDestination(asset: Asset, name: string): Destination {
   const index = asset.destinationKeys.indexOf(name);
   if (index >= 0) return asset.destinations[index]!;
-  throw new ConfigError((o) => `${o("destination")} "${name}": asset "${asset.qualifiedKey}" has no such destination (expected one of: ${asset.destinationKeys.join(", ") || "none"})`);
+  throw new ConfigError(
+    (o) =>
+      `${o("destination")} "${name}": asset "${asset.qualifiedKey}" has no such destination (expected one of: ${asset.destinationKeys.join(", ") || "none"})`,
+  );
 }

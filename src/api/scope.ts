@@ -1,7 +1,13 @@
 import type { Asset } from "../asset/asset.js";
 import { ConfigError, PartitionError } from "../errors.js";
 import { calendarDateIn } from "../partitioning/dates.js";
-import { ListPartitionConfig, TimePartitionConfig, TimePartitionWindow, TimeWindowMapping, type PartitionWindow } from "../partitioning/index.js";
+import {
+  ListPartitionConfig,
+  TimePartitionConfig,
+  TimePartitionWindow,
+  TimeWindowMapping,
+  type PartitionWindow,
+} from "../partitioning/index.js";
 
 /** How a command names the partitions it works on. */
 export interface ScopeOptions {
@@ -24,7 +30,8 @@ export interface ScopeOptions {
  */
 export function resolveScope(assets: readonly Asset[], options: ScopeOptions): PartitionWindow | null {
   const given = (["partition", "window", "lookback"] as const).filter((name) => options[name] !== undefined);
-  if (given.length > 1) throw new ConfigError((o) => `${o(given[0]!)} and ${o(given[1]!)} cannot be used together: name the partitions one way`);
+  if (given.length > 1)
+    throw new ConfigError((o) => `${o(given[0]!)} and ${o(given[1]!)} cannot be used together: name the partitions one way`);
   if (options.tz !== undefined) calendarDateIn(new Date(0), options.tz);
   if ((options.offset !== undefined || options.tz !== undefined) && options.lookback === undefined) {
     throw new ConfigError((o) => `${o(options.offset !== undefined ? "offset" : "tz")} only applies with ${o("lookback")}`);
@@ -33,13 +40,16 @@ export function resolveScope(assets: readonly Asset[], options: ScopeOptions): P
   const partitioned = assets.filter((a) => a.partitioning);
   if (partitioned.length === 0) {
     const names = assets.map((a) => a.qualifiedKey).join(", ");
-    throw new ConfigError((o) => `${o(given[0]!)} was given, but ${names || "the selection"} ${assets.length === 1 ? "is" : "are"} not partitioned`);
+    throw new ConfigError(
+      (o) => `${o(given[0]!)} was given, but ${names || "the selection"} ${assets.length === 1 ? "is" : "are"} not partitioned`,
+    );
   }
   // A project may mix time and list partitionings: the text says which it names.
   const timed = partitioned.find((a) => a.partitioning instanceof TimePartitionConfig);
   if (options.lookback !== undefined) return lookbackWindow(timed ?? partitioned[0]!, options);
   const text = (options.partition ?? options.window)!.trim();
-  if (options.partition !== undefined && text.includes("..")) throw new ConfigError((o) => `${o("partition")} takes one key, got "${text}"; use ${o("window")} for a range`);
+  if (options.partition !== undefined && text.includes(".."))
+    throw new ConfigError((o) => `${o("partition")} takes one key, got "${text}"; use ${o("window")} for a range`);
   const listed = partitioned.find((a) => a.partitioning instanceof ListPartitionConfig)?.partitioning as ListPartitionConfig | undefined;
   if (listed && (!timed || !namesTime(text))) {
     const [first, last = first] = text.split("..") as [string, string?];
@@ -60,7 +70,8 @@ function namesTime(text: string): boolean {
 
 function lookbackWindow(asset: Asset, options: ScopeOptions): PartitionWindow {
   const config = asset.partitioning;
-  if (!(config instanceof TimePartitionConfig)) throw new ConfigError((o) => `${o("lookback")} needs a time-partitioned asset; "${asset.qualifiedKey}" is partitioned by a list`);
+  if (!(config instanceof TimePartitionConfig))
+    throw new ConfigError((o) => `${o("lookback")} needs a time-partitioned asset; "${asset.qualifiedKey}" is partitioned by a list`);
   const window = TimePartitionWindow.lookback({
     now: options.now ?? new Date(),
     lookback: options.lookback!,
@@ -69,7 +80,10 @@ function lookbackWindow(asset: Asset, options: ScopeOptions): PartitionWindow {
     start: config.start,
     timeZone: options.tz ?? "UTC",
   });
-  if (!window) throw new PartitionError((o) => `${o("lookback")} ${options.lookback} leaves no partition on or after the start of "${asset.qualifiedKey}"`);
+  if (!window)
+    throw new PartitionError(
+      (o) => `${o("lookback")} ${options.lookback} leaves no partition on or after the start of "${asset.qualifiedKey}"`,
+    );
   return window;
 }
 

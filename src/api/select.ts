@@ -49,7 +49,8 @@ export function partitioned(needs: string | OptionPhrase): AssetFilter {
   return {
     label: "partitioned",
     test: (asset) => asset.partitioning !== null,
-    refusal: (asset) => (o) => `asset "${asset.qualifiedKey}" is not partitioned: ${typeof needs === "string" ? needs : needs(o)} needs a partitioned asset`,
+    refusal: (asset) => (o) =>
+      `asset "${asset.qualifiedKey}" is not partitioned: ${typeof needs === "string" ? needs : needs(o)} needs a partitioned asset`,
   };
 }
 
@@ -203,7 +204,8 @@ class Graph {
     switch (target.kind) {
       case "asset": {
         const found = assets.filter((a) => a.qualifiedKey === target.key);
-        if (found.length === 0) throw new ConfigError((o) => `${prefix(o)}no asset "${target.key}"${this.suggest(target.key, this.assetKeys())}${this.known()}`);
+        if (found.length === 0)
+          throw new ConfigError((o) => `${prefix(o)}no asset "${target.key}"${this.suggest(target.key, this.assetKeys())}${this.known()}`);
         return found;
       }
       case "word": {
@@ -211,18 +213,26 @@ class Graph {
         if (standalone.length > 0) return standalone;
         const byKey = assets.filter((a) => a.key === target.word);
         if (byKey.length > 1) {
-          throw new ConfigError((o) => `${what(o)} is ambiguous: it names ${byKey.map((a) => a.qualifiedKey).join(", ")}; use the qualified key`);
+          throw new ConfigError(
+            (o) => `${what(o)} is ambiguous: it names ${byKey.map((a) => a.qualifiedKey).join(", ")}; use the qualified key`,
+          );
         }
         if (byKey.length === 1) return byKey;
         const ofSource = assets.filter((a) => a.source?.key === target.word);
         if (ofSource.length > 0) return ofSource;
-        throw new ConfigError((o) => `${prefix(o)}no asset or source "${target.word}"${this.suggest(target.word, [...this.assetKeys(), ...this.sources()])}${this.known()}`);
+        throw new ConfigError(
+          (o) =>
+            `${prefix(o)}no asset or source "${target.word}"${this.suggest(target.word, [...this.assetKeys(), ...this.sources()])}${this.known()}`,
+        );
       }
       case "source": {
         const found = assets.filter((a) => a.source?.key === target.key);
         if (found.length === 0) {
           const sources = this.sources();
-          throw new ConfigError((o) => `${prefix(o)}no source "${target.key}"${this.suggest(target.key, sources, "source:")} (sources: ${sources.join(", ") || "none"})`);
+          throw new ConfigError(
+            (o) =>
+              `${prefix(o)}no source "${target.key}"${this.suggest(target.key, sources, "source:")} (sources: ${sources.join(", ") || "none"})`,
+          );
         }
         return found;
       }
@@ -230,7 +240,10 @@ class Graph {
         const found = assets.filter((a) => a.tags.includes(target.tag));
         if (found.length === 0) {
           const tags = [...new Set(assets.flatMap((a) => a.tags))].sort();
-          throw new ConfigError((o) => `${prefix(o)}no asset has the tag "${target.tag}"${this.suggest(target.tag, tags, "tag:")} (${tags.length ? `tags: ${tags.join(", ")}` : "no asset declares tags"})`);
+          throw new ConfigError(
+            (o) =>
+              `${prefix(o)}no asset has the tag "${target.tag}"${this.suggest(target.tag, tags, "tag:")} (${tags.length ? `tags: ${tags.join(", ")}` : "no asset declares tags"})`,
+          );
         }
         return found;
       }

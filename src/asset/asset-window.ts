@@ -12,10 +12,16 @@ interface Partitioned {
  * window, `allowWindow`), or null for an unpartitioned asset. PartitionError, naming the asset,
  * when a partitioned asset is given none.
  */
-export function assetWindowOf(asset: Partitioned, partitionOrWindow: PartitionWindow | Partition | null | undefined, allowWindow?: boolean): PartitionWindow | null {
+export function assetWindowOf(
+  asset: Partitioned,
+  partitionOrWindow: PartitionWindow | Partition | null | undefined,
+  allowWindow?: boolean,
+): PartitionWindow | null {
   if (!asset.partitioning) return null;
   if (!partitionOrWindow) {
-    throw new PartitionError(`asset "${asset.qualifiedKey}" is partitioned by "${asset.partitioning.column}": give a partition or a window`);
+    throw new PartitionError(
+      `asset "${asset.qualifiedKey}" is partitioned by "${asset.partitioning.column}": give a partition or a window`,
+    );
   }
   return asset.partitioning.check(partitionOrWindow, asset.qualifiedKey, allowWindow);
 }

@@ -71,14 +71,17 @@ export class Asset {
     this.strategy = overrides.strategy ?? definition.strategy ?? source?.strategy ?? "auto";
     this.materializable = overrides.materializable ?? definition.materializable ?? source?.materializable ?? true;
     this.description = definition.description ?? null;
-    this.tags = overrides.tags !== undefined ? checkTags(overrides.tags, `asset "${this.qualifiedKey}"`) : (definition.tags ?? Object.freeze([]));
+    this.tags =
+      overrides.tags !== undefined ? checkTags(overrides.tags, `asset "${this.qualifiedKey}"`) : (definition.tags ?? Object.freeze([]));
     const named = namedDestinations(overrides.destinations ?? definition.destinations ?? source?.destinations, this.qualifiedKey);
     this.destinations = Object.freeze(named.map(([, d]) => d));
     this.destinationKeys = Object.freeze(named.map(([name]) => name));
     for (const relations of [definition.relations, source?.relations]) checkRelations(relations, this.destinations, this.qualifiedKey);
     const preferred = overrides.defaultDestinationKey ?? definition.defaultDestinationKey ?? source?.defaultDestinationKey;
     if (preferred !== undefined && !this.destinationKeys.includes(preferred)) {
-      throw new ConfigError(`asset "${this.qualifiedKey}": defaultDestinationKey "${preferred}" names no destination (have: ${this.destinationKeys.join(", ") || "none"})`);
+      throw new ConfigError(
+        `asset "${this.qualifiedKey}": defaultDestinationKey "${preferred}" names no destination (have: ${this.destinationKeys.join(", ") || "none"})`,
+      );
     }
     this.defaultDestinationKey = preferred ?? this.destinationKeys[0] ?? null;
     Object.freeze(this);
@@ -96,7 +99,13 @@ export class Asset {
 
   /** Names this asset's storage location for destinations. */
   get ref(): AssetRef {
-    return { key: this.qualifiedKey, table: this.table, dataset: this.dataset, partitioning: this.partitioning, description: this.description };
+    return {
+      key: this.qualifiedKey,
+      table: this.table,
+      dataset: this.dataset,
+      partitioning: this.partitioning,
+      description: this.description,
+    };
   }
 
   /** The context of a destination call over a window (or the whole, for null). */
@@ -134,7 +143,8 @@ export class Asset {
   /** The first destination, or ConfigError naming the asset. */
   requireDestination(purpose: string): Destination {
     const first = this.primaryDestination;
-    if (!first) throw new ConfigError(`asset "${this.qualifiedKey}" has no destination to ${purpose}: set destinations on the asset or its source`);
+    if (!first)
+      throw new ConfigError(`asset "${this.qualifiedKey}" has no destination to ${purpose}: set destinations on the asset or its source`);
     return first;
   }
 

@@ -20,7 +20,9 @@ export function conformData(asset: Asset, data: unknown): Conformed {
   const table = TableData.from(data);
   if (!table) {
     if (asset.strategy === "auto") return { data, schema: null, rows: null, warnings: [] };
-    throw new AssetError(`asset "${asset.qualifiedKey}" returned non-tabular data (${describeKind(data)}), which strategy "${asset.strategy}" cannot conform; return rows or use strategy "auto"`);
+    throw new AssetError(
+      `asset "${asset.qualifiedKey}" returned non-tabular data (${describeKind(data)}), which strategy "${asset.strategy}" cannot conform; return rows or use strategy "auto"`,
+    );
   }
   const result = conform(table.rows, { strategy: asset.strategy, schema: asset.schema, assetKey: asset.qualifiedKey });
   const rows = new RowsTable(result.rows);

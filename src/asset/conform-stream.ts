@@ -32,10 +32,12 @@ export async function conformStream(asset: Asset, stream: RowStream): Promise<Co
   const prefix: Row[][] = [];
   let schema: FieldSpec[];
   if (asset.schema) {
-    if (asset.strategy !== "auto" && asset.strategy !== "strict" && asset.strategy !== "reconcile") throw new AssetError(`asset "${asset.qualifiedKey}": unknown strategy`);
+    if (asset.strategy !== "auto" && asset.strategy !== "strict" && asset.strategy !== "reconcile")
+      throw new AssetError(`asset "${asset.qualifiedKey}": unknown strategy`);
     schema = [...asset.schema];
   } else {
-    if (asset.strategy !== "auto") throw new SchemaError(`asset "${asset.qualifiedKey}": strategy "${asset.strategy}" needs a declared schema`);
+    if (asset.strategy !== "auto")
+      throw new SchemaError(`asset "${asset.qualifiedKey}": strategy "${asset.strategy}" needs a declared schema`);
     let seen = 0;
     while (seen < INFERENCE_PREFIX_ROWS) {
       const next = await source.next();
@@ -87,7 +89,9 @@ function fitCheck(asset: Asset, schema: FieldSpec[]): (batch: readonly Row[], of
         const index = known.get(name);
         const value = row[name];
         if (index === undefined) {
-          throw new SchemaError(`asset "${asset.qualifiedKey}": row ${offset + i} has the field "${name}", which the first ${INFERENCE_PREFIX_ROWS} rows did not have and which cannot be added to data already written; declare a schema`);
+          throw new SchemaError(
+            `asset "${asset.qualifiedKey}": row ${offset + i} has the field "${name}", which the first ${INFERENCE_PREFIX_ROWS} rows did not have and which cannot be added to data already written; declare a schema`,
+          );
         }
         const spec = schema[index]!;
         if (value === null || value === undefined || fits[index]!(value)) continue;

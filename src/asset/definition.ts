@@ -137,13 +137,18 @@ function checkDependencies(key: string, field: string, dependencies: unknown): R
     const spec = isAssetTarget(entry) ? null : (entry as Record<string, unknown> | null);
     const target = spec && typeof spec === "object" ? spec["asset"] : entry;
     if (!isAssetTarget(target)) {
-      throw new ConfigError(`asset "${key}": ${field}.${name} must be an asset key ("orders" or "shop.orders"), an asset definition, or { asset, mapping }, got ${shown(entry)}`);
+      throw new ConfigError(
+        `asset "${key}": ${field}.${name} must be an asset key ("orders" or "shop.orders"), an asset definition, or { asset, mapping }, got ${shown(entry)}`,
+      );
     }
     if (spec) {
       const extra = Object.keys(spec).filter((field) => field !== "asset" && field !== "mapping");
-      if (extra.length > 0) throw new ConfigError(`asset "${key}": ${field}.${name} has unknown field "${extra[0]}": expected { asset, mapping }`);
+      if (extra.length > 0)
+        throw new ConfigError(`asset "${key}": ${field}.${name} has unknown field "${extra[0]}": expected { asset, mapping }`);
       if (spec["mapping"] !== undefined && !(spec["mapping"] instanceof TimeWindowMapping)) {
-        throw new ConfigError(`asset "${key}": ${field}.${name}.mapping must be il.trailing(n), il.previousPeriod() or a TimeWindowMapping, got ${shown(spec["mapping"])}`);
+        throw new ConfigError(
+          `asset "${key}": ${field}.${name}.mapping must be il.trailing(n), il.previousPeriod() or a TimeWindowMapping, got ${shown(spec["mapping"])}`,
+        );
       }
       checked[name] = Object.freeze({ asset: target, ...(spec["mapping"] ? { mapping: spec["mapping"] as TimeWindowMapping } : {}) });
     } else {

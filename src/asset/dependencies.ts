@@ -55,7 +55,13 @@ export function resolveDependency(asset: Asset, name: string, candidates: readon
     throw new DependencyNotFoundError(`asset "${asset.qualifiedKey}" requires "${label}" (as ${name}), which is not in ${scope}`);
   }
   const mapping = dependencyMapping(entry);
-  const problem = upstream ? edgeProblem({ key: upstream.qualifiedKey, partitioning: upstream.partitioning }, { key: asset.qualifiedKey, partitioning: asset.partitioning }, mapping) : null;
+  const problem = upstream
+    ? edgeProblem(
+        { key: upstream.qualifiedKey, partitioning: upstream.partitioning },
+        { key: asset.qualifiedKey, partitioning: asset.partitioning },
+        mapping,
+      )
+    : null;
   return Object.freeze({ name, optional, asset: upstream, mapping, problem });
 }
 
@@ -68,7 +74,9 @@ function lookup(asset: Asset, target: DependencyTarget, candidates: readonly Ass
   const sameSource = built.find((candidate) => candidate.source?.key === asset.source?.key);
   if (sameSource) return sameSource;
   if (built.length > 1) {
-    throw new DAGError(`asset "${asset.qualifiedKey}" depends on a definition held by ${built.map((a) => a.qualifiedKey).join(", ")}; name one by key`);
+    throw new DAGError(
+      `asset "${asset.qualifiedKey}" depends on a definition held by ${built.map((a) => a.qualifiedKey).join(", ")}; name one by key`,
+    );
   }
   return built[0];
 }

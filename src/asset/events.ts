@@ -38,7 +38,11 @@ export type AssetEvent =
       readonly rows: number | null;
       readonly durationMs: number;
     })
-  | (AssetEventBase & { readonly type: "destination:write:failed" | "destination:read:failed"; readonly destination: string; readonly error: ErrorInfo })
+  | (AssetEventBase & {
+      readonly type: "destination:write:failed" | "destination:read:failed";
+      readonly destination: string;
+      readonly error: ErrorInfo;
+    })
   | (EventBase & { readonly type: "log"; readonly asset?: string; readonly level: LogLevel; readonly message: string });
 
 export type LogLevel = "debug" | "info" | "warn" | "error";

@@ -1,5 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { AssetError, ConfigError, DataNotFoundError, DependencyNotFoundError, DestinationWriteError, InterloperError, PartitionError, SchemaError } from "../errors.js";
+import {
+  AssetError,
+  ConfigError,
+  DataNotFoundError,
+  DependencyNotFoundError,
+  DestinationWriteError,
+  InterloperError,
+  PartitionError,
+  SchemaError,
+} from "../errors.js";
 import { upstreamWindow, type Partition, type PartitionWindow } from "../partitioning/index.js";
 import { mergeInferred, type FieldSpec } from "../schema/index.js";
 import type { RunMetadata } from "../destination/index.js";
@@ -53,15 +62,31 @@ export interface Execution {
 }
 
 /** Runs one asset over a window: read dependencies, run, conform, write to every destination. */
-export async function executeAsset(asset: Asset, partitionOrWindow: PartitionWindow | Partition | null, partial: Partial<ExecuteOptions>): Promise<Execution> {
+export async function executeAsset(
+  asset: Asset,
+  partitionOrWindow: PartitionWindow | Partition | null,
+  partial: Partial<ExecuteOptions>,
+): Promise<Execution> {
   const options = withDefaults(partial);
   const window = assetWindowOf(asset, partitionOrWindow);
-  const base: EventScope = { runId: options.runId, ...(options.backfillId ? { backfillId: options.backfillId } : {}), ...(window ? { partition: String(window) } : {}), asset: asset.qualifiedKey };
+  const base: EventScope = {
+    runId: options.runId,
+    ...(options.backfillId ? { backfillId: options.backfillId } : {}),
+    ...(window ? { partition: String(window) } : {}),
+    asset: asset.qualifiedKey,
+  };
   const now = () => new Date().toISOString();
   const log = (level: LogLevel, message: string) => options.emit({ ...base, type: "log", time: now(), level, message });
 
   const dependencies = await readDependencies(asset, window, options, base);
-  const context = new ExecutionContext({ asset, window, runId: options.runId, backfillId: options.backfillId, log, ...(options.signal ? { signal: options.signal } : {}) });
+  const context = new ExecutionContext({
+    asset,
+    window,
+    runId: options.runId,
+    backfillId: options.backfillId,
+    log,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   let output: unknown;
   try {
     output = asset.definition.run(context, dependencies);
@@ -71,7 +96,10 @@ export async function executeAsset(asset: Asset, partitionOrWindow: PartitionWin
     if (isThenable(output)) output = await output;
   } catch (error) {
     if (error instanceof InterloperError) throw error;
-    throw new AssetError(`asset "${asset.qualifiedKey}" failed${window ? ` for ${String(window)}` : ""}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+    throw new AssetError(
+      `asset "${asset.qualifiedKey}" failed${window ? ` for ${String(window)}` : ""}: ${(error as Error)?.message ?? String(error)}`,
+      { cause: error },
+    );
   }
   if (isRowStream(output)) return writeStreamed(asset, window, output, options, base, log);
   const conformed = conformData(asset, output);
@@ -84,7 +112,14 @@ export async function executeAsset(asset: Asset, partitionOrWindow: PartitionWin
 }
 
 /** Writes conformed data to every destination; the error of a failure says which ones hold it. */
-async function writeAll(asset: Asset, window: PartitionWindow | null, conformed: Conformed, options: ExecuteOptions, base: EventScope, metadata: RunMetadata): Promise<Execution> {
+async function writeAll(
+  asset: Asset,
+  window: PartitionWindow | null,
+  conformed: Conformed,
+  options: ExecuteOptions,
+  base: EventScope,
+  metadata: RunMetadata,
+): Promise<Execution> {
   const now = () => new Date().toISOString();
   const log = (level: LogLevel, message: string) => options.emit({ ...base, type: "log", time: now(), level, message });
   if (asset.destinations.length === 0) {
@@ -111,7 +146,14 @@ async function writeAll(asset: Asset, window: PartitionWindow | null, conformed:
     try {
       await destination.write(io, index === asset.destinations.length - 1 ? handed.pop() : handed[0]);
       written.push(name);
-      options.emit({ ...base, type: "destination:write:completed", time: now(), destination: name, rows: conformed.rows, durationMs: Date.now() - started });
+      options.emit({
+        ...base,
+        type: "destination:write:completed",
+        time: now(),
+        destination: name,
+        rows: conformed.rows,
+        durationMs: Date.now() - started,
+      });
     } catch (error) {
       failed.push([name, error]);
       options.emit({ ...base, type: "destination:write:failed", time: now(), destination: name, error: errorInfo(error) });
@@ -120,11 +162,14 @@ async function writeAll(asset: Asset, window: PartitionWindow | null, conformed:
   if (failed.length > 0) {
     const [name, first] = failed[0]!;
     const held = written.length > 0 ? `; ${subject(written, "holds", "hold")} the new data` : "";
-    throw new DestinationWriteError(`asset "${asset.qualifiedKey}": writing to ${failed.map(([n]) => n).join(", ")} failed (${name}: ${(first as Error)?.message ?? String(first)})${held}`, {
-      cause: first,
-      written,
-      failedDestinations: failed.map(([n]) => n),
-    });
+    throw new DestinationWriteError(
+      `asset "${asset.qualifiedKey}": writing to ${failed.map(([n]) => n).join(", ")} failed (${name}: ${(first as Error)?.message ?? String(first)})${held}`,
+      {
+        cause: first,
+        written,
+        failedDestinations: failed.map(([n]) => n),
+      },
+    );
   }
   return { ...conformed, written, failedDestinations: [] };
 }
@@ -162,12 +207,22 @@ async function writeStreamed(
     // Data that contradicts its schema is the asset's failure, as with an array; nothing was replaced.
     if (error instanceof SchemaError) throw error;
     options.emit({ ...base, type: "destination:write:failed", time: now(), destination: name, error: errorInfo(error) });
-    throw new DestinationWriteError(`asset "${asset.qualifiedKey}": writing to ${name} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error, written: [], failedDestinations: [name] });
+    throw new DestinationWriteError(
+      `asset "${asset.qualifiedKey}": writing to ${name} failed: ${(error as Error)?.message ?? String(error)}`,
+      { cause: error, written: [], failedDestinations: [name] },
+    );
   }
   // A stream's inferred schema may have widened while rows arrived: downstream reads get the final one.
   remember(options, asset, [...stream.schema]);
   for (const warning of stream.warnings) log("warn", warning);
-  options.emit({ ...base, type: "destination:write:completed", time: now(), destination: name, rows: stream.rows(), durationMs: Date.now() - started });
+  options.emit({
+    ...base,
+    type: "destination:write:completed",
+    time: now(),
+    destination: name,
+    rows: stream.rows(),
+    durationMs: Date.now() - started,
+  });
   return { data: null, schema: stream.schema, rows: stream.rows(), written: [name], failedDestinations: [] };
 }
 
@@ -179,7 +234,12 @@ function remember(options: ExecuteOptions, asset: Asset, schema: readonly FieldS
   options.schemas.set(asset.qualifiedKey, asset.schema ? schema : mergeInferred(options.schemas.get(asset.qualifiedKey), schema));
 }
 
-async function readDependencies(asset: Asset, window: PartitionWindow | null, options: ExecuteOptions, base: EventScope): Promise<Record<string, unknown>> {
+async function readDependencies(
+  asset: Asset,
+  window: PartitionWindow | null,
+  options: ExecuteOptions,
+  base: EventScope,
+): Promise<Record<string, unknown>> {
   const values: Record<string, unknown> = {};
   const declared = [...Object.keys(asset.definition.requires), ...Object.keys(asset.definition.optionalRequires)];
   for (const name of declared) {
@@ -201,17 +261,27 @@ async function readDependencies(asset: Asset, window: PartitionWindow | null, op
     options.emit({ ...event, type: "destination:read:started", time: new Date().toISOString() });
     try {
       const metadata = { runId: options.runId, ...(options.backfillId ? { backfillId: options.backfillId } : {}) };
-      const log = (level: LogLevel, message: string) => options.emit({ ...base, type: "log", time: new Date().toISOString(), level, message });
+      const log = (level: LogLevel, message: string) =>
+        options.emit({ ...base, type: "log", time: new Date().toISOString(), level, message });
       values[name] = await destination.read(upstream.ioContext(scope, schema, metadata, log));
     } catch (error) {
       options.emit({ ...event, type: "destination:read:failed", time: new Date().toISOString(), error: errorInfo(error) });
       // Say which upstream lacks data: the destination only knows its own asset.
       if (error instanceof DataNotFoundError) {
-        throw new DataNotFoundError(`asset "${asset.qualifiedKey}" needs "${upstream.qualifiedKey}"${scope ? ` for ${String(scope)}` : ""}, which was not materialized: ${error.message}`, { cause: error });
+        throw new DataNotFoundError(
+          `asset "${asset.qualifiedKey}" needs "${upstream.qualifiedKey}"${scope ? ` for ${String(scope)}` : ""}, which was not materialized: ${error.message}`,
+          { cause: error },
+        );
       }
       throw error;
     }
-    options.emit({ ...event, type: "destination:read:completed", time: new Date().toISOString(), rows: rowCountOf(values[name]), durationMs: Date.now() - started });
+    options.emit({
+      ...event,
+      type: "destination:read:completed",
+      time: new Date().toISOString(),
+      rows: rowCountOf(values[name]),
+      durationMs: Date.now() - started,
+    });
   }
   return values;
 }
@@ -223,7 +293,10 @@ function upstreamScope(asset: Asset, upstream: Asset, dependency: Dependency, wi
     return upstreamWindow(upstream.partitioning, window, dependency.mapping);
   } catch (error) {
     if (!(error instanceof PartitionError)) throw error;
-    throw new PartitionError(`asset "${asset.qualifiedKey}" cannot read "${upstream.qualifiedKey}" (as ${dependency.name}): ${error.message}`, { cause: error });
+    throw new PartitionError(
+      `asset "${asset.qualifiedKey}" cannot read "${upstream.qualifiedKey}" (as ${dependency.name}): ${error.message}`,
+      { cause: error },
+    );
   }
 }
 
@@ -253,5 +326,7 @@ async function* untilAbandoned<T>(batches: AsyncIterable<T>, abandoned: AbortSig
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
+  return (
+    (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function"
+  );
 }

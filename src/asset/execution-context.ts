@@ -54,7 +54,13 @@ export class ExecutionContext {
   /** The start of the run's time partition; PartitionError when the run is not one time partition. */
   get partitionDate(): Date {
     if (this.partition instanceof TimePartition) return new Date(this.partition.value.getTime());
-    const what = this.partition ? `the list partition "${this.partition.key}"` : this.window ? `the window ${String(this.window)}` : "no partition";
-    throw new PartitionError(`asset "${this.asset.key}": partitionDate needs a single time partition, but the run has ${what}; read context.window instead`);
+    const what = this.partition
+      ? `the list partition "${this.partition.key}"`
+      : this.window
+        ? `the window ${String(this.window)}`
+        : "no partition";
+    throw new PartitionError(
+      `asset "${this.asset.key}": partitionDate needs a single time partition, but the run has ${what}; read context.window instead`,
+    );
   }
 }

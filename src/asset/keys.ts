@@ -17,10 +17,13 @@ const TAG = /^[A-Za-z0-9_-]+$/;
 /** Checks an asset's tags: an array of non-empty strings of letters, digits, `_` and `-`; returns them frozen, each once. */
 export function checkTags(tags: unknown, owner: string): readonly string[] {
   if (tags === undefined) return Object.freeze([]);
-  if (!Array.isArray(tags)) throw new ConfigError(`${owner}: tags must be an array of strings, got ${JSON.stringify(tags) ?? String(tags)}`);
+  if (!Array.isArray(tags))
+    throw new ConfigError(`${owner}: tags must be an array of strings, got ${JSON.stringify(tags) ?? String(tags)}`);
   for (const tag of tags) {
     if (typeof tag !== "string" || !TAG.test(tag)) {
-      throw new ConfigError(`${owner}: tag ${JSON.stringify(tag) ?? String(tag)} is invalid: expected a non-empty string of letters, digits, _ or - (e.g. "finance")`);
+      throw new ConfigError(
+        `${owner}: tag ${JSON.stringify(tag) ?? String(tag)} is invalid: expected a non-empty string of letters, digits, _ or - (e.g. "finance")`,
+      );
     }
   }
   return Object.freeze([...new Set(tags as string[])]);

@@ -9,7 +9,12 @@ import { printable } from "./printable.js";
 
 // Loaded as CommonJS, which commander is: through its ES module wrapper Node would first scan
 // its source for export names, a cost every command pays at start-up.
-const { Command: CommandClass, CommanderError, InvalidArgumentError, Option } = createRequire(import.meta.url)("commander") as typeof import("commander");
+const {
+  Command: CommandClass,
+  CommanderError,
+  InvalidArgumentError,
+  Option,
+} = createRequire(import.meta.url)("commander") as typeof import("commander");
 
 // Each command's module is imported only when that command runs, so `--help` and `list` do
 // not pay for ink, react or the runner.
@@ -34,18 +39,26 @@ function integer(name: string, min: number, max = 1_000_000) {
   };
 }
 
-const SELECTORS = "assets to work on: orders or shop.orders (an asset), shop or source:shop (a source's assets), tag:NAME, +orders (and everything upstream), orders+ (and everything downstream); several are a union";
+const SELECTORS =
+  "assets to work on: orders or shop.orders (an asset), shop or source:shop (a source's assets), tag:NAME, +orders (and everything upstream), orders+ (and everything downstream); several are a union";
 
 /** The positional selectors and `--exclude` (repeatable), shared by materialize, plan, coverage and list. */
 function assetSelection(command: Command, none: string): Command {
   return command
     .argument("[selectors...]", `${SELECTORS}; none means ${none}`)
-    .option("--exclude <selector>", "leave out what this selector names (repeatable; same syntax)", (value: string, previous: string[] = []) => [...previous, value]);
+    .option(
+      "--exclude <selector>",
+      "leave out what this selector names (repeatable; same syntax)",
+      (value: string, previous: string[] = []) => [...previous, value],
+    );
 }
 
 function selectionOptions(command: Command): Command {
   return command
-    .option("-p, --partition <key>", "one partition: a time key (2026-01-15, 2026-01, 2026-W03, 2026-Q1, 2026, 2026-01-15T13) or a list value")
+    .option(
+      "-p, --partition <key>",
+      "one partition: a time key (2026-01-15, 2026-01, 2026-W03, 2026-Q1, 2026, 2026-01-15T13) or a list value",
+    )
     .option("-w, --window <start..end>", "an inclusive window of partitions (a single key is a window of one)")
     .option("--lookback <n>", "the trailing window of n partitions", integer("--lookback", 1))
     .option("--offset <n>", "with --lookback: end n partitions before the current one (default 0)", integer("--offset", 0))
@@ -56,11 +69,20 @@ function selectionOptions(command: Command): Command {
 export function buildProgram(): Command {
   const program = new CommandClass("interloper")
     .description("Define, materialize and inspect partitioned data assets.")
-    .option("-c, --config <path>", 'the config file (default: $INTERLOPER_CONFIG, else the nearest interloper.config.*, .interloperrc*, .config/interloperrc* or package.json "interloper" key from here upward)')
+    .option(
+      "-c, --config <path>",
+      'the config file (default: $INTERLOPER_CONFIG, else the nearest interloper.config.*, .interloperrc*, .config/interloperrc* or package.json "interloper" key from here upward)',
+    )
     .option("--verbose", "print stack traces of errors; with list, where each destination keeps its data")
-    .option("-q, --quiet", "print only errors and how the command ended: no progress, no skipped or next-step lines (data that list, show, plan and coverage print is kept)")
+    .option(
+      "-q, --quiet",
+      "print only errors and how the command ended: no progress, no skipped or next-step lines (data that list, show, plan and coverage print is kept)",
+    )
     .option("--color", "colour the output even when it is not a terminal (over NO_COLOR and FORCE_COLOR)")
-    .option("--no-color", "never colour the output (over FORCE_COLOR); without either flag: FORCE_COLOR, then NO_COLOR, then colour only on a terminal")
+    .option(
+      "--no-color",
+      "never colour the output (over FORCE_COLOR); without either flag: FORCE_COLOR, then NO_COLOR, then colour only on a terminal",
+    )
     .version(packageVersion(), "-V, --version", "print the version of interloper")
     .hook("preAction", (command) => applyColorChoice(colorChoice(command.opts<GlobalOptions>().color, process.env)))
     .showSuggestionAfterError(true)
@@ -72,22 +94,35 @@ export function buildProgram(): Command {
     .addOption(new Option("--order <order>", "which end of a backfill runs first").choices(["newest", "oldest"]).default("newest"))
     .option("--concurrency <n>", "assets (or backfill partitions) at once (default: the config's, else 4)", integer("--concurrency", 1))
     .option("--no-fail-fast", "keep going after a failure")
-    .option("--processes <n>", "run the backfill's partitions in n worker processes, each loading the config once", integer("--processes", 1))
+    .option(
+      "--processes <n>",
+      "run the backfill's partitions in n worker processes, each loading the config once",
+      integer("--processes", 1),
+    )
     .option(
       "--timeout <duration>",
       `fail a partition whose run takes longer (90s, 5m, 1h): it is abandoned, nothing more of it is written, the backfill goes on; ` +
         `with --processes the worker fails it itself, and is sent SIGTERM at the limit, then SIGKILL ${CHILD_KILL_DELAY_MS / 1000} s later`,
     )
-    .option("--grace <duration>", `after SIGINT or SIGTERM, how long running partitions may take to finish before they are abandoned (default ${formatLimit(DEFAULT_GRACE_MS)}; 0: at once)`)
+    .option(
+      "--grace <duration>",
+      `after SIGINT or SIGTERM, how long running partitions may take to finish before they are abandoned (default ${formatLimit(DEFAULT_GRACE_MS)}; 0: at once)`,
+    )
     .option("--shard <i/n>", "run shard i of n of the backfill (every n-th partition, newest first)")
-    .option("--shard-index-env <VAR>", "read the shard from a 0-based worker index in VAR (JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX)")
+    .option(
+      "--shard-index-env <VAR>",
+      "read the shard from a 0-based worker index in VAR (JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX)",
+    )
     .option("--shard-count <n>", "with --shard-index-env: how many shards there are", integer("--shard-count", 1))
     .option("--missing", "only the partitions coverage reports missing (newest first): resumes an interrupted backfill")
     .option("--include-empty", "with --missing: also the partitions written with 0 rows")
     .option("--until <key>", "with --missing and no window: look up to this partition, inclusive (default: the last complete period)")
     .option("--include-current", "with --missing and no window: also the current period (default: left to finish)")
     .option("--dry-run", "print what would run, and the stored partitions and rows it would replace; write nothing")
-    .option("--full-refresh", "first drop everything the destinations hold of the selected assets (a folder, a table, a prefix of objects), then rebuild: the way out of a schema change")
+    .option(
+      "--full-refresh",
+      "first drop everything the destinations hold of the selected assets (a folder, a table, a prefix of objects), then rebuild: the way out of a schema change",
+    )
     .option("-y, --yes", "with --full-refresh: drop without asking (required when no terminal can be asked)")
     .option("--json", "write the event stream as JSON lines on stdout (with --dry-run: the dry run as one JSON object)")
     .addHelpText(
@@ -118,14 +153,19 @@ Examples:
     .option("--include-current", "with --missing and no window: also the current period (default: left to finish)")
     .option("--shards <n>", "split the backfill into n shards; with --json, print a GitHub Actions matrix", integer("--shards", 1, 10_000))
     .option("--json", "print the plan as JSON")
-    .addHelpText("after", `\nExamples:\n  $ interloper plan --window 2025-01-01..2025-12-31\n  $ interloper plan --window 2025-01-01..2025-12-31 --shards 4 --json   # {"include":[{"shard":"1/4",...}]}`)
+    .addHelpText(
+      "after",
+      `\nExamples:\n  $ interloper plan --window 2025-01-01..2025-12-31\n  $ interloper plan --window 2025-01-01..2025-12-31 --shards 4 --json   # {"include":[{"shard":"1/4",...}]}`,
+    )
     .action(async (assets: string[], options: object, command: Command) => {
       const { planCommand } = await import("./commands/plan.js");
       process.exitCode = await planCommand(assets, { ...command.optsWithGlobals(), ...options });
     });
 
   assetSelection(program.command("list"), "every asset")
-    .description("list assets: source, partitioning, destinations, dependencies, tags and schema (--verbose: and where each destination keeps its data)")
+    .description(
+      "list assets: source, partitioning, destinations, dependencies, tags and schema (--verbose: and where each destination keeps its data)",
+    )
     .option("--json", "print JSON")
     .action(async (selectors: string[], options: object, command: Command) => {
       const { listCommand } = await import("./commands/list.js");
@@ -141,7 +181,10 @@ Examples:
     .option("--limit <n>", "at most n rows (default 20; 0 for all)", integer("--limit", 0), 20)
     .addOption(new Option("--format <format>", "output format").choices(["table", "json", "csv"]).default("table"))
     .option("--destination <name>", "read from this destination of the asset (its key, as `list` shows it; default: the first)")
-    .addHelpText("after", `\nExamples:\n  $ interloper show orders -p 2026-01-15\n  $ interloper show orders -w 2026-01-01..2026-01-07 --format csv --limit 0\n  $ interloper show events -p 2026-01-15 --destination warehouse`)
+    .addHelpText(
+      "after",
+      `\nExamples:\n  $ interloper show orders -p 2026-01-15\n  $ interloper show orders -w 2026-01-01..2026-01-07 --format csv --limit 0\n  $ interloper show events -p 2026-01-15 --destination warehouse`,
+    )
     .action(async (asset: string, options: object, command: Command) => {
       const { showCommand } = await import("./commands/show.js");
       process.exitCode = await showCommand(asset, { ...command.optsWithGlobals(), ...options });
@@ -153,9 +196,15 @@ Examples:
     .option("--json", "print the computed coverage as JSON")
     .option("--html <file>", "also write a self-contained HTML report")
     .option("--fail-on-missing", "exit 1 when any expected partition is missing (a CI gate); the period in progress never counts")
-    .option("--until <key>", "end the expected range at this partition, inclusive (default: the last complete period; the current one is shown in progress)")
+    .option(
+      "--until <key>",
+      "end the expected range at this partition, inclusive (default: the last complete period; the current one is shown in progress)",
+    )
     .option("--include-current", "expect the current period too")
-    .option("-i, --interactive", "explore in the terminal: arrow keys move between assets and periods, enter shows a partition, m materializes, / filters, q quits")
+    .option(
+      "-i, --interactive",
+      "explore in the terminal: arrow keys move between assets and periods, enter shows a partition, m materializes, / filters, q quits",
+    )
     .addHelpText(
       "after",
       `\nExamples:\n  $ interloper coverage orders\n  $ interloper coverage -i\n  $ interloper coverage orders -w 2026-01-01..2026-03-31 --json\n  $ interloper coverage orders --until 2026-03-31\n  $ interloper coverage tag:finance --exclude daily_revenue\n  $ interloper coverage --html coverage.html --fail-on-missing`,
@@ -167,7 +216,9 @@ Examples:
 
   program
     .command("init")
-    .description("start a project here: write interloper.config.ts (one source, one daily asset with a zod schema, CSV files in ./data) and add ./data to .gitignore; never overwrites a config")
+    .description(
+      "start a project here: write interloper.config.ts (one source, one daily asset with a zod schema, CSV files in ./data) and add ./data to .gitignore; never overwrites a config",
+    )
     .addHelpText("after", `\nExamples:\n  $ interloper init && interloper check && interloper materialize --lookback 1 --offset 1`)
     .action(async (options: object, command: Command) => {
       const { initCommand } = await import("./commands/init.js");
@@ -176,7 +227,9 @@ Examples:
 
   program
     .command("check")
-    .description("load the config and validate every asset, edge and destination without running or connecting to anything: each problem on a line and exit 2, else one OK line")
+    .description(
+      "load the config and validate every asset, edge and destination without running or connecting to anything: each problem on a line and exit 2, else one OK line",
+    )
     .action(async (options: object, command: Command) => {
       const { checkCommand } = await import("./commands/check.js");
       process.exitCode = await checkCommand({ ...command.optsWithGlobals(), ...options });

@@ -9,6 +9,9 @@ export function commandNow(): Date {
   const text = process.env["INTERLOPER_NOW"];
   if (text === undefined || text.trim() === "") return new Date();
   const instant = parseInstant(text.trim());
-  if (!instant) throw new ConfigError(`INTERLOPER_NOW=${JSON.stringify(text)} is not an instant: expected an ISO date or datetime such as 2026-05-20T13:45:00Z`);
+  if (!instant)
+    throw new ConfigError(
+      `INTERLOPER_NOW=${JSON.stringify(text)} is not an instant: expected an ISO date or datetime such as 2026-05-20T13:45:00Z`,
+    );
   return instant;
 }

@@ -14,7 +14,8 @@ const CLOSE_LIMIT_MS = 2_000;
  */
 export function guardEscapedErrors(verbose: boolean | undefined): () => void {
   const onEscape = (error: unknown) => {
-    if (debugging(verbose)) process.stderr.write(`${printableLines((error instanceof Error ? (error.stack ?? error.message) : String(error)).split("\n"))}\n`);
+    if (debugging(verbose))
+      process.stderr.write(`${printableLines((error instanceof Error ? (error.stack ?? error.message) : String(error)).split("\n"))}\n`);
     if (takeEscapedError(error)) return;
     process.exitCode = 1;
     reportError(error, false);
@@ -35,7 +36,10 @@ export function guardEscapedErrors(verbose: boolean | undefined): () => void {
  */
 export async function exitLeavingAbandonedWork(code: number): Promise<never> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([closeLoadedProjects().catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_LIMIT_MS)))]);
+  await Promise.race([
+    closeLoadedProjects().catch(() => undefined),
+    new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_LIMIT_MS))),
+  ]);
   clearTimeout(timer);
   return exitOnceFlushed(code);
 }

@@ -17,7 +17,8 @@ export const CONFIG_FIELDS = ["sources", "assets", "concurrency"] as const satis
  * as the ES module a config importing "zod" shares, so that it is loaded once.
  */
 function configSchema(z: typeof Z) {
-  const listOf = (is: (v: unknown) => boolean, expected: string) => z.array(z.custom(is, { error: expected }), { error: "expected an array" }).optional();
+  const listOf = (is: (v: unknown) => boolean, expected: string) =>
+    z.array(z.custom(is, { error: expected }), { error: "expected an array" }).optional();
   const shape = {
     sources: listOf(isSource, "expected a source made with il.source (called or not)"),
     assets: listOf(isAsset, "expected an asset made with il.asset"),

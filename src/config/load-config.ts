@@ -32,7 +32,9 @@ export async function loadConfig(options: { cwd?: string; configPath?: string; e
     throw loadFailure(error);
   }
   if (found === null) {
-    throw new ConfigError(`no interloper config found in ${cwd} or above: create interloper.config.ts (or .interloperrc.json, .interloperrc.yaml, an "interloper" key in package.json), pass --config <path> or set ${CONFIG_ENV}`);
+    throw new ConfigError(
+      `no interloper config found in ${cwd} or above: create interloper.config.ts (or .interloperrc.json, .interloperrc.yaml, an "interloper" key in package.json), pass --config <path> or set ${CONFIG_ENV}`,
+    );
   }
   const problem = await configProblem(unwrapDefault(found.config));
   if (problem !== null) throw new ConfigError(`${found.filepath}: ${problem}`);
@@ -52,7 +54,9 @@ async function openConfig(filepath: string, fromEnv: boolean): Promise<{ config:
 
 /** A module namespace whose only export is `default` stands for that export. */
 function unwrapDefault(value: unknown): unknown {
-  return value && typeof value === "object" && "default" in value && Object.keys(value).length === 1 ? (value as { default: unknown }).default : value;
+  return value && typeof value === "object" && "default" in value && Object.keys(value).length === 1
+    ? (value as { default: unknown }).default
+    : value;
 }
 
 /** One line saying why a config could not be loaded, with file:line when the loader gives it. */
@@ -70,7 +74,10 @@ function loadFailure(failure: unknown): ConfigError {
   text = text.replace(/^JSON Error in .*?:\s/, "JSON: ");
   const message = text.replace(/\s*\n\s*/g, " ").trim();
   const location = locate(err, where);
-  const kind = err instanceof SyntaxError || /Transform|Unexpected|Expected|JSON Error|YAML/.test(`${err?.name} ${message}`) ? "failed to compile" : "threw while loading";
+  const kind =
+    err instanceof SyntaxError || /Transform|Unexpected|Expected|JSON Error|YAML/.test(`${err?.name} ${message}`)
+      ? "failed to compile"
+      : "threw while loading";
   return new ConfigError(`config ${location} ${kind}: ${message}`, { cause: error });
 }
 

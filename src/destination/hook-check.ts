@@ -12,6 +12,9 @@ export function missingHook(instance: object, signatures: readonly string[]): st
 
 /** Refuses, with ConfigError naming the class and the hook, a destination lacking one of `hooks`. */
 export function requireHooks(instance: object, hooks: readonly string[]): void {
-  const missing = missingHook(instance, hooks.map((hook) => `${hook}()`));
+  const missing = missingHook(
+    instance,
+    hooks.map((hook) => `${hook}()`),
+  );
   if (missing) throw new ConfigError(`destination ${instance.constructor.name} cannot be created: it does not implement ${missing}`);
 }

@@ -16,7 +16,9 @@ export function importOptional<T>(packageName: string, installCommand: string, p
       const code = (error as NodeJS.ErrnoException).code;
       const missing = code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND";
       const reason = missing ? "is not installed" : `could not be loaded (${(error as Error).message})`;
-      throw new ConfigError(`${purpose} needs the optional package "${packageName}", which ${reason}: run \`${installCommand}\``, { cause: error });
+      throw new ConfigError(`${purpose} needs the optional package "${packageName}", which ${reason}: run \`${installCommand}\``, {
+        cause: error,
+      });
     });
     loaded.set(packageName, pending);
   }

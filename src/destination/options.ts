@@ -120,7 +120,11 @@ export function checkUndeclaredOptions(destination: object, base: object): void 
 /** Accessors with a setter that the destination's classes below `base` define. */
 function settersOf(destination: object, base: object): string[] {
   const names: string[] = [];
-  for (let proto = Object.getPrototypeOf(destination) as object | null; proto && proto !== base; proto = Object.getPrototypeOf(proto) as object | null) {
+  for (
+    let proto = Object.getPrototypeOf(destination) as object | null;
+    proto && proto !== base;
+    proto = Object.getPrototypeOf(proto) as object | null
+  ) {
     for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(proto))) if (descriptor.set) names.push(name);
   }
   return names;

@@ -6,7 +6,10 @@ import { stringifyJson } from "../schema/json-text.js";
 
 /** The refusal of one value: which destination, field and (0-based) row, and why. */
 export function unstorable(destination: string, field: string, row: number, reason: string, cause?: unknown): SchemaError {
-  return new SchemaError(`${destination}: cannot write field ${JSON.stringify(field)} at row ${row}: ${reason}`, cause === undefined ? undefined : { cause });
+  return new SchemaError(
+    `${destination}: cannot write field ${JSON.stringify(field)} at row ${row}: ${reason}`,
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 /**
@@ -43,11 +46,24 @@ function loneSurrogate(text: string): string {
  * the years a destination's storage takes; refused otherwise, saying why (`why`) and what is
  * allowed. Text whose year cannot be read is given back as it is.
  */
-export function withinYears(value: unknown, kind: "date" | "datetime", [min, max]: readonly [number, number], destination: string, field: string, row: number, why: string): unknown {
+export function withinYears(
+  value: unknown,
+  kind: "date" | "datetime",
+  [min, max]: readonly [number, number],
+  destination: string,
+  field: string,
+  row: number,
+  why: string,
+): unknown {
   const year = value instanceof Date ? value.getUTCFullYear() : typeof value === "string" ? isoYear(value) : Number.NaN;
   if (Number.isNaN(year) || (year >= min && year <= max)) return value;
   const text = value instanceof Date ? value.toISOString() : String(value);
-  throw unstorable(destination, field, row, `the ${kind} ${text} is outside the years ${min}..${max}: ${why}; expected a ${kind} of the years ${min}..${max}`);
+  throw unstorable(
+    destination,
+    field,
+    row,
+    `the ${kind} ${text} is outside the years ${min}..${max}: ${why}; expected a ${kind} of the years ${min}..${max}`,
+  );
 }
 
 /** The year of ISO text: four digits, or six with a sign (expanded years); NaN for other text. */
@@ -74,7 +90,8 @@ export interface JsonStorage {
  */
 export function storableJson(value: unknown, destination: string, field: string, row: number, storage: JsonStorage = {}): unknown {
   const found = jsonProblem(value, storage, 0);
-  if (found !== null) throw unstorable(destination, field, row, `the json value holds ${found.what} at ${jsonPath(found.at)}, ${found.why}`);
+  if (found !== null)
+    throw unstorable(destination, field, row, `the json value holds ${found.what} at ${jsonPath(found.at)}, ${found.why}`);
   return value;
 }
 
@@ -103,8 +120,10 @@ const MAX_JSON_DEPTH = 5_000;
 function jsonProblem(value: unknown, storage: JsonStorage, depth: number): JsonProblem | null {
   switch (typeof value) {
     case "number":
-      if (value === 0 && 1 / value < 0) return { at: [], what: "-0", why: "which JSON text writes as 0 (it would read back as 0); expected a json value without -0" };
-      if (!Number.isFinite(value)) return { at: [], what: String(value), why: "which JSON has no number for (it would read back as null); expected finite numbers" };
+      if (value === 0 && 1 / value < 0)
+        return { at: [], what: "-0", why: "which JSON text writes as 0 (it would read back as 0); expected a json value without -0" };
+      if (!Number.isFinite(value))
+        return { at: [], what: String(value), why: "which JSON has no number for (it would read back as null); expected finite numbers" };
       return null;
     case "string":
       return textProblem(value, "string", storage);
@@ -121,7 +140,7 @@ function jsonProblem(value: unknown, storage: JsonStorage, depth: number): JsonP
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = jsonProblem(value[i], storage, depth + 1);
-      if (found !== null) return found.at.unshift(i), found;
+      if (found !== null) return (found.at.unshift(i), found);
     }
     return null;
   }
@@ -129,7 +148,7 @@ function jsonProblem(value: unknown, storage: JsonStorage, depth: number): JsonP
   // it writes its toJSON text).
   for (const key of Object.keys(value)) {
     const found = textProblem(key, "key", storage) ?? jsonProblem((value as Record<string, unknown>)[key], storage, depth + 1);
-    if (found !== null) return found.at.unshift(key), found;
+    if (found !== null) return (found.at.unshift(key), found);
   }
   return null;
 }
@@ -137,9 +156,18 @@ function jsonProblem(value: unknown, storage: JsonStorage, depth: number): JsonP
 /** A string value or an object's key (then `at` names the member it is the key of). */
 function textProblem(text: string, what: "string" | "key", storage: JsonStorage): JsonProblem | null {
   if (storage.wellFormed && !text.isWellFormed()) {
-    return { at: [], what: `a ${what} with a lone UTF-16 surrogate`, why: "which the database's JSON cannot hold; expected well-formed Unicode (String.prototype.toWellFormed() replaces lone surrogates)" };
+    return {
+      at: [],
+      what: `a ${what} with a lone UTF-16 surrogate`,
+      why: "which the database's JSON cannot hold; expected well-formed Unicode (String.prototype.toWellFormed() replaces lone surrogates)",
+    };
   }
-  if (storage.noNul && text.includes("\0")) return { at: [], what: `a ${what} with a NUL character (\\u0000)`, why: "which PostgreSQL's jsonb cannot hold; expected text without NUL" };
+  if (storage.noNul && text.includes("\0"))
+    return {
+      at: [],
+      what: `a ${what} with a NUL character (\\u0000)`,
+      why: "which PostgreSQL's jsonb cannot hold; expected text without NUL",
+    };
   return null;
 }
 
@@ -153,7 +181,8 @@ function jsonPath(at: ReadonlyArray<string | number>): string {
   for (const step of at) {
     if (typeof step === "number") path += `[${step}]`;
     else if (/^[A-Za-z_$][\w$]*$/.test(step) && step.length <= MAX_KEY_SHOWN) path += `.${step}`;
-    else path += `[${quoteKey(step.length > MAX_KEY_SHOWN ? step.slice(0, MAX_KEY_SHOWN) : step)}${step.length > MAX_KEY_SHOWN ? "..." : ""}]`;
+    else
+      path += `[${quoteKey(step.length > MAX_KEY_SHOWN ? step.slice(0, MAX_KEY_SHOWN) : step)}${step.length > MAX_KEY_SHOWN ? "..." : ""}]`;
   }
   return path;
 }

@@ -91,9 +91,15 @@ export abstract class PartitionConfig {
    * a window: of this kind, within its bounds, and of one partition unless `allowWindow`
    * (reads pass `true`: any window can be read back, whatever one run may cover).
    */
-  check(windowOrPartition: PartitionWindow | Partition | null | undefined, assetKey: string, allowWindow: boolean = this.allowWindow): PartitionWindow {
+  check(
+    windowOrPartition: PartitionWindow | Partition | null | undefined,
+    assetKey: string,
+    allowWindow: boolean = this.allowWindow,
+  ): PartitionWindow {
     if (windowOrPartition === null || windowOrPartition === undefined) {
-      throw new PartitionError(`asset "${assetKey}" is partitioned by "${this.column}" but was given no window (${describeValue(windowOrPartition)}): expected a partition or a window`);
+      throw new PartitionError(
+        `asset "${assetKey}" is partitioned by "${this.column}" but was given no window (${describeValue(windowOrPartition)}): expected a partition or a window`,
+      );
     }
     const window = windowOrPartition instanceof Partition ? windowOrPartition.window : windowOrPartition;
     if (!(window instanceof PartitionWindow)) {

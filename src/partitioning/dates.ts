@@ -8,8 +8,7 @@ import { describeValue } from "../text/describe-value.js";
 // never depend on the process's time zone. What is public stays a plain Date.
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const ISO_DATETIME =
-  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2})(?::(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|z|[+-]\d{2}:?\d{2})?$/;
+const ISO_DATETIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2})(?::(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|z|[+-]\d{2}:?\d{2})?$/;
 
 /** The `in` context of date-fns that does its arithmetic on the UTC calendar. */
 export const inUtc = (value: Date | number | string): Date => new UTCDateMini(typeof value === "string" ? Date.parse(value) : +value);
@@ -124,7 +123,8 @@ function zoneOffsetMinutes(timeZone: string, instant: Date): number {
   if (!format) {
     // tzOffset would read a name such as "Foo+05" as a fixed offset, and Intl on Node 22 and later
     // takes "+05:30" as a zone; only IANA names are zones here, and none starts with a sign.
-    const unknown = (cause?: unknown) => new PartitionError(`unknown time zone ${JSON.stringify(timeZone)}: expected an IANA name such as "Europe/Paris" or "UTC"`, { cause });
+    const unknown = (cause?: unknown) =>
+      new PartitionError(`unknown time zone ${JSON.stringify(timeZone)}: expected an IANA name such as "Europe/Paris" or "UTC"`, { cause });
     if (/^[+-]/.test(timeZone)) throw unknown();
     try {
       format = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" });

@@ -132,7 +132,9 @@ export class TimeGranularity {
   static named(name: string): TimeGranularity {
     const found = TimeGranularity.all.find((g) => g.name === name);
     if (!found) {
-      throw new PartitionError(`unknown granularity ${JSON.stringify(name)}: expected one of ${TimeGranularity.all.map((g) => g.name).join(", ")}`);
+      throw new PartitionError(
+        `unknown granularity ${JSON.stringify(name)}: expected one of ${TimeGranularity.all.map((g) => g.name).join(", ")}`,
+      );
     }
     return found;
   }
@@ -181,7 +183,9 @@ export class TimeGranularity {
     const match = this.calendar.shape.exec(key);
     const start = match ? this.calendar.read(match.slice(1).map(Number)) : null;
     if (!start) {
-      const why = match ? `has the shape of ${this.calendar.example} but names no real ${this.name}` : `expected the shape ${this.calendar.example}`;
+      const why = match
+        ? `has the shape of ${this.calendar.example} but names no real ${this.name}`
+        : `expected the shape ${this.calendar.example}`;
       throw new PartitionError(`${JSON.stringify(key)} is not a valid ${this.name} key: ${why}`);
     }
     return start;

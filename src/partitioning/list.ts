@@ -22,7 +22,9 @@ function unsafeReason(value: unknown): string | null {
   const bad = ["/", "\\", "="].find((ch) => value.includes(ch));
   if (bad !== undefined) return `must not contain ${JSON.stringify(bad)}`;
   const control = CONTROL.exec(value);
-  return control ? `must not contain the control character U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}` : null;
+  return control
+    ? `must not contain the control character U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`
+    : null;
 }
 
 /** One declared value of a list partitioning; its key is the value itself. */
@@ -67,7 +69,9 @@ export class ListPartitionWindow extends PartitionWindow {
     const first = config.indexOf(startKey);
     const last = config.indexOf(endKey);
     if (last < first) {
-      throw new PartitionError(`list window ${startKey}..${endKey} ends before it starts in the declared order ${config.values.join(", ")}`);
+      throw new PartitionError(
+        `list window ${startKey}..${endKey} ends before it starts in the declared order ${config.values.join(", ")}`,
+      );
     }
     this.config = config;
     this.partitions = Object.freeze(config.values.slice(first, last + 1).map((v) => new ListPartition(v, config)));
@@ -111,13 +115,19 @@ export class ListPartitionConfig extends PartitionConfig {
   constructor(options: ListPartitionOptions) {
     super(options?.column, options?.allowWindow ?? false);
     if (!Array.isArray(options.values) || options.values.length === 0) {
-      throw new ConfigError(`list partitioning on "${this.column}": values must be a non-empty array of strings, got ${describeValue(options.values)}`);
+      throw new ConfigError(
+        `list partitioning on "${this.column}": values must be a non-empty array of strings, got ${describeValue(options.values)}`,
+      );
     }
     const positions = new Map<string, number>();
     options.values.forEach((value, index) => {
       const reason = unsafeReason(value);
-      if (reason) throw new ConfigError(`list partitioning on "${this.column}": value ${describeValue(value)} ${reason} (values are used as path segments and SQL literals)`);
-      if (positions.has(value)) throw new ConfigError(`list partitioning on "${this.column}": value ${JSON.stringify(value)} is declared twice`);
+      if (reason)
+        throw new ConfigError(
+          `list partitioning on "${this.column}": value ${describeValue(value)} ${reason} (values are used as path segments and SQL literals)`,
+        );
+      if (positions.has(value))
+        throw new ConfigError(`list partitioning on "${this.column}": value ${JSON.stringify(value)} is declared twice`);
       positions.set(value, index);
     });
     this.values = Object.freeze([...options.values]);
@@ -128,7 +138,9 @@ export class ListPartitionConfig extends PartitionConfig {
   indexOf(key: string): number {
     const index = this.positions.get(key);
     if (index === undefined) {
-      throw new PartitionError(`${JSON.stringify(key)} is not a declared value of "${this.column}": expected one of ${this.values.join(", ")}`);
+      throw new PartitionError(
+        `${JSON.stringify(key)} is not a declared value of "${this.column}": expected one of ${this.values.join(", ")}`,
+      );
     }
     return index;
   }
@@ -148,7 +160,11 @@ export class ListPartitionConfig extends PartitionConfig {
   }
 
   compatible(other: PartitionConfig): boolean {
-    return other instanceof ListPartitionConfig && other.values.length === this.values.length && other.values.every((v, i) => v === this.values[i]);
+    return (
+      other instanceof ListPartitionConfig &&
+      other.values.length === this.values.length &&
+      other.values.every((v, i) => v === this.values[i])
+    );
   }
 
   toDefinition(): PartitionDefinition {
@@ -157,11 +173,15 @@ export class ListPartitionConfig extends PartitionConfig {
 
   protected checkKind(window: PartitionWindow, assetKey: string): void {
     if (!(window instanceof ListPartitionWindow)) {
-      throw new PartitionError(`asset "${assetKey}" is partitioned by the list ${this.values.join(", ")} but was given the window ${JSON.stringify(String(window))} of another kind`);
+      throw new PartitionError(
+        `asset "${assetKey}" is partitioned by the list ${this.values.join(", ")} but was given the window ${JSON.stringify(String(window))} of another kind`,
+      );
     }
     for (const p of window.partitions) {
       if (!this.positions.has(p.key)) {
-        throw new PartitionError(`asset "${assetKey}": ${JSON.stringify(p.key)} is not a declared value: expected one of ${this.values.join(", ")}`);
+        throw new PartitionError(
+          `asset "${assetKey}": ${JSON.stringify(p.key)} is not a declared value: expected one of ${this.values.join(", ")}`,
+        );
       }
     }
   }
@@ -169,6 +189,7 @@ export class ListPartitionConfig extends PartitionConfig {
 
 PartitionConfig.register("list", (definition) => {
   const values = definition["values"];
-  if (!Array.isArray(values)) throw new PartitionError(`list partitioning definition: expected "values" to be an array, got ${describeValue(values)}`);
+  if (!Array.isArray(values))
+    throw new PartitionError(`list partitioning definition: expected "values" to be an array, got ${describeValue(values)}`);
   return new ListPartitionConfig({ column: definition.column, values: values as string[], allowWindow: definition.allowWindow });
 });

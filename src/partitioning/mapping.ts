@@ -54,7 +54,9 @@ export class TimeWindowMapping {
     if (this.trailing !== null) start = up.advance(start, -(this.trailing - 1));
     if (upstream.start && start < upstream.start) {
       if (end < upstream.start) {
-        throw new PartitionError(`${this.describe()} of ${String(window)}: ${String(new TimePartitionWindow(start, end, up))}, before the upstream's first partition ${up.format(upstream.start)}`);
+        throw new PartitionError(
+          `${this.describe()} of ${String(window)}: ${String(new TimePartitionWindow(start, end, up))}, before the upstream's first partition ${up.format(upstream.start)}`,
+        );
       }
       start = upstream.start;
     }
@@ -116,7 +118,10 @@ export function edgeProblem(upstream: EdgeEnd, downstream: EdgeEnd, mapping: Tim
     if (!down) return `${edge}: an unpartitioned asset cannot choose which periods to read; partition "${downstream.key}" by time too`;
     return `${edge}: time and list partitions do not map onto each other; partition "${downstream.key}" by time, or require "${upstream.key}" from a time-partitioned asset`;
   }
-  if (!down) return up instanceof ListPartitionConfig ? null : `${edge}: an unpartitioned asset cannot read every partition of this kind; partition "${downstream.key}" the same way`;
+  if (!down)
+    return up instanceof ListPartitionConfig
+      ? null
+      : `${edge}: an unpartitioned asset cannot read every partition of this kind; partition "${downstream.key}" the same way`;
   if (down instanceof TimePartitionConfig) {
     return `${edge}: time and list partitions do not map onto each other; require "${upstream.key}" from an unpartitioned asset (which reads all its values), or partition "${downstream.key}" by the same list`;
   }
@@ -128,7 +133,11 @@ export function edgeProblem(upstream: EdgeEnd, downstream: EdgeEnd, mapping: Tim
  * The upstream window a downstream run reads, or null for the whole upstream (an unpartitioned
  * upstream). The edge must have no `edgeProblem`.
  */
-export function upstreamWindow(upstream: PartitionConfig | null, window: PartitionWindow | null, mapping: TimeWindowMapping | null): PartitionWindow | null {
+export function upstreamWindow(
+  upstream: PartitionConfig | null,
+  window: PartitionWindow | null,
+  mapping: TimeWindowMapping | null,
+): PartitionWindow | null {
   if (!upstream) return null;
   if (upstream instanceof TimePartitionConfig && window instanceof TimePartitionWindow) return (mapping ?? DEFAULT).map(window, upstream);
   if (!window && upstream instanceof ListPartitionConfig) return upstream.all();

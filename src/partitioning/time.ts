@@ -100,13 +100,17 @@ export class TimePartitionWindow extends PartitionWindow {
     // "A...B" is Dagster's spelling of the same range; time keys hold no dots.
     const parts = (/^[^.]+\.\.\.[^.]+$/.test(text.trim()) ? text.replace("...", "..") : text).split("..");
     if (parts.length > 2 || parts.some((p) => p.trim() === "")) {
-      throw new PartitionError(`${JSON.stringify(text)} is not a window: expected "start..end" (e.g. "2026-01-01..2026-01-07") or a single key`);
+      throw new PartitionError(
+        `${JSON.stringify(text)} is not a window: expected "start..end" (e.g. "2026-01-01..2026-01-07") or a single key`,
+      );
     }
     const [first, last = first] = parts.map((p) => p.trim()) as [string, string?];
     const granularity = TimeGranularity.fromKey(first);
     const lastGranularity = TimeGranularity.fromKey(last);
     if (lastGranularity !== granularity) {
-      throw new PartitionError(`window ${JSON.stringify(text)} mixes a ${granularity.name} key with a ${lastGranularity.name} key: expected both ends of one granularity`);
+      throw new PartitionError(
+        `window ${JSON.stringify(text)} mixes a ${granularity.name} key with a ${lastGranularity.name} key: expected both ends of one granularity`,
+      );
     }
     return new TimePartitionWindow(granularity.parse(first), granularity.parse(last), granularity);
   }
@@ -114,8 +118,10 @@ export class TimePartitionWindow extends PartitionWindow {
   /** The trailing window a schedule should cover, or null when clamping to `start` leaves nothing. */
   static lookback(options: LookbackOptions): TimePartitionWindow | null {
     const { lookback, offset = 0, granularity = TimeGranularity.DAY, timeZone = "UTC" } = options;
-    if (!Number.isInteger(lookback) || lookback < 1) throw new PartitionError(`lookback: expected an integer of at least 1, got ${describeValue(lookback)}`);
-    if (!Number.isInteger(offset) || offset < 0) throw new PartitionError(`offset: expected an integer of at least 0, got ${describeValue(offset)}`);
+    if (!Number.isInteger(lookback) || lookback < 1)
+      throw new PartitionError(`lookback: expected an integer of at least 1, got ${describeValue(lookback)}`);
+    if (!Number.isInteger(offset) || offset < 0)
+      throw new PartitionError(`offset: expected an integer of at least 0, got ${describeValue(offset)}`);
     const g = granularityOf(granularity);
     const now = options.now === undefined ? new Date() : toDate(options.now, "now");
     const current = currentPeriod(g, now, timeZone);
@@ -207,7 +213,9 @@ export class TimePartitionConfig extends PartitionConfig {
 
   protected checkKind(window: PartitionWindow, assetKey: string): void {
     if (!(window instanceof TimePartitionWindow)) {
-      throw new PartitionError(`asset "${assetKey}" is partitioned by ${this.granularity.name} but was given the window ${JSON.stringify(String(window))} of another kind`);
+      throw new PartitionError(
+        `asset "${assetKey}" is partitioned by ${this.granularity.name} but was given the window ${JSON.stringify(String(window))} of another kind`,
+      );
     }
     if (window.granularity !== this.granularity) {
       throw new PartitionError(

@@ -5,12 +5,6 @@ export { ColumnsTable, columnsRepresentation, looksLikeColumns } from "./columns
 export { TableData } from "./table-data.js";
 export { setOwn } from "./own-field.js";
 export type { Columns, NativeKinds, Row, TableSplit } from "./table-data.js";
-export {
-  detectRepresentation,
-  registerRepresentation,
-  representation,
-  representationKinds,
-  unregisterRepresentation,
-} from "./registry.js";
+export { detectRepresentation, registerRepresentation, representation, representationKinds, unregisterRepresentation } from "./registry.js";
 export type { Representation } from "./registry.js";
 export { batchesOf, collectRows, isRowStream, type RowStream } from "./stream.js";

@@ -97,15 +97,23 @@ export class BackfillResult {
  * concurrency; unpartitioned assets run once, first. Assets that read other partitions than
  * their own (a month its days) run after those partitions, or wait for them (see `runStages`).
  */
-export async function backfill(dag: AssetGraph, partitionOrWindow: PartitionWindow | Partition, options: BackfillOptions = {}): Promise<BackfillResult> {
+export async function backfill(
+  dag: AssetGraph,
+  partitionOrWindow: PartitionWindow | Partition,
+  options: BackfillOptions = {},
+): Promise<BackfillResult> {
   const window = partitionOrWindow instanceof Partition ? partitionOrWindow.window : partitionOrWindow;
-  if (!window || typeof (window as PartitionWindow).partitions !== "object") throw new PartitionError(`backfill needs a window or a partition, got ${String(partitionOrWindow)}`);
+  if (!window || typeof (window as PartitionWindow).partitions !== "object")
+    throw new PartitionError(`backfill needs a window or a partition, got ${String(partitionOrWindow)}`);
   const selected = selectAssets(dag, options.assets);
   const order = checkOrder(options.order);
   const only = options.only ? new Set(options.only) : undefined;
   const inWindow = new Set(window.partitions.map((p) => p.key));
   const strays = only ? [...only].filter((key) => !inWindow.has(key)) : [];
-  if (strays.length > 0) throw new PartitionError(`only: ${strays.slice(0, 5).join(", ")} ${strays.length === 1 ? "is" : "are"} not in the window ${String(window)}`);
+  if (strays.length > 0)
+    throw new PartitionError(
+      `only: ${strays.slice(0, 5).join(", ")} ${strays.length === 1 ? "is" : "are"} not in the window ${String(window)}`,
+    );
   const plan = planExecution(dag, selected, window, { order, ...(only ? { only } : {}), perPartition: true });
   return runStages(dag, plan.schedule, { ...options, window: String(window) });
 }
@@ -128,7 +136,8 @@ export async function runStages(dag: AssetGraph, stages: readonly Stage[], optio
   if (options.processes !== undefined && (!Number.isInteger(options.processes) || options.processes < 1)) {
     throw new ConfigError(`processes must be an integer of at least 1, got ${String(options.processes)}`);
   }
-  if (options.processes && !options.childProcess) throw new ConfigError("processes needs childProcess.configPath: the config file each child process loads");
+  if (options.processes && !options.childProcess)
+    throw new ConfigError("processes needs childProcess.configPath: the config file each child process loads");
   checkLimits(options);
   const control = new RunControl(options.signal);
   const unwatch = watchRun(control);
@@ -185,9 +194,17 @@ async function runSlots(dag: AssetGraph, stages: readonly Stage[], options: Stag
     if (runnable.length === 0) return { result: null, blocked: blocked.size };
     const result =
       pool && slot.partition
-        ? await pool.run(slot.partition.key, runnable.map((a) => a.qualifiedKey))
+        ? await pool.run(
+            slot.partition.key,
+            runnable.map((a) => a.qualifiedKey),
+          )
         : await runWindow(dag, runnable, slot.partition?.window ?? null, runOptions);
-    for (const asset of runnable) requirements.record(asset.qualifiedKey, slot.partition?.key ?? null, result.assetExecutions[asset.qualifiedKey]?.status === "completed");
+    for (const asset of runnable)
+      requirements.record(
+        asset.qualifiedKey,
+        slot.partition?.key ?? null,
+        result.assetExecutions[asset.qualifiedKey]?.status === "completed",
+      );
     return { result, blocked: blocked.size };
   };
 
@@ -230,8 +247,24 @@ async function runSlots(dag: AssetGraph, stages: readonly Stage[], options: Stag
   const partitions = slots.flat().flatMap((entry) => (entry.outcome ? [entry.outcome] : []));
   const statuses = partitions.map((p) => p.status).concat(unpartitionedStatus ? [unpartitionedStatus] : []);
   const status: ExecutionStatus =
-    statuses.includes("failed") || control.error ? "failed" : statuses.includes("canceled") ? (options.signal?.aborted ? "canceled" : "failed") : "completed";
-  const result = new BackfillResult(backfillId, status, options.window, Date.now() - startedAt, partitions, unpartitionedRun, control.error, waiting, notRun);
+    statuses.includes("failed") || control.error
+      ? "failed"
+      : statuses.includes("canceled")
+        ? options.signal?.aborted
+          ? "canceled"
+          : "failed"
+        : "completed";
+  const result = new BackfillResult(
+    backfillId,
+    status,
+    options.window,
+    Date.now() - startedAt,
+    partitions,
+    unpartitionedRun,
+    control.error,
+    waiting,
+    notRun,
+  );
   emit({
     ...base,
     type: `backfill:${status}`,

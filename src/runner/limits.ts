@@ -5,7 +5,9 @@ import type { Attempt, RunControl } from "./attempt.js";
 export function checkLimits(options: { readonly timeoutMs?: number; readonly graceMs?: number }): void {
   const { timeoutMs, graceMs } = options;
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
-    throw new ConfigError(`timeoutMs must be a number of milliseconds above 0 and at most ${MAX_TIMER_MS} (24 days), got ${String(timeoutMs)}`);
+    throw new ConfigError(
+      `timeoutMs must be a number of milliseconds above 0 and at most ${MAX_TIMER_MS} (24 days), got ${String(timeoutMs)}`,
+    );
   }
   if (graceMs !== undefined && !(Number.isFinite(graceMs) && graceMs >= 0 && graceMs <= MAX_TIMER_MS)) {
     throw new ConfigError(`graceMs must be a number of milliseconds from 0 to ${MAX_TIMER_MS} (24 days), got ${String(graceMs)}`);
@@ -32,7 +34,12 @@ export function formatLimit(ms: number): string {
 /** What interrupted a run, from its signal's reason: "SIGTERM" when the CLI aborted it, else "the interrupt". */
 export function interruptName(signal: AbortSignal): string {
   const reason: unknown = signal.reason;
-  const message = reason instanceof Error || (typeof DOMException !== "undefined" && reason instanceof DOMException) ? (reason as Error).message : typeof reason === "string" ? reason : "";
+  const message =
+    reason instanceof Error || (typeof DOMException !== "undefined" && reason instanceof DOMException)
+      ? (reason as Error).message
+      : typeof reason === "string"
+        ? reason
+        : "";
   return /^SIG[A-Z]+$/.test(message) ? message : "the interrupt";
 }
 

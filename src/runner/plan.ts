@@ -69,16 +69,34 @@ export interface PlanningOptions {
  * Plans assets of a graph (selected, in dependency order) over a window (null: none given):
  * throws ConfigError or PartitionError, before anything runs, when they cannot run it.
  */
-export function planExecution(graph: AssetGraph, assets: readonly Asset[], window: PartitionWindow | null, options: PlanningOptions = {}): Plan {
+export function planExecution(
+  graph: AssetGraph,
+  assets: readonly Asset[],
+  window: PartitionWindow | null,
+  options: PlanningOptions = {},
+): Plan {
   const order = checkOrder(options.order);
   if (!options.perPartition && needsStages(graph, assets, window)) return stagedPlan(graph, assets, window, { ...options, order });
   const partitioned = assets.filter((a) => a.partitioning);
   const unpartitioned = assets.filter((a) => !a.partitioning);
-  const whole = !options.perPartition && !options.only && !options.shard && (!window || window.length === 1 || partitioned.every((a) => a.partitioning!.allowWindow));
+  const whole =
+    !options.perPartition &&
+    !options.only &&
+    !options.shard &&
+    (!window || window.length === 1 || partitioned.every((a) => a.partitioning!.allowWindow));
   if (whole || !window) {
     checkRunWindow(assets, window);
     const runs = [{ partition: window ? String(window) : null, assets: assets.map((a) => a.qualifiedKey) }];
-    return { mode: "run", window, assets, order, runs, partitions: window ? window.partitions.map((p) => p.key) : [], schedule: [], skipped: [] };
+    return {
+      mode: "run",
+      window,
+      assets,
+      order,
+      runs,
+      partitions: window ? window.partitions.map((p) => p.key) : [],
+      schedule: [],
+      skipped: [],
+    };
   }
   const ordered = order === "newest" ? [...window.partitions].reverse() : [...window.partitions];
   const partitions = shardOf(ordered, options.shard).filter((p) => !options.only || options.only.has(p.key));
@@ -104,6 +122,7 @@ export function planExecution(graph: AssetGraph, assets: readonly Asset[], windo
 /** The order given, checked; "newest" when none is. */
 export function checkOrder(order: PlanningOptions["order"]): "newest" | "oldest" {
   const checked = order ?? "newest";
-  if (checked !== "newest" && checked !== "oldest") throw new ConfigError(`order must be "newest" or "oldest", got ${JSON.stringify(order)}`);
+  if (checked !== "newest" && checked !== "oldest")
+    throw new ConfigError(`order must be "newest" or "oldest", got ${JSON.stringify(order)}`);
   return checked;
 }

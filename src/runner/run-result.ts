@@ -65,7 +65,9 @@ export class RunResult {
 
   /** Assets that were running when the run stopped waiting for them (canceled after they started). */
   get abandonedAssets(): string[] {
-    return Object.values(this.assetExecutions).filter((e) => e.status === "canceled" && e.startTime !== null).map((e) => e.asset);
+    return Object.values(this.assetExecutions)
+      .filter((e) => e.status === "canceled" && e.startTime !== null)
+      .map((e) => e.asset);
   }
 
   /** Plain data for JSON output. */
@@ -83,7 +85,9 @@ export class RunResult {
   }
 
   private keysWith(status: ExecutionStatus): string[] {
-    return Object.values(this.assetExecutions).filter((e) => e.status === status).map((e) => e.asset);
+    return Object.values(this.assetExecutions)
+      .filter((e) => e.status === status)
+      .map((e) => e.asset);
   }
 }
 

@@ -63,7 +63,8 @@ function chosenAssets(dag: AssetGraph, selection?: readonly (string | Asset)[]):
   const chosen = new Set<string>();
   for (const item of selection) {
     const asset = typeof item === "string" ? dag.find(item) : item;
-    if (!asset || !dag.assets.includes(asset)) throw new ConfigError(`no asset "${typeof item === "string" ? item : item.qualifiedKey}" in the DAG`);
+    if (!asset || !dag.assets.includes(asset))
+      throw new ConfigError(`no asset "${typeof item === "string" ? item : item.qualifiedKey}" in the DAG`);
     if (!asset.materializable) throw new ConfigError(`asset "${asset.qualifiedKey}" is not materializable`);
     chosen.add(asset.qualifiedKey);
   }
@@ -74,7 +75,10 @@ function chosenAssets(dag: AssetGraph, selection?: readonly (string | Asset)[]):
  * Checks a run's window against every selected asset before anything executes, listing every
  * asset that cannot serve it in one PartitionError. Returns the window (null when none is given).
  */
-export function checkRunWindow(assets: readonly Asset[], partitionOrWindow: PartitionWindow | Partition | null | undefined): PartitionWindow | null {
+export function checkRunWindow(
+  assets: readonly Asset[],
+  partitionOrWindow: PartitionWindow | Partition | null | undefined,
+): PartitionWindow | null {
   const window = partitionOrWindow instanceof Partition ? partitionOrWindow.window : (partitionOrWindow ?? null);
   const problems: string[] = [];
   for (const asset of assets) {
@@ -95,7 +99,11 @@ export function checkRunWindow(assets: readonly Asset[], partitionOrWindow: Part
 }
 
 /** Materializes a DAG over one window: assets start as soon as their dependencies complete. */
-export async function materializeDag(dag: AssetGraph, partitionOrWindow: PartitionWindow | Partition | null | undefined, options: RunOptions & RunInternals = {}): Promise<RunResult> {
+export async function materializeDag(
+  dag: AssetGraph,
+  partitionOrWindow: PartitionWindow | Partition | null | undefined,
+  options: RunOptions & RunInternals = {},
+): Promise<RunResult> {
   const selected = selectAssets(dag, options.assets);
   return runWindow(dag, selected, checkRunWindow(selected, partitionOrWindow), options);
 }
@@ -104,13 +112,22 @@ export async function materializeDag(dag: AssetGraph, partitionOrWindow: Partiti
  * One run of assets already selected (in dependency order) over a window already checked
  * against them: what a plan's run, or a backfill's slot, executes.
  */
-export async function runWindow(dag: AssetGraph, selected: readonly Asset[], window: PartitionWindow | null, options: RunOptions & RunInternals = {}): Promise<RunResult> {
+export async function runWindow(
+  dag: AssetGraph,
+  selected: readonly Asset[],
+  window: PartitionWindow | null,
+  options: RunOptions & RunInternals = {},
+): Promise<RunResult> {
   checkLimits(options);
   const emit = options.emit ?? emitter(options.onEvent, options.events);
   const limiter = options.limiter ?? new Limiter(options.concurrency ?? 4);
   const failFast = options.failFast ?? true;
   const runId = options.runId ?? randomUUID();
-  const scope = { runId, ...(options.backfillId ? { backfillId: options.backfillId } : {}), ...(window ? { partition: String(window) } : {}) };
+  const scope = {
+    runId,
+    ...(options.backfillId ? { backfillId: options.backfillId } : {}),
+    ...(window ? { partition: String(window) } : {}),
+  };
   const now = () => new Date().toISOString();
   const schemas = options.schemas ?? new Map<string, readonly FieldSpec[] | null>();
   const inRun = new Set(selected.map((a) => a.qualifiedKey));
@@ -142,7 +159,15 @@ export async function runWindow(dag: AssetGraph, selected: readonly Asset[], win
     results.set(asset.qualifiedKey, { asset: asset.qualifiedKey, ...execution });
   };
   const cancel = (asset: Asset, reason: string) => {
-    settle(asset, { status: "canceled", startTime: null, endTime: null, error: new Error(reason), rows: null, written: [], failedDestinations: [] });
+    settle(asset, {
+      status: "canceled",
+      startTime: null,
+      endTime: null,
+      error: new Error(reason),
+      rows: null,
+      written: [],
+      failedDestinations: [],
+    });
     emit({ ...scope, type: "asset:canceled", time: now(), asset: asset.qualifiedKey, reason });
   };
 
@@ -160,7 +185,10 @@ export async function runWindow(dag: AssetGraph, selected: readonly Asset[], win
     try {
       const execution: Execution = await attempt.watch(() =>
         executeAsset(asset, window, {
-          runId, write: true, emit: attempt.observe(emit), schemas,
+          runId,
+          write: true,
+          emit: attempt.observe(emit),
+          schemas,
           // the graph resolved every declared dependency; resolving again only words an undeclared name
           resolve: (a, name) => dag.dependencies(a).find((d) => d.name === name) ?? resolveDependency(a, name, dag.assets, "the DAG"),
           ...(options.backfillId ? { backfillId: options.backfillId } : {}),
@@ -169,15 +197,31 @@ export async function runWindow(dag: AssetGraph, selected: readonly Asset[], win
         }),
       );
       const endTime = new Date();
-      settle(asset, { status: "completed", startTime, endTime, error: null, rows: execution.rows, written: execution.written, failedDestinations: [] });
-      emit({ ...scope, type: "asset:completed", time: endTime.toISOString(), asset: key, rows: execution.rows, durationMs: endTime.getTime() - startTime.getTime() });
+      settle(asset, {
+        status: "completed",
+        startTime,
+        endTime,
+        error: null,
+        rows: execution.rows,
+        written: execution.written,
+        failedDestinations: [],
+      });
+      emit({
+        ...scope,
+        type: "asset:completed",
+        time: endTime.toISOString(),
+        asset: key,
+        rows: execution.rows,
+        durationMs: endTime.getTime() - startTime.getTime(),
+      });
     } catch (caught) {
       const endTime = new Date();
       const durationMs = endTime.getTime() - startTime.getTime();
       if (caught instanceof AbandonedAttempt) {
         const { status, error } = caught.outcome;
         settle(asset, { status, startTime, endTime, error, rows: null, written: attempt.written, failedDestinations: [] });
-        if (status === "failed") emit({ ...scope, type: "asset:failed", time: endTime.toISOString(), asset: key, error: errorInfo(error), durationMs });
+        if (status === "failed")
+          emit({ ...scope, type: "asset:failed", time: endTime.toISOString(), asset: key, error: errorInfo(error), durationMs });
         else emit({ ...scope, type: "asset:canceled", time: endTime.toISOString(), asset: key, reason: error.message, durationMs });
         if (status === "failed" && failFast) stopped = true;
         return;
@@ -186,12 +230,28 @@ export async function runWindow(dag: AssetGraph, selected: readonly Asset[], win
       if (options.signal?.aborted && isAbort(error, options.signal)) {
         // It stopped on the interrupt, as asked: canceled, not failed.
         const reason = `abandoned: interrupted by ${interruptName(options.signal)}`;
-        settle(asset, { status: "canceled", startTime, endTime, error: new Error(reason, { cause: error }), rows: null, written: attempt.written, failedDestinations: [] });
+        settle(asset, {
+          status: "canceled",
+          startTime,
+          endTime,
+          error: new Error(reason, { cause: error }),
+          rows: null,
+          written: attempt.written,
+          failedDestinations: [],
+        });
         emit({ ...scope, type: "asset:canceled", time: endTime.toISOString(), asset: key, reason, durationMs });
         return;
       }
       const writes = error instanceof DestinationWriteError ? error : null;
-      settle(asset, { status: "failed", startTime, endTime, error, rows: null, written: writes?.written ?? [], failedDestinations: writes?.failedDestinations ?? [] });
+      settle(asset, {
+        status: "failed",
+        startTime,
+        endTime,
+        error,
+        rows: null,
+        written: writes?.written ?? [],
+        failedDestinations: writes?.failedDestinations ?? [],
+      });
       emit({ ...scope, type: "asset:failed", time: endTime.toISOString(), asset: key, error: errorInfo(error), durationMs });
       if (failFast) stopped = true;
     } finally {
@@ -213,10 +273,12 @@ export async function runWindow(dag: AssetGraph, selected: readonly Asset[], win
           cancel(asset, stopReason()!);
         } else if (upstream.every((u) => results.get(u)?.status === "completed")) {
           running.add(key);
-          void limiter.run(() => execute(asset)).finally(() => {
-            running.delete(key);
-            pump();
-          });
+          void limiter
+            .run(() => execute(asset))
+            .finally(() => {
+              running.delete(key);
+              pump();
+            });
         }
       }
       if (results.size === selected.length) resolve();
@@ -242,7 +304,14 @@ export async function runWindow(dag: AssetGraph, selected: readonly Asset[], win
         : statuses.includes("canceled")
           ? "failed"
           : "completed";
-  const result = new RunResult({ runId, status, executionTime: Date.now() - startedAt, partitionOrWindow: window ? String(window) : null, assetExecutions: executions, runError });
+  const result = new RunResult({
+    runId,
+    status,
+    executionTime: Date.now() - startedAt,
+    partitionOrWindow: window ? String(window) : null,
+    assetExecutions: executions,
+    runError,
+  });
   emit({
     ...scope,
     type: `run:${status}`,

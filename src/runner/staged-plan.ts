@@ -1,7 +1,14 @@
 import type { Asset } from "../asset/asset.js";
 import type { AssetGraph } from "../asset/dependencies.js";
 import { PartitionError } from "../errors.js";
-import { ListPartitionConfig, periodsWithin, TimePartitionConfig, TimePartitionWindow, type Partition, type PartitionWindow } from "../partitioning/index.js";
+import {
+  ListPartitionConfig,
+  periodsWithin,
+  TimePartitionConfig,
+  TimePartitionWindow,
+  type Partition,
+  type PartitionWindow,
+} from "../partitioning/index.js";
 import type { Plan, PlanningOptions, SkippedAsset } from "./plan.js";
 import { runsUnpartitioned, shardOf } from "./shard.js";
 import { laneOf, readsAcrossPartitions, stageNumbers, type Slot, type Stage } from "./stages.js";
@@ -21,12 +28,20 @@ export function needsStages(dag: AssetGraph, assets: readonly Asset[], window: P
   const lanes = new Set(partitioned.map((a) => laneOf(a.partitioning)));
   if (lanes.size > 1) return true;
   const windowLane = window instanceof TimePartitionWindow ? `time:${window.granularity.name}` : null;
-  if (partitioned.some((a) => (a.partitioning instanceof TimePartitionConfig ? laneOf(a.partitioning) !== windowLane : windowLane !== null))) return true;
+  if (
+    partitioned.some((a) => (a.partitioning instanceof TimePartitionConfig ? laneOf(a.partitioning) !== windowLane : windowLane !== null))
+  )
+    return true;
   return readsAcrossPartitions(dag, partitioned);
 }
 
 /** The staged plan of a selection over a window (null: each list asset over all its values). */
-export function stagedPlan(dag: AssetGraph, assets: readonly Asset[], window: PartitionWindow | null, options: PlanningOptions & { readonly order: "newest" | "oldest" }): Plan {
+export function stagedPlan(
+  dag: AssetGraph,
+  assets: readonly Asset[],
+  window: PartitionWindow | null,
+  options: PlanningOptions & { readonly order: "newest" | "oldest" },
+): Plan {
   const numbers = stageNumbers(dag, assets);
   const skipped: SkippedAsset[] = [];
   // Per stage and partitioning, the assets and each one's partitions (their starts may differ).
@@ -49,7 +64,9 @@ export function stagedPlan(dag: AssetGraph, assets: readonly Asset[], window: Pa
   const planned: Stage[] = stages.filter((stage) => stage && stage.length > 0);
   const runs = planned.flat().map((slot) => ({ partition: slot.partition?.key ?? null, assets: slot.assets.map((a) => a.qualifiedKey) }));
   if (runs.length === 0 && !options.only) {
-    throw new PartitionError(`nothing to run${window ? ` in ${String(window)}` : ""}: ${skipped.map((s) => `${s.asset}: ${s.reason}`).join("; ")}`);
+    throw new PartitionError(
+      `nothing to run${window ? ` in ${String(window)}` : ""}: ${skipped.map((s) => `${s.asset}: ${s.reason}`).join("; ")}`,
+    );
   }
   const ran = new Set(runs.flatMap((run) => run.assets));
   return {
@@ -66,7 +83,10 @@ export function stagedPlan(dag: AssetGraph, assets: readonly Asset[], window: Pa
 }
 
 /** The slots of one stage and partitioning: each partition, with the members that have it. */
-function slotsOf(members: ReadonlyArray<{ asset: Asset; partitions: readonly Partition[] | null }>, options: PlanningOptions & { readonly order: "newest" | "oldest" }): Slot[] {
+function slotsOf(
+  members: ReadonlyArray<{ asset: Asset; partitions: readonly Partition[] | null }>,
+  options: PlanningOptions & { readonly order: "newest" | "oldest" },
+): Slot[] {
   if (members[0]!.partitions === null) {
     return runsUnpartitioned(options.shard) ? [{ partition: null, assets: members.map((m) => m.asset) }] : [];
   }
@@ -77,7 +97,10 @@ function slotsOf(members: ReadonlyArray<{ asset: Asset; partitions: readonly Par
   const wanted = (asset: Asset, key: string) => !options.onlyByAsset || (options.onlyByAsset.get(asset.qualifiedKey)?.has(key) ?? false);
   return shardOf(ordered, options.shard)
     .filter((p) => !options.only || options.only.has(p.key))
-    .map((partition) => ({ partition, assets: members.filter((m, i) => keys[i]!.has(partition.key) && wanted(m.asset, partition.key)).map((m) => m.asset) }))
+    .map((partition) => ({
+      partition,
+      assets: members.filter((m, i) => keys[i]!.has(partition.key) && wanted(m.asset, partition.key)).map((m) => m.asset),
+    }))
     .filter((slot) => slot.assets.length > 0);
 }
 
@@ -87,13 +110,15 @@ function partitionsOf(asset: Asset, window: PartitionWindow | null): readonly Pa
   if (!config) return null;
   const key = asset.qualifiedKey;
   if (config instanceof TimePartitionConfig) {
-    if (!(window instanceof TimePartitionWindow)) return `partitioned by ${config.granularity.name}, and the window ${window ? `${String(window)} names list values` : "is missing"}: give a window of time`;
+    if (!(window instanceof TimePartitionWindow))
+      return `partitioned by ${config.granularity.name}, and the window ${window ? `${String(window)} names list values` : "is missing"}: give a window of time`;
     const within = periodsWithin(window, config);
     return within ? within.partitions : `no ${config.granularity.name} of it lies wholly inside ${String(window)}`;
   }
   if (config instanceof ListPartitionConfig) {
     if (!window) return config.all().partitions;
-    if (window instanceof TimePartitionWindow) return `partitioned by a list (${config.values.join(", ")}), which a window of time does not name: run \`interloper materialize ${key}\` for all its values, or add --partition VALUE`;
+    if (window instanceof TimePartitionWindow)
+      return `partitioned by a list (${config.values.join(", ")}), which a window of time does not name: run \`interloper materialize ${key}\` for all its values, or add --partition VALUE`;
     const values = new Set(config.values);
     const inList = window.partitions.filter((p) => values.has(p.key));
     return inList.length > 0 ? inList : `none of its values (${config.values.join(", ")}) is in the window ${String(window)}`;

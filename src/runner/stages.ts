@@ -37,7 +37,9 @@ export function laneOf(config: PartitionConfig | null): string {
 
 /** Whether a downstream partition reads exactly the upstream partition of its own key. */
 export function aligned(asset: Asset, dependency: Dependency): boolean {
-  return dependency.asset !== undefined && dependency.mapping === null && laneOf(asset.partitioning) === laneOf(dependency.asset.partitioning);
+  return (
+    dependency.asset !== undefined && dependency.mapping === null && laneOf(asset.partitioning) === laneOf(dependency.asset.partitioning)
+  );
 }
 
 /**
@@ -92,7 +94,11 @@ export class Requirements {
         if (!upstream || blocked.has(asset.qualifiedKey)) continue;
         if (aligned(asset, d)) {
           const before = blocked.get(upstream.qualifiedKey);
-          if (before) blocked.set(asset.qualifiedKey, { kind: "canceled", reason: `its dependency "${upstream.qualifiedKey}" ${before.kind === "waiting" ? "is waiting for upstream data" : "did not run"}` });
+          if (before)
+            blocked.set(asset.qualifiedKey, {
+              kind: "canceled",
+              reason: `its dependency "${upstream.qualifiedKey}" ${before.kind === "waiting" ? "is waiting for upstream data" : "did not run"}`,
+            });
           continue;
         }
         if (!upstream.partitioning) continue;
@@ -103,7 +109,10 @@ export class Requirements {
         for (const p of need.partitions) {
           const outcome = this.outcomes.get(slotKey(upstream.qualifiedKey, p.key));
           if (outcome === false) {
-            blocked.set(asset.qualifiedKey, { kind: "canceled", reason: `its dependency "${upstream.qualifiedKey}" ${p.key} did not complete` });
+            blocked.set(asset.qualifiedKey, {
+              kind: "canceled",
+              reason: `its dependency "${upstream.qualifiedKey}" ${p.key} did not complete`,
+            });
             break;
           }
           if (outcome === true) continue;
@@ -111,7 +120,12 @@ export class Requirements {
           missing.push(stored.has(p.key) ? "" : p.key);
         }
         if (blocked.has(asset.qualifiedKey) || !missing.some(Boolean)) continue;
-        const waiting = { asset: asset.qualifiedKey, partition: slot.partition?.key ?? null, upstream: upstream.qualifiedKey, missing: ranges(missing) };
+        const waiting = {
+          asset: asset.qualifiedKey,
+          partition: slot.partition?.key ?? null,
+          upstream: upstream.qualifiedKey,
+          missing: ranges(missing),
+        };
         blocked.set(asset.qualifiedKey, { kind: "waiting", waiting });
       }
     }

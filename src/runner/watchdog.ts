@@ -27,7 +27,10 @@ function failStalled(): void {
   for (const attempt of attemptsInFlight()) {
     const io = attempt.io;
     const what = io ? `its ${io.kind} ${io.kind === "write" ? "to" : "of"} ${io.destination}` : "its promise";
-    attempt.abandon({ status: "failed", error: new AssetError(`${attempt.label} never finished: ${what} never settled (nothing was left running that could settle it)`) });
+    attempt.abandon({
+      status: "failed",
+      error: new AssetError(`${attempt.label} never finished: ${what} never settled (nothing was left running that could settle it)`),
+    });
   }
 }
 
@@ -42,7 +45,12 @@ export function takeEscapedError(caught: unknown): boolean {
   const error = caught instanceof Error ? caught : new Error(String(caught));
   const attempt: Attempt | undefined = currentAttempt();
   const reason = "an asset threw outside its run";
-  if (attempt?.abandon({ status: "failed", error: new AssetError(`${attempt.label} threw outside its run: ${error.message}`, { cause: error }) })) {
+  if (
+    attempt?.abandon({
+      status: "failed",
+      error: new AssetError(`${attempt.label} threw outside its run: ${error.message}`, { cause: error }),
+    })
+  ) {
     for (const control of active) control.halt(reason);
     return true;
   }

@@ -58,7 +58,8 @@ export function conform(rows: readonly Record<string, unknown>[], options: Confo
   if (strategy === "strict") return checkStrict(rows, schema, assetKey, offset);
   // Rows that already hold every field in its canonical form need no copy: the common case of a
   // typed asset, where copying would double the memory a partition takes.
-  if (strategy === "auto" && conformsExactly(rows, schema)) return { rows: rows as Record<string, unknown>[], schema: [...schema], warnings: [] };
+  if (strategy === "auto" && conformsExactly(rows, schema))
+    return { rows: rows as Record<string, unknown>[], schema: [...schema], warnings: [] };
   return coerce(rows, schema, strategy === "auto", assetKey, offset);
 }
 
@@ -129,8 +130,7 @@ function checkStrict(
       const value = reads[j]!(row);
       if (value === null || value === undefined ? spec.nullable : checks[j]!(value)) continue;
       if (problems.has(spec.name)) continue;
-      const text =
-        value === null || value === undefined ? `is not nullable but ${absence(row, spec.name, value)}` : mismatch(spec, value);
+      const text = value === null || value === undefined ? `is not nullable but ${absence(row, spec.name, value)}` : mismatch(spec, value);
       problems.add(spec.name, j, `"${spec.name}" ${text} (row ${offset + i})`);
     }
     // Extras rank after every declared field; the stable sort keeps them in order of discovery.

@@ -32,7 +32,11 @@ export function converterFor(spec: FieldSpec, mode: ConvertMode): Converter {
   const convert = typed(spec, mode);
   // A non-nullable string field cannot hold null, so its "" can only ever have been "".
   const emptyIsNull =
-    mode === "stored" ? spec.type !== "string" || spec.nullable : mode === "typed" ? spec.type !== "string" : spec.type !== "string" && spec.type !== "json";
+    mode === "stored"
+      ? spec.type !== "string" || spec.nullable
+      : mode === "typed"
+        ? spec.type !== "string"
+        : spec.type !== "string" && spec.type !== "json";
   return (value) => {
     if (value === null || value === undefined || (value === "" && emptyIsNull)) return null;
     return convert(value);

@@ -73,8 +73,7 @@ export function valueCheck(spec: FieldSpec): ValueCheck {
       return asDate ? isValidDate : (v) => typeof v === "string" && parseIsoDateTime(v)?.zoned === true;
     case "json":
       // Shallow on purpose: a deep walk per cell would dominate conform on large tables.
-      return (v) =>
-        typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)) || isJsonContainer(v);
+      return (v) => typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)) || isJsonContainer(v);
   }
 }
 

@@ -40,9 +40,7 @@ function toSpec(name: string, node: unknown): FieldSpec {
   const mapped = map(node, name, 0);
   if (mapped.type === null) unmappable(name, defOf(node)?.type ?? "unknown");
   const nullable = mapped.acceptsNull || mapped.acceptsUndefined;
-  return mapped.asDate === undefined
-    ? { name, type: mapped.type, nullable }
-    : { name, type: mapped.type, nullable, asDate: mapped.asDate };
+  return mapped.asDate === undefined ? { name, type: mapped.type, nullable } : { name, type: mapped.type, nullable, asDate: mapped.asDate };
 }
 
 function defOf(node: unknown): ZodDef | undefined {
@@ -52,9 +50,7 @@ function defOf(node: unknown): ZodDef | undefined {
 }
 
 function unmappable(field: string, zodType: string): never {
-  throw new SchemaError(
-    `field "${field}" has zod type "${zodType}", which maps to no field type (${FIELD_TYPES.join(", ")})`,
-  );
+  throw new SchemaError(`field "${field}" has zod type "${zodType}", which maps to no field type (${FIELD_TYPES.join(", ")})`);
 }
 
 function plain(type: FieldType, asDate?: boolean): Mapped {

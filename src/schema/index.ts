@@ -1,10 +1,4 @@
-export {
-  FIELD_TYPES,
-  isDateObjectField,
-  isFieldValue,
-  type FieldSpec,
-  type FieldType,
-} from "./field-spec.js";
+export { FIELD_TYPES, isDateObjectField, isFieldValue, type FieldSpec, type FieldType } from "./field-spec.js";
 export { fieldSpecs } from "./from-zod.js";
 export { inferFieldSpecs, mergeInferred } from "./infer.js";
 export { numberText, toText } from "./text.js";

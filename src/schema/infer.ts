@@ -95,7 +95,10 @@ export function inferFieldSpecs(rows: readonly Readonly<Record<string, unknown>>
  * partition, whichever ran last. Null when `next` is null (untyped data), `next` when there is
  * nothing before it.
  */
-export function mergeInferred(previous: readonly FieldSpec[] | null | undefined, next: readonly FieldSpec[] | null): readonly FieldSpec[] | null {
+export function mergeInferred(
+  previous: readonly FieldSpec[] | null | undefined,
+  next: readonly FieldSpec[] | null,
+): readonly FieldSpec[] | null {
   if (!next || !previous) return next;
   const latest = new Map(next.map((spec) => [spec.name, spec]));
   const merged = previous.map((before) => {

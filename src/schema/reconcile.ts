@@ -40,7 +40,9 @@ export function reconcileRows(
 
 /** {@link reconcileRows} for one row at a time, its converters prepared once: for readers that build rows as they go. */
 export function rowReconciler(schema: readonly FieldSpec[], options: ReconcileOptions = {}): RowRestorer {
-  return rowRestorer(schema, options.typed ? "typed" : "stored", (spec, value, index) => cannotReconcile(spec, value, index, options.assetKey));
+  return rowRestorer(schema, options.typed ? "typed" : "stored", (spec, value, index) =>
+    cannotReconcile(spec, value, index, options.assetKey),
+  );
 }
 
 /** {@link reconcileRows}' refusal of a value it cannot restore. */
@@ -72,7 +74,11 @@ function restoreEach(rows: readonly Readonly<Record<string, unknown>>[], restore
 }
 
 /** {@link restoreRows} for one row at a time. */
-function rowRestorer(schema: readonly FieldSpec[], mode: ConvertMode, message: (spec: FieldSpec, value: unknown, index: number) => string): RowRestorer {
+function rowRestorer(
+  schema: readonly FieldSpec[],
+  mode: ConvertMode,
+  message: (spec: FieldSpec, value: unknown, index: number) => string,
+): RowRestorer {
   const fields = prepareFields(schema, mode);
   const shape = compileShaper(
     fields,
@@ -91,11 +97,7 @@ function rowRestorer(schema: readonly FieldSpec[], mode: ConvertMode, message: (
 }
 
 /** Copies the named fields of a row, as own fields even for a key like "__proto__". */
-export function copyFields(
-  row: Readonly<Record<string, unknown>>,
-  keys: readonly string[],
-  into: Record<string, unknown>,
-): void {
+export function copyFields(row: Readonly<Record<string, unknown>>, keys: readonly string[], into: Record<string, unknown>): void {
   for (const key of keys) {
     if (key === "__proto__") {
       Object.defineProperty(into, key, { value: row[key], enumerable: true, writable: true, configurable: true });

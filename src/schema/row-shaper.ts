@@ -42,7 +42,12 @@ const MAX_FACTORIES = 256;
  * keys are embedded as JSON string literals, so any field name is safe. Where code generation
  * is disabled (--disallow-code-generation-from-strings) the plain loop takes over.
  */
-export function compileShaper(fields: readonly PreparedField[], report: Report, requireValues: boolean, positions?: ReadonlyArray<number | null>): RowShaper {
+export function compileShaper(
+  fields: readonly PreparedField[],
+  report: Report,
+  requireValues: boolean,
+  positions?: ReadonlyArray<number | null>,
+): RowShaper {
   const converters = fields.map((field) => field.convert);
   const lines: string[] = [];
   const entries: string[] = [];
@@ -52,7 +57,13 @@ export function compileShaper(fields: readonly PreparedField[], report: Report, 
     // positions[j], or absent (null).
     const position = positions?.[j];
     const read =
-      position !== undefined ? (position === null ? "undefined" : `row[${position}]`) : shadowsPrototype(spec.name) ? `(Object.hasOwn(row, ${key}) ? row[${key}] : undefined)` : `row[${key}]`;
+      position !== undefined
+        ? position === null
+          ? "undefined"
+          : `row[${position}]`
+        : shadowsPrototype(spec.name)
+          ? `(Object.hasOwn(row, ${key}) ? row[${key}] : undefined)`
+          : `row[${key}]`;
     const nullCheck = requireValues && !spec.nullable ? ` || v${j} === null` : "";
     lines.push(`const v${j} = c[${j}](${read});`, `if (v${j} === I${nullCheck}) report(${j}, row, index);`);
     // A literal `"__proto__": v` would set the prototype; the computed form defines a field.
@@ -72,13 +83,20 @@ export function compileShaper(fields: readonly PreparedField[], report: Report, 
   }
 }
 
-function loopShaper(fields: readonly PreparedField[], report: Report, requireValues: boolean, positions: ReadonlyArray<number | null> | undefined): RowShaper {
+function loopShaper(
+  fields: readonly PreparedField[],
+  report: Report,
+  requireValues: boolean,
+  positions: ReadonlyArray<number | null> | undefined,
+): RowShaper {
   return (row, index) => {
     const out: Record<string, unknown> = {};
     for (let j = 0; j < fields.length; j++) {
       const { spec, convert } = fields[j]!;
       const position = positions?.[j];
-      const value = convert(position === undefined ? readField(row, spec.name) : position === null ? undefined : (row as unknown as unknown[])[position]);
+      const value = convert(
+        position === undefined ? readField(row, spec.name) : position === null ? undefined : (row as unknown as unknown[])[position],
+      );
       if (value === INVALID || (value === null && requireValues && !spec.nullable)) report(j, row, index);
       Object.defineProperty(out, spec.name, { value, enumerable: true, writable: true, configurable: true });
     }

@@ -25,7 +25,15 @@ function assetOf(key: string, partitioning: il.PartitionConfig): il.Asset {
 
 // shop.orders: days 2026-03-01..2026-03-10, 03-04..03-06 missing, 03-08 empty; 03-11 in progress.
 const orders = assetOf("orders", new il.TimePartitionConfig({ column: "day", start: "2026-03-01" }));
-const ordersCounts: Record<string, number> = { "2026-03-01": 3, "2026-03-02": 4, "2026-03-03": 5, "2026-03-07": 6, "2026-03-08": 0, "2026-03-09": 1, "2026-03-10": 2 };
+const ordersCounts: Record<string, number> = {
+  "2026-03-01": 3,
+  "2026-03-02": 4,
+  "2026-03-03": 5,
+  "2026-03-07": 6,
+  "2026-03-08": 0,
+  "2026-03-09": 1,
+  "2026-03-10": 2,
+};
 const regions = assetOf("regions", new il.ListPartitionConfig({ column: "region", values: ["eu", "us", "apac"] }));
 const coverages: Coverage[] = [
   computeCoverage(orders, ordersCounts, { now: NOW }),
@@ -42,7 +50,9 @@ const listening = (stdin: NodeJS.EventEmitter) => vi.waitFor(() => expect(stdin.
 
 async function explore(details: (asset: string, key: string) => Promise<PartitionInDestination[]> = async () => []) {
   const exits: ExplorerExit[] = [];
-  const app = render(<CoverageExplorer coverages={coverages} width={100} height={40} color={false} details={details} onExit={(e) => exits.push(e)} />);
+  const app = render(
+    <CoverageExplorer coverages={coverages} width={100} height={40} color={false} details={details} onExit={(e) => exits.push(e)} />,
+  );
   mounted.push(app);
   const frame = () => app.lastFrame() ?? "";
   await listening(app.stdin);
@@ -95,8 +105,17 @@ describe("coverage explorer", () => {
   it("enter opens the partition's rows, time written and file per destination", async () => {
     const folder = await mkdtemp(join(tmpdir(), "interloper-explorer-"));
     try {
-      const definition = il.asset({ key: "orders", partitioning: new il.TimePartitionConfig({ column: "day", start: "2026-03-01" }), run: (ctx) => [{ day: ctx.partition!.key, n: 1 }, { day: ctx.partition!.key, n: 2 }] });
-      const csv = il.source({ key: "shop", assets: [definition] })({ destinations: new il.CSVDestination({ basePath: folder }) }).assets["orders"]!;
+      const definition = il.asset({
+        key: "orders",
+        partitioning: new il.TimePartitionConfig({ column: "day", start: "2026-03-01" }),
+        run: (ctx) => [
+          { day: ctx.partition!.key, n: 1 },
+          { day: ctx.partition!.key, n: 2 },
+        ],
+      });
+      const csv = il.source({ key: "shop", assets: [definition] })({ destinations: new il.CSVDestination({ basePath: folder }) }).assets[
+        "orders"
+      ]!;
       await csv.materialize(assetWindow(csv, "2026-03-10"));
       const asked: string[] = [];
       const { frame, press } = await explore(async (asset, key) => {
@@ -125,10 +144,19 @@ describe("coverage explorer", () => {
   it("m on a missing partition asks for its whole missing run; on another, for that partition", async () => {
     const first = await explore();
     await first.press(KEY.left, KEY.left, KEY.left, KEY.left, KEY.left, "m");
-    expect(first.exits).toEqual([{ kind: "materialize", asset: "shop.orders", window: "2026-03-04..2026-03-06", place: { asset: "shop.orders", key: "2026-03-06", filter: "" } }]);
+    expect(first.exits).toEqual([
+      {
+        kind: "materialize",
+        asset: "shop.orders",
+        window: "2026-03-04..2026-03-06",
+        place: { asset: "shop.orders", key: "2026-03-06", filter: "" },
+      },
+    ]);
     const second = await explore();
     await second.press(KEY.left, "m");
-    expect(second.exits).toEqual([{ kind: "materialize", asset: "shop.orders", window: "2026-03-10", place: { asset: "shop.orders", key: "2026-03-10", filter: "" } }]);
+    expect(second.exits).toEqual([
+      { kind: "materialize", asset: "shop.orders", window: "2026-03-10", place: { asset: "shop.orders", key: "2026-03-10", filter: "" } },
+    ]);
   });
 
   it("/ filters the assets by key; esc clears the filter", async () => {
@@ -146,7 +174,16 @@ describe("coverage explorer", () => {
   it("opens where it was told, with a message, and q quits", async () => {
     const exits: ExplorerExit[] = [];
     const app = render(
-      <CoverageExplorer coverages={coverages} width={100} height={40} color={false} place={{ asset: "shop.regions", key: "eu", filter: "" }} message="materialize shop.regions -w apac: done" details={async () => []} onExit={(e) => exits.push(e)} />,
+      <CoverageExplorer
+        coverages={coverages}
+        width={100}
+        height={40}
+        color={false}
+        place={{ asset: "shop.regions", key: "eu", filter: "" }}
+        message="materialize shop.regions -w apac: done"
+        details={async () => []}
+        onExit={(e) => exits.push(e)}
+      />,
     );
     mounted.push(app);
     expect(app.lastFrame()).toContain("materialize shop.regions -w apac: done");

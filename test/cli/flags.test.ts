@@ -28,11 +28,17 @@ describe("options in messages", () => {
   });
 
   it("maps options to flags of another name, and others to kebab case", () => {
-    expect(["only", "timeoutMs", "graceMs", "fullRefresh", "window"].map(flagOf)).toEqual(["--missing", "--timeout", "--grace", "--full-refresh", "--window"]);
+    expect(["only", "timeoutMs", "graceMs", "fullRefresh", "window"].map(flagOf)).toEqual([
+      "--missing",
+      "--timeout",
+      "--grace",
+      "--full-refresh",
+      "--window",
+    ]);
   });
 
   it("a message that names no option is said the same way everywhere", () => {
-    const plain = new il.ConfigError("no asset \"x\"");
+    const plain = new il.ConfigError('no asset "x"');
     expect(plain.messageNaming(flagOf)).toBe(plain.message);
   });
 });

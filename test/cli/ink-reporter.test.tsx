@@ -51,38 +51,67 @@ function backfillOf(partitions: readonly string[]): InterloperEvent[] {
       { ...base, type: "asset:completed", partition, asset: "shop.orders", rows: 4, durationMs: 120 },
       { ...base, type: "run:completed", partition, durationMs: 130, completed: ["shop.orders"], failed: [], canceled: [] },
     ]),
-    { ...base, window: "2026-01-01..2026-01-03", type: "backfill:completed", durationMs: 400, completed: [...partitions], failed: [], canceled: [] },
+    {
+      ...base,
+      window: "2026-01-01..2026-01-03",
+      type: "backfill:completed",
+      durationMs: 400,
+      completed: [...partitions],
+      failed: [],
+      canceled: [],
+    },
   ];
 }
 
 describe("InkReporter", () => {
   it("stopping right after the last event prints the last partition and replaces the frame with the closing lines", async () => {
     const terminal = new RecordingTerminal();
-    const reporter = new InkReporter("backfill", "Backfilling shop.orders for 2026-01-01..2026-01-03", "warn", terminal as unknown as NodeJS.WriteStream);
+    const reporter = new InkReporter(
+      "backfill",
+      "Backfilling shop.orders for 2026-01-01..2026-01-03",
+      "warn",
+      terminal as unknown as NodeJS.WriteStream,
+    );
     for (const event of backfillOf(days)) reporter.onEvent(event);
     // No wait: the command stops the view as soon as materialize returns.
     await reporter.stop(["Done: 3 of 3 partitions completed, 12 rows in 0.4s"]);
     const lines = terminal.screen.lines;
-    for (const day of days) expect(lines.filter((line) => line.startsWith(`✓ ${day}  4 rows`)), terminal.screen.text).toHaveLength(1);
+    for (const day of days)
+      expect(
+        lines.filter((line) => line.startsWith(`✓ ${day}  4 rows`)),
+        terminal.screen.text,
+      ).toHaveLength(1);
     expect(lines.at(-1)).toBe("Done: 3 of 3 partitions completed, 12 rows in 0.4s");
     expect(terminal.screen.text).not.toMatch(/[█░]|Backfilling|running /);
   });
 
   it("a notice (the interrupt) is printed once above the bar, and the frame is not drawn twice", async () => {
     const terminal = new RecordingTerminal();
-    const reporter = new InkReporter("backfill", "Backfilling shop.orders for 2026-01-01..2026-01-03", "warn", terminal as unknown as NodeJS.WriteStream);
+    const reporter = new InkReporter(
+      "backfill",
+      "Backfilling shop.orders for 2026-01-01..2026-01-03",
+      "warn",
+      terminal as unknown as NodeJS.WriteStream,
+    );
     const events = backfillOf(days);
     for (const event of events.slice(0, 5)) reporter.onEvent(event);
     reporter.notice("SIGINT received: finishing running partitions");
     // ink draws its frame on its own schedule (later on a loaded machine): wait for it.
-    await vi.waitFor(() => {
-      const during = terminal.screen.lines;
-      expect(during.filter((line) => line.startsWith("SIGINT received"))).toHaveLength(1);
-      expect(during.filter((line) => line.startsWith("Backfilling "))).toHaveLength(1);
-      expect(during.filter((line) => line.includes("1/3"))).toHaveLength(1);
-    }, { timeout: 10_000 });
+    await vi.waitFor(
+      () => {
+        const during = terminal.screen.lines;
+        expect(during.filter((line) => line.startsWith("SIGINT received"))).toHaveLength(1);
+        expect(during.filter((line) => line.startsWith("Backfilling "))).toHaveLength(1);
+        expect(during.filter((line) => line.includes("1/3"))).toHaveLength(1);
+      },
+      { timeout: 10_000 },
+    );
     await reporter.stop(["Interrupted: 1 of 3 partitions completed, 2 not run, 4 rows in 0.1s"]);
     const lines = terminal.screen.lines;
-    expect(lines).toEqual(["✓ 2026-01-03  4 rows  130ms", "SIGINT received: finishing running partitions", "Interrupted: 1 of 3 partitions completed, 2 not run, 4 rows in 0.1s"]);
+    expect(lines).toEqual([
+      "✓ 2026-01-03  4 rows  130ms",
+      "SIGINT received: finishing running partitions",
+      "Interrupted: 1 of 3 partitions completed, 2 not run, 4 rows in 0.1s",
+    ]);
   });
 });

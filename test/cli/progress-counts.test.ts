@@ -25,7 +25,10 @@ function project(failing: readonly string[] = []) {
     run(context) {
       const day = context.partition!.key;
       if (failing.includes(day)) throw new Error(`no orders for ${day}`);
-      return [{ date: day, n: 1 }, { date: day, n: 2 }];
+      return [
+        { date: day, n: 1 },
+        { date: day, n: 2 },
+      ];
     },
   });
   const revenue = asset({
@@ -40,7 +43,11 @@ function project(failing: readonly string[] = []) {
 }
 
 /** Materializes with a tracker listening; `react` may act on each event (abort, say). */
-async function tracked(options: Parameters<typeof materialize>[1], failing: readonly string[] = [], react?: (event: InterloperEvent) => void) {
+async function tracked(
+  options: Parameters<typeof materialize>[1],
+  failing: readonly string[] = [],
+  react?: (event: InterloperEvent) => void,
+) {
   const tracker = new RunTracker("backfill");
   const outcome: MaterializeOutcome = await materialize(project(failing), {
     ...options,
@@ -58,22 +65,31 @@ describe("the tracker's counts and the summary's agree", () => {
     expect(tracker.counts).toEqual(outcomeCounts(outcome));
     expect(tracker.counts).toMatchObject({ completed: 2, failed: 1, notRun: 3 });
     expect(tracker.done).toBe(6);
-    expect(summaryLines(outcome, tracker.rows, { assets: [] })[0]).toMatch(/^Failed: 2 of 6 partitions completed, 1 failed, 3 not run, 6 rows in /);
+    expect(summaryLines(outcome, tracker.rows, { assets: [] })[0]).toMatch(
+      /^Failed: 2 of 6 partitions completed, 1 failed, 3 not run, 6 rows in /,
+    );
   });
 
   it("a backfill interrupted between two assets of a partition: canceled (not failed), with the asset that did not start named", async () => {
     const abort = new AbortController();
-    const { tracker, outcome } = await tracked({ window: "2026-01-01..2026-01-04", concurrency: 1, order: "oldest", signal: abort.signal }, [], (event) => {
-      // Ctrl-C once the first partition's orders are written, before its revenue starts.
-      if (event.type === "asset:completed" && event.asset === "demo.orders" && event.partition === "2026-01-01") abort.abort(new DOMException("SIGINT", "AbortError"));
-    });
+    const { tracker, outcome } = await tracked(
+      { window: "2026-01-01..2026-01-04", concurrency: 1, order: "oldest", signal: abort.signal },
+      [],
+      (event) => {
+        // Ctrl-C once the first partition's orders are written, before its revenue starts.
+        if (event.type === "asset:completed" && event.asset === "demo.orders" && event.partition === "2026-01-01")
+          abort.abort(new DOMException("SIGINT", "AbortError"));
+      },
+    );
     expect(outcome.status).toBe("canceled");
     expect(tracker.counts).toEqual(outcomeCounts(outcome));
     expect(tracker.counts).toMatchObject({ completed: 0, failed: 0, canceled: 1, notRun: 3 });
     const unit = tracker.finished.find((u) => u.label === "2026-01-01")!;
     expect(unit.status).toBe("canceled");
     expect(unit.failures.join("; ")).toMatch(/^demo\.revenue not started: /);
-    expect(summaryLines(outcome, tracker.rows, { assets: [] })[0]).toMatch(/^Interrupted: 0 of 4 partitions completed, 1 canceled, 3 not run, /);
+    expect(summaryLines(outcome, tracker.rows, { assets: [] })[0]).toMatch(
+      /^Interrupted: 0 of 4 partitions completed, 1 canceled, 3 not run, /,
+    );
   });
 
   it("a single run whose upstream fails: 1 failed and 1 skipped (upstream failed), in the bar and the summary", async () => {
@@ -87,11 +103,16 @@ describe("the tracker's counts and the summary's agree", () => {
       ["demo.orders", "failed"],
       ["demo.revenue", "skipped"],
     ]);
-    expect(summaryLines(outcome, tracker.rows, { assets: [] })[0]).toMatch(/^Failed: 0 of 2 assets completed for 2026-01-05, 1 failed, 1 skipped \(upstream failed\), 0 rows in /);
+    expect(summaryLines(outcome, tracker.rows, { assets: [] })[0]).toMatch(
+      /^Failed: 0 of 2 assets completed for 2026-01-05, 1 failed, 1 skipped \(upstream failed\), 0 rows in /,
+    );
   });
 
   it("--no-fail-fast: the failed partitions and the completed ones, nothing left unaccounted", async () => {
-    const { tracker, outcome } = await tracked({ window: "2026-01-01..2026-01-05", concurrency: 2, failFast: false }, ["2026-01-02", "2026-01-04"]);
+    const { tracker, outcome } = await tracked({ window: "2026-01-01..2026-01-05", concurrency: 2, failFast: false }, [
+      "2026-01-02",
+      "2026-01-04",
+    ]);
     expect(tracker.counts).toEqual(outcomeCounts(outcome));
     expect(tracker.counts).toMatchObject({ completed: 3, failed: 2, notRun: 0 });
     expect(tracker.done).toBe(tracker.total);

@@ -37,11 +37,52 @@ const backfillId = "bf-1";
 const window = "2026-01-01..2026-01-04";
 const runId = (partition: string) => `run-${partition}`;
 
-const backfillStarted: InterloperEvent = { type: "backfill:started", time, backfillId, runId: backfillId, window, order: "newest", partitions: ["2026-01-04", "2026-01-03", "2026-01-02", "2026-01-01"] };
-const runStarted = (partition: string): InterloperEvent => ({ type: "run:started", time, runId: runId(partition), backfillId, partition, assets: ["shop.orders"] });
-const assetStarted = (partition: string): InterloperEvent => ({ type: "asset:started", time, runId: runId(partition), backfillId, partition, asset: "shop.orders" });
-const assetCompleted = (partition: string, rows: number): InterloperEvent => ({ type: "asset:completed", time, runId: runId(partition), backfillId, partition, asset: "shop.orders", rows, durationMs: 1500 });
-const runCompleted = (partition: string): InterloperEvent => ({ type: "run:completed", time, runId: runId(partition), backfillId, partition, durationMs: 1600, completed: ["shop.orders"], failed: [], canceled: [] });
+const backfillStarted: InterloperEvent = {
+  type: "backfill:started",
+  time,
+  backfillId,
+  runId: backfillId,
+  window,
+  order: "newest",
+  partitions: ["2026-01-04", "2026-01-03", "2026-01-02", "2026-01-01"],
+};
+const runStarted = (partition: string): InterloperEvent => ({
+  type: "run:started",
+  time,
+  runId: runId(partition),
+  backfillId,
+  partition,
+  assets: ["shop.orders"],
+});
+const assetStarted = (partition: string): InterloperEvent => ({
+  type: "asset:started",
+  time,
+  runId: runId(partition),
+  backfillId,
+  partition,
+  asset: "shop.orders",
+});
+const assetCompleted = (partition: string, rows: number): InterloperEvent => ({
+  type: "asset:completed",
+  time,
+  runId: runId(partition),
+  backfillId,
+  partition,
+  asset: "shop.orders",
+  rows,
+  durationMs: 1500,
+});
+const runCompleted = (partition: string): InterloperEvent => ({
+  type: "run:completed",
+  time,
+  runId: runId(partition),
+  backfillId,
+  partition,
+  durationMs: 1600,
+  completed: ["shop.orders"],
+  failed: [],
+  canceled: [],
+});
 const assetFailed = (partition: string, message: string): InterloperEvent => ({
   type: "asset:failed",
   time,
@@ -52,7 +93,17 @@ const assetFailed = (partition: string, message: string): InterloperEvent => ({
   error: { name: "Error", message },
   durationMs: 20,
 });
-const runFailed = (partition: string): InterloperEvent => ({ type: "run:failed", time, runId: runId(partition), backfillId, partition, durationMs: 25, completed: [], failed: ["shop.orders"], canceled: [] });
+const runFailed = (partition: string): InterloperEvent => ({
+  type: "run:failed",
+  time,
+  runId: runId(partition),
+  backfillId,
+  partition,
+  durationMs: 25,
+  completed: [],
+  failed: ["shop.orders"],
+  canceled: [],
+});
 
 const ANSI = /\u001b\[/;
 const mounted: { unmount(): void }[] = [];
@@ -88,7 +139,15 @@ describe("ProgressView", () => {
     expect(app.lastFrame()).toContain("starting…");
     expect(app.lastFrame()).not.toContain("0/0");
 
-    feed.send(backfillStarted, runStarted("2026-01-04"), assetStarted("2026-01-04"), runStarted("2026-01-03"), assetStarted("2026-01-03"), runStarted("2026-01-02"), assetStarted("2026-01-02"));
+    feed.send(
+      backfillStarted,
+      runStarted("2026-01-04"),
+      assetStarted("2026-01-04"),
+      runStarted("2026-01-03"),
+      assetStarted("2026-01-03"),
+      runStarted("2026-01-02"),
+      assetStarted("2026-01-02"),
+    );
     let frame = await frameWith(app, "0/4", "running 2026-01-04", "running 2026-01-03", "running 2026-01-02");
     expect(frame).toContain("0%");
 
@@ -145,7 +204,13 @@ describe("ProgressView", () => {
     );
     let frame = await frameWith(app, "1/2", "50%", "42 rows", "running shop.daily_revenue");
     expect(frame).toMatch(/✓ shop\.orders +42 rows/);
-    feed.send({ ...base, type: "asset:failed", asset: "shop.daily_revenue", error: { name: "Error", message: "division by zero" }, durationMs: 3 });
+    feed.send({
+      ...base,
+      type: "asset:failed",
+      asset: "shop.daily_revenue",
+      error: { name: "Error", message: "division by zero" },
+      durationMs: 3,
+    });
     frame = await frameWith(app, "2/2", "100%", "✗ shop.daily_revenue", "division by zero", "1 failed");
     expect(frame).not.toContain("running ");
   });
@@ -154,7 +219,8 @@ describe("ProgressView", () => {
     const feed = new Feed("run");
     const app = show(feed, false);
     const base = { time, runId: "run-1", partition: "2026-01-05" };
-    const warning = 'asset "shop.orders": the data written to SQLite has no "date" column, so reads of partition 2026-01-05 will not find these 2 row(s)';
+    const warning =
+      'asset "shop.orders": the data written to SQLite has no "date" column, so reads of partition 2026-01-05 will not find these 2 row(s)';
     feed.send(
       { ...base, type: "run:started", assets: ["shop.orders"] },
       { ...base, type: "asset:started", asset: "shop.orders" },
@@ -171,7 +237,13 @@ describe("ProgressView", () => {
   });
 
   it("with color=false writes no ANSI escapes even where colour would go (and with color=true it does)", async () => {
-    const sequence = [backfillStarted, runStarted("2026-01-04"), assetFailed("2026-01-04", "boom"), runFailed("2026-01-04"), runStarted("2026-01-03")];
+    const sequence = [
+      backfillStarted,
+      runStarted("2026-01-04"),
+      assetFailed("2026-01-04", "boom"),
+      runFailed("2026-01-04"),
+      runStarted("2026-01-03"),
+    ];
     const plain = new Feed("backfill");
     const plainApp = show(plain, false);
     plain.send(...sequence);
@@ -191,15 +263,40 @@ describe("ProgressView", () => {
     const two = (partition: string) => ({ ...runStarted(partition), assets: ["shop.orders", "shop.daily_revenue"] }) as InterloperEvent;
     feed.send(backfillStarted, two("2026-01-04"), assetStarted("2026-01-04"), assetCompleted("2026-01-04", 7));
     feed.send(
-      { type: "asset:canceled", time, runId: runId("2026-01-04"), backfillId, partition: "2026-01-04", asset: "shop.daily_revenue", reason: "the run was interrupted" },
-      { type: "run:canceled", time, runId: runId("2026-01-04"), backfillId, partition: "2026-01-04", durationMs: 40, completed: ["shop.orders"], failed: [], canceled: ["shop.daily_revenue"] },
+      {
+        type: "asset:canceled",
+        time,
+        runId: runId("2026-01-04"),
+        backfillId,
+        partition: "2026-01-04",
+        asset: "shop.daily_revenue",
+        reason: "the run was interrupted",
+      },
+      {
+        type: "run:canceled",
+        time,
+        runId: runId("2026-01-04"),
+        backfillId,
+        partition: "2026-01-04",
+        durationMs: 40,
+        completed: ["shop.orders"],
+        failed: [],
+        canceled: ["shop.daily_revenue"],
+      },
     );
     const frame = await frameWith(app, "1/4", "1 canceled");
     expect(frame).toMatch(/⊘ 2026-01-04 +canceled: shop\.daily_revenue not started: the run was interrupted/);
     expect(frame).not.toContain("✗");
     expect(frame).not.toContain("failed");
     // The backfill ends: the three partitions never started are not run, and counted so.
-    feed.send({ ...backfillStarted, type: "backfill:canceled", durationMs: 50, completed: [], failed: [], canceled: ["2026-01-04", "2026-01-03", "2026-01-02", "2026-01-01"] } as InterloperEvent);
+    feed.send({
+      ...backfillStarted,
+      type: "backfill:canceled",
+      durationMs: 50,
+      completed: [],
+      failed: [],
+      canceled: ["2026-01-04", "2026-01-03", "2026-01-02", "2026-01-01"],
+    } as InterloperEvent);
     expect(feed.tracker.counts).toMatchObject({ completed: 0, failed: 0, canceled: 1, notRun: 3 });
     expect(feed.tracker.done).toBe(4);
   });
@@ -223,16 +320,32 @@ describe("ProgressView", () => {
     const feed = new Feed("run", "info");
     const app = show(feed, false);
     const base = { time, runId: "run-1", partition: "2026-01-05" };
-    feed.send({ ...base, type: "run:started", assets: ["shop.orders"] }, { ...base, type: "log", asset: "shop.orders", level: "info", message: "fetched 2 rows" });
+    feed.send(
+      { ...base, type: "run:started", assets: ["shop.orders"] },
+      { ...base, type: "log", asset: "shop.orders", level: "info", message: "fetched 2 rows" },
+    );
     await frameWith(app, "info: shop.orders: fetched 2 rows");
   });
 
   it("closing lines replace the bar, the title and the running lines; the finished lines stay above them", async () => {
     const feed = new Feed("backfill");
     const app = show(feed, false);
-    feed.send(backfillStarted, runStarted("2026-01-04"), assetCompleted("2026-01-04", 5), runCompleted("2026-01-04"), runStarted("2026-01-03"));
+    feed.send(
+      backfillStarted,
+      runStarted("2026-01-04"),
+      assetCompleted("2026-01-04", 5),
+      runCompleted("2026-01-04"),
+      runStarted("2026-01-03"),
+    );
     await frameWith(app, "1/4", "running 2026-01-03");
-    app.rerender(view(feed, false, ["asset        partitions  rows  time", "shop.orders           1     5  1.5s", "", "Interrupted: 1 of 4 partitions completed, 3 not run, 5 rows in 2.0s"]));
+    app.rerender(
+      view(feed, false, [
+        "asset        partitions  rows  time",
+        "shop.orders           1     5  1.5s",
+        "",
+        "Interrupted: 1 of 4 partitions completed, 3 not run, 5 rows in 2.0s",
+      ]),
+    );
     const frame = app.lastFrame() ?? "";
     expect(frame.split("\n")).toEqual([
       "✓ 2026-01-04  5 rows  1.6s",

@@ -41,7 +41,11 @@ describe("findConfig", () => {
   });
 
   it("a package.json counts only with an interloper key", async () => {
-    const root = await tree({ "interloper.config.ts": "", "a/package.json": JSON.stringify({ name: "a" }), "b/package.json": JSON.stringify({ name: "b", interloper: {} }) });
+    const root = await tree({
+      "interloper.config.ts": "",
+      "a/package.json": JSON.stringify({ name: "a" }),
+      "b/package.json": JSON.stringify({ name: "b", interloper: {} }),
+    });
     expect(await findConfig(join(root, "a"))).toBe(join(root, "interloper.config.ts"));
     expect(await findConfig(join(root, "b"))).toBe(join(root, "b", "package.json"));
   });
@@ -64,8 +68,25 @@ describe("findConfig", () => {
   });
 
   it("cosmiconfig's standard places: .interloperrc (YAML), .interloperrc.*, .config/interloperrc*, found upward", async () => {
-    for (const place of [".interloperrc", ".interloperrc.json", ".interloperrc.yaml", ".interloperrc.yml", ".interloperrc.ts", ".config/interloperrc.json", ".config/interloperrc.yaml", ".config/interloperrc.mjs"]) {
-      const root = await tree({ [place]: place.endsWith("js") || place.endsWith("ts") ? "export default { concurrency: 2 }" : place.endsWith("json") ? `{ "concurrency": 2 }` : "concurrency: 2\n", "a/b/x.txt": "" });
+    for (const place of [
+      ".interloperrc",
+      ".interloperrc.json",
+      ".interloperrc.yaml",
+      ".interloperrc.yml",
+      ".interloperrc.ts",
+      ".config/interloperrc.json",
+      ".config/interloperrc.yaml",
+      ".config/interloperrc.mjs",
+    ]) {
+      const root = await tree({
+        [place]:
+          place.endsWith("js") || place.endsWith("ts")
+            ? "export default { concurrency: 2 }"
+            : place.endsWith("json")
+              ? `{ "concurrency": 2 }`
+              : "concurrency: 2\n",
+        "a/b/x.txt": "",
+      });
       const found = await searchConfig(join(root, "a", "b"));
       expect(found?.filepath, place).toBe(join(root, place));
       expect(found?.config, place).toEqual({ concurrency: 2 });

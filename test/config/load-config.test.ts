@@ -61,7 +61,11 @@ describe("loadConfig", () => {
     ["a number", "5", "must export an object"],
     ["an array", "[]", "got an array"],
     ["sources that are not a list", `{ "sources": 5 }`, `"sources": expected an array, got number 5`],
-    ["a source that is not one", `{ "sources": [42] }`, `"sources.0": expected a source made with il.source (called or not), got number 42`],
+    [
+      "a source that is not one",
+      `{ "sources": [42] }`,
+      `"sources.0": expected a source made with il.source (called or not), got number 42`,
+    ],
     ["an asset that is not one", `{ "assets": [{}, "x"] }`, `"assets.0": expected an asset made with il.asset`],
     ["an unknown field", `{ "sources": [], "concurency": 3 }`, "unknown field(s) concurency: expected sources, assets, concurrency"],
     ["a concurrency of 0", `{ "concurrency": 0 }`, `"concurrency": expected an integer of at least 1, got number 0`],

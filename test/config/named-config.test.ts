@@ -25,7 +25,11 @@ async function folder(files: Record<string, string>): Promise<string> {
   return dir;
 }
 
-const errorOf = (promise: Promise<unknown>) => promise.then(() => expect.unreachable("expected the load to fail"), (error: unknown) => error as Error);
+const errorOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.unreachable("expected the load to fail"),
+    (error: unknown) => error as Error,
+  );
 
 // In the order written: cosmiconfig must not have been loaded before the search test loads it.
 describe("a named config", () => {

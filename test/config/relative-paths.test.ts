@@ -43,7 +43,10 @@ describe("relative destination paths", () => {
     })({ destinations: csv });
     const project = il.projectOf(il.defineConfig({ sources: [src] }), join(FOLDER, "interloper.config.ts"));
     il.resolvePathsFrom(project, FOLDER);
-    expect(project.dag.assets.map((a) => a.destinations.map((d) => d.location))).toEqual([[join(FOLDER, "data")], [join(FOLDER, "lake", "raw"), join(FOLDER, "warehouse.db")]]);
+    expect(project.dag.assets.map((a) => a.destinations.map((d) => d.location))).toEqual([
+      [join(FOLDER, "data")],
+      [join(FOLDER, "lake", "raw"), join(FOLDER, "warehouse.db")],
+    ]);
   });
 
   it("projectOf (a project built in code) leaves paths to the current folder", () => {

@@ -10,12 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IOContext } from "../../src/destination/index.js";
 import type { AssetRef, Destination } from "../../src/destination/index.js";
 import { DataNotFoundError, InterloperError, PartitionError } from "../../src/errors.js";
-import {
-  ListPartitionConfig,
-  TimeGranularity,
-  TimePartitionConfig,
-  TimePartitionWindow,
-} from "../../src/partitioning/index.js";
+import { ListPartitionConfig, TimeGranularity, TimePartitionConfig, TimePartitionWindow } from "../../src/partitioning/index.js";
 import type { Partition, PartitionWindow } from "../../src/partitioning/index.js";
 import { TableData } from "../../src/representation/index.js";
 import type { Row } from "../../src/representation/index.js";
@@ -80,7 +75,7 @@ function typedRows(): Row[] {
       j: { a: [1, { b: null }], c: "x", deep: { list: [[1, 2], []] } },
     },
     {
-      s: "with, comma and \"quotes\"",
+      s: 'with, comma and "quotes"',
       // Past 2^53 a number has lost digits already: integers there are bigints.
       i: 9007199254740993n,
       n: 0.1,
@@ -129,7 +124,15 @@ const byId = (rows: Row[], ids: number[]): Row[] => ids.map((id) => rows.find((r
 /** Values nothing can slice or join: a Map, a string and a class-free nested object. */
 function nonTabularValues(): Array<[string, () => unknown, () => unknown]> {
   return [
-    ["a Map", () => new Map<string, unknown>([["a", 1], ["b", { nested: [1, 2] }]]), () => new Map([["other", true]])],
+    [
+      "a Map",
+      () =>
+        new Map<string, unknown>([
+          ["a", 1],
+          ["b", { nested: [1, 2] }],
+        ]),
+      () => new Map([["other", true]]),
+    ],
     ["a string", () => "just a string", () => "another string"],
     // Not every value is an array, so this is no columns table.
     ["a nested object", () => ({ meta: { version: 2, tags: ["x", "y"] }, note: "plain" }), () => ({ meta: { version: 3 } })],
@@ -273,7 +276,11 @@ export function destinationContract(name: string, factory: () => Promise<Harness
         // declared, then stored keys the partitioning no longer declares, as strings.
         expect(Object.keys(await dest().partitionRowCounts(context(sales, null)))).toEqual(["eu", "us", "apac"]);
         const narrowed = new ListPartitionConfig({ column: "region", values: ["us", "eu"] });
-        expect(Object.keys(await dest().partitionRowCounts(context({ ...sales, partitioning: narrowed }, null)))).toEqual(["us", "eu", "apac"]);
+        expect(Object.keys(await dest().partitionRowCounts(context({ ...sales, partitioning: narrowed }, null)))).toEqual([
+          "us",
+          "eu",
+          "apac",
+        ]);
         expect(rowsOf(await dest().read(context(sales, regions.partition("us"), schema)))).toEqual([rows[0], rows[3]]);
         // Declared order, not alphabetical: "apac" comes last.
         expect(rowsOf(await dest().read(context(sales, window, schema)))).toEqual([rows[2], rows[0], rows[3], rows[1]]);
@@ -354,14 +361,18 @@ export function destinationContract(name: string, factory: () => Promise<Harness
       it("throws DataNotFoundError naming the asset or path for a partition never written", async () => {
         const jan1 = days("2026-01-01", "2026-01-01");
         await dest().write(context(refunds, jan1, orderSchema), [{ date: "2026-01-01", id: 1, item: null }]);
-        const error = await dest().read(context(orders, jan1, orderSchema)).catch((e: unknown) => e);
+        const error = await dest()
+          .read(context(orders, jan1, orderSchema))
+          .catch((e: unknown) => e);
         expect(error).toBeInstanceOf(DataNotFoundError);
         expect((error as Error).message).toContain("orders");
         expect((error as Error).message).toContain("2026-01-01");
       });
 
       it("throws DataNotFoundError for an unpartitioned asset never written", async () => {
-        const error = await dest().read(context(customers, null)).catch((e: unknown) => e);
+        const error = await dest()
+          .read(context(customers, null))
+          .catch((e: unknown) => e);
         expect(error).toBeInstanceOf(DataNotFoundError);
         expect((error as Error).message).toContain("customers");
       });
@@ -387,7 +398,9 @@ export function destinationContract(name: string, factory: () => Promise<Harness
           { date: "2026-01-02", id: 3, item: "b" },
           { date, id: 4, item: "stray" },
         ];
-        await expect(dest().write(context(orders, days("2026-01-01", "2026-01-02"), orderSchema), rows)).rejects.toBeInstanceOf(PartitionError);
+        await expect(dest().write(context(orders, days("2026-01-01", "2026-01-02"), orderSchema), rows)).rejects.toBeInstanceOf(
+          PartitionError,
+        );
         expect(rowsOf(await dest().read(context(orders, jan1, orderSchema)))).toEqual(before);
         await expect(dest().read(context(orders, days("2026-01-02", "2026-01-02"), orderSchema))).rejects.toBeInstanceOf(DataNotFoundError);
         expect(await dest().partitionRowCounts(context(orders, null))).toEqual({ "2026-01-01": 1 });
@@ -407,17 +420,20 @@ export function destinationContract(name: string, factory: () => Promise<Harness
       });
     } else {
       describe("non-tabular data", () => {
-        it.each(nonTabularValues())("stores %s whole under each partition and reads a window back as an array, oldest first", async (_label, value, other) => {
-          const window = days("2026-01-01", "2026-01-03");
-          await dest().write(context(orders, window), value());
-          expect(await dest().read(context(orders, window))).toEqual([value(), value(), value()]);
-          expect(await dest().read(context(orders, window.partitions[1]!))).toEqual(value());
-          expect(Object.keys(await dest().partitionRowCounts(context(orders, null)))).toEqual(window.partitions.map((p) => p.key));
+        it.each(nonTabularValues())(
+          "stores %s whole under each partition and reads a window back as an array, oldest first",
+          async (_label, value, other) => {
+            const window = days("2026-01-01", "2026-01-03");
+            await dest().write(context(orders, window), value());
+            expect(await dest().read(context(orders, window))).toEqual([value(), value(), value()]);
+            expect(await dest().read(context(orders, window.partitions[1]!))).toEqual(value());
+            expect(Object.keys(await dest().partitionRowCounts(context(orders, null)))).toEqual(window.partitions.map((p) => p.key));
 
-          // A different value in the middle partition shows the read follows window order.
-          await dest().write(context(orders, window.partitions[1]!), other());
-          expect(await dest().read(context(orders, window))).toEqual([value(), other(), value()]);
-        });
+            // A different value in the middle partition shows the read follows window order.
+            await dest().write(context(orders, window.partitions[1]!), other());
+            expect(await dest().read(context(orders, window))).toEqual([value(), other(), value()]);
+          },
+        );
 
         it.each(nonTabularValues())("stores %s for an unpartitioned asset", async (_label, value) => {
           await dest().write(context(customers, null), value());
@@ -439,7 +455,10 @@ export function destinationContract(name: string, factory: () => Promise<Harness
       it("is not changed by mutating what a read returned", async () => {
         const window = days("2026-01-01", "2026-01-02");
         const ctx = context(orders, window, orderSchema);
-        await dest().write(ctx, shuffledOrders().filter((row) => row["date"] !== "2026-01-03"));
+        await dest().write(
+          ctx,
+          shuffledOrders().filter((row) => row["date"] !== "2026-01-03"),
+        );
         const expected = rowsOf(await dest().read(ctx));
 
         const joined = rowsOf(await dest().read(ctx));

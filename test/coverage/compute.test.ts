@@ -6,7 +6,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
-import { assetCoverage, computeCoverage, coverage, expectedKeys, SUSPICIOUS_MIN_PARTITIONS, SUSPICIOUS_RATIO, type Coverage } from "../../src/api/coverage/index.js";
+import {
+  assetCoverage,
+  computeCoverage,
+  coverage,
+  expectedKeys,
+  SUSPICIOUS_MIN_PARTITIONS,
+  SUSPICIOUS_RATIO,
+  type Coverage,
+} from "../../src/api/coverage/index.js";
 import { missingPlanOptions } from "../../src/api/missing.js";
 
 beforeEach(() => il.MemoryDestination.clear());
@@ -46,7 +54,9 @@ function make(
       return Array.from({ length: rows(p.key) }, (_, i) => ({ [column]: value, i }));
     },
   });
-  const source = il.source({ key: options.sourceKey ?? `src${++sources}`, assets: [definition] })({ destinations: options.destination ?? new il.MemoryDestination() });
+  const source = il.source({ key: options.sourceKey ?? `src${++sources}`, assets: [definition] })({
+    destinations: options.destination ?? new il.MemoryDestination(),
+  });
   const asset = source.assets[options.key ?? "orders"]!;
   return { asset, dag: new il.DAG(source), source };
 }
@@ -82,7 +92,10 @@ describe("coverage of a daily asset prepared with gaps, empty and unexpected par
     await materialize(made, Object.keys(JANUARY));
     // The same table, declared with a wider start and a later end: partitions outside the
     // expected range of `made`.
-    const wider = make(daily("2025-12-01"), (key) => (key === "2025-12-30" ? 7 : 2), { sourceKey, ...(destination ? { destination } : {}) });
+    const wider = make(daily("2025-12-01"), (key) => (key === "2025-12-30" ? 7 : 2), {
+      sourceKey,
+      ...(destination ? { destination } : {}),
+    });
     await materialize(wider, ["2025-12-30", "2026-01-12"]);
     return made;
   }
@@ -107,9 +120,19 @@ describe("coverage of a daily asset prepared with gaps, empty and unexpected par
     expect(c.granularity).toBe("day");
     expect(c.column).toBe("date");
     expect(keysOf(c)).toEqual([
-      "2026-01-01", "2026-01-02", "2026-01-03", "2026-01-04", "2026-01-05", "2026-01-06", "2026-01-07", "2026-01-08", "2026-01-09", "2026-01-10",
+      "2026-01-01",
+      "2026-01-02",
+      "2026-01-03",
+      "2026-01-04",
+      "2026-01-05",
+      "2026-01-06",
+      "2026-01-07",
+      "2026-01-08",
+      "2026-01-09",
+      "2026-01-10",
       // then the unexpected ones, in key order
-      "2025-12-30", "2026-01-12",
+      "2025-12-30",
+      "2026-01-12",
     ]);
     expect(c.partitions).toEqual([
       { key: "2026-01-01", status: "materialized", rows: 10 },
@@ -125,7 +148,16 @@ describe("coverage of a daily asset prepared with gaps, empty and unexpected par
       { key: "2025-12-30", status: "unexpected", rows: 7 },
       { key: "2026-01-12", status: "unexpected", rows: 2 },
     ]);
-    expect(c).toMatchObject({ expected: 10, materialized: 4, empty: 1, missing: 5, unexpected: 2, rows: 100, first: "2026-01-01", last: "2026-01-10" });
+    expect(c).toMatchObject({
+      expected: 10,
+      materialized: 4,
+      empty: 1,
+      missing: 5,
+      unexpected: 2,
+      rows: 100,
+      first: "2026-01-01",
+      last: "2026-01-10",
+    });
     expect(c.missingRanges).toEqual(["2026-01-04", "2026-01-06..2026-01-07", "2026-01-09..2026-01-10"]);
     expect(c.emptyRanges).toEqual(["2026-01-05"]);
     // Even number of materialized partitions: the median is the mean of the middle two.
@@ -149,7 +181,12 @@ describe("coverage of a daily asset prepared with gaps, empty and unexpected par
     expect(before.inProgress).toEqual({ key: "2026-01-03", status: "in-progress", rows: 30 });
     expect(before.partitions.map((p) => p.key)).not.toContain("2026-01-03");
     // Stored partitions after the current day are unexpected, never dropped.
-    expect(before.partitions.filter((p) => p.status === "unexpected").map((p) => p.key)).toEqual(["2025-12-30", "2026-01-05", "2026-01-08", "2026-01-12"]);
+    expect(before.partitions.filter((p) => p.status === "unexpected").map((p) => p.key)).toEqual([
+      "2025-12-30",
+      "2026-01-05",
+      "2026-01-08",
+      "2026-01-12",
+    ]);
   });
 
   it("expects nothing before the start: now before start gives no expected partition, stored ones are unexpected", async () => {
@@ -171,7 +208,16 @@ describe("coverage of a daily asset prepared with gaps, empty and unexpected par
       { key: "2026-01-05", status: "empty", rows: 0 },
       { key: "2026-01-06", status: "missing", rows: null },
     ]);
-    expect(c).toMatchObject({ expected: 4, materialized: 1, empty: 1, missing: 2, unexpected: 0, rows: 30, first: "2026-01-03", last: "2026-01-06" });
+    expect(c).toMatchObject({
+      expected: 4,
+      materialized: 1,
+      empty: 1,
+      missing: 2,
+      unexpected: 0,
+      rows: 30,
+      first: "2026-01-03",
+      last: "2026-01-06",
+    });
     expect(c.missingRanges).toEqual(["2026-01-04", "2026-01-06"]);
     expect(c.emptyRanges).toEqual(["2026-01-05"]);
     // One key is a window of one.
@@ -224,7 +270,17 @@ describe("a time partitioning without a start", () => {
   it("expects nothing when nothing is stored", async () => {
     const made = make(daily(null), () => 5);
     const c = await assetCoverage(made.asset, { now: new Date("2026-02-06T08:00:00Z") });
-    expect(c).toMatchObject({ expected: 0, materialized: 0, empty: 0, missing: 0, unexpected: 0, rows: 0, partitions: [], missingRanges: [], emptyRanges: [] });
+    expect(c).toMatchObject({
+      expected: 0,
+      materialized: 0,
+      empty: 0,
+      missing: 0,
+      unexpected: 0,
+      rows: 0,
+      partitions: [],
+      missingRanges: [],
+      emptyRanges: [],
+    });
     expect([c.minRows, c.medianRows, c.maxRows]).toEqual([null, null, null]);
     expect(expectedKeys(made.asset, {}, { now: new Date("2026-02-06T08:00:00Z") })).toEqual([]);
   });
@@ -254,7 +310,16 @@ describe("list partitions", () => {
   it("expects every declared value, in declared order, then the unexpected ones", async () => {
     const made = await prepared();
     const c = await assetCoverage(made.asset, { now: NOW });
-    expect(c).toMatchObject({ kind: "list", column: "region", expected: 5, materialized: 2, empty: 1, missing: 2, unexpected: 1, rows: 11 });
+    expect(c).toMatchObject({
+      kind: "list",
+      column: "region",
+      expected: 5,
+      materialized: 2,
+      empty: 1,
+      missing: 2,
+      unexpected: 1,
+      rows: 11,
+    });
     expect(c.partitions).toEqual([
       { key: "eu", status: "materialized", rows: 3 },
       { key: "us", status: "empty", rows: 0 },
@@ -330,7 +395,14 @@ describe("totals and the suspicious rule", () => {
 });
 
 describe("every granularity, prepared through the library", () => {
-  const cases: Array<{ name: string; granularity: il.TimeGranularity; start: string; now: string; keys: string[]; written: Record<string, number> }> = [
+  const cases: Array<{
+    name: string;
+    granularity: il.TimeGranularity;
+    start: string;
+    now: string;
+    keys: string[];
+    written: Record<string, number>;
+  }> = [
     {
       name: "hour",
       granularity: il.TimeGranularity.HOUR,
@@ -381,43 +453,70 @@ describe("every granularity, prepared through the library", () => {
     },
   ];
 
-  it.each(cases)("$name: expected keys from start to the current period (includeCurrent), statuses and ranges", async ({ name, granularity, start, now, keys, written }) => {
-    const made = make(new il.TimePartitionConfig({ column: "at", granularity, start }), (key) => written[key] ?? 0);
-    await materialize(made, Object.keys(written));
-    // By default the current period is in progress, not expected.
-    const byDefault = await assetCoverage(made.asset, { now: new Date(now) });
-    expect(keysOf(byDefault)).toEqual(keys.slice(0, 4));
-    expect(byDefault.inProgress).toEqual({ key: keys[4], status: "in-progress", rows: null });
-    expect(byDefault.missingRanges).toEqual([keys[1]]);
-    const c = await assetCoverage(made.asset, { now: new Date(now), includeCurrent: true });
-    expect(c.inProgress).toBeNull();
-    expect(c.granularity).toBe(name);
-    expect(c.kind).toBe("time");
-    expect(c.column).toBe("at");
-    expect(c.partitions).toEqual([
-      { key: keys[0], status: "materialized", rows: 2 },
-      { key: keys[1], status: "missing", rows: null },
-      { key: keys[2], status: "empty", rows: 0 },
-      { key: keys[3], status: "materialized", rows: 3 },
-      { key: keys[4], status: "missing", rows: null },
-    ]);
-    expect(c.missingRanges).toEqual([keys[1], keys[4]]);
-    expect(c.emptyRanges).toEqual([keys[2]]);
-    expect(c).toMatchObject({ expected: 5, materialized: 2, empty: 1, missing: 2, unexpected: 0, rows: 5, minRows: 2, medianRows: 2.5, maxRows: 3 });
-    expect(expectedKeys(made.asset, {}, { now: new Date(now), includeCurrent: true })).toEqual(keys);
-    expect(expectedKeys(made.asset, {}, { now: new Date(now) })).toEqual(keys.slice(0, 4));
-    // A window of the middle three.
-    const narrowed = await assetCoverage(made.asset, { now: new Date(now), window: `${keys[1]}..${keys[3]}` });
-    expect(keysOf(narrowed)).toEqual(keys.slice(1, 4));
-    expect(narrowed.missingRanges).toEqual([keys[1]]);
-    // Missing partitions in a row make one range.
-    const bare = computeCoverage(made.asset, {}, { now: new Date(now), includeCurrent: true });
-    expect(bare.missingRanges).toEqual([`${keys[0]}..${keys[4]}`]);
-  });
+  it.each(cases)(
+    "$name: expected keys from start to the current period (includeCurrent), statuses and ranges",
+    async ({ name, granularity, start, now, keys, written }) => {
+      const made = make(new il.TimePartitionConfig({ column: "at", granularity, start }), (key) => written[key] ?? 0);
+      await materialize(made, Object.keys(written));
+      // By default the current period is in progress, not expected.
+      const byDefault = await assetCoverage(made.asset, { now: new Date(now) });
+      expect(keysOf(byDefault)).toEqual(keys.slice(0, 4));
+      expect(byDefault.inProgress).toEqual({ key: keys[4], status: "in-progress", rows: null });
+      expect(byDefault.missingRanges).toEqual([keys[1]]);
+      const c = await assetCoverage(made.asset, { now: new Date(now), includeCurrent: true });
+      expect(c.inProgress).toBeNull();
+      expect(c.granularity).toBe(name);
+      expect(c.kind).toBe("time");
+      expect(c.column).toBe("at");
+      expect(c.partitions).toEqual([
+        { key: keys[0], status: "materialized", rows: 2 },
+        { key: keys[1], status: "missing", rows: null },
+        { key: keys[2], status: "empty", rows: 0 },
+        { key: keys[3], status: "materialized", rows: 3 },
+        { key: keys[4], status: "missing", rows: null },
+      ]);
+      expect(c.missingRanges).toEqual([keys[1], keys[4]]);
+      expect(c.emptyRanges).toEqual([keys[2]]);
+      expect(c).toMatchObject({
+        expected: 5,
+        materialized: 2,
+        empty: 1,
+        missing: 2,
+        unexpected: 0,
+        rows: 5,
+        minRows: 2,
+        medianRows: 2.5,
+        maxRows: 3,
+      });
+      expect(expectedKeys(made.asset, {}, { now: new Date(now), includeCurrent: true })).toEqual(keys);
+      expect(expectedKeys(made.asset, {}, { now: new Date(now) })).toEqual(keys.slice(0, 4));
+      // A window of the middle three.
+      const narrowed = await assetCoverage(made.asset, { now: new Date(now), window: `${keys[1]}..${keys[3]}` });
+      expect(keysOf(narrowed)).toEqual(keys.slice(1, 4));
+      expect(narrowed.missingRanges).toEqual([keys[1]]);
+      // Missing partitions in a row make one range.
+      const bare = computeCoverage(made.asset, {}, { now: new Date(now), includeCurrent: true });
+      expect(bare.missingRanges).toEqual([`${keys[0]}..${keys[4]}`]);
+    },
+  );
 });
 
 describe("the JSON shape of `coverage --json` (api.md)", () => {
-  const KEPT = ["asset", "kind", "granularity", "column", "expected", "materialized", "empty", "missing", "unexpected", "rows", "partitions", "missingRanges", "emptyRanges"];
+  const KEPT = [
+    "asset",
+    "kind",
+    "granularity",
+    "column",
+    "expected",
+    "materialized",
+    "empty",
+    "missing",
+    "unexpected",
+    "rows",
+    "partitions",
+    "missingRanges",
+    "emptyRanges",
+  ];
 
   it("keeps every documented key with its type; partitions oldest first, then unexpected", async () => {
     const made = make(daily("2026-01-01"), (key) => JANUARY[key] ?? 0);
@@ -456,7 +555,17 @@ describe("the JSON shape of `coverage --json` (api.md)", () => {
     await materialize(made, ["us"]);
     const json = JSON.parse(JSON.stringify(await assetCoverage(made.asset))) as Record<string, unknown>;
     for (const key of KEPT) expect(json, key).toHaveProperty(key);
-    expect(json).toMatchObject({ kind: "list", granularity: null, column: "region", expected: 2, materialized: 1, missing: 1, rows: 2, missingRanges: ["eu"], emptyRanges: [] });
+    expect(json).toMatchObject({
+      kind: "list",
+      granularity: null,
+      column: "region",
+      expected: 2,
+      materialized: 1,
+      missing: 1,
+      rows: 2,
+      missingRanges: ["eu"],
+      emptyRanges: [],
+    });
   });
 });
 

@@ -42,7 +42,10 @@ interface TwoStores {
 }
 
 /** An asset stored in CSV files and in SQLite; `rows(key)` rows per day (0: an empty partition). */
-async function twoStores(partitioning: il.PartitionConfig = new il.TimePartitionConfig({ column: "date", start: "2026-01-01" }), rows = (_key: string) => 2): Promise<TwoStores> {
+async function twoStores(
+  partitioning: il.PartitionConfig = new il.TimePartitionConfig({ column: "date", start: "2026-01-01" }),
+  rows = (_key: string) => 2,
+): Promise<TwoStores> {
   const dir = await folder();
   const csv = new il.CSVDestination({ basePath: join(dir, "csv") });
   const sqlite = new il.SQLiteDestination({ path: join(dir, "warehouse.db") });
@@ -97,8 +100,28 @@ describe("coverage of an asset with two destinations", () => {
     expect([c.expected, c.materialized, c.empty, c.missing, c.unexpected, c.rows]).toEqual([6, 1, 1, 4, 0, 2]);
     expect(c.missingRanges).toEqual(["2026-01-02", "2026-01-04..2026-01-06"]);
     expect(c.destinations).toEqual([
-      { key: "CSVDestination", type: "CSV files", materialized: 3, empty: 1, missing: 2, unexpected: 0, rows: 6, missingRanges: ["2026-01-02", "2026-01-06"], emptyRanges: ["2026-01-03"] },
-      { key: "SQLiteDestination", type: "SQLite", materialized: 2, empty: 1, missing: 3, unexpected: 0, rows: 4, missingRanges: ["2026-01-04..2026-01-06"], emptyRanges: ["2026-01-03"] },
+      {
+        key: "CSVDestination",
+        type: "CSV files",
+        materialized: 3,
+        empty: 1,
+        missing: 2,
+        unexpected: 0,
+        rows: 6,
+        missingRanges: ["2026-01-02", "2026-01-06"],
+        emptyRanges: ["2026-01-03"],
+      },
+      {
+        key: "SQLiteDestination",
+        type: "SQLite",
+        materialized: 2,
+        empty: 1,
+        missing: 3,
+        unexpected: 0,
+        rows: 4,
+        missingRanges: ["2026-01-04..2026-01-06"],
+        emptyRanges: ["2026-01-03"],
+      },
     ]);
   });
 
@@ -129,10 +152,14 @@ describe("coverage of an asset with two destinations", () => {
     const early = await assetCoverage(made.asset, { now: NOW, until: "2026-01-05" });
     expect([early.unexpected, early.destinations.map((d) => d.unexpected)]).toEqual([0, [0, 0]]);
     // Counts of keys outside the expected range: one unexpected key held by both destinations.
-    const c2 = computeCoverage(made.asset, [
-      { key: "a", type: "A", counts: { "2025-12-30": 4, "2026-01-01": 1 } },
-      { key: "b", type: "B", counts: { "2025-12-30": 5, "2026-01-01": 1 } },
-    ], { now: NOW });
+    const c2 = computeCoverage(
+      made.asset,
+      [
+        { key: "a", type: "A", counts: { "2025-12-30": 4, "2026-01-01": 1 } },
+        { key: "b", type: "B", counts: { "2025-12-30": 5, "2026-01-01": 1 } },
+      ],
+      { now: NOW },
+    );
     expect(c2.partitions.filter((p) => p.status === "unexpected")).toEqual([{ key: "2025-12-30", status: "unexpected", rows: 4 }]);
     expect(c2.destinations.map((d) => d.unexpected)).toEqual([1, 1]);
   });
@@ -154,7 +181,11 @@ describe("coverage of an asset with two destinations", () => {
 
   it("one destination: no missingIn, one entry in destinations (the JSON of single-destination assets is unchanged)", async () => {
     const dir = await folder();
-    const definition = il.asset({ key: "orders", partitioning: new il.TimePartitionConfig({ column: "date", start: "2026-01-05" }), run: (ctx) => [{ date: ctx.partition!.key }] });
+    const definition = il.asset({
+      key: "orders",
+      partitioning: new il.TimePartitionConfig({ column: "date", start: "2026-01-05" }),
+      run: (ctx) => [{ date: ctx.partition!.key }],
+    });
     const source = il.source({ key: `one${++sources}`, assets: [definition] })({ destinations: new il.CSVDestination({ basePath: dir }) });
     const asset = source.assets["orders"]!;
     await asset.materialize(asset.partitioning!.partition("2026-01-05"));
@@ -164,7 +195,19 @@ describe("coverage of an asset with two destinations", () => {
       { key: "2026-01-06", status: "missing", rows: null },
     ]);
     expect(Object.keys(c.partitions[1]!)).toEqual(["key", "status", "rows"]);
-    expect(c.destinations).toEqual([{ key: "CSVDestination", type: "CSV files", materialized: 1, empty: 0, missing: 1, unexpected: 0, rows: 1, missingRanges: ["2026-01-06"], emptyRanges: [] }]);
+    expect(c.destinations).toEqual([
+      {
+        key: "CSVDestination",
+        type: "CSV files",
+        materialized: 1,
+        empty: 0,
+        missing: 1,
+        unexpected: 0,
+        rows: 1,
+        missingRanges: ["2026-01-06"],
+        emptyRanges: [],
+      },
+    ]);
   });
 
   it("computeCoverage takes a plain record of counts as the first destination's", async () => {
@@ -196,7 +239,9 @@ describe("materialize --missing over several destinations", () => {
     const plan = il.planMaterialize(project, { ...missing, order: "oldest" });
     expect(plan.runs.map((r) => r.partition)).toEqual(["2026-01-02", "2026-01-04", "2026-01-05", "2026-01-06"]);
     // The shards of the plan split exactly those partitions between them.
-    const shards = [1, 2].map((index) => il.planMaterialize(project, { ...missing, order: "oldest", shard: { index, count: 2 } }).runs.map((r) => r.partition));
+    const shards = [1, 2].map((index) =>
+      il.planMaterialize(project, { ...missing, order: "oldest", shard: { index, count: 2 } }).runs.map((r) => r.partition),
+    );
     expect(shards.flat().sort()).toEqual(["2026-01-02", "2026-01-04", "2026-01-05", "2026-01-06"]);
     expect(shards.every((runs) => runs.length > 0)).toBe(true);
     for (const partition of plan.runs.map((r) => r.partition!)) await made.asset.materialize(made.asset.partitioning!.partition(partition));
@@ -214,7 +259,9 @@ describe("the views say which destination lacks what", () => {
     expect(facts).toContain("missing: 2026-01-02, 2026-01-04..2026-01-06");
     expect(facts).toContain("destination CSVDestination (CSV files): 4/6 stored, 6 rows; missing 2026-01-02, 2026-01-06");
     expect(facts).toContain("destination SQLiteDestination (SQLite): 3/6 stored, 4 rows; missing 2026-01-04..2026-01-06");
-    const cells = layoutCoverage(c, 100).flatMap((b) => b.rows.flatMap((r) => r.cells)).filter((cell) => cell.partition);
+    const cells = layoutCoverage(c, 100)
+      .flatMap((b) => b.rows.flatMap((r) => r.cells))
+      .filter((cell) => cell.partition);
     expect(cells.map((cell) => [cell.partition!.key, cellChar(cell)]).sort()).toEqual([
       ["2026-01-01", "█"],
       ["2026-01-02", "◐"],
@@ -254,7 +301,9 @@ describe("the views say which destination lacks what", () => {
     const html = coverageHtml([await assetCoverage(asset, { now: NOW })], NOW);
     expect(html).toContain('class="partition missing partial" data-key="2026-01-04" data-rows="" data-missing-in="SQLiteDestination"');
     expect(html).toContain("<title>2026-01-04: missing in SQLiteDestination (held by CSVDestination)</title>");
-    expect(html).toContain('class="partition missing" data-key="2026-01-06" data-rows="" data-missing-in="CSVDestination,SQLiteDestination"');
+    expect(html).toContain(
+      'class="partition missing" data-key="2026-01-06" data-rows="" data-missing-in="CSVDestination,SQLiteDestination"',
+    );
     expect(html).toContain("missing in some destinations");
     expect(html).toContain("<li>destination SQLiteDestination (SQLite): 3/6 stored, 4 rows; missing 2026-01-04..2026-01-06</li>");
   });

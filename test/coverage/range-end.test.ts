@@ -18,7 +18,8 @@ function assetOf(partitioning: il.PartitionConfig): il.Asset {
 }
 
 const daily = (start: string | null = "2026-01-01") => assetOf(new il.TimePartitionConfig({ column: "d", ...(start ? { start } : {}) }));
-const keys = (c: il.Coverage | ReturnType<typeof computeCoverage>) => c.partitions.filter((p) => p.status !== "unexpected").map((p) => p.key);
+const keys = (c: il.Coverage | ReturnType<typeof computeCoverage>) =>
+  c.partitions.filter((p) => p.status !== "unexpected").map((p) => p.key);
 const at = (iso: string) => new Date(iso);
 
 describe("the default end: the last complete period", () => {
@@ -58,7 +59,9 @@ describe("the default end: the last complete period", () => {
     const morning = at("2026-01-10T05:00:00Z");
     expect(computeCoverage(daily(), {}, { now: morning, timeZone: "America/Los_Angeles" }).last).toBe("2026-01-08");
     expect(computeCoverage(daily(), {}, { now: morning }).last).toBe("2026-01-09");
-    const hourly = assetOf(new il.TimePartitionConfig({ column: "t", granularity: il.TimeGranularity.HOUR, start: "2026-01-10T00:00:00Z" }));
+    const hourly = assetOf(
+      new il.TimePartitionConfig({ column: "t", granularity: il.TimeGranularity.HOUR, start: "2026-01-10T00:00:00Z" }),
+    );
     expect(computeCoverage(hourly, {}, { now: morning, timeZone: "Asia/Kolkata" }).inProgress?.key).toBe("2026-01-10T05");
     expect(() => computeCoverage(daily(), {}, { now: morning, timeZone: "Mars/Olympus" })).toThrow(/unknown time zone "Mars\/Olympus"/);
   });
@@ -111,14 +114,22 @@ describe("until, includeCurrent and a window", () => {
   it("until must be a key of the asset's granularity; it does not combine with includeCurrent or a window", () => {
     const asset = daily();
     expect(() => computeCoverage(asset, {}, { now, until: "2026-01" })).toThrow(il.ConfigError);
-    expect(() => computeCoverage(asset, {}, { now, until: "2026-01" })).toThrow(`--until "2026-01": asset "${asset.qualifiedKey}" is partitioned by day: expected a day key such as 2026-05-20`);
+    expect(() => computeCoverage(asset, {}, { now, until: "2026-01" })).toThrow(
+      `--until "2026-01": asset "${asset.qualifiedKey}" is partitioned by day: expected a day key such as 2026-05-20`,
+    );
     expect(() => computeCoverage(asset, {}, { now, until: "2026-02-30" })).toThrow(/expected a day key/);
     const monthly = assetOf(new il.TimePartitionConfig({ column: "m", granularity: il.TimeGranularity.MONTH }));
-    expect(() => computeCoverage(monthly, {}, { now, until: "2026-01-05" })).toThrow(/partitioned by month: expected a month key such as 2026-05$/);
-    expect(() => computeCoverage(asset, {}, { now, until: "2026-01-05", includeCurrent: true })).toThrow(/--until and --include-current cannot be used together/);
+    expect(() => computeCoverage(monthly, {}, { now, until: "2026-01-05" })).toThrow(
+      /partitioned by month: expected a month key such as 2026-05$/,
+    );
+    expect(() => computeCoverage(asset, {}, { now, until: "2026-01-05", includeCurrent: true })).toThrow(
+      /--until and --include-current cannot be used together/,
+    );
     const window = il.TimePartitionWindow.parse("2026-01-01..2026-01-03");
     expect(() => computeCoverage(asset, {}, { now, window, until: "2026-01-02" })).toThrow(/--until cannot be used with a window/);
-    expect(() => computeCoverage(asset, {}, { now, window, includeCurrent: true })).toThrow(/--include-current cannot be used with a window/);
+    expect(() => computeCoverage(asset, {}, { now, window, includeCurrent: true })).toThrow(
+      /--include-current cannot be used with a window/,
+    );
   });
 
   it("a window may hold the current period, which it then expects", () => {
@@ -134,7 +145,9 @@ describe("until, includeCurrent and a window", () => {
     const project = il.projectOf(il.defineConfig({ sources: [src] }));
     const all = await coverage(project, undefined, { now, until: "2026-01-03" });
     expect(all.map((c) => c.expected)).toEqual([3, 1]);
-    await expect(coverage(project, `${src.key}.l`, { now, until: "2026-01-03" })).rejects.toThrow(`--until applies to time-partitioned assets; "${src.key}.l" is partitioned by a list`);
+    await expect(coverage(project, `${src.key}.l`, { now, until: "2026-01-03" })).rejects.toThrow(
+      `--until applies to time-partitioned assets; "${src.key}.l" is partitioned by a list`,
+    );
   });
 });
 
@@ -180,7 +193,9 @@ describe("in progress in the text, the picture and the HTML report", () => {
     expect(legend(100, true)).toContain("◌ in progress");
     expect(legend(40, true)).toContain("◌");
     for (const width of [40, 80, 120]) for (const line of coverageText(c, width)) expect([...line].length).toBeLessThanOrEqual(width);
-    const cells = layoutCoverage(c, 100).flatMap((b) => b.rows.flatMap((r) => r.cells)).filter((cell) => cell.partition);
+    const cells = layoutCoverage(c, 100)
+      .flatMap((b) => b.rows.flatMap((r) => r.cells))
+      .filter((cell) => cell.partition);
     expect(cells.filter((cell) => cell.status === "in-progress").map((cell) => cell.partition!.key)).toEqual(["2026-01-10"]);
     expect(cells).toHaveLength(c.expected + 1);
     const none = computeCoverage(daily(null), {}, { now });
@@ -189,7 +204,9 @@ describe("in progress in the text, the picture and the HTML report", () => {
 
   it("the HTML report draws it as its own class, with a tooltip and a legend entry", () => {
     const html = coverageHtml([c], now);
-    expect(html).toMatch(/<rect class="partition in-progress" data-key="2026-01-10" data-rows="2"[^>]*><title>2026-01-10: in progress, 2 rows so far<\/title>/);
+    expect(html).toMatch(
+      /<rect class="partition in-progress" data-key="2026-01-10" data-rows="2"[^>]*><title>2026-01-10: in progress, 2 rows so far<\/title>/,
+    );
     expect(html.match(/class="partition missing"/g)).toHaveLength(8);
     expect(html).toContain("in progress (not expected yet)");
   });

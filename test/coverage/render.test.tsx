@@ -33,14 +33,23 @@ function periods(g: il.TimeGranularity, start: string, now: string): string[] {
  * Coverage of a time asset where every 11th partition (from the 3rd) is missing, every 17th is
  * empty, the rest hold a varying count; plus one unexpected key.
  */
-function timeCoverage(g: il.TimeGranularity, start: string, now: string, options: { complete?: boolean; sourceKey?: string } = {}): Coverage {
+function timeCoverage(
+  g: il.TimeGranularity,
+  start: string,
+  now: string,
+  options: { complete?: boolean; sourceKey?: string } = {},
+): Coverage {
   const counts: Record<string, number> = {};
   periods(g, start, now).forEach((key, i) => {
     if (!options.complete && i % 11 === 2) return;
     counts[key] = !options.complete && i % 17 === 5 ? 0 : 50 + ((i * 37) % 200);
   });
   counts["1999"] = 3;
-  return computeCoverage(assetOf(new il.TimePartitionConfig({ column: "at", granularity: g, start }), "orders", options.sourceKey), counts, { now: new Date(now), includeCurrent: true });
+  return computeCoverage(
+    assetOf(new il.TimePartitionConfig({ column: "at", granularity: g, start }), "orders", options.sourceKey),
+    counts,
+    { now: new Date(now), includeCurrent: true },
+  );
 }
 
 const dayKey = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -133,10 +142,15 @@ describe("day calendar layout", () => {
   });
 
   it.each([57, 80, 120])("month names sit over their first week at %i columns, never cut to a letter", (width) => {
-    for (const c of [year, timeCoverage(il.TimeGranularity.DAY, "2025-11-03", "2025-12-01T08:00:00Z"), timeCoverage(il.TimeGranularity.DAY, "2025-01-01", "2025-12-02T08:00:00Z")]) {
+    for (const c of [
+      year,
+      timeCoverage(il.TimeGranularity.DAY, "2025-11-03", "2025-12-01T08:00:00Z"),
+      timeCoverage(il.TimeGranularity.DAY, "2025-01-01", "2025-12-02T08:00:00Z"),
+    ]) {
       for (const block of layoutCoverage(c, width)) {
         const names = block.header!.match(/\S+/g)!;
-        for (const name of names) expect(["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]).toContain(name);
+        for (const name of names)
+          expect(["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]).toContain(name);
         expect(4 + block.header!.length).toBeLessThanOrEqual(width);
       }
     }
@@ -158,7 +172,12 @@ describe("day calendar layout", () => {
       expect(cell.level).toBeLessThanOrEqual(4);
       expect("░▒▓█").toContain(cellChar(cell));
     }
-    expect(cells.filter((c) => c.status === "none").map(cellChar).every((ch) => ch === " ")).toBe(true);
+    expect(
+      cells
+        .filter((c) => c.status === "none")
+        .map(cellChar)
+        .every((ch) => ch === " "),
+    ).toBe(true);
     expect(chars.size).toBeGreaterThanOrEqual(5);
     // The fullest partition gets the darkest shade.
     const max = cells.find((c) => c.partition?.rows === year.maxRows)!;
@@ -248,7 +267,11 @@ describe("coverageBar", () => {
   it("is exactly `width` characters: full, empty, missing and partial buckets", () => {
     const complete = timeCoverage(il.TimeGranularity.DAY, "2025-01-01", "2025-12-31T00:00:00Z", { complete: true });
     const gaps = timeCoverage(il.TimeGranularity.DAY, "2025-01-01", "2025-12-31T00:00:00Z");
-    const none = computeCoverage(assetOf(new il.TimePartitionConfig({ column: "at", start: "2025-01-01" })), {}, { now: new Date("2025-12-31T00:00:00Z") });
+    const none = computeCoverage(
+      assetOf(new il.TimePartitionConfig({ column: "at", start: "2025-01-01" })),
+      {},
+      { now: new Date("2025-12-31T00:00:00Z") },
+    );
     for (const width of [10, 25, 40]) {
       expect([...coverageBar(complete, width)]).toHaveLength(width);
       expect(coverageBar(complete, width)).toBe("█".repeat(width));
@@ -289,7 +312,13 @@ describe("plain text at widths 40, 80 and 120", () => {
 
   it("list partitions: labelled bars of row counts that fit every width", () => {
     const values = ["eu", "us", "apac", "latam", "mena", "north-america-east"];
-    const c = computeCoverage(assetOf(new il.ListPartitionConfig({ column: "region", values })), { eu: 100, us: 0, latam: 50, "north-america-east": 7, mars: 1 });
+    const c = computeCoverage(assetOf(new il.ListPartitionConfig({ column: "region", values })), {
+      eu: 100,
+      us: 0,
+      latam: 50,
+      "north-america-east": 7,
+      mars: 1,
+    });
     for (const width of WIDTHS) {
       const bars = listBars(c, width);
       expect(bars).toHaveLength(values.length);
@@ -314,7 +343,10 @@ describe("plain text at widths 40, 80 and 120", () => {
     counts["2026-01-07"] = 0;
     counts["2026-01-09"] = 3;
     counts["2025-06-01"] = 12;
-    const c = computeCoverage(assetOf(new il.TimePartitionConfig({ column: "date", start: "2026-01-01" })), counts, { now: new Date("2026-01-20T12:00:00Z"), includeCurrent: true });
+    const c = computeCoverage(assetOf(new il.TimePartitionConfig({ column: "date", start: "2026-01-01" })), counts, {
+      now: new Date("2026-01-20T12:00:00Z"),
+      includeCurrent: true,
+    });
     const lines = factLines(c);
     expect(lines[0]).toBe('shop.orders  day partitions on "date", 2026-01-01..2026-01-20');
     expect(lines).toContain("expected 20  materialized 17  empty 1  missing 2  unexpected 1");
@@ -431,7 +463,10 @@ describe("CoverageView (ink)", () => {
     const coloured = show(c, 80, true);
     expect(coloured).toContain(ANSI);
     // (ink may leave a trailing space where it wraps a coloured line)
-    const lines = (text: string) => strip(text).split("\n").map((l) => l.trimEnd());
+    const lines = (text: string) =>
+      strip(text)
+        .split("\n")
+        .map((l) => l.trimEnd());
     expect(lines(coloured)).toEqual(lines(plain));
   });
 
@@ -458,14 +493,18 @@ describe("CoverageView (ink)", () => {
 });
 
 describe("coverageHtml", () => {
-  const rects = (html: string) => [...html.matchAll(/<rect class="partition (\w+)" data-key="([^"]*)"/g)].map((m) => ({ status: m[1]!, key: m[2]! }));
+  const rects = (html: string) =>
+    [...html.matchAll(/<rect class="partition (\w+)" data-key="([^"]*)"/g)].map((m) => ({ status: m[1]!, key: m[2]! }));
 
   it.each([
     ["days", timeCoverage(il.TimeGranularity.DAY, "2024-07-01", "2026-02-10T08:00:00Z")],
     ["hours over more than 62 days", timeCoverage(il.TimeGranularity.HOUR, "2026-01-01T00:00:00Z", "2026-04-10T23:00:00Z")],
     ["weeks", timeCoverage(il.TimeGranularity.WEEK, "2023-01-02", "2026-02-11T00:00:00Z")],
     ["months", timeCoverage(il.TimeGranularity.MONTH, "2019-01-01", "2026-02-11T00:00:00Z")],
-    ["list", computeCoverage(assetOf(new il.ListPartitionConfig({ column: "region", values: ["eu", "us", "apac"] })), { eu: 5, us: 0, mars: 2 })],
+    [
+      "list",
+      computeCoverage(assetOf(new il.ListPartitionConfig({ column: "region", values: ["eu", "us", "apac"] })), { eu: 5, us: 0, mars: 2 }),
+    ],
   ] as const)("%s: one rect per expected partition, with its status", (_name, c) => {
     const html = coverageHtml([c], new Date("2026-02-11T00:00:00Z"));
     const found = rects(html);

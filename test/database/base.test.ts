@@ -55,7 +55,12 @@ describe("DatabaseDestination", () => {
   });
 
   it("counts a time partitioning by period, unless a subclass overrides count alone", async () => {
-    const asset: AssetRef = { key: "shop.orders", table: "orders", dataset: "shop", partitioning: new TimePartitionConfig({ column: "date" }) };
+    const asset: AssetRef = {
+      key: "shop.orders",
+      table: "orders",
+      dataset: "shop",
+      partitioning: new TimePartitionConfig({ column: "date" }),
+    };
     const context = new IOContext({ asset });
     const calls: string[] = [];
     class OwnCount extends SQLiteDestination {
@@ -65,14 +70,21 @@ describe("DatabaseDestination", () => {
       }
     }
     class Both extends OwnCount {
-      override async countPeriods(table: string, dataset: string | null, column: string, granularity: TimeGranularity): Promise<Record<string, number> | null> {
+      override async countPeriods(
+        table: string,
+        dataset: string | null,
+        column: string,
+        granularity: TimeGranularity,
+      ): Promise<Record<string, number> | null> {
         calls.push(`countPeriods ${table}`);
         return super.countPeriods(table, dataset, column, granularity);
       }
     }
     for (const Destination of [OwnCount, Both]) {
       const destination = new Destination({ path: ":memory:" });
-      await destination.write(context.withWindow(new TimePartitionWindow("2026-01-01", "2026-01-01", TimeGranularity.DAY)), [{ date: "2026-01-01" }]);
+      await destination.write(context.withWindow(new TimePartitionWindow("2026-01-01", "2026-01-01", TimeGranularity.DAY)), [
+        { date: "2026-01-01" },
+      ]);
       calls.length = 0;
       const counts = await destination.partitionRowCounts(context);
       await destination.close();
@@ -89,18 +101,37 @@ describe("DatabaseDestination", () => {
 
   it("reports written data that lacks the partition column to the context's logger, one partition or a window, and writes it", async () => {
     const destination = new SQLiteDestination({ path: ":memory:" });
-    const asset: AssetRef = { key: "shop.orders", table: "orders", dataset: "shop", partitioning: new TimePartitionConfig({ column: "date", allowWindow: true }) };
+    const asset: AssetRef = {
+      key: "shop.orders",
+      table: "orders",
+      dataset: "shop",
+      partitioning: new TimePartitionConfig({ column: "date", allowWindow: true }),
+    };
     const logged: Array<[string, string]> = [];
     const log = (level: string, message: string) => logged.push([level, message]);
     try {
-      await destination.write(new IOContext({ asset, window: new TimePartitionWindow("2026-01-01", "2026-01-01", TimeGranularity.DAY), log }), [{ id: 1 }]);
-      await destination.write(new IOContext({ asset, window: new TimePartitionWindow("2026-01-02", "2026-01-03", TimeGranularity.DAY), log }), [{ id: 2 }, { id: 3 }]);
+      await destination.write(
+        new IOContext({ asset, window: new TimePartitionWindow("2026-01-01", "2026-01-01", TimeGranularity.DAY), log }),
+        [{ id: 1 }],
+      );
+      await destination.write(
+        new IOContext({ asset, window: new TimePartitionWindow("2026-01-02", "2026-01-03", TimeGranularity.DAY), log }),
+        [{ id: 2 }, { id: 3 }],
+      );
       expect(logged).toEqual([
-        ["warn", 'asset "shop.orders": the data written to SQLite has no "date" column, so reads of partition 2026-01-01 will not find this row'],
-        ["warn", 'asset "shop.orders": the data written to SQLite has no "date" column, so reads of the partitions of 2026-01-02..2026-01-03 will not find these 2 rows'],
+        [
+          "warn",
+          'asset "shop.orders": the data written to SQLite has no "date" column, so reads of partition 2026-01-01 will not find this row',
+        ],
+        [
+          "warn",
+          'asset "shop.orders": the data written to SQLite has no "date" column, so reads of the partitions of 2026-01-02..2026-01-03 will not find these 2 rows',
+        ],
       ]);
       // Written: the partitions read back empty, as the warning says.
-      expect(await destination.read(new IOContext({ asset, window: new TimePartitionWindow("2026-01-01", "2026-01-03", TimeGranularity.DAY) }))).toEqual([]);
+      expect(
+        await destination.read(new IOContext({ asset, window: new TimePartitionWindow("2026-01-01", "2026-01-03", TimeGranularity.DAY) })),
+      ).toEqual([]);
     } finally {
       await destination.close();
     }
@@ -108,7 +139,12 @@ describe("DatabaseDestination", () => {
 
   it("outside a run, with no logger, the report is a process warning", async () => {
     const destination = new SQLiteDestination({ path: ":memory:" });
-    const asset: AssetRef = { key: "shop.orders", table: "orders", dataset: "shop", partitioning: new TimePartitionConfig({ column: "date" }) };
+    const asset: AssetRef = {
+      key: "shop.orders",
+      table: "orders",
+      dataset: "shop",
+      partitioning: new TimePartitionConfig({ column: "date" }),
+    };
     const warnings: Error[] = [];
     const listen = (warning: Error) => warnings.push(warning);
     process.on("warning", listen);
@@ -136,7 +172,10 @@ describe("drivers and secrets", () => {
 
   const SECRET = "s3cr3t-Pa55";
   it.each([
-    ["PostgresDestination", () => new PostgresDestination({ connection: { host: "db", port: 5432, user: "u", password: SECRET, database: "d" } })],
+    [
+      "PostgresDestination",
+      () => new PostgresDestination({ connection: { host: "db", port: 5432, user: "u", password: SECRET, database: "d" } }),
+    ],
     ["PostgresDestination (url)", () => new PostgresDestination({ connection: { url: `postgres://u:${SECRET}@db:5432/d` } })],
     ["MySQLDestination", () => new MySQLDestination({ connection: { host: "db", user: "u", password: SECRET } })],
     ["MySQLDestination (url)", () => new MySQLDestination({ connection: { url: `mysql://u:${SECRET}@db/d` } })],
@@ -159,7 +198,11 @@ describe("drivers and secrets", () => {
 
   it("removes passwords and URL credentials from a driver's message, keeping its code", () => {
     const redact = (text: string) => text.split(SECRET).join("***");
-    const error = wrapDriverError({ code: "28P01", message: `bad login postgres://u:${SECRET}@h/d and ${SECRET}` }, redact, "PostgreSQL connect");
+    const error = wrapDriverError(
+      { code: "28P01", message: `bad login postgres://u:${SECRET}@h/d and ${SECRET}` },
+      redact,
+      "PostgreSQL connect",
+    );
     expect(error.message).not.toContain(SECRET);
     expect(error.message).toContain("postgres://u:***@h/d");
     expect((error as { driverCode?: string }).driverCode).toBe("28P01");

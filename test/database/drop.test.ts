@@ -86,7 +86,8 @@ describe.each(BACKENDS)("$name drops an asset's table", (backend) => {
   const dataset = uniqueName("il_drop");
   const orders: AssetRef = { key: "shop.orders", table: "orders", dataset, partitioning: daily };
   const ordersDaily: AssetRef = { key: "shop.orders_daily", table: "orders_daily", dataset, partitioning: daily };
-  const ctx = (asset: AssetRef, window: TimePartitionWindow | null, schema: FieldSpec[] | null = asNumber) => new IOContext({ asset, window, schema, metadata: { runId: "t" } });
+  const ctx = (asset: AssetRef, window: TimePartitionWindow | null, schema: FieldSpec[] | null = asNumber) =>
+    new IOContext({ asset, window, schema, metadata: { runId: "t" } });
 
   beforeAll(async () => {
     up = await backend.available();
@@ -101,10 +102,17 @@ describe.each(BACKENDS)("$name drops an asset's table", (backend) => {
     const dest = made.destination;
     expect(dest.missingDropHook()).toBeNull();
     // Nothing there yet: dropping is no error, and there is nothing to describe.
-    expect(await dest.describeDrop(ctx(orders, null))).toEqual({ what: `table ${dataset}.orders in ${made.location}`, partitions: 0, exists: false });
+    expect(await dest.describeDrop(ctx(orders, null))).toEqual({
+      what: `table ${dataset}.orders in ${made.location}`,
+      partitions: 0,
+      exists: false,
+    });
     await dest.dropAsset!(ctx(orders, null));
 
-    await dest.write(ctx(orders, days("2026-01-01", "2026-01-02")), [{ date: "2026-01-01", amount: 1.5 }, { date: "2026-01-02", amount: 2.5 }]);
+    await dest.write(ctx(orders, days("2026-01-01", "2026-01-02")), [
+      { date: "2026-01-01", amount: 1.5 },
+      { date: "2026-01-02", amount: 2.5 },
+    ]);
     // A partition written with no rows lives in the ledger alone.
     await dest.write(ctx(orders, days("2026-01-03", "2026-01-03")), []);
     await dest.write(ctx(ordersDaily, days("2026-01-01", "2026-01-02")), [{ date: "2026-01-01", amount: 9 }]);
@@ -112,9 +120,15 @@ describe.each(BACKENDS)("$name drops an asset's table", (backend) => {
     const before = await dest.partitionRowCounts(ctx(ordersDaily, null));
     expect(before).toEqual({ "2026-01-01": 1, "2026-01-02": 0 });
 
-    await expect(dest.write(ctx(orders, days("2026-01-01", "2026-01-01"), asText), [{ date: "2026-01-01", amount: "one" }])).rejects.toThrow(SchemaError);
+    await expect(
+      dest.write(ctx(orders, days("2026-01-01", "2026-01-01"), asText), [{ date: "2026-01-01", amount: "one" }]),
+    ).rejects.toThrow(SchemaError);
 
-    expect(await dest.describeDrop(ctx(orders, null))).toEqual({ what: `table ${dataset}.orders in ${made.location}`, partitions: 3, exists: true });
+    expect(await dest.describeDrop(ctx(orders, null))).toEqual({
+      what: `table ${dataset}.orders in ${made.location}`,
+      partitions: 3,
+      exists: true,
+    });
     await dest.dropAsset!(ctx(orders, null));
     // No table, and no ledger entry left to show the empty partition as written.
     expect(await dest.partitionRowCounts(ctx(orders, null))).toEqual({});
@@ -131,7 +145,11 @@ describe.each(BACKENDS)("$name drops an asset's table", (backend) => {
     const totals: AssetRef = { key: "shop.totals", table: "totals", dataset, partitioning: null };
     const schema: FieldSpec[] = [{ name: "n", type: "integer", nullable: true }];
     await dest.write(ctx(totals, null, schema), [{ n: 1 }]);
-    expect(await dest.describeDrop(ctx(totals, null, schema))).toEqual({ what: `table ${dataset}.totals in ${made.location}`, partitions: null, exists: true });
+    expect(await dest.describeDrop(ctx(totals, null, schema))).toEqual({
+      what: `table ${dataset}.totals in ${made.location}`,
+      partitions: null,
+      exists: true,
+    });
     await dest.dropAsset!(ctx(totals, null, schema));
     expect(await dest.describeDrop(ctx(totals, null, schema))).toMatchObject({ exists: false });
     await expect(dest.read(ctx(totals, null, schema))).rejects.toThrow("does not exist");

@@ -13,7 +13,14 @@ import { ListPartition, ListPartitionConfig, TimePartition, TimePartitionConfig 
 import { isolatedMySQL, mysqlAvailable } from "./servers.js";
 
 describe("serverFacts", () => {
-  const row = (overrides: Record<string, unknown>) => ({ version: "10.11.6-MariaDB", db: "test", logBin: 0, binlogFormat: "MIXED", collations: "utf8mb4_nopad_bin", ...overrides });
+  const row = (overrides: Record<string, unknown>) => ({
+    version: "10.11.6-MariaDB",
+    db: "test",
+    logBin: 0,
+    binlogFormat: "MIXED",
+    collations: "utf8mb4_nopad_bin",
+    ...overrides,
+  });
 
   it("takes MariaDB's utf8mb4_nopad_bin and MySQL 8's utf8mb4_0900_bin; none on an older server", () => {
     expect(serverFacts(row({})).exactCollation).toBe("utf8mb4_nopad_bin");
@@ -49,7 +56,9 @@ describe("the MySQL dialect's exact text", () => {
     const dialect = mysqlDialect(null, "5.7.44");
     expect(dialect.columnType("string", false, false)).toBe("TEXT CHARACTER SET utf8mb4");
     expect(() => dialect.columnType("string", true, true)).toThrow(ConfigError);
-    expect(() => dialect.columnType("string", true, true)).toThrow(/MySQL server 5\.7\.44 has no binary NO PAD collation .*expected MariaDB 10\.2 or later, or MySQL 8\.0\.17 or later/);
+    expect(() => dialect.columnType("string", true, true)).toThrow(
+      /MySQL server 5\.7\.44 has no binary NO PAD collation .*expected MariaDB 10\.2 or later, or MySQL 8\.0\.17 or later/,
+    );
   });
 });
 
@@ -70,8 +79,12 @@ describe("converting an older table's column", () => {
   it("restates the type and nullability, with the wanted collation", () => {
     expect(wantedCollation("VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin")).toBe("utf8mb4_nopad_bin");
     expect(wantedCollation("TEXT CHARACTER SET utf8mb4")).toBeNull();
-    expect(convertStatement("`d`.`t`", "`c`", catalog, "utf8mb4_nopad_bin")).toBe("ALTER TABLE `d`.`t` MODIFY COLUMN `c` varchar(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NULL");
-    expect(convertStatement("`d`.`t`", "`c`", { ...catalog, type: "text", nullable: false }, "utf8mb4_0900_bin")).toBe("ALTER TABLE `d`.`t` MODIFY COLUMN `c` text CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_bin NOT NULL");
+    expect(convertStatement("`d`.`t`", "`c`", catalog, "utf8mb4_nopad_bin")).toBe(
+      "ALTER TABLE `d`.`t` MODIFY COLUMN `c` varchar(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NULL",
+    );
+    expect(convertStatement("`d`.`t`", "`c`", { ...catalog, type: "text", nullable: false }, "utf8mb4_0900_bin")).toBe(
+      "ALTER TABLE `d`.`t` MODIFY COLUMN `c` text CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_bin NOT NULL",
+    );
     expect(() => convertStatement("`d`.`t`", "`c`", { ...catalog, type: "varchar(255); DROP" }, "utf8mb4_nopad_bin")).toThrow(SchemaError);
   });
 
@@ -95,7 +108,11 @@ describe.skipIf(!(await mysqlAvailable()))("MySQLDestination and its server (Mar
     try {
       for (const value of ["eu", "EU", "us"]) {
         const partition = new ListPartition(value, regions);
-        const context = new IOContext({ asset: { key: "r", table: "r", dataset: "d", partitioning: regions }, window: partition, schema: [{ name: "region", type: "string", nullable: false }] });
+        const context = new IOContext({
+          asset: { key: "r", table: "r", dataset: "d", partitioning: regions },
+          window: partition,
+          schema: [{ name: "region", type: "string", nullable: false }],
+        });
         await h.destination.writePartition(context, partition, [{ region: value }]);
       }
       expect(asked.filter((sql) => sql === SERVER_QUERY)).toHaveLength(1);
@@ -107,13 +124,21 @@ describe.skipIf(!(await mysqlAvailable()))("MySQLDestination and its server (Mar
 
   it("only text compared with = takes the exact collation: a list partition column, not a time partition's text", async () => {
     const h = isolatedMySQL();
-    const run = (sql: string, params: unknown[]) => (h.destination as unknown as { run(s: string, p: unknown[]): Promise<Record<string, unknown>[]> }).run(sql, params);
+    const run = (sql: string, params: unknown[]) =>
+      (h.destination as unknown as { run(s: string, p: unknown[]): Promise<Record<string, unknown>[]> }).run(sql, params);
     const daily = new TimePartitionConfig({ column: "day" });
     const day = TimePartition.fromKey("2024-01-02");
     try {
-      const context = new IOContext({ asset: { key: "t", table: "t", dataset: "d", partitioning: daily }, window: day, schema: [{ name: "day", type: "string", nullable: false }] });
+      const context = new IOContext({
+        asset: { key: "t", table: "t", dataset: "d", partitioning: daily },
+        window: day,
+        schema: [{ name: "day", type: "string", nullable: false }],
+      });
       await h.destination.writePartition(context, day, [{ day: "2024-01-02T10:00:00Z" }]);
-      const [column] = await run("SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 't' AND COLUMN_NAME = 'day'", [h.iso.rename("d")]);
+      const [column] = await run(
+        "SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 't' AND COLUMN_NAME = 'day'",
+        [h.iso.rename("d")],
+      );
       expect(column?.["c"]).not.toMatch(/_bin$/);
       expect(await h.destination.partitionRowCounts(context)).toEqual({ "2024-01-02": 1 });
     } finally {

@@ -40,8 +40,12 @@ describe.skipIf(!(await mysqlAvailable()))("MySQLDestination sessions (MariaDB)"
   });
 
   it("the setup statement makes a non-strict latin1 session strict and utf8mb4, keeping the server's modes that change nothing stored", async () => {
-    await raw.query("SET NAMES latin1, SESSION sql_mode = 'EMPTY_STRING_IS_NULL,ORACLE,NO_BACKSLASH_ESCAPES,ANSI_QUOTES,ALLOW_INVALID_DATES,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO'");
-    const [[before]] = (await raw.query("SELECT @@SESSION.sql_mode AS mode, @@character_set_client AS client")) as unknown as [Array<Record<string, unknown>>];
+    await raw.query(
+      "SET NAMES latin1, SESSION sql_mode = 'EMPTY_STRING_IS_NULL,ORACLE,NO_BACKSLASH_ESCAPES,ANSI_QUOTES,ALLOW_INVALID_DATES,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO'",
+    );
+    const [[before]] = (await raw.query("SELECT @@SESSION.sql_mode AS mode, @@character_set_client AS client")) as unknown as [
+      Array<Record<string, unknown>>,
+    ];
     expect(before!["client"]).toBe("latin1");
     expect(modes(before!["mode"]).has("STRICT_ALL_TABLES")).toBe(false);
 
@@ -50,8 +54,10 @@ describe.skipIf(!(await mysqlAvailable()))("MySQLDestination sessions (MariaDB)"
       "SELECT @@SESSION.sql_mode AS mode, @@character_set_client AS client, @@character_set_connection AS connection, @@character_set_results AS results",
     )) as unknown as [Array<Record<string, unknown>>];
     const now = modes(after!["mode"]);
-    for (const mode of ["STRICT_ALL_TABLES", "NO_ENGINE_SUBSTITUTION", "NO_ZERO_DATE", "ERROR_FOR_DIVISION_BY_ZERO"]) expect(now.has(mode), mode).toBe(true);
-    for (const mode of ["EMPTY_STRING_IS_NULL", "ORACLE", "NO_BACKSLASH_ESCAPES", "ANSI_QUOTES", "ALLOW_INVALID_DATES"]) expect(now.has(mode), mode).toBe(false);
+    for (const mode of ["STRICT_ALL_TABLES", "NO_ENGINE_SUBSTITUTION", "NO_ZERO_DATE", "ERROR_FOR_DIVISION_BY_ZERO"])
+      expect(now.has(mode), mode).toBe(true);
+    for (const mode of ["EMPTY_STRING_IS_NULL", "ORACLE", "NO_BACKSLASH_ESCAPES", "ANSI_QUOTES", "ALLOW_INVALID_DATES"])
+      expect(now.has(mode), mode).toBe(false);
     expect([after!["client"], after!["connection"], after!["results"]]).toEqual(["utf8mb4", "utf8mb4", "utf8mb4"]);
 
     // From no mode at all, too.
@@ -65,7 +71,8 @@ describe.skipIf(!(await mysqlAvailable()))("MySQLDestination sessions (MariaDB)"
     const [[server]] = (await raw.query("SELECT @@GLOBAL.sql_mode AS mode")) as unknown as [Array<Record<string, unknown>>];
     // The server's default lacks STRICT_ALL_TABLES, so finding it proves the setup ran.
     expect(modes(server!["mode"]).has("STRICT_ALL_TABLES")).toBe(false);
-    const probe = "SELECT CONNECTION_ID() AS id, @@SESSION.sql_mode AS mode, @@character_set_client AS client, @@character_set_results AS results";
+    const probe =
+      "SELECT CONNECTION_ID() AS id, @@SESSION.sql_mode AS mode, @@character_set_client AS client, @@character_set_results AS results";
     const seen = await Promise.all([
       ...Array.from({ length: 8 }, () => run(probe)),
       h.destination.transaction(() => run(probe)),
@@ -85,7 +92,10 @@ describe.skipIf(!(await mysqlAvailable()))("MySQLDestination sessions (MariaDB)"
     const rows = [{ date: "2026-01-01", note: "🚀 日本 € ß", n: 1 }];
     await h.destination.write(ctx(), rows);
     expect(await h.destination.read(ctx())).toEqual(rows);
-    const [columns] = (await raw.query("SELECT COLUMN_NAME AS name, CHARACTER_SET_NAME AS charset FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'notes' AND CHARACTER_SET_NAME IS NOT NULL", [database])) as unknown as [Array<Record<string, unknown>>];
+    const [columns] = (await raw.query(
+      "SELECT COLUMN_NAME AS name, CHARACTER_SET_NAME AS charset FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'notes' AND CHARACTER_SET_NAME IS NOT NULL",
+      [database],
+    )) as unknown as [Array<Record<string, unknown>>];
     expect(columns).toEqual([{ name: "note", charset: "utf8mb4" }]);
   });
 
@@ -98,7 +108,9 @@ describe.skipIf(!(await mysqlAvailable()))("MySQLDestination sessions (MariaDB)"
       const database = h.iso.rename("shop");
       await raw.query(`CREATE DATABASE ${quote(database)} CHARACTER SET latin1`);
       table = `${quote(database)}.${quote("notes")}`;
-      await raw.query(`CREATE TABLE ${table} (${quote("_interloper_row")} BIGINT AUTO_INCREMENT PRIMARY KEY, ${quote("date")} DATE, ${quote("note")} TEXT CHARACTER SET latin1, ${quote("n")} BIGINT) ENGINE=MyISAM`);
+      await raw.query(
+        `CREATE TABLE ${table} (${quote("_interloper_row")} BIGINT AUTO_INCREMENT PRIMARY KEY, ${quote("date")} DATE, ${quote("note")} TEXT CHARACTER SET latin1, ${quote("n")} BIGINT) ENGINE=MyISAM`,
+      );
     });
 
     const ok = { date: "2026-01-01", note: "fine", n: 1 };
@@ -109,7 +121,10 @@ describe.skipIf(!(await mysqlAvailable()))("MySQLDestination sessions (MariaDB)"
     ])("%s, in a later row of the insert", async (_label, bad, refused) => {
       // Through a session in the server's own mode, the same insert stores the value changed.
       await raw.query("SET NAMES utf8mb4");
-      const [result] = (await raw.query(`INSERT INTO ${table} (${quote("date")}, ${quote("note")}, ${quote("n")}) VALUES (?, ?, ?), (?, ?, ?)`, [ok.date, ok.note, ok.n, bad.date, bad.note, String(bad.n)])) as unknown as [{ warningStatus: number }];
+      const [result] = (await raw.query(
+        `INSERT INTO ${table} (${quote("date")}, ${quote("note")}, ${quote("n")}) VALUES (?, ?, ?), (?, ?, ?)`,
+        [ok.date, ok.note, ok.n, bad.date, bad.note, String(bad.n)],
+      )) as unknown as [{ warningStatus: number }];
       expect(result.warningStatus).toBeGreaterThan(0);
       await raw.query(`DELETE FROM ${table}`);
 
@@ -117,7 +132,9 @@ describe.skipIf(!(await mysqlAvailable()))("MySQLDestination sessions (MariaDB)"
       expect(error).toBeInstanceOf(DatabaseError);
       expect((error as Error).message).toMatch(refused);
       // Nothing stored changed: no row holds the bad value cut short, clamped or mangled.
-      const [stored] = (await raw.query(`SELECT ${quote("note")} AS note, CAST(${quote("n")} AS CHAR) AS n FROM ${table}`)) as unknown as [Array<Record<string, unknown>>];
+      const [stored] = (await raw.query(`SELECT ${quote("note")} AS note, CAST(${quote("n")} AS CHAR) AS n FROM ${table}`)) as unknown as [
+        Array<Record<string, unknown>>,
+      ];
       for (const row of stored) expect([row["note"], row["n"]]).toEqual([ok.note, String(ok.n)]);
     });
   });

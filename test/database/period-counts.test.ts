@@ -26,11 +26,24 @@ const SPAN = 3 * 366 * 86_400_000;
 /** Instants across three years, each distinct to the millisecond, and the edges of periods and years. */
 function instants(n: number, next: () => number): Date[] {
   const edges = [
-    "0001-01-01T00:00:00.000Z", "0001-06-15T12:00:00.000Z", "0002-01-01T00:00:00.000Z", "0002-01-06T23:59:59.999Z",
-    "2024-02-29T23:59:59.999Z", "2024-03-01T00:00:00.000Z", "2024-12-29T23:59:59.999Z", "2024-12-30T00:00:00.000Z",
-    "2025-12-31T23:59:59.999Z", "2026-01-01T00:00:00.000Z", "2026-03-31T23:59:59.999Z", "2026-04-01T00:00:00.000Z",
-    "2020-12-31T23:00:00.000Z", "2021-01-03T23:59:59.999Z", "2021-01-04T00:00:00.000Z",
-    "9998-12-31T23:59:59.999Z", "9999-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z",
+    "0001-01-01T00:00:00.000Z",
+    "0001-06-15T12:00:00.000Z",
+    "0002-01-01T00:00:00.000Z",
+    "0002-01-06T23:59:59.999Z",
+    "2024-02-29T23:59:59.999Z",
+    "2024-03-01T00:00:00.000Z",
+    "2024-12-29T23:59:59.999Z",
+    "2024-12-30T00:00:00.000Z",
+    "2025-12-31T23:59:59.999Z",
+    "2026-01-01T00:00:00.000Z",
+    "2026-03-31T23:59:59.999Z",
+    "2026-04-01T00:00:00.000Z",
+    "2020-12-31T23:00:00.000Z",
+    "2021-01-03T23:59:59.999Z",
+    "2021-01-04T00:00:00.000Z",
+    "9998-12-31T23:59:59.999Z",
+    "9999-01-01T00:00:00.000Z",
+    "9999-12-31T23:59:59.999Z",
   ].map((text) => new Date(text));
   return [...edges, ...Array.from({ length: n }, () => new Date(START + Math.floor(next() * SPAN)))];
 }
@@ -64,13 +77,46 @@ function zonedText(instant: Date, offset: number, shape: number): string {
 
 /** Text that is not a date, or that only some readers take for one: every one is counted by value. */
 const ODD_TEXT = [
-  "hello", "", " ", "2026-02-30", "2023-02-29", "1900-02-29", "2000-02-29", "2024-02-29", "2026-13-01", "2026-00-10",
-  "2026-01-01T24:00:00Z", "2026-01-01T23:60:00Z", "2026-01-01T23:59:60Z", "2026-01-01T13", "2026-01-01T13:45",
-  "2026-01-01t10:00:00Z", "2026-01-01T10:00:00z", "2026-01-01\n", "2026-01-01 ", " 2026-01-01", "2026-01-01T10:00:00+14:00",
-  "2026-01-01T10:00:00-13:30", "2026-01-01T10:00:00+12:59", "2026-01-01T10:00:00-12:59", "2026-01-01T10:00:00+05:99",
-  "0000-06-01", "0001-01-01T00:30:00+01:00", "0002-01-01T00:30:00+01:00", "9998-12-31T23:30:00-01:00", "9999-01-02",
-  "10000-01-01", "+010000-01-01T00:00:00.000Z", "2026-1-01", "２０２６-01-01", "2026-01-01T10:00:00.000Z\n", "now", "epoch",
-  "2026-06-15T12:00:00.123456789Z", "2026-06-15T12:00:00,5Z", "2026-06-15T12:00:00Z ",
+  "hello",
+  "",
+  " ",
+  "2026-02-30",
+  "2023-02-29",
+  "1900-02-29",
+  "2000-02-29",
+  "2024-02-29",
+  "2026-13-01",
+  "2026-00-10",
+  "2026-01-01T24:00:00Z",
+  "2026-01-01T23:60:00Z",
+  "2026-01-01T23:59:60Z",
+  "2026-01-01T13",
+  "2026-01-01T13:45",
+  "2026-01-01t10:00:00Z",
+  "2026-01-01T10:00:00z",
+  "2026-01-01\n",
+  "2026-01-01 ",
+  " 2026-01-01",
+  "2026-01-01T10:00:00+14:00",
+  "2026-01-01T10:00:00-13:30",
+  "2026-01-01T10:00:00+12:59",
+  "2026-01-01T10:00:00-12:59",
+  "2026-01-01T10:00:00+05:99",
+  "0000-06-01",
+  "0001-01-01T00:30:00+01:00",
+  "0002-01-01T00:30:00+01:00",
+  "9998-12-31T23:30:00-01:00",
+  "9999-01-02",
+  "10000-01-01",
+  "+010000-01-01T00:00:00.000Z",
+  "2026-1-01",
+  "２０２６-01-01",
+  "2026-01-01T10:00:00.000Z\n",
+  "now",
+  "epoch",
+  "2026-06-15T12:00:00.123456789Z",
+  "2026-06-15T12:00:00,5Z",
+  "2026-06-15T12:00:00Z ",
 ];
 
 // Dates, instants (given as Dates), and text: ISO strings of a datetime field, or a string
@@ -152,9 +198,19 @@ for (const dialect of await dialects()) {
         return rows;
       };
       for (const kind of kinds) {
-        const asset: AssetRef = { key: `p.${kind}`, table: kind, dataset: "periods", partitioning: new TimePartitionConfig({ column: "at" }) };
+        const asset: AssetRef = {
+          key: `p.${kind}`,
+          table: kind,
+          dataset: "periods",
+          partitioning: new TimePartitionConfig({ column: "at" }),
+        };
         const rows = valuesFor(kind, dialect.name).map((at, id) => ({ id, at }));
-        await db.insert(kind, "periods", rows, new IOContext({ asset, schema: [{ name: "id", type: "integer", nullable: false }, columnFor(kind)] }));
+        await db.insert(
+          kind,
+          "periods",
+          rows,
+          new IOContext({ asset, schema: [{ name: "id", type: "integer", nullable: false }, columnFor(kind)] }),
+        );
       }
     }, 120_000);
     afterAll(() => h?.cleanup());
@@ -182,7 +238,9 @@ for (const dialect of await dialects()) {
           }
           expect(returned.at(-1), `${kind} by ${granularity.name}: rows returned`).toBe(periods.size + others.size);
           expect(byPartition(grouped!, granularity), `${kind} by ${granularity.name}`).toEqual(byPartition(stored, granularity));
-          expect(byPartition(grouped!, granularity), `${kind} by ${granularity.name}, value by value`).toEqual(byPartition(each, granularity));
+          expect(byPartition(grouped!, granularity), `${kind} by ${granularity.name}, value by value`).toEqual(
+            byPartition(each, granularity),
+          );
         }
       });
     }

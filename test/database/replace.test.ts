@@ -38,7 +38,10 @@ for (const dialect of await dialects()) {
     it("replaces every partition a window covers and leaves the rest", async () => {
       await seed();
       await h.destination.write(ctx(orders, days("2026-01-02", "2026-01-03")), rows("2026-01-03", 9));
-      expect(await h.destination.read(ctx(orders, days("2026-01-01", "2026-01-03")))).toEqual([...rows("2026-01-01", 1, 2), ...rows("2026-01-03", 9)]);
+      expect(await h.destination.read(ctx(orders, days("2026-01-01", "2026-01-03")))).toEqual([
+        ...rows("2026-01-01", 1, 2),
+        ...rows("2026-01-03", 9),
+      ]);
       expect(await h.destination.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 2, "2026-01-02": 0, "2026-01-03": 1 });
     });
 
@@ -59,14 +62,15 @@ for (const dialect of await dialects()) {
     });
 
     // SQLite stores any value in any column, so only the servers can reject one.
-    if (dialect.name !== "sqlite") it("keeps the old rows when the database rejects a value", async () => {
-      await seed();
-      // Not an integer: the server refuses it mid-load, after the delete ran.
-      const bad = [...rows("2026-01-01", 8), { date: "2026-01-01", id: "not a number" }];
-      const error = await h.destination.write(ctx(orders, days("2026-01-01", "2026-01-01")), bad).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(DatabaseError);
-      expect(await h.destination.read(ctx(orders, days("2026-01-01", "2026-01-01")))).toEqual(rows("2026-01-01", 1, 2));
-    });
+    if (dialect.name !== "sqlite")
+      it("keeps the old rows when the database rejects a value", async () => {
+        await seed();
+        // Not an integer: the server refuses it mid-load, after the delete ran.
+        const bad = [...rows("2026-01-01", 8), { date: "2026-01-01", id: "not a number" }];
+        const error = await h.destination.write(ctx(orders, days("2026-01-01", "2026-01-01")), bad).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(DatabaseError);
+        expect(await h.destination.read(ctx(orders, days("2026-01-01", "2026-01-01")))).toEqual(rows("2026-01-01", 1, 2));
+      });
 
     it("keeps the old rows when a value is refused thousands of rows into the load, and goes on writing", async () => {
       const notes: AssetRef = { ...orders, key: "shop.notes", table: "notes" };
@@ -79,7 +83,9 @@ for (const dialect of await dialects()) {
       many[4_321] = { date: "2026-01-01", id: -1, note: "half a pair: \uD83D" };
       const error = await h.destination.write(ctx(notes, jan1, noteSchema), many).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SchemaError);
-      expect((error as Error).message).toMatch(/^(SQLite|PostgreSQL|MySQL): cannot write field "note" at row 4321: the string holds a lone UTF-16 surrogate \(\\uD83D at index 13\)/);
+      expect((error as Error).message).toMatch(
+        /^(SQLite|PostgreSQL|MySQL): cannot write field "note" at row 4321: the string holds a lone UTF-16 surrogate \(\\uD83D at index 13\)/,
+      );
       expect(await h.destination.read(ctx(notes, jan1, noteSchema))).toEqual(old);
       many[4_321] = { date: "2026-01-01", id: -1, note: "a whole pair: \uD83D\uDE00" };
       await h.destination.write(ctx(notes, jan1, noteSchema), many);
@@ -87,13 +93,26 @@ for (const dialect of await dialects()) {
     });
 
     it("stores daily rows in monthly partitions, counted and read by month", async () => {
-      const monthly: AssetRef = { ...orders, table: "monthly", partitioning: new TimePartitionConfig({ column: "date", granularity: TimeGranularity.MONTH, allowWindow: true }) };
+      const monthly: AssetRef = {
+        ...orders,
+        table: "monthly",
+        partitioning: new TimePartitionConfig({ column: "date", granularity: TimeGranularity.MONTH, allowWindow: true }),
+      };
       const window = new TimePartitionWindow("2026-01-01", "2026-03-01", TimeGranularity.MONTH);
-      await h.destination.write(ctx(monthly, window), [...rows("2026-01-31", 1), ...rows("2026-02-01", 2), ...rows("2026-02-28", 3), ...rows("2026-03-15", 4)]);
+      await h.destination.write(ctx(monthly, window), [
+        ...rows("2026-01-31", 1),
+        ...rows("2026-02-01", 2),
+        ...rows("2026-02-28", 3),
+        ...rows("2026-03-15", 4),
+      ]);
       expect(await h.destination.partitionRowCounts(ctx(monthly, null))).toEqual({ "2026-01": 1, "2026-02": 2, "2026-03": 1 });
       // Rewriting February replaces all of its days, whatever dates the new rows carry.
       await h.destination.write(ctx(monthly, window.partitions[1]!), rows("2026-02-14", 5));
-      expect(await h.destination.read(ctx(monthly, window))).toEqual([...rows("2026-01-31", 1), ...rows("2026-02-14", 5), ...rows("2026-03-15", 4)]);
+      expect(await h.destination.read(ctx(monthly, window))).toEqual([
+        ...rows("2026-01-31", 1),
+        ...rows("2026-02-14", 5),
+        ...rows("2026-03-15", 4),
+      ]);
     });
 
     it("replaces a window of list partitions by membership", async () => {
@@ -103,9 +122,16 @@ for (const dialect of await dialects()) {
         { name: "region", type: "string", nullable: false },
         { name: "n", type: "integer", nullable: false },
       ];
-      await h.destination.write(ctx(sales, regions.all(), s), [{ region: "eu", n: 1 }, { region: "us", n: 2 }, { region: "apac", n: 3 }]);
+      await h.destination.write(ctx(sales, regions.all(), s), [
+        { region: "eu", n: 1 },
+        { region: "us", n: 2 },
+        { region: "apac", n: 3 },
+      ]);
       await h.destination.write(ctx(sales, regions.window("eu", "us"), s), [{ region: "us", n: 4 }]);
-      expect(await h.destination.read(ctx(sales, regions.all(), s))).toEqual([{ region: "us", n: 4 }, { region: "apac", n: 3 }]);
+      expect(await h.destination.read(ctx(sales, regions.all(), s))).toEqual([
+        { region: "us", n: 4 },
+        { region: "apac", n: 3 },
+      ]);
       expect(await h.destination.partitionRowCounts(ctx(sales, null))).toEqual({ eu: 0, us: 1, apac: 1 });
     });
 

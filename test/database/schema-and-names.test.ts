@@ -29,7 +29,13 @@ for (const dialect of await dialects()) {
       h = dialect.make();
     });
     afterEach(() => h.cleanup());
-    const orders: AssetRef = { key: "shop.orders", table: "orders", dataset: "shop", partitioning: daily, description: "Orders; it's \"quoted\" \\ text" };
+    const orders: AssetRef = {
+      key: "shop.orders",
+      table: "orders",
+      dataset: "shop",
+      partitioning: daily,
+      description: 'Orders; it\'s "quoted" \\ text',
+    };
 
     it("adds a column a later schema adds; older rows read it as null", async () => {
       await h.destination.write(ctx(orders, day("2026-01-01"), v1), [{ date: "2026-01-01", id: 1 }]);
@@ -44,7 +50,9 @@ for (const dialect of await dialects()) {
     it("refuses a changed column type with a SchemaError naming the column", async () => {
       await h.destination.write(ctx(orders, day("2026-01-01"), v1), [{ date: "2026-01-01", id: 1 }]);
       const changed: FieldSpec[] = [v1[0]!, { name: "id", type: "string", nullable: false }];
-      const error = await h.destination.write(ctx(orders, day("2026-01-02"), changed), [{ date: "2026-01-02", id: "two" }]).catch((e: unknown) => e);
+      const error = await h.destination
+        .write(ctx(orders, day("2026-01-02"), changed), [{ date: "2026-01-02", id: "two" }])
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SchemaError);
       expect((error as Error).message).toContain('"id"');
       expect(await h.destination.read(ctx(orders, day("2026-01-01"), v1))).toEqual([{ date: "2026-01-01", id: 1 }]);
@@ -62,7 +70,12 @@ for (const dialect of await dialects()) {
       const ySchema: FieldSpec[] = [{ name: "id", type: "integer", nullable: false }];
       await h.destination.write(ctx(y, null, ySchema), [{ id: 1 }]);
 
-      const evil: AssetRef = { key: "evil.x", table: EVIL_TABLE, dataset: EVIL_DATASET, partitioning: new TimePartitionConfig({ column: EVIL_COLUMN }) };
+      const evil: AssetRef = {
+        key: "evil.x",
+        table: EVIL_TABLE,
+        dataset: EVIL_DATASET,
+        partitioning: new TimePartitionConfig({ column: EVIL_COLUMN }),
+      };
       const schema: FieldSpec[] = [
         { name: EVIL_COLUMN, type: "date", nullable: false },
         { name: "v", type: "string", nullable: true },

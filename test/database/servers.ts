@@ -25,7 +25,10 @@ export function uniqueName(prefix = "il_t"): string {
 export async function postgresAvailable(): Promise<boolean> {
   const pg = (await import("pg")).default;
   const client = new pg.Client({ ...PG_CONNECTION, connectionTimeoutMillis: 2000 });
-  const up = await client.connect().then(() => client.query("SELECT 1").then(() => true), () => false);
+  const up = await client.connect().then(
+    () => client.query("SELECT 1").then(() => true),
+    () => false,
+  );
   await client.end().catch(() => undefined);
   return serviceAvailable("PostgreSQL", up, PG_HOW);
 }
@@ -73,7 +76,8 @@ function renaming<T extends Hooks>(target: T, iso: Isolated): void {
   self["delete"] = (t: string, d: string | null, w: PartitionFilter | null) => base.delete.call(target, t, iso.rename(d), w);
   self["select"] = (t: string, d: string | null, w: PartitionFilter | null) => base.select.call(target, t, iso.rename(d), w);
   self["count"] = (t: string, d: string | null, c: string) => base.count.call(target, t, iso.rename(d), c);
-  self["countPeriods"] = (t: string, d: string | null, c: string, g: TimeGranularity) => base.countPeriods.call(target, t, iso.rename(d), c, g);
+  self["countPeriods"] = (t: string, d: string | null, c: string, g: TimeGranularity) =>
+    base.countPeriods.call(target, t, iso.rename(d), c, g);
   self["ensureTable"] = (t: string, d: string | null, c: IOContext) => base.ensureTable.call(target, t, iso.rename(d), c);
 }
 
@@ -87,7 +91,10 @@ export function isolatedPostgres(): { destination: PostgresDestination; iso: Iso
     destination,
     iso,
     async cleanup() {
-      for (const schema of iso.datasets) await (destination as unknown as { run(sql: string): Promise<unknown> }).run(`DROP SCHEMA IF EXISTS ${quoteDouble(schema)} CASCADE`);
+      for (const schema of iso.datasets)
+        await (destination as unknown as { run(sql: string): Promise<unknown> }).run(
+          `DROP SCHEMA IF EXISTS ${quoteDouble(schema)} CASCADE`,
+        );
       await destination.close();
     },
   };
@@ -103,7 +110,8 @@ export function isolatedMySQL(): { destination: MySQLDestination; iso: Isolated;
     destination,
     iso,
     async cleanup() {
-      for (const database of iso.datasets) await (destination as unknown as { run(sql: string): Promise<unknown> }).run(`DROP DATABASE IF EXISTS ${quoteBacktick(database)}`);
+      for (const database of iso.datasets)
+        await (destination as unknown as { run(sql: string): Promise<unknown> }).run(`DROP DATABASE IF EXISTS ${quoteBacktick(database)}`);
       await destination.close();
     },
   };

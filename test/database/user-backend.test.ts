@@ -63,12 +63,16 @@ class UserSQLiteDestination extends DatabaseDestination {
     const rows = TableData.from(data)!.rows;
     const schema = context.schema ?? [];
     const name = this.name(table, dataset);
-    this.db.exec(`CREATE TABLE IF NOT EXISTS ${name} (${["_row INTEGER PRIMARY KEY", ...schema.map((f) => `${quote(f.name)} ${SQL_TYPES[f.type]}`)].join(", ")})`);
+    this.db.exec(
+      `CREATE TABLE IF NOT EXISTS ${name} (${["_row INTEGER PRIMARY KEY", ...schema.map((f) => `${quote(f.name)} ${SQL_TYPES[f.type]}`)].join(", ")})`,
+    );
     if (rows.length === 0 || schema.length === 0) {
       for (let i = 0; i < rows.length && schema.length === 0; i++) this.db.exec(`INSERT INTO ${name} DEFAULT VALUES`);
       return;
     }
-    const insert = this.db.prepare(`INSERT INTO ${name} (${schema.map((f) => quote(f.name)).join(", ")}) VALUES (${schema.map(() => "?").join(", ")})`);
+    const insert = this.db.prepare(
+      `INSERT INTO ${name} (${schema.map((f) => quote(f.name)).join(", ")}) VALUES (${schema.map(() => "?").join(", ")})`,
+    );
     const cell = (field: FieldSpec, value: unknown): unknown => {
       if (value === null || value === undefined) return null;
       if (value instanceof Date) return field.type === "date" ? value.toISOString().slice(0, 10) : value.toISOString();
@@ -100,7 +104,8 @@ class UserSQLiteDestination extends DatabaseDestination {
         const value = row[name];
         // Safe integers come back as numbers, larger ones as bigints; JSON and booleans decoded.
         if (typeof value === "bigint" && type !== "INTEGER") out[name] = value;
-        else if (typeof value === "bigint") out[name] = value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+        else if (typeof value === "bigint")
+          out[name] = value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
         else out[name] = value;
       }
       return out;
@@ -111,7 +116,9 @@ class UserSQLiteDestination extends DatabaseDestination {
     const columns = this.columns(table, dataset);
     if (!columns?.has(column)) return {};
     const rows = this.db
-      .prepare(`SELECT ${quote(column)} AS v, COUNT(*) AS n FROM ${this.name(table, dataset)} WHERE ${quote(column)} IS NOT NULL GROUP BY ${quote(column)}`)
+      .prepare(
+        `SELECT ${quote(column)} AS v, COUNT(*) AS n FROM ${this.name(table, dataset)} WHERE ${quote(column)} IS NOT NULL GROUP BY ${quote(column)}`,
+      )
       .all() as Array<{ v: unknown; n: bigint }>;
     return Object.fromEntries(rows.map(({ v, n }) => [String(v), Number(n)]));
   }
@@ -131,7 +138,12 @@ destinationContract(
 );
 
 describe("a user-written DatabaseDestination", () => {
-  const daily: AssetRef = { key: "shop.orders", table: "orders", dataset: "shop", partitioning: new TimePartitionConfig({ column: "date", allowWindow: true }) };
+  const daily: AssetRef = {
+    key: "shop.orders",
+    table: "orders",
+    dataset: "shop",
+    partitioning: new TimePartitionConfig({ column: "date", allowWindow: true }),
+  };
   const regions = new ListPartitionConfig({ column: "region", values: ["eu", "us", "apac"], allowWindow: true });
   const sales: AssetRef = { key: "shop.sales", table: "sales", dataset: "shop", partitioning: regions };
 
@@ -139,10 +151,22 @@ describe("a user-written DatabaseDestination", () => {
     const destination = new UserSQLiteDestination();
     try {
       const window = new TimePartitionWindow("2026-01-01", "2026-01-03");
-      await destination.write(new IOContext({ asset: daily, window }), [{ date: "2026-01-01", id: 1 }, { date: "2026-01-03", id: 2 }]);
-      expect(await destination.read(new IOContext({ asset: daily, window }))).toEqual([{ date: "2026-01-01", id: 1 }, { date: "2026-01-03", id: 2 }]);
-      await destination.write(new IOContext({ asset: sales, window: regions.all() }), [{ region: "us", n: 1 }, { region: "eu", n: 2 }]);
-      expect(await destination.read(new IOContext({ asset: sales, window: regions.all() }))).toEqual([{ region: "eu", n: 2 }, { region: "us", n: 1 }]);
+      await destination.write(new IOContext({ asset: daily, window }), [
+        { date: "2026-01-01", id: 1 },
+        { date: "2026-01-03", id: 2 },
+      ]);
+      expect(await destination.read(new IOContext({ asset: daily, window }))).toEqual([
+        { date: "2026-01-01", id: 1 },
+        { date: "2026-01-03", id: 2 },
+      ]);
+      await destination.write(new IOContext({ asset: sales, window: regions.all() }), [
+        { region: "us", n: 1 },
+        { region: "eu", n: 2 },
+      ]);
+      expect(await destination.read(new IOContext({ asset: sales, window: regions.all() }))).toEqual([
+        { region: "eu", n: 2 },
+        { region: "us", n: 1 },
+      ]);
       expect(await destination.read(new IOContext({ asset: sales, window: regions.partition("apac") }))).toEqual([]);
       const shapes = new Set(destination.filters.map((filter) => Object.keys(filter).sort().join(",")));
       expect([...shapes].sort()).toEqual(["column,end,start", "column,value"]);

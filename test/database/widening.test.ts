@@ -26,7 +26,12 @@ const TWO_53 = 2n ** 53n;
 /** Runs SQL on the harness's own connection, in the dataset it renamed `null` to. */
 async function sql(h: DialectHarness, name: string, statement: (table: string) => string): Promise<void> {
   const iso = (h as unknown as { iso?: { rename(d: string | null): string } }).iso;
-  const table = name === "postgres" ? `${quoteDouble(iso!.rename(null))}.${quoteDouble("revenue")}` : name === "mysql" ? `${quoteBacktick(iso!.rename(null))}.${quoteBacktick("revenue")}` : quoteDouble("revenue");
+  const table =
+    name === "postgres"
+      ? `${quoteDouble(iso!.rename(null))}.${quoteDouble("revenue")}`
+      : name === "mysql"
+        ? `${quoteBacktick(iso!.rename(null))}.${quoteBacktick("revenue")}`
+        : quoteDouble("revenue");
   await (h.destination as unknown as { run(sql: string): Promise<unknown> }).run(statement(table));
 }
 
@@ -72,13 +77,17 @@ for (const dialect of await dialects()) {
         ])
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SchemaError);
-      expect((error as Error).message).toMatch(/cannot write field "amount" at row 1: 9007199254740993 does not fit column "amount" of table revenue \(.+\) exactly: a double holds integers up to 2\^53/);
+      expect((error as Error).message).toMatch(
+        /cannot write field "amount" at row 1: 9007199254740993 does not fit column "amount" of table revenue \(.+\) exactly: a double holds integers up to 2\^53/,
+      );
       expect(((await h.destination.read(ctx(revenue, day("2026-01-02"), schemaOf("number")))) as unknown[]).length).toBe(3);
     });
 
     it("a number partition into an integer column is still refused: the column would not hold it", async () => {
       await h.destination.write(ctx(revenue, day("2026-01-01"), schemaOf("integer")), [{ date: "2026-01-01", amount: 1 }]);
-      const error = await h.destination.write(ctx(revenue, day("2026-01-02"), schemaOf("number")), [{ date: "2026-01-02", amount: 1.5 }]).catch((e: unknown) => e);
+      const error = await h.destination
+        .write(ctx(revenue, day("2026-01-02"), schemaOf("number")), [{ date: "2026-01-02", amount: 1.5 }])
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SchemaError);
       expect((error as Error).message).toContain('column "amount" of table revenue');
     });
@@ -88,7 +97,9 @@ for (const dialect of await dialects()) {
       it(`a ${exact} column holds every integer exactly, bigints beyond 2^53 included`, async () => {
         await h.destination.write(ctx(revenue, day("2026-01-01"), schemaOf("integer")), [{ date: "2026-01-01", amount: 1 }]);
         await sql(h, dialect.name, (table) =>
-          dialect.name === "postgres" ? `ALTER TABLE ${table} ALTER COLUMN "amount" TYPE numeric` : `ALTER TABLE ${table} MODIFY COLUMN \`amount\` DECIMAL(30,0)`,
+          dialect.name === "postgres"
+            ? `ALTER TABLE ${table} ALTER COLUMN "amount" TYPE numeric`
+            : `ALTER TABLE ${table} MODIFY COLUMN \`amount\` DECIMAL(30,0)`,
         );
         // Every write asks the catalog afresh, so it sees the column as altered.
         await h.destination.write(ctx(revenue, day("2026-01-02"), schemaOf("integer")), [{ date: "2026-01-02", amount: 2n ** 60n }]);
@@ -101,8 +112,14 @@ for (const dialect of await dialects()) {
       const single = dialect.name === "postgres" ? "real" : "FLOAT";
       it(`a single-precision ${single} column is not widened to: it rounds integers past 2^24`, async () => {
         await h.destination.write(ctx(revenue, day("2026-01-01"), schemaOf("integer")), [{ date: "2026-01-01", amount: 1 }]);
-        await sql(h, dialect.name, (table) => (dialect.name === "postgres" ? `ALTER TABLE ${table} ALTER COLUMN "amount" TYPE real` : `ALTER TABLE ${table} MODIFY COLUMN \`amount\` FLOAT`));
-        const error = await h.destination.write(ctx(revenue, day("2026-01-02"), schemaOf("integer")), [{ date: "2026-01-02", amount: 16_777_217 }]).catch((e: unknown) => e);
+        await sql(h, dialect.name, (table) =>
+          dialect.name === "postgres"
+            ? `ALTER TABLE ${table} ALTER COLUMN "amount" TYPE real`
+            : `ALTER TABLE ${table} MODIFY COLUMN \`amount\` FLOAT`,
+        );
+        const error = await h.destination
+          .write(ctx(revenue, day("2026-01-02"), schemaOf("integer")), [{ date: "2026-01-02", amount: 16_777_217 }])
+          .catch((e: unknown) => e);
         expect(error).toBeInstanceOf(SchemaError);
         expect((error as Error).message).toContain('column "amount" of table revenue');
       });

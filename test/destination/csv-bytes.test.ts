@@ -25,7 +25,35 @@ function numbersRecord(values: readonly number[]): string {
   return text(out.finish());
 }
 
-const EDGE_NUMBERS = [0, -0, 1, -1, 9, 10, 11, 99, 100, 101, 10 ** 15 - 1, 10 ** 15, 10 ** 15 + 1, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 53, 2 ** 53 + 2, 1e21, 1e-7, 0.1, 0.5, NaN, Infinity, -Infinity, Number.MIN_VALUE, Number.MAX_VALUE, 20250101 * 10_000_000 + 9_999];
+const EDGE_NUMBERS = [
+  0,
+  -0,
+  1,
+  -1,
+  9,
+  10,
+  11,
+  99,
+  100,
+  101,
+  10 ** 15 - 1,
+  10 ** 15,
+  10 ** 15 + 1,
+  2 ** 53 - 1,
+  -(2 ** 53 - 1),
+  2 ** 53,
+  2 ** 53 + 2,
+  1e21,
+  1e-7,
+  0.1,
+  0.5,
+  NaN,
+  Infinity,
+  -Infinity,
+  Number.MIN_VALUE,
+  Number.MAX_VALUE,
+  20250101 * 10_000_000 + 9_999,
+];
 
 describe("CsvBytes", () => {
   it("writes every number as numberText does, safe integers by its own digits", () => {
@@ -48,8 +76,14 @@ describe("CsvBytes", () => {
     );
   });
 
-  it("writes text fields as csvField does: ASCII, quotes, commas, line breaks, any code point, null and \"\"", () => {
-    const field = fc.oneof(fc.constant(null), fc.constant(""), fc.string(), fc.string({ unit: "binary" }), fc.stringMatching(/^[a-z",\r\n ]{0,12}$/));
+  it('writes text fields as csvField does: ASCII, quotes, commas, line breaks, any code point, null and ""', () => {
+    const field = fc.oneof(
+      fc.constant(null),
+      fc.constant(""),
+      fc.string(),
+      fc.string({ unit: "binary" }),
+      fc.stringMatching(/^[a-z",\r\n ]{0,12}$/),
+    );
     fc.assert(
       fc.property(fc.array(field, { minLength: 1, maxLength: 8 }), (fields) => {
         const out = new CsvBytes();
@@ -63,7 +97,8 @@ describe("CsvBytes", () => {
   it("spans chunks: records across chunk boundaries, and fields larger than a chunk", () => {
     const big = "é".repeat(CHUNK_BYTES); // 2 bytes each: twice a chunk
     const records: Array<Array<string | null>> = [];
-    for (let i = 0; i < 40_000; i++) records.push([`row ${i}`, i % 7 === 0 ? null : `"quoted, ${i}"`, i === 20_000 ? big : "x".repeat(i % 50)]);
+    for (let i = 0; i < 40_000; i++)
+      records.push([`row ${i}`, i % 7 === 0 ? null : `"quoted, ${i}"`, i === 20_000 ? big : "x".repeat(i % 50)]);
     const out = new CsvBytes();
     for (const record of records) out.record(record);
     const chunks = out.finish();
@@ -92,8 +127,25 @@ describe("CsvBytes", () => {
 });
 
 describe("CsvEncoder", () => {
-  const rows: Row[] = Array.from({ length: 5_000 }, (_, i) => ({ id: i, name: i % 5 === 0 ? null : `n${i}`, price: i / 8, ok: i % 2 === 0, tags: i % 3 === 0 ? ["a", i] : null }));
-  const expected = [csvLine(["id", "name", "price", "ok", "tags"]), ...rows.map((row) => csvLine([String(row.id), row.name as string | null, String(row.price), String(row.ok), row.tags === null ? null : JSON.stringify(row.tags)]))].join("");
+  const rows: Row[] = Array.from({ length: 5_000 }, (_, i) => ({
+    id: i,
+    name: i % 5 === 0 ? null : `n${i}`,
+    price: i / 8,
+    ok: i % 2 === 0,
+    tags: i % 3 === 0 ? ["a", i] : null,
+  }));
+  const expected = [
+    csvLine(["id", "name", "price", "ok", "tags"]),
+    ...rows.map((row) =>
+      csvLine([
+        String(row.id),
+        row.name as string | null,
+        String(row.price),
+        String(row.ok),
+        row.tags === null ? null : JSON.stringify(row.tags),
+      ]),
+    ),
+  ].join("");
 
   it("encodes rows whole, or up to a budget and then the rest as it goes, to the same bytes", () => {
     const whole = new CsvEncoder(Object.keys(rows[0]!), "t", null);
@@ -109,7 +161,9 @@ describe("CsvEncoder", () => {
 
   it("numbers a refused row from the offset of its batch", () => {
     const encoder = new CsvEncoder(["id"], "shop.orders", null);
-    expect(() => encoder.encode([{ id: 1 }, { id: 2, extra: true }], 0, 700)).toThrow('asset "shop.orders": row 701 has the column "extra", which is not in the CSV header (id) taken from the first row');
+    expect(() => encoder.encode([{ id: 1 }, { id: 2, extra: true }], 0, 700)).toThrow(
+      'asset "shop.orders": row 701 has the column "extra", which is not in the CSV header (id) taken from the first row',
+    );
   });
 });
 

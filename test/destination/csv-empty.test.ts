@@ -29,7 +29,8 @@ const schema: FieldSpec[] = [
   { name: "n", type: "integer", nullable: true },
   { name: "j", type: "json", nullable: true },
 ];
-const ctx = (asset: AssetRef, window: TimePartitionWindow | null, fields: FieldSpec[] | null) => new IOContext({ asset, window, schema: fields, metadata: { runId: "r1" } });
+const ctx = (asset: AssetRef, window: TimePartitionWindow | null, fields: FieldSpec[] | null) =>
+  new IOContext({ asset, window, schema: fields, metadata: { runId: "r1" } });
 const encode = (text: string) => new TextEncoder().encode(text);
 
 describe("CSVDestination: null and the empty string", () => {
@@ -49,10 +50,11 @@ describe("CSVDestination: null and the empty string", () => {
   /** Removes the partition's row-count sidecar and the table's index, so counts parse the file. */
   async function forgetCounts(): Promise<void> {
     for (const name of await readdir(partitionDir())) if (name.startsWith(".")) await rm(join(partitionDir(), name));
-    for (const name of await readdir(join(partitionDir(), ".."))) if (name.startsWith(".")) await rm(join(partitionDir(), "..", name), { recursive: true });
+    for (const name of await readdir(join(partitionDir(), "..")))
+      if (name.startsWith(".")) await rm(join(partitionDir(), "..", name), { recursive: true });
   }
 
-  it("writes null as an empty field and \"\" as an empty quoted one, and reads each back as itself", async () => {
+  it('writes null as an empty field and "" as an empty quoted one, and reads each back as itself', async () => {
     const rows: Row[] = [
       { date: "2026-01-01", s: "", r: "", n: null, j: null },
       { date: "2026-01-01", s: null, r: "x", n: 1, j: [""] },
@@ -70,7 +72,13 @@ describe("CSVDestination: null and the empty string", () => {
   });
 
   it("keeps them apart in a streamed write, across batches", async () => {
-    const rows: Row[] = Array.from({ length: 2_500 }, (_, i) => ({ date: "2026-01-01", s: i % 3 === 0 ? null : i % 3 === 1 ? "" : `v${i}`, r: i % 2 === 0 ? "" : "r", n: i, j: null }));
+    const rows: Row[] = Array.from({ length: 2_500 }, (_, i) => ({
+      date: "2026-01-01",
+      s: i % 3 === 0 ? null : i % 3 === 1 ? "" : `v${i}`,
+      r: i % 2 === 0 ? "" : "r",
+      n: i,
+      j: null,
+    }));
     async function* batches(): AsyncGenerator<Row[]> {
       for (let start = 0; start < rows.length; start += 700) yield rows.slice(start, start + 700);
     }
@@ -87,7 +95,7 @@ describe("CSVDestination: null and the empty string", () => {
     expect(await csv.read(ctx(notes, null, fields))).toEqual(rows);
   });
 
-  it("reads a file written before \"\" was quoted as it did: an empty field is null in a nullable string field, \"\" in a required one", async () => {
+  it('reads a file written before "" was quoted as it did: an empty field is null in a nullable string field, "" in a required one', async () => {
     await mkdir(partitionDir(), { recursive: true });
     await writeFile(join(partitionDir(), "data.csv"), 'date,s,r,n,j\n2026-01-01,,,,\n2026-01-01,"a ""b""",x,1,"{""k"":1}"\n');
     expect(await csv.read(ctx(orders, jan1, schema))).toEqual([
@@ -114,16 +122,25 @@ describe("CSV text: quoted and unquoted empty fields", () => {
     ["\\r records", 'a,b,c\r"",,\r,"",""\r'],
     ["a byte order mark, no final newline", '\uFEFFa,b,c\n"",,\n,"",""'],
   ])("reads %s", (_label, text) => {
-    const want = [{ a: "", b: "", c: null }, { a: null, b: "", c: "" }];
+    const want = [
+      { a: "", b: "", c: null },
+      { a: null, b: "", c: "" },
+    ];
     expect(parseCsvRows(encode(text), fields)).toEqual(want);
     expect(parseCsvRowsByCast(encode(text), fields)).toEqual(want);
   });
 
   it("takes a carriage return inside a field of a \\n file, or a line feed inside one of a \\r\\n file, as text", () => {
     const lf = 'a,b,c\nx\ry,"",\n"",,""\n';
-    expect(parseCsvRows(encode(lf), fields)).toEqual([{ a: "x\ry", b: "", c: null }, { a: "", b: "", c: "" }]);
+    expect(parseCsvRows(encode(lf), fields)).toEqual([
+      { a: "x\ry", b: "", c: null },
+      { a: "", b: "", c: "" },
+    ]);
     const crlf = 'a,b,c\r\nx\ny,,""\r\n,"",\r\n';
-    expect(parseCsvRows(encode(crlf), fields)).toEqual([{ a: "x\ny", b: "", c: "" }, { a: null, b: "", c: null }]);
+    expect(parseCsvRows(encode(crlf), fields)).toEqual([
+      { a: "x\ny", b: "", c: "" },
+      { a: null, b: "", c: null },
+    ]);
   });
 
   // Generated text: each value quoted or not (when it can be), one of the three record
@@ -140,7 +157,8 @@ describe("CSV text: quoted and unquoted empty fields", () => {
     bom: fc.boolean(),
     last: fc.boolean(),
   });
-  const cell = ({ value: v, quoted }: { value: string; quoted: boolean }) => (quoted || /[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
+  const cell = ({ value: v, quoted }: { value: string; quoted: boolean }) =>
+    quoted || /[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
 
   it("finds the quoted empty fields of generated text as csv-parse's own quoting does", () => {
     fc.assert(
@@ -172,7 +190,15 @@ describe("CSV text: quoted and unquoted empty fields", () => {
       }),
       { numRuns: 500 },
     );
-    expect([csvField(null), csvField(""), csvField("a"), csvField('a"b'), csvField("a,b"), csvField("a\rb"), csvField("a\nb")]).toEqual(["", '""', "a", '"a""b"', '"a,b"', '"a\rb"', '"a\nb"']);
+    expect([csvField(null), csvField(""), csvField("a"), csvField('a"b'), csvField("a,b"), csvField("a\rb"), csvField("a\nb")]).toEqual([
+      "",
+      '""',
+      "a",
+      '"a""b"',
+      '"a,b"',
+      '"a\rb"',
+      '"a\nb"',
+    ]);
   });
 
   it("round trips generated rows through the object store's CSV format", () => {

@@ -58,23 +58,48 @@ describe("readWrittenCsv", () => {
       i: fc.option(fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.constant(-0)), { nil: null }),
       n: fc.option(fc.double(), { nil: null }),
       b: fc.option(fc.boolean(), { nil: null }),
-      d: fc.option(fc.date({ min: new Date("0001-01-01"), max: new Date("9999-12-31"), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10)), { nil: null }),
-      o: fc.option(fc.date({ min: new Date("0001-01-01"), max: new Date("9999-12-31"), noInvalidDate: true }).map((date) => new Date(date.toISOString().slice(0, 10))), { nil: null }),
+      d: fc.option(
+        fc
+          .date({ min: new Date("0001-01-01"), max: new Date("9999-12-31"), noInvalidDate: true })
+          .map((date) => date.toISOString().slice(0, 10)),
+        { nil: null },
+      ),
+      o: fc.option(
+        fc
+          .date({ min: new Date("0001-01-01"), max: new Date("9999-12-31"), noInvalidDate: true })
+          .map((date) => new Date(date.toISOString().slice(0, 10))),
+        { nil: null },
+      ),
       t: fc.option(fc.date({ min: new Date("0001-01-01"), max: new Date("9999-12-31"), noInvalidDate: true }), { nil: null }),
       // Through JSON text once: the writer refuses a json value holding -0 (it would read back
       // as 0), and fast-check's json values may hold one.
-      j: fc.option(fc.jsonValue().map((value) => JSON.parse(JSON.stringify(value)) as unknown), { nil: null }),
+      j: fc.option(
+        fc.jsonValue().map((value) => JSON.parse(JSON.stringify(value)) as unknown),
+        { nil: null },
+      ),
     });
     fc.assert(
       fc.property(fc.array(row, { maxLength: 15 }), (rows) => {
-        const bytes = written(rows, typed.map((spec) => spec.name), typed);
+        const bytes = written(
+          rows,
+          typed.map((spec) => spec.name),
+          typed,
+        );
         const fast = readWrittenCsv(bytes, typed);
         expect(fast).not.toBeNull();
         expect(fast).toEqual(parseCsvRowsByCsvParse(bytes, typed));
         // The rows written, but for -0, which an integer field stores as 0.
         fast!.forEach((back, k) => {
           const { s, r, i, b, d, o, t } = rows[k]!;
-          expect({ s: back.s, r: back.r, i: back.i, b: back.b, d: back.d, o: back.o, t: back.t }).toEqual({ s, r, i: i === null ? null : i || 0, b, d, o, t });
+          expect({ s: back.s, r: back.r, i: back.i, b: back.b, d: back.d, o: back.o, t: back.t }).toEqual({
+            s,
+            r,
+            i: i === null ? null : i || 0,
+            b,
+            d,
+            o,
+            t,
+          });
           expect(Object.is(back.n, rows[k]!.n) || (Object.is(back.n, 0) && Object.is(rows[k]!.n, -0))).toBe(true);
         });
       }),
@@ -85,18 +110,22 @@ describe("readWrittenCsv", () => {
   it("reads text our writer writes under any header as csv-parse does, with a schema and without", () => {
     // Header names: a schema's own, empty, unicode, numeric (which objects order first), and
     // names the prototype has.
-    const name = fc.constantFrom("a", "b", "c", "x", "", "é,\"", "1", "0", "constructor", "toString", "__proto__");
+    const name = fc.constantFrom("a", "b", "c", "x", "", 'é,"', "1", "0", "constructor", "toString", "__proto__");
     fc.assert(
-      fc.property(fc.uniqueArray(name, { minLength: 1, maxLength: 5 }), fc.array(fc.array(fc.option(text, { nil: null }), { minLength: 5, maxLength: 5 }), { maxLength: 10 }), (header, values) => {
-        const rows = values.map((record) => Object.fromEntries(header.map((column, j) => [column, record[j]])));
-        const bytes = written(rows, header);
-        for (const schema of [strings, null]) {
-          const expected = outcome(() => parseCsvRowsByCsvParse(bytes, schema));
-          expect(outcome(() => parseCsvRows(bytes, schema))).toEqual(expected);
-          if (!header.includes("__proto__")) expect(readWrittenCsv(bytes, schema)).not.toBeNull();
-        }
-        expect(outcome(() => parseCsvRows(bytes, null))).toEqual(outcome(() => parse(bytes, { bom: true, columns: true })));
-      }),
+      fc.property(
+        fc.uniqueArray(name, { minLength: 1, maxLength: 5 }),
+        fc.array(fc.array(fc.option(text, { nil: null }), { minLength: 5, maxLength: 5 }), { maxLength: 10 }),
+        (header, values) => {
+          const rows = values.map((record) => Object.fromEntries(header.map((column, j) => [column, record[j]])));
+          const bytes = written(rows, header);
+          for (const schema of [strings, null]) {
+            const expected = outcome(() => parseCsvRowsByCsvParse(bytes, schema));
+            expect(outcome(() => parseCsvRows(bytes, schema))).toEqual(expected);
+            if (!header.includes("__proto__")) expect(readWrittenCsv(bytes, schema)).not.toBeNull();
+          }
+          expect(outcome(() => parseCsvRows(bytes, null))).toEqual(outcome(() => parse(bytes, { bom: true, columns: true })));
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -124,8 +153,10 @@ describe("readWrittenCsv", () => {
       fc.property(anyText, ({ header, records, delimiter, bom, last }) => {
         const lines = [header.join(","), ...records.map((record) => record.map(cell).join(","))];
         const source = `${lines.join(delimiter)}${last ? delimiter : ""}`;
-        const bytes = bom === "\uFFFE" ? Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(source, "utf16le")]) : Buffer.from(`${bom}${source}`);
-        for (const schema of [strings, null]) expect(outcome(() => parseCsvRows(bytes, schema))).toEqual(outcome(() => parseCsvRowsByCsvParse(bytes, schema)));
+        const bytes =
+          bom === "\uFFFE" ? Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(source, "utf16le")]) : Buffer.from(`${bom}${source}`);
+        for (const schema of [strings, null])
+          expect(outcome(() => parseCsvRows(bytes, schema))).toEqual(outcome(() => parseCsvRowsByCsvParse(bytes, schema)));
         expect(outcome(() => parseCsvRows(bytes, null))).toEqual(outcome(() => parse(bytes, { bom: true, columns: true })));
       }),
       { numRuns: 1000 },
@@ -133,7 +164,17 @@ describe("readWrittenCsv", () => {
   });
 
   it("hands csv-parse the text outside its dialect", () => {
-    const outside = ["a\r\nx\r\n", "a\rx\r", 'a\nx"y\n', 'a\n"x"y\n', 'a\n"x\n', "a,b\n1\n", "a,b\n1,2,3\n", "a,a\n1,2\n", "__proto__\nx\n"];
+    const outside = [
+      "a\r\nx\r\n",
+      "a\rx\r",
+      'a\nx"y\n',
+      'a\n"x"y\n',
+      'a\n"x\n',
+      "a,b\n1\n",
+      "a,b\n1,2,3\n",
+      "a,a\n1,2\n",
+      "__proto__\nx\n",
+    ];
     for (const source of outside) expect(readWrittenCsv(Buffer.from(source), strings), JSON.stringify(source)).toBeNull();
     expect(readWrittenCsv(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("a\nx\n", "utf16le")]), null)).toBeNull();
     // Within it: a UTF-8 byte order mark, quoted line breaks of either kind, no final line feed,

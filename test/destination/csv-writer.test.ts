@@ -41,17 +41,30 @@ const row = fc.record({
   n: fc.option(fc.double(), { nil: null }),
   g: fc.option(fc.bigInt({ min: -(2n ** 80n), max: 2n ** 80n }), { nil: null }),
   b: fc.option(fc.boolean(), { nil: null }),
-  d: fc.option(date.map((day) => day.toISOString().slice(0, 10)), { nil: null }),
-  o: fc.option(date.map((day) => new Date(day.toISOString().slice(0, 10))), { nil: null }),
+  d: fc.option(
+    date.map((day) => day.toISOString().slice(0, 10)),
+    { nil: null },
+  ),
+  o: fc.option(
+    date.map((day) => new Date(day.toISOString().slice(0, 10))),
+    { nil: null },
+  ),
   t: fc.option(date, { nil: null }),
   // Through JSON text once: the writer refuses a json value holding -0 (it would read back as 0).
-  j: fc.option(fc.oneof(fc.jsonValue().map((value) => JSON.parse(JSON.stringify(value)) as unknown), text), { nil: null }),
+  j: fc.option(
+    fc.oneof(
+      fc.jsonValue().map((value) => JSON.parse(JSON.stringify(value)) as unknown),
+      text,
+    ),
+    { nil: null },
+  ),
   'x,"y"\n': fc.option(text, { nil: null }),
   "\uFEFFz": fc.option(text, { nil: null }),
 });
 
 /** A value's text form: `toText`, but JSON text for every value of a json field (where -0 is 0). */
-const textOf = (value: unknown, spec: FieldSpec, row: number) => (value === null ? null : spec.type === "json" ? jsonText(value, "CSV", spec.name, row) : toText(value, spec));
+const textOf = (value: unknown, spec: FieldSpec, row: number) =>
+  value === null ? null : spec.type === "json" ? jsonText(value, "CSV", spec.name, row) : toText(value, spec);
 
 /** csv-stringify's CSV of the same rows: each value's text form, null an empty field. */
 function referenceCsv(rows: readonly Row[]): string {
@@ -60,7 +73,9 @@ function referenceCsv(rows: readonly Row[]): string {
 
 /** csv-parse's records, each field with whether it was quoted when it is empty. */
 function fieldsOf(bytes: Uint8Array | string): Array<Array<string | null>> {
-  return parse(Buffer.from(bytes), { cast: (value, context) => (value === "" && !context.quoting ? null : value) }) as Array<Array<string | null>>;
+  return parse(Buffer.from(bytes), { cast: (value, context) => (value === "" && !context.quoting ? null : value) }) as Array<
+    Array<string | null>
+  >;
 }
 
 describe("the CSV writer against csv-stringify", () => {
@@ -83,10 +98,19 @@ describe("the CSV writer against csv-stringify", () => {
 
   it("writes the same bytes as csv-stringify where no field is empty", () => {
     fc.assert(
-      fc.property(fc.array(fc.array(text.filter((value) => value !== "" && !value.startsWith("\uFEFF")), { minLength: 3, maxLength: 3 }), { maxLength: 10 }), (records) => {
-        const rows = records.map(([a, b, c]) => ({ a, b, c }));
-        expect(CsvEncoder.encodeAll(rows, ["a", "b", "c"], "t", null).toString()).toBe(stringify([["a", "b", "c"], ...records]));
-      }),
+      fc.property(
+        fc.array(
+          fc.array(
+            text.filter((value) => value !== "" && !value.startsWith("\uFEFF")),
+            { minLength: 3, maxLength: 3 },
+          ),
+          { maxLength: 10 },
+        ),
+        (records) => {
+          const rows = records.map(([a, b, c]) => ({ a, b, c }));
+          expect(CsvEncoder.encodeAll(rows, ["a", "b", "c"], "t", null).toString()).toBe(stringify([["a", "b", "c"], ...records]));
+        },
+      ),
       { numRuns: 300 },
     );
   });

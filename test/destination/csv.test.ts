@@ -5,12 +5,7 @@ import { CSVDestination, IOContext } from "../../src/destination/index.js";
 import type { AssetRef } from "../../src/destination/index.js";
 import { tempPathFor } from "../../src/destination/files/atomic.js";
 import { ConfigError, DataNotFoundError, InterloperError } from "../../src/errors.js";
-import {
-  ListPartitionConfig,
-  Partition,
-  TimePartitionConfig,
-  TimePartitionWindow,
-} from "../../src/partitioning/index.js";
+import { ListPartitionConfig, Partition, TimePartitionConfig, TimePartitionWindow } from "../../src/partitioning/index.js";
 import type { PartitionFilter, PartitionWindow } from "../../src/partitioning/index.js";
 import type { Row } from "../../src/representation/index.js";
 import type { FieldSpec } from "../../src/schema/index.js";
@@ -101,11 +96,7 @@ describe("CSVDestination", () => {
 
   describe("header and rows", () => {
     it("takes the header from the first row's keys, in their order", async () => {
-      await csv.write(ctx(customers, null), [
-        { b: 1, a: "x" },
-        { a: "y", b: 2 },
-        { b: 3 },
-      ]);
+      await csv.write(ctx(customers, null), [{ b: 1, a: "x" }, { a: "y", b: 2 }, { b: 3 }]);
       const text = await readFile(join(base, "shop", "customers", "data.csv"), "utf8");
       expect(text.split(/\r?\n/).filter(Boolean)).toEqual(["b,a", "1,x", "2,y", "3,"]);
     });
@@ -125,7 +116,7 @@ describe("CSVDestination", () => {
         { date: "2026-01-01", id: 2, note: 'she said "hi", twice ""' },
         { date: "2026-01-01", id: 3, note: "line one\nline two\n\nline four" },
         { date: "2026-01-01", id: 4, note: "windows\r\nline" },
-        { date: "2026-01-01", id: 5, note: ' leading and trailing spaces ' },
+        { date: "2026-01-01", id: 5, note: " leading and trailing spaces " },
       ];
       await csv.write(ctx(orders, jan1, orderSchema), rows);
       expect(await csv.read(ctx(orders, jan1, orderSchema))).toEqual(rows);
@@ -140,7 +131,15 @@ describe("CSVDestination", () => {
         { id: 7, price: -1.5, ok: false, at: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)), tags: ["a", { b: 1 }], big: 2n ** 64n, none: null },
       ]);
       expect(await csv.read(ctx(customers, null))).toEqual([
-        { id: "7", price: "-1.5", ok: "false", at: "2026-01-02T03:04:05.000Z", tags: '["a",{"b":1}]', big: "18446744073709551616", none: "" },
+        {
+          id: "7",
+          price: "-1.5",
+          ok: "false",
+          at: "2026-01-02T03:04:05.000Z",
+          tags: '["a",{"b":1}]',
+          big: "18446744073709551616",
+          none: "",
+        },
       ]);
     });
 
@@ -247,10 +246,9 @@ describe("CSVDestination", () => {
       await csv.write(ctx(customers, null), [{ id: 1 }]);
       const files = await listFiles(base);
       expect(files.filter((f) => /tmp/i.test(f))).toEqual([]);
-      expect(await visibleFiles(base)).toEqual([
-        ...window.partitions.map((p) => `shop/orders/date=${p.key}/data.csv`),
-        "shop/customers/data.csv",
-      ].sort());
+      expect(await visibleFiles(base)).toEqual(
+        [...window.partitions.map((p) => `shop/orders/date=${p.key}/data.csv`), "shop/customers/data.csv"].sort(),
+      );
     });
 
     it("leaves the previous file intact when a write fails midway", async () => {
@@ -280,18 +278,26 @@ describe("CSVDestination", () => {
       rows[TWO_BATCHES - 1] = { date: "2026-01-01", id: -1, note: cut };
       const error = await csv.write(ctx(orders, jan1, orderSchema), rows).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InterloperError);
-      expect((error as Error).message).toContain(`CSV: cannot write field "note" at row ${TWO_BATCHES - 1}: the string holds a lone UTF-16 surrogate (\\uD83D at index 16)`);
+      expect((error as Error).message).toContain(
+        `CSV: cannot write field "note" at row ${TWO_BATCHES - 1}: the string holds a lone UTF-16 surrogate (\\uD83D at index 16)`,
+      );
 
       const partition = jan1.partitions[0]!;
       async function* batches(): AsyncGenerator<Row[]> {
-        for (let b = 0; b < 3; b++) yield Array.from({ length: 10 }, (_, i) => ({ date: "2026-01-01", id: b * 10 + i, note: b === 2 && i === 5 ? cut : "fine" }));
+        for (let b = 0; b < 3; b++)
+          yield Array.from({ length: 10 }, (_, i) => ({ date: "2026-01-01", id: b * 10 + i, note: b === 2 && i === 5 ? cut : "fine" }));
       }
-      await expect(csv.writePartitionStream(ctx(orders, partition, orderSchema), partition, batches())).rejects.toThrow('CSV: cannot write field "note" at row 25:');
+      await expect(csv.writePartitionStream(ctx(orders, partition, orderSchema), partition, batches())).rejects.toThrow(
+        'CSV: cannot write field "note" at row 25:',
+      );
 
       expect(await readFile(file)).toEqual(bytes);
       expect((await listFiles(base)).filter((f) => /tmp/i.test(f))).toEqual([]);
       // A well-formed surrogate pair, alone or beside other text, is written as it is.
-      const pairs: Row[] = [{ date: "2026-01-01", id: 2, note: "😀" }, { date: "2026-01-01", id: 3, note: "a\uD83D\uDE00b" }];
+      const pairs: Row[] = [
+        { date: "2026-01-01", id: 2, note: "😀" },
+        { date: "2026-01-01", id: 3, note: "a\uD83D\uDE00b" },
+      ];
       await csv.write(ctx(orders, jan1, orderSchema), pairs);
       expect(await csv.read(ctx(orders, jan1, orderSchema))).toEqual(pairs);
     });
@@ -338,7 +344,7 @@ describe("CSVDestination", () => {
     /** Everything in the temp folder outside basePath: must stay empty. */
     const outside = async (): Promise<string[]> => (await listFiles(dirname(base))).filter((f) => !f.startsWith("base/"));
 
-    it("treats an empty dataset as none, as the spec's `dataset or \"\"` does", async () => {
+    it('treats an empty dataset as none, as the spec\'s `dataset or ""` does', async () => {
       await csv.write(ctx({ ...orders, dataset: "" }, jan1), [{ date: "2026-01-01", id: 1 }]);
       expect(await listFiles(base)).toContain("orders/date=2026-01-01/data.csv");
     });
@@ -390,7 +396,10 @@ function ledgerPath(base: string): string {
 /** The ledger's well-formed lines, in order: [folder, file identity, metadata]. */
 async function ledgerLines(base: string): Promise<Array<[string, string, Record<string, string>]>> {
   const text = await readFile(ledgerPath(base), "utf8");
-  return text.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as [string, string, Record<string, string>]);
+  return text
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as [string, string, Record<string, string>]);
 }
 
 /** Rewrites the ledger by hand with its last line's count forged, the file identity it names kept. */

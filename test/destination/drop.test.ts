@@ -30,7 +30,8 @@ const ordersDaily: AssetRef = { key: "shop.orders_daily", table: "orders_daily",
 const shopAsset: AssetRef = { key: "shop", table: "shop", dataset: null, partitioning: null };
 
 const days = (first: string, last: string) => new TimePartitionWindow(first, last, TimeGranularity.DAY);
-const ctx = (asset: AssetRef, window: TimePartitionWindow | null = null) => new IOContext({ asset, window, schema: null, metadata: { runId: "t" } });
+const ctx = (asset: AssetRef, window: TimePartitionWindow | null = null) =>
+  new IOContext({ asset, window, schema: null, metadata: { runId: "t" } });
 const rows = (window: TimePartitionWindow) => window.partitions.map((p, i) => ({ date: p.key, n: i }));
 
 interface Case {
@@ -43,15 +44,30 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: "CSVDestination", make: (base) => new CSVDestination({ basePath: base }), onDisk: true, what: (base) => `folder ${join(base, "shop", "orders")}` },
-  { name: "FileDestination", make: (base) => new FileDestination({ basePath: base }), onDisk: true, what: (base) => `folder ${join(base, "shop", "orders")}` },
+  {
+    name: "CSVDestination",
+    make: (base) => new CSVDestination({ basePath: base }),
+    onDisk: true,
+    what: (base) => `folder ${join(base, "shop", "orders")}`,
+  },
+  {
+    name: "FileDestination",
+    make: (base) => new FileDestination({ basePath: base }),
+    onDisk: true,
+    what: (base) => `folder ${join(base, "shop", "orders")}`,
+  },
   {
     name: "LocalObjectStoreDestination",
     make: (base) => new LocalObjectStoreDestination({ basePath: base, prefix: "raw", format: "csv" }),
     onDisk: true,
     what: (base) => `objects under ${join(base, "raw", "shop", "orders")}/`,
   },
-  { name: "MemoryDestination", make: () => new MemoryDestination(), onDisk: false, what: () => "keys shop/orders and shop/orders/*=* in memory" },
+  {
+    name: "MemoryDestination",
+    make: () => new MemoryDestination(),
+    onDisk: false,
+    what: () => "keys shop/orders and shop/orders/*=* in memory",
+  },
 ];
 
 describe.each(CASES)("$name drops an asset", (c) => {
@@ -168,7 +184,12 @@ describe("a destination without the drop hook", () => {
   it("fullRefresh refuses with one line naming the destination and the hook, before any destination drops anything", async () => {
     const { path: base, remove } = await makeTempDir("interloper-drop-");
     try {
-      const make = (n: number) => il.asset({ key: "orders", partitioning: new il.TimePartitionConfig({ column: "date", start: "2026-01-01" }), run: (c) => [{ date: c.partition!.key, n }] });
+      const make = (n: number) =>
+        il.asset({
+          key: "orders",
+          partitioning: new il.TimePartitionConfig({ column: "date", start: "2026-01-01" }),
+          run: (c) => [{ date: c.partition!.key, n }],
+        });
       const csv = il.source({ key: "shop", assets: [make(1)] })({ destinations: new CSVDestination({ basePath: base }) });
       const custom = il.source({ key: "lake", assets: [make(2)] })({ destinations: { archive: new NoDrop() } });
       const project = il.projectOf(il.defineConfig({ sources: [csv, custom] }));
@@ -178,7 +199,9 @@ describe("a destination without the drop hook", () => {
       const refused = il.fullRefresh(project, { partition: "2026-01-01" });
       await expect(refused).rejects.toThrow(ConfigError);
       const message = (await refused.catch((e: Error) => e)) as Error;
-      expect(message.message).toBe('destination "archive" (NoDrop) of asset "lake.orders" cannot drop data for `fullRefresh`: implement dropAsset(context)');
+      expect(message.message).toBe(
+        'destination "archive" (NoDrop) of asset "lake.orders" cannot drop data for `fullRefresh`: implement dropAsset(context)',
+      );
       expect(await listFiles(base)).toEqual(before);
     } finally {
       await remove();
@@ -193,7 +216,12 @@ describe("fullRefresh (the library call)", () => {
       let version = 1;
       const daily = new il.TimePartitionConfig({ column: "date", start: "2026-01-01" });
       const source = il.asset({ key: "orders", partitioning: daily, run: (c) => [{ date: c.partition!.key, v: version }] });
-      const derived = il.asset({ key: "orders_daily", partitioning: daily, requires: { orders: source }, run: (c, { orders }) => orders.map((o) => ({ ...o, d: true })) });
+      const derived = il.asset({
+        key: "orders_daily",
+        partitioning: daily,
+        requires: { orders: source },
+        run: (c, { orders }) => orders.map((o) => ({ ...o, d: true })),
+      });
       const shop = il.source({ key: "shop", assets: [source, derived] })({ destinations: new CSVDestination({ basePath: base }) });
       const project = il.projectOf(il.defineConfig({ sources: [shop] }));
       await il.materialize(project, { window: "2026-01-01..2026-01-03" });
@@ -201,12 +229,21 @@ describe("fullRefresh (the library call)", () => {
       const outcome = await il.fullRefresh(project, { assets: ["orders_daily"], window: "2026-01-02..2026-01-02" });
       expect(outcome.status).toBe("completed");
       expect(outcome.dropped).toEqual([
-        { asset: "shop.orders_daily", destinationKey: "CSVDestination", destination: "CSV files", what: `folder ${join(base, "shop", "orders_daily")}`, partitions: 3, exists: true },
+        {
+          asset: "shop.orders_daily",
+          destinationKey: "CSVDestination",
+          destination: "CSV files",
+          what: `folder ${join(base, "shop", "orders_daily")}`,
+          partitions: 3,
+          exists: true,
+        },
       ]);
       // The window alone was rebuilt; the upstream asset, only read, kept all its partitions.
       expect(await listFiles(join(base, "shop", "orders_daily"))).toEqual([".data.csv.ledger", "date=2026-01-02/data.csv"]);
       expect((await listFiles(join(base, "shop", "orders"))).filter((f) => f.endsWith("data.csv"))).toHaveLength(3);
-      await expect(il.fullRefresh(project, { window: "2026-01-01..2026-01-02", shard: { index: 1, count: 2 } })).rejects.toThrow("cannot be combined with `shard`");
+      await expect(il.fullRefresh(project, { window: "2026-01-01..2026-01-02", shard: { index: 1, count: 2 } })).rejects.toThrow(
+        "cannot be combined with `shard`",
+      );
     } finally {
       await remove();
     }

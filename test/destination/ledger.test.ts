@@ -55,7 +55,9 @@ describe("Ledger", () => {
     const path = join(dir.path, ".data.csv.ledger");
     const ledger = new Ledger(path);
     for (let i = 0; i < 600; i++) ledger.append([entry("date=a", `a${i}`, i), entry("date=gone", `g${i}`, i)]);
-    expect(await ledger.compactIfWorthIt(1_200, new Set(["date=a", "date=gone", ...Array.from({ length: 599 }, (_, i) => `date=${i}`)]))).toBe(false);
+    expect(
+      await ledger.compactIfWorthIt(1_200, new Set(["date=a", "date=gone", ...Array.from({ length: 599 }, (_, i) => `date=${i}`)])),
+    ).toBe(false);
     expect(await ledger.compactIfWorthIt(1_200, new Set(["date=a"]))).toBe(true);
     expect(await ledger.read()).toEqual({ entries: new Map([["date=a", entry("date=a", "a599", 599)]]), lines: 1 });
     expect(await listFiles(dir.path)).toEqual([".data.csv.ledger"]);
@@ -75,7 +77,11 @@ const daily = new TimePartitionConfig({ column: "date", start: "2026-01-01" });
 const ORDERS: AssetRef = { key: "shop.orders", table: "orders", dataset: "shop", partitioning: daily };
 const ctx = (partition: TimePartition | null) => new IOContext({ asset: ORDERS, window: partition, metadata: { runId: "ledger" } });
 const rows = (key: string, n: number) => Array.from({ length: n }, (_, i) => ({ date: key, id: i }));
-const [A, B, C] = ["2026-01-01", "2026-01-02", "2026-01-03"].map((key) => TimePartition.fromKey(key)) as [TimePartition, TimePartition, TimePartition];
+const [A, B, C] = ["2026-01-01", "2026-01-02", "2026-01-03"].map((key) => TimePartition.fromKey(key)) as [
+  TimePartition,
+  TimePartition,
+  TimePartition,
+];
 
 /** The identity of a file as the old records named it. */
 async function identityOf(path: string): Promise<string> {
@@ -102,7 +108,10 @@ describe.each([
     const table = join(dir.path, "shop", "orders");
     await rm(join(table, `.${file}.ledger`));
     const path = (partition: TimePartition) => join(table, `date=${partition.key}`, file);
-    await writeFile(join(table, `.${file}.date.rows-index.json`), JSON.stringify({ [A.key]: { rows: 7, file: await identityOf(path(A)) } }));
+    await writeFile(
+      join(table, `.${file}.date.rows-index.json`),
+      JSON.stringify({ [A.key]: { rows: 7, file: await identityOf(path(A)) } }),
+    );
     await writeFile(join(table, `date=${B.key}`, `.${file}.rows.json`), JSON.stringify({ rows: 8, file: await identityOf(path(B)) }));
     return table;
   }
@@ -139,7 +148,10 @@ describe("LocalObjectStoreDestination: objects with the sidecars of older versio
     const table = join(dir.path, "shop", "orders");
     await rm(join(table, ".data.jsonl.ledger"));
     const object = join(table, `date=${A.key}`, "data.jsonl");
-    await writeFile(join(table, `date=${A.key}`, ".data.jsonl.meta.json"), JSON.stringify({ metadata: { row_count: "9" }, contentType: "application/x-ndjson", file: await identityOf(object) }));
+    await writeFile(
+      join(table, `date=${A.key}`, ".data.jsonl.meta.json"),
+      JSON.stringify({ metadata: { row_count: "9" }, contentType: "application/x-ndjson", file: await identityOf(object) }),
+    );
     // A: the old sidecar's forged count; B: no record at all, so the object is read and counted.
     expect(await destination.partitionRowCounts(ctx(null))).toEqual({ [A.key]: 9, [B.key]: 3 });
     await destination.writePartition(ctx(A), A, rows(A.key, 1));

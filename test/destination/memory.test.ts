@@ -15,7 +15,6 @@ function ctx(asset: AssetRef, window: PartitionWindow | Partition | null): IOCon
   return new IOContext({ asset, window, schema: null, metadata: { runId: "r1" } });
 }
 
-
 describe("MemoryDestination", () => {
   afterEach(() => {
     MemoryDestination.clear();

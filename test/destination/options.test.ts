@@ -39,21 +39,47 @@ class Undecorated extends Stored {
 describe("built-in destinations check their options", () => {
   it("an unknown key names the nearest known one; a missing required one is named", () => {
     const make = il.CSVDestination as unknown as new (options: unknown) => unknown;
-    configError(() => new make({ basepath: "/x" }), 'CSVDestination: unknown option "basepath"; did you mean "basePath"? (known: basePath, durable)');
+    configError(
+      () => new make({ basepath: "/x" }),
+      'CSVDestination: unknown option "basepath"; did you mean "basePath"? (known: basePath, durable)',
+    );
     configError(() => new make({}), 'CSVDestination: option "basePath" is required');
     configError(() => new make(undefined), "CSVDestination: expected an options object, got undefined");
-    configError(() => new make({ basePath: "/x", durabel: true }), 'CSVDestination: unknown option "durabel"; did you mean "durable"? (known: basePath, durable)');
+    configError(
+      () => new make({ basePath: "/x", durabel: true }),
+      'CSVDestination: unknown option "durabel"; did you mean "durable"? (known: basePath, durable)',
+    );
     configError(() => new make({ basePath: "/x", zzzzzzzz: 1 }), 'CSVDestination: unknown option "zzzzzzzz" (known: basePath, durable)');
   });
 
   it("every built-in with options refuses a typo", () => {
     const cases: Array<[new (options: never) => unknown, object, string]> = [
-      [il.FileDestination, { basepath: "/x" }, 'FileDestination: unknown option "basepath"; did you mean "basePath"? (known: basePath, durable)'],
-      [il.LocalObjectStoreDestination, { basePath: "/x", prefx: "p" }, 'LocalObjectStoreDestination: unknown option "prefx"; did you mean "prefix"? (known: basePath, prefix, format, durable)'],
-      [il.S3Destination, { Bucket: "b" }, 'S3Destination: unknown option "Bucket"; did you mean "bucket"? (known: bucket, prefix, format, connection)'],
-      [il.GCSDestination, { bucket: "b", fromat: "csv" }, 'GCSDestination: unknown option "fromat"; did you mean "format"? (known: bucket, prefix, format, connection)'],
+      [
+        il.FileDestination,
+        { basepath: "/x" },
+        'FileDestination: unknown option "basepath"; did you mean "basePath"? (known: basePath, durable)',
+      ],
+      [
+        il.LocalObjectStoreDestination,
+        { basePath: "/x", prefx: "p" },
+        'LocalObjectStoreDestination: unknown option "prefx"; did you mean "prefix"? (known: basePath, prefix, format, durable)',
+      ],
+      [
+        il.S3Destination,
+        { Bucket: "b" },
+        'S3Destination: unknown option "Bucket"; did you mean "bucket"? (known: bucket, prefix, format, connection)',
+      ],
+      [
+        il.GCSDestination,
+        { bucket: "b", fromat: "csv" },
+        'GCSDestination: unknown option "fromat"; did you mean "format"? (known: bucket, prefix, format, connection)',
+      ],
       [il.SQLiteDestination, { paht: "w.db" }, 'SQLiteDestination: unknown option "paht"; did you mean "path"? (known: path)'],
-      [il.PostgresDestination, { conection: {} }, 'PostgresDestination: unknown option "conection"; did you mean "connection"? (known: connection)'],
+      [
+        il.PostgresDestination,
+        { conection: {} },
+        'PostgresDestination: unknown option "conection"; did you mean "connection"? (known: connection)',
+      ],
       [il.MySQLDestination, { url: "mysql://x" }, 'MySQLDestination: unknown option "url" (known: connection)'],
       [il.S3Destination, { prefix: "p" }, 'S3Destination: option "bucket" is required'],
       [il.SQLiteDestination, {}, 'SQLiteDestination: option "path" is required'],
@@ -63,7 +89,10 @@ describe("built-in destinations check their options", () => {
 
   it("existing messages are kept", () => {
     configError(() => new il.GCSDestination({ bucket: "" }), "GCSDestination: bucket must be a non-empty bucket name");
-    configError(() => new il.LocalObjectStoreDestination({ basePath: "" }), "LocalObjectStoreDestination: basePath must be a non-empty folder path");
+    configError(
+      () => new il.LocalObjectStoreDestination({ basePath: "" }),
+      "LocalObjectStoreDestination: basePath must be a non-empty folder path",
+    );
   });
 });
 
@@ -82,7 +111,11 @@ describe("one options path for built-in and user destinations", () => {
       readonly pretty?: boolean;
     }
     class Pretty extends il.CSVDestination {
-      static override readonly options = il.declareOptions<PrettyOptions>({ basePath: "required", durable: "optional", pretty: "optional" });
+      static override readonly options = il.declareOptions<PrettyOptions>({
+        basePath: "required",
+        durable: "optional",
+        pretty: "optional",
+      });
       pretty = false;
       constructor(options: PrettyOptions) {
         super(options);
@@ -90,7 +123,10 @@ describe("one options path for built-in and user destinations", () => {
     }
     const pretty = new Pretty({ basePath: "/p", pretty: true });
     expect([pretty.basePath, pretty.pretty]).toEqual(["/p", true]);
-    configError(() => new Pretty({ basePath: "/p", prety: true } as PrettyOptions), 'Pretty: unknown option "prety"; did you mean "pretty"? (known: basePath, durable, pretty)');
+    configError(
+      () => new Pretty({ basePath: "/p", prety: true } as PrettyOptions),
+      'Pretty: unknown option "prety"; did you mean "pretty"? (known: basePath, durable, pretty)',
+    );
   });
 
   it("a user class that declares its options has unknown and missing ones refused when it is constructed", () => {
@@ -108,7 +144,10 @@ describe("one options path for built-in and user destinations", () => {
     }
     expect(new Lake({ root: "/r" })).toMatchObject({ root: "/r", pretty: false });
     configError(() => new Lake({ pretty: true } as never), 'Lake: option "root" is required');
-    configError(() => new Lake({ root: "/r", rooot: 1 } as never), 'Lake: unknown option "rooot"; did you mean "root"? (known: root, pretty)');
+    configError(
+      () => new Lake({ root: "/r", rooot: 1 } as never),
+      'Lake: unknown option "rooot"; did you mean "root"? (known: root, pretty)',
+    );
   });
 
   it("a private option is checked but never set on the instance", () => {
@@ -195,12 +234,15 @@ describe("an undecorated subclass of Destination", () => {
 
   it("a plain JavaScript class (fields defined natively) keeps its options too", () => {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    const make = new Function("Destination", `return class Plain extends Destination {
+    const make = new Function(
+      "Destination",
+      `return class Plain extends Destination {
       basePath = "./default";
       writePartition() {}
       readPartition() { return null; }
       partitionRowCounts() { return {}; }
-    }`) as (base: typeof il.Destination) => new (options: object) => il.Destination & { basePath: string };
+    }`,
+    ) as (base: typeof il.Destination) => new (options: object) => il.Destination & { basePath: string };
     const Plain = make(il.Destination);
     expect(new Plain({ basePath: "./x" }).basePath).toBe("./x");
   });
@@ -213,7 +255,10 @@ describe("an undecorated subclass of Destination", () => {
   });
 
   it("an option naming a read-only property is a ConfigError, not a TypeError", () => {
-    configError(() => new Undecorated({ location: "/x" }), 'Undecorated: option "location" cannot be set: it is a read-only property of the destination');
+    configError(
+      () => new Undecorated({ location: "/x" }),
+      'Undecorated: option "location" cannot be set: it is a read-only property of the destination',
+    );
   });
 
   it("a subclass of ObjectStoreDestination takes prefix and format", () => {
@@ -234,7 +279,10 @@ describe("an undecorated subclass of Destination", () => {
     const lake = new Lake({ root: "/r", prefix: "raw", format: "csv" });
     expect([lake.root, lake.prefix, lake.format]).toEqual(["/r", "raw", "csv"]);
     expect(() => il.source({ key: "s", assets: [il.asset({ key: "a", run: () => [] })] })({ destinations: lake })).not.toThrow();
-    configError(() => il.source({ key: "s", assets: [il.asset({ key: "a", run: () => [] })] })({ destinations: new Lake({ prefixx: "raw" }) }), 'Lake: unknown option "prefixx"; did you mean "prefix"? (known: format, prefix, root)');
+    configError(
+      () => il.source({ key: "s", assets: [il.asset({ key: "a", run: () => [] })] })({ destinations: new Lake({ prefixx: "raw" }) }),
+      'Lake: unknown option "prefixx"; did you mean "prefix"? (known: format, prefix, root)',
+    );
   });
 });
 
@@ -246,7 +294,10 @@ describe("decorated destinations", () => {
     }
     expect(new Decorated({ basePath: "./x" }).basePath).toBe("./x");
     expect(new Decorated({}).basePath).toBe("./default");
-    configError(() => new Decorated({ basepath: "./x" }), 'Decorated: unknown option "basepath"; did you mean "basePath"? (known: basePath)');
+    configError(
+      () => new Decorated({ basepath: "./x" }),
+      'Decorated: unknown option "basepath"; did you mean "basePath"? (known: basePath)',
+    );
   });
 
   it("@destination on a class that does not extend Destination is a ConfigError", () => {
@@ -261,9 +312,18 @@ describe("decorated destinations", () => {
 describe("destinations that are not destinations", () => {
   it("are ConfigErrors naming the source and the key, or the asset", () => {
     const src = il.source({ key: "shop", assets: [il.asset({ key: "orders", run: () => [] })] });
-    configError(() => src({ destinations: { warehouse: "./data" } as never }), 'source "shop": destination "warehouse" is not a Destination (got string "./data")');
-    configError(() => src({ destinations: [il.CSVDestination] as never }), 'source "shop": destination 0 is not a Destination (got class CSVDestination)');
-    configError(() => il.source({ key: "s", destinations: { lake: {} } as never, assets: [il.asset({ key: "a", run: () => [] })] })(), 'source "s": destination "lake" is not a Destination (got object {})');
+    configError(
+      () => src({ destinations: { warehouse: "./data" } as never }),
+      'source "shop": destination "warehouse" is not a Destination (got string "./data")',
+    );
+    configError(
+      () => src({ destinations: [il.CSVDestination] as never }),
+      'source "shop": destination 0 is not a Destination (got class CSVDestination)',
+    );
+    configError(
+      () => il.source({ key: "s", destinations: { lake: {} } as never, assets: [il.asset({ key: "a", run: () => [] })] })(),
+      'source "s": destination "lake" is not a Destination (got object {})',
+    );
     configError(
       () => il.projectOf(il.defineConfig({ assets: [il.asset({ key: "solo", destinations: { db: 42 } as never, run: () => [] })] })),
       'asset "solo": destination "db" is not a Destination (got number 42)',

@@ -54,14 +54,23 @@ afterEach(async () => {
 
 /** A temporary file beside `target` named as `tempPathFor` names them, for any host and pid, last modified at `mtimeMs`. */
 async function plant(target: string, host: string, pid: number, mtimeMs: number | null, content = "half a partition"): Promise<string> {
-  const path = join(dirname(target), `.${basename(target)}.tmp-${host}-${pid}-${Math.floor(Math.random() * 2 ** 32).toString(16).padStart(8, "0")}`);
+  const path = join(
+    dirname(target),
+    `.${basename(target)}.tmp-${host}-${pid}-${Math.floor(Math.random() * 2 ** 32)
+      .toString(16)
+      .padStart(8, "0")}`,
+  );
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, content);
   if (mtimeMs !== null) await utimes(path, new Date(mtimeMs), new Date(mtimeMs));
   return path;
 }
 
-const exists = (path: string) => lstat(path).then(() => true, () => false);
+const exists = (path: string) =>
+  lstat(path).then(
+    () => true,
+    () => false,
+  );
 
 describe("temporary file names", () => {
   it("hold this host's name as a safe segment and this process's pid", () => {
@@ -84,7 +93,14 @@ describe("temporary file names", () => {
     expect(parseTempName(".data.csv.tmp-my-host-2-12-4242-0a1b2c3d")).toEqual({ host: "my-host-2-12", pid: 4242 });
     expect(parseTempName("..data.csv.rows.json.tmp-h-7-ffffffff")).toEqual({ host: "h", pid: 7 });
     expect(parseTempName(".data.csv.tmp-4242-0a1b2c3d")).toEqual({ host: null, pid: 4242 });
-    for (const name of ["data.csv", ".data.csv.rows.json", "notes.tmp-h-1-0a1b2c3d", ".data.csv.tmp-h-1-xyz", ".data.csv.tmp-h-1-0a1b2c3d.bak", ".tmp-h-1-0a1b2c3d"]) {
+    for (const name of [
+      "data.csv",
+      ".data.csv.rows.json",
+      "notes.tmp-h-1-0a1b2c3d",
+      ".data.csv.tmp-h-1-xyz",
+      ".data.csv.tmp-h-1-0a1b2c3d.bak",
+      ".tmp-h-1-0a1b2c3d",
+    ]) {
       expect(parseTempName(name), name).toBeNull();
     }
   });
@@ -220,7 +236,10 @@ describe.each([
     await destination.read(ctx(day("2026-01-01")));
     for (const path of [staleData, staleSidecar, foreign, running]) expect(await exists(path), path).toBe(true);
 
-    await destination.write(ctx(day("2026-01-01")), [{ date: "2026-01-01", id: 1 }, { date: "2026-01-01", id: 2 }]);
+    await destination.write(ctx(day("2026-01-01")), [
+      { date: "2026-01-01", id: 1 },
+      { date: "2026-01-01", id: 2 },
+    ]);
     for (const path of [staleData, staleSidecar]) expect(await exists(path), path).toBe(false);
     for (const path of [foreign, running]) expect(await exists(path), path).toBe(true);
     expect(await destination.partitionRowCounts(ctx(null))).toEqual({ "2026-01-01": 2 });
@@ -240,7 +259,10 @@ describe("LocalObjectStoreDestination", () => {
     expect(await destination.partitionRowCounts(ctx(null))).toEqual({ "2026-01-01": 1 });
     for (const path of [staleObject, staleMeta, abandoned, fresh]) expect(await exists(path), path).toBe(true);
 
-    await destination.write(ctx(day("2026-01-01")), [{ date: "2026-01-01", id: 1 }, { date: "2026-01-01", id: 2 }]);
+    await destination.write(ctx(day("2026-01-01")), [
+      { date: "2026-01-01", id: 1 },
+      { date: "2026-01-01", id: 2 },
+    ]);
     for (const path of [staleObject, staleMeta, abandoned]) expect(await exists(path), path).toBe(false);
     expect(await exists(fresh)).toBe(true);
     expect(await listFiles(partition)).toEqual([basename(fresh), "data.jsonl"].sort());

@@ -42,10 +42,16 @@ describe("jsonText: the JSON text of a json value, or a refusal naming where it 
   it("refuses lone surrogates and NUL only where the database parses JSON", () => {
     const lone = { s: "ok", t: ["x\uDC00"] };
     expect(jsonText(lone, "CSV", "v", 0)).toBe('{"s":"ok","t":["x\\udc00"]}');
-    expect(refusal(() => jsonText(lone, "MySQL", "v", 2, { wellFormed: true }))).toContain('MySQL: cannot write field "v" at row 2: the json value holds a string with a lone UTF-16 surrogate at $.t[0]');
-    expect(refusal(() => jsonText({ "\uD800k": 1 }, "MySQL", "v", 2, { wellFormed: true }))).toContain('a key with a lone UTF-16 surrogate at $["\\ud800k"]');
+    expect(refusal(() => jsonText(lone, "MySQL", "v", 2, { wellFormed: true }))).toContain(
+      'MySQL: cannot write field "v" at row 2: the json value holds a string with a lone UTF-16 surrogate at $.t[0]',
+    );
+    expect(refusal(() => jsonText({ "\uD800k": 1 }, "MySQL", "v", 2, { wellFormed: true }))).toContain(
+      'a key with a lone UTF-16 surrogate at $["\\ud800k"]',
+    );
     expect(jsonText({ s: "a\u0000b" }, "MySQL", "v", 0, { wellFormed: true })).toBe('{"s":"a\\u0000b"}');
-    expect(refusal(() => jsonText({ s: "a\u0000b" }, "PostgreSQL", "v", 0, { wellFormed: true, noNul: true }))).toContain("a string with a NUL character (\\u0000) at $.s, which PostgreSQL's jsonb cannot hold");
+    expect(refusal(() => jsonText({ s: "a\u0000b" }, "PostgreSQL", "v", 0, { wellFormed: true, noNul: true }))).toContain(
+      "a string with a NUL character (\\u0000) at $.s, which PostgreSQL's jsonb cannot hold",
+    );
   });
 
   it("names a long or line-breaking key on one short line", () => {
@@ -75,24 +81,40 @@ describe("withinYears: dates of the years a store takes", () => {
     expect(refusal(() => withinYears(new Date(Date.UTC(10000, 0, 1)), "datetime", [1, 9999], "PostgreSQL", "at", 3, "because"))).toBe(
       'PostgreSQL: cannot write field "at" at row 3: the datetime +010000-01-01T00:00:00.000Z is outside the years 1..9999: because; expected a datetime of the years 1..9999',
     );
-    expect(refusal(() => withinYears("0000-02-29", "date", [1, 9999], "PostgreSQL", "day", 0, "because"))).toContain("the date 0000-02-29 is outside the years 1..9999");
-    expect(refusal(() => withinYears("-000001-06-15T12:00:00.000Z", "datetime", [0, 9999], "MySQL", "at", 0, "because"))).toContain("the datetime -000001-06-15T12:00:00.000Z is outside the years 0..9999");
+    expect(refusal(() => withinYears("0000-02-29", "date", [1, 9999], "PostgreSQL", "day", 0, "because"))).toContain(
+      "the date 0000-02-29 is outside the years 1..9999",
+    );
+    expect(refusal(() => withinYears("-000001-06-15T12:00:00.000Z", "datetime", [0, 9999], "MySQL", "at", 0, "because"))).toContain(
+      "the datetime -000001-06-15T12:00:00.000Z is outside the years 0..9999",
+    );
   });
 
   it("is what the PostgreSQL and MySQL encoders refuse, before any text is sent", () => {
     expect(copyFieldWriter("instant", "at")(new Date("0001-01-01T00:00:00Z"), 0)).toBe("0001-01-01T00:00:00.000Z");
-    expect(refusal(() => copyFieldWriter("instant", "at")(new Date("0000-12-31T23:59:59.999Z"), 7))).toMatch(/^PostgreSQL: cannot write field "at" at row 7: the datetime 0000-12-31T23:59:59\.999Z is outside the years 1\.\.9999/);
-    expect(refusal(() => copyFieldWriter("date", "day")("0000-01-01", 1))).toMatch(/^PostgreSQL: cannot write field "day" at row 1: the date 0000-01-01 is outside/);
+    expect(refusal(() => copyFieldWriter("instant", "at")(new Date("0000-12-31T23:59:59.999Z"), 7))).toMatch(
+      /^PostgreSQL: cannot write field "at" at row 7: the datetime 0000-12-31T23:59:59\.999Z is outside the years 1\.\.9999/,
+    );
+    expect(refusal(() => copyFieldWriter("date", "day")("0000-01-01", 1))).toMatch(
+      /^PostgreSQL: cannot write field "day" at row 1: the date 0000-01-01 is outside/,
+    );
     // A zoned datetime is kept as its text, whatever its year.
     expect(copyFieldWriter("zoned", "at")("0000-01-01T00:00:00+01:00", 0)).toBe("0000-01-01T00:00:00+01:00");
     expect(mysqlValue("instant", new Date("0000-06-01T00:00:00Z"), "at", 0)).toBe("0000-06-01 00:00:00.000");
-    expect(refusal(() => mysqlValue("instant", new Date(Date.UTC(10000, 0, 1)), "at", 5))).toMatch(/^MySQL: cannot write field "at" at row 5: the datetime \+010000-01-01T00:00:00\.000Z is outside the years 0\.\.9999: a DATETIME column holds no other year/);
+    expect(refusal(() => mysqlValue("instant", new Date(Date.UTC(10000, 0, 1)), "at", 5))).toMatch(
+      /^MySQL: cannot write field "at" at row 5: the datetime \+010000-01-01T00:00:00\.000Z is outside the years 0\.\.9999: a DATETIME column holds no other year/,
+    );
   });
 
   it("json values go through jsonText in every SQL encoder", () => {
-    expect(refusal(() => sqliteValue("json", { a: -0 }, "j", 1))).toContain('SQLite: cannot write field "j" at row 1: the json value holds -0 at $.a');
-    expect(refusal(() => mysqlValue("json", ["\uD800"], "j", 1))).toContain("MySQL: cannot write field \"j\" at row 1: the json value holds a string with a lone UTF-16 surrogate at $[0]");
-    expect(refusal(() => copyFieldWriter("json", "j")({ n: Number.NaN }, 1))).toContain("PostgreSQL: cannot write field \"j\" at row 1: the json value holds NaN at $.n");
+    expect(refusal(() => sqliteValue("json", { a: -0 }, "j", 1))).toContain(
+      'SQLite: cannot write field "j" at row 1: the json value holds -0 at $.a',
+    );
+    expect(refusal(() => mysqlValue("json", ["\uD800"], "j", 1))).toContain(
+      'MySQL: cannot write field "j" at row 1: the json value holds a string with a lone UTF-16 surrogate at $[0]',
+    );
+    expect(refusal(() => copyFieldWriter("json", "j")({ n: Number.NaN }, 1))).toContain(
+      'PostgreSQL: cannot write field "j" at row 1: the json value holds NaN at $.n',
+    );
     expect(sqliteValue("json", { big: 2n ** 70n }, "j", 0)).toBe('{"big":1180591620717411303424}');
   });
 });

@@ -6,7 +6,7 @@ beforeAll(ensureBuilt, 180_000);
 const sandbox = useSandboxes();
 
 describe.concurrent("singular and plural", () => {
-  it("an unpartitioned run of one asset with one row: \"1 of 1 asset completed, 1 row\"; the plain line says \"1 row\"", async () => {
+  it('an unpartitioned run of one asset with one row: "1 of 1 asset completed, 1 row"; the plain line says "1 row"', async () => {
     const box = await sandbox();
     const result = await box.run(["materialize", "archive.customers"]);
     expect(result.exitCode, result.stderr).toBe(0);
@@ -14,7 +14,7 @@ describe.concurrent("singular and plural", () => {
     expect(result.stderr).toMatch(/^ok\s+archive\.customers\s+1 row\s/m);
   });
 
-  it("plan counts its runs: \"Backfill of 2 runs\", \"One run\"", async () => {
+  it('plan counts its runs: "Backfill of 2 runs", "One run"', async () => {
     const box = await sandbox();
     const plan = await box.run(["plan", "orders", "-w", "2026-01-01..2026-01-02"]);
     expect(plan.outLines[0]).toMatch(/^Backfill of 2 runs, newest first/);

@@ -33,7 +33,8 @@ describe.concurrent("list", () => {
     const box = await sandbox();
     const result = await box.run(["list"]);
     expect(result.exitCode, result.stderr).toBe(0);
-    for (const key of ["shop.orders", "shop.daily_revenue", "shop.events", "shop.customers", "regions.sales", "archive.customers"]) expect(result.stdout).toMatch(new RegExp(`^${key.replace(".", "\\.")}\\b`, "m"));
+    for (const key of ["shop.orders", "shop.daily_revenue", "shop.events", "shop.customers", "regions.sales", "archive.customers"])
+      expect(result.stdout).toMatch(new RegExp(`^${key.replace(".", "\\.")}\\b`, "m"));
     expect(result.stdout).toContain("2020-01-01");
     expect(result.stdout).toContain("eu, us, apac");
     expect(result.stdout).toMatch(/shop\.orders/);
@@ -47,9 +48,17 @@ describe.concurrent("list", () => {
     const result = await box.run(["list", "--json"]);
     expect(result.exitCode, result.stderr).toBe(0);
     const assets = JSON.parse(result.stdout) as Described[];
-    expect(assets.map((a) => a.key).sort()).toEqual(["archive.customers", "regions.sales", "shop.customers", "shop.daily_revenue", "shop.events", "shop.orders"]);
+    expect(assets.map((a) => a.key).sort()).toEqual([
+      "archive.customers",
+      "regions.sales",
+      "shop.customers",
+      "shop.daily_revenue",
+      "shop.events",
+      "shop.orders",
+    ]);
     for (const asset of assets) {
-      for (const field of ["key", "source", "partitioning", "destinations", "dependencies", "schema"]) expect(asset, asset.key).toHaveProperty(field);
+      for (const field of ["key", "source", "partitioning", "destinations", "dependencies", "schema"])
+        expect(asset, asset.key).toHaveProperty(field);
     }
     const byKey = Object.fromEntries(assets.map((a) => [a.key, a]));
     const orders = byKey["shop.orders"]!;
@@ -73,7 +82,11 @@ describe.concurrent("plan", () => {
     const result = await box.run(["plan", "orders", "-w", "2026-01-01..2026-01-03"]);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.outLines[0]).toMatch(/3 runs.*newest first.*2026-01-01\.\.2026-01-03/);
-    expect(result.outLines.slice(1).map((l) => l.trim())).toEqual(["1. 2026-01-03  shop.orders", "2. 2026-01-02  shop.orders", "3. 2026-01-01  shop.orders"]);
+    expect(result.outLines.slice(1).map((l) => l.trim())).toEqual([
+      "1. 2026-01-03  shop.orders",
+      "2. 2026-01-02  shop.orders",
+      "3. 2026-01-01  shop.orders",
+    ]);
     expect(await box.files()).toEqual([]);
   });
 
@@ -93,9 +106,16 @@ describe.concurrent("plan", () => {
       skipped: [],
     });
     const whole = await box.run(["plan", "events", "-w", "2026-01-01..2026-01-07", "--json"]);
-    expect(JSON.parse(whole.stdout)).toMatchObject({ mode: "run", window: "2026-01-01..2026-01-07", runs: [{ partition: "2026-01-01..2026-01-07", assets: ["shop.events"] }] });
+    expect(JSON.parse(whole.stdout)).toMatchObject({
+      mode: "run",
+      window: "2026-01-01..2026-01-07",
+      runs: [{ partition: "2026-01-01..2026-01-07", assets: ["shop.events"] }],
+    });
     const list = await box.run(["plan", "sales", "-w", "eu..apac", "--json"]);
-    expect(JSON.parse(list.stdout)).toMatchObject({ mode: "backfill", runs: [{ partition: "apac" }, { partition: "us" }, { partition: "eu" }] });
+    expect(JSON.parse(list.stdout)).toMatchObject({
+      mode: "backfill",
+      runs: [{ partition: "apac" }, { partition: "us" }, { partition: "eu" }],
+    });
     expect(await box.files()).toEqual([]);
   });
 
@@ -173,16 +193,32 @@ describe.concurrent("show", () => {
 });
 
 describe.concurrent("--help", () => {
-  it.each([[[]], [["materialize"]], [["plan"]], [["list"]], [["show"]]] as const)("interloper %j --help: exit 0, usage on stdout", async (command) => {
-    const box = await sandbox();
-    const result = await box.run([...command, "--help"], { config: null });
-    expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^Usage: interloper/);
-    expect(result.stderr).toBe("");
-    if (command.length === 0) for (const name of ["materialize", "plan", "list", "show"]) expect(result.stdout).toContain(name);
-    if (command[0] === "materialize") for (const option of ["--partition", "--window", "--lookback", "--offset", "--tz", "--order", "--concurrency", "--no-fail-fast", "--dry-run", "--json"]) expect(result.stdout).toContain(option);
-    if (command[0] === "materialize" || command[0] === "show") expect(result.stdout).toMatch(/Examples:\n\s+\$ interloper /);
-  });
+  it.each([[[]], [["materialize"]], [["plan"]], [["list"]], [["show"]]] as const)(
+    "interloper %j --help: exit 0, usage on stdout",
+    async (command) => {
+      const box = await sandbox();
+      const result = await box.run([...command, "--help"], { config: null });
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/^Usage: interloper/);
+      expect(result.stderr).toBe("");
+      if (command.length === 0) for (const name of ["materialize", "plan", "list", "show"]) expect(result.stdout).toContain(name);
+      if (command[0] === "materialize")
+        for (const option of [
+          "--partition",
+          "--window",
+          "--lookback",
+          "--offset",
+          "--tz",
+          "--order",
+          "--concurrency",
+          "--no-fail-fast",
+          "--dry-run",
+          "--json",
+        ])
+          expect(result.stdout).toContain(option);
+      if (command[0] === "materialize" || command[0] === "show") expect(result.stdout).toMatch(/Examples:\n\s+\$ interloper /);
+    },
+  );
 
   it("help works without a config (run in an empty folder)", async () => {
     const box = await sandbox();

@@ -43,7 +43,8 @@ import { counts } from "./assets.js";
 export default defineConfig({ assets: [counts], concurrency: 2 });
 `;
 
-const run = (args: string[], cwd: string, env: Record<string, string | undefined> = {}) => cli(args, { cwd, env: { INTERLOPER_CONFIG: undefined, ...env } });
+const run = (args: string[], cwd: string, env: Record<string, string | undefined> = {}) =>
+  cli(args, { cwd, env: { INTERLOPER_CONFIG: undefined, ...env } });
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
@@ -65,7 +66,9 @@ describe.concurrent("where configs are found", () => {
     await writeFile(join(dir, ".interloperrc.yaml"), "concurrency: 0\n");
     const invalid = await run(["list"], join(dir, "sub"));
     expect(invalid.exitCode).toBe(2);
-    expect(oneLineError(invalid)).toBe(`interloper: ${join(dir, ".interloperrc.yaml")}: invalid config at "concurrency": expected an integer of at least 1, got number 0`);
+    expect(oneLineError(invalid)).toBe(
+      `interloper: ${join(dir, ".interloperrc.yaml")}: invalid config at "concurrency": expected an integer of at least 1, got number 0`,
+    );
   });
 
   it(".interloperrc (no extension) is YAML", async () => {
@@ -91,7 +94,10 @@ describe.concurrent("where configs are found", () => {
   });
 
   it("a package.json key, found from a subfolder; a package.json without one further down is passed over", async () => {
-    const dir = await project({ "package.json": JSON.stringify({ name: "p", interloper: { concurrency: 2 } }), "sub/package.json": JSON.stringify({ name: "inner" }) });
+    const dir = await project({
+      "package.json": JSON.stringify({ name: "p", interloper: { concurrency: 2 } }),
+      "sub/package.json": JSON.stringify({ name: "inner" }),
+    });
     noAssets(await run(["list"], join(dir, "sub", "deeper")), join(dir, "package.json"));
   });
 
@@ -103,7 +109,6 @@ describe.concurrent("where configs are found", () => {
     expect(line).toMatch(new RegExp(`^interloper: config ${escape(join(dir, "package.json"))} failed to compile: JSON: \\S`));
     expect(line).toContain("{ nope");
     expect(line).not.toMatch(/\||> 1/); // parse-json's code frame
-
   });
 
   it("interloper.config.ts with a local import still loads (exit 0)", async () => {
@@ -114,12 +119,20 @@ describe.concurrent("where configs are found", () => {
   });
 
   it("INTERLOPER_CONFIG names the file (relative to the current folder), over any config found; --config wins over it", async () => {
-    const dir = await project({ "elsewhere/main.config.ts": CONFIG_TS, "elsewhere/assets.ts": ASSETS_TS, ".interloperrc.json": "{}", "other.json": `{ "concurrency": 1 }` });
+    const dir = await project({
+      "elsewhere/main.config.ts": CONFIG_TS,
+      "elsewhere/assets.ts": ASSETS_TS,
+      ".interloperrc.json": "{}",
+      "other.json": `{ "concurrency": 1 }`,
+    });
     const named = await run(["list", "--verbose"], dir, { INTERLOPER_CONFIG: "elsewhere/main.config.ts" });
     expect(named.exitCode, named.stderr).toBe(0);
     expect(named.outLines).toContain("counts");
     expect(named.outLines).toContain(`  location      CSVDestination: ${join(dir, "elsewhere", "data")}`);
-    noAssets(await run(["list", "--config", "other.json"], dir, { INTERLOPER_CONFIG: "elsewhere/main.config.ts" }), join(dir, "other.json"));
+    noAssets(
+      await run(["list", "--config", "other.json"], dir, { INTERLOPER_CONFIG: "elsewhere/main.config.ts" }),
+      join(dir, "other.json"),
+    );
     // Empty is unset: the search finds .interloperrc.json.
     noAssets(await run(["list"], dir, { INTERLOPER_CONFIG: "" }), join(dir, ".interloperrc.json"));
   });

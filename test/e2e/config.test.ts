@@ -160,7 +160,9 @@ describe.concurrent("config loading", () => {
     for (const args of [["list"], ["list", "--json"], ["coverage"]]) {
       const result = await box.run(args, { config: JSON_CONFIG });
       expect(result.exitCode, result.stderr).toBe(2);
-      expect(oneLineError(result)).toBe(`interloper: ${JSON_CONFIG}: the config defines no assets: expected export default defineConfig({ sources: [...] }) or { assets: [...] } with at least one asset`);
+      expect(oneLineError(result)).toBe(
+        `interloper: ${JSON_CONFIG}: the config defines no assets: expected export default defineConfig({ sources: [...] }) or { assets: [...] } with at least one asset`,
+      );
       expect(result.stdout).toBe("");
     }
   });

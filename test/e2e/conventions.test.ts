@@ -35,7 +35,9 @@ describe.concurrent("init", () => {
     const box = await emptyProject();
     const init = await box.run(["init"], { config: null });
     expect(init.exitCode, init.stderr).toBe(0);
-    expect(init.outLines[0]).toBe(`Created ${join(box.dir, "interloper.config.ts")}: source "shop", daily asset "shop.orders" (from ${new Date().getUTCFullYear() - 1}-01-01), CSV files in ./data`);
+    expect(init.outLines[0]).toBe(
+      `Created ${join(box.dir, "interloper.config.ts")}: source "shop", daily asset "shop.orders" (from ${new Date().getUTCFullYear() - 1}-01-01), CSV files in ./data`,
+    );
     expect(await readFile(join(box.dir, ".gitignore"), "utf8")).toBe("/data/\n");
     const config = await readFile(join(box.dir, "interloper.config.ts"), "utf8");
     expect(config).toContain('from "zod"');
@@ -59,7 +61,9 @@ describe.concurrent("init", () => {
     await writeFile(join(box.dir, "interloper.config.ts"), "// mine\n");
     const again = await box.run(["init"], { config: null });
     expect(again.exitCode).toBe(2);
-    expect(oneLineError(again)).toBe(`interloper: ${join(box.dir, "interloper.config.ts")} already exists: init writes a new project and never overwrites one (edit that config, or remove it first)`);
+    expect(oneLineError(again)).toBe(
+      `interloper: ${join(box.dir, "interloper.config.ts")} already exists: init writes a new project and never overwrites one (edit that config, or remove it first)`,
+    );
     expect(again.stdout).toBe("");
     expect(await readFile(join(box.dir, "interloper.config.ts"), "utf8")).toBe("// mine\n");
     expect(await readFile(join(box.dir, ".gitignore"), "utf8")).toBe("/data/\n");
@@ -71,7 +75,9 @@ describe.concurrent("init", () => {
     const result = await box.run(["init"], { config: null });
     expect(result.exitCode).toBe(2);
     expect(oneLineError(result)).toContain(join(box.dir, "interloper.config.json"));
-    expect(await listFiles(box.dir).then((files) => files.filter((f) => !f.startsWith("node_modules")))).toEqual(["interloper.config.json"]);
+    expect(await listFiles(box.dir).then((files) => files.filter((f) => !f.startsWith("node_modules")))).toEqual([
+      "interloper.config.json",
+    ]);
   });
 
   it("appends to an existing .gitignore once: not when a line already ignores data/", async () => {
@@ -119,8 +125,12 @@ export default il.defineConfig({ sources: [il.source({ key: "s", assets: [stock,
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.errLines).toHaveLength(4);
-    expect(result.errLines[0]).toMatch(/^s\.by_day: asset "s\.by_day" \(by day\) requires "s\.stock" .*: time and list partitions do not map onto each other/);
-    expect(result.errLines[1]).toMatch(/^s\.total: asset "s\.total" \(unpartitioned\) requires "s\.orders" .*: an unpartitioned asset cannot choose which periods to read/);
+    expect(result.errLines[0]).toMatch(
+      /^s\.by_day: asset "s\.by_day" \(by day\) requires "s\.stock" .*: time and list partitions do not map onto each other/,
+    );
+    expect(result.errLines[1]).toMatch(
+      /^s\.total: asset "s\.total" \(unpartitioned\) requires "s\.orders" .*: an unpartitioned asset cannot choose which periods to read/,
+    );
     expect(result.errLines[2]).toBe("loose: no destination to write to: set destinations on the asset or its source");
     expect(result.errLines[3]).toBe(`${file}: 3 problems found`);
     expect(await listFiles(box.data)).toEqual([]);
@@ -150,7 +160,9 @@ describe.concurrent("--quiet", () => {
     expect(ok.stdout).toBe("");
     expect(ok.errLines).toHaveLength(1);
     expect(ok.errLines[0]).toMatch(/^Done: 3 of 3 partitions completed, \d+ rows in /);
-    const failed = await box.run(["materialize", "orders", "-w", "2026-01-04..2026-01-05", "-q"], { env: { INTERLOPER_FAIL: "2026-01-05" } });
+    const failed = await box.run(["materialize", "orders", "-w", "2026-01-04..2026-01-05", "-q"], {
+      env: { INTERLOPER_FAIL: "2026-01-05" },
+    });
     expect(failed.exitCode).toBe(1);
     expect(failed.errLines[0]).toMatch(/^Failed: 1 of 2 partitions completed, 1 failed/);
     expect(failed.stderr).toContain("orders feed unavailable for 2026-01-05");
@@ -192,7 +204,12 @@ printf '%s\\n' "\${COMPREPLY[@]}"`;
     expect(await complete(box, "interloper materialize --dry")).toEqual(["--dry-run"]);
     expect(await complete(box, "interloper show orders --dest")).toEqual(["--destination"]);
     expect(await complete(box, "interloper materialize ord")).toEqual(["orders"]);
-    expect(await complete(box, "interloper materialize -p 2026-01-01 shop.")).toEqual(["shop.customers", "shop.daily_revenue", "shop.events", "shop.orders"]);
+    expect(await complete(box, "interloper materialize -p 2026-01-01 shop.")).toEqual([
+      "shop.customers",
+      "shop.daily_revenue",
+      "shop.events",
+      "shop.orders",
+    ]);
     expect(await complete(box, "interloper coverage --exclude reg")).toEqual(["regions", "regions.sales"]);
     expect(await complete(box, "interloper completion ")).toEqual(["bash", "fish", "zsh"]);
     // -c on the line names the config: a folder without one still completes.

@@ -27,9 +27,21 @@ function findChromium(): string | null {
 
 const CHROMIUM = findChromium();
 const REQUIRED = Boolean(process.env["CI"]);
-if (!CHROMIUM && !REQUIRED) console.log("coverage --html browser test skipped: chromium is not installed (apt-get install chromium to enable it; it is required when CI is set)");
+if (!CHROMIUM && !REQUIRED)
+  console.log(
+    "coverage --html browser test skipped: chromium is not installed (apt-get install chromium to enable it; it is required when CI is set)",
+  );
 
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
 
 const sandbox = useSandboxes();
 
@@ -61,7 +73,8 @@ describe("coverage --html in headless Chromium", () => {
   }, 180_000);
 
   it("fails when chromium is missing and CI is set", () => {
-    if (REQUIRED && !CHROMIUM) throw new Error("chromium is not installed, and CI is set: the coverage --html browser test cannot run (apt-get install chromium)");
+    if (REQUIRED && !CHROMIUM)
+      throw new Error("chromium is not installed, and CI is set: the coverage --html browser test cannot run (apt-get install chromium)");
   });
 
   it.skipIf(!CHROMIUM)("one rect per expected partition, missing ones marked, no network, a screenshot", { timeout: 60_000 }, async () => {
@@ -76,7 +89,12 @@ describe("coverage --html in headless Chromium", () => {
 
     const profile = await mkdtemp(join(tmpdir(), "interloper-chromium-"));
     const shot = join(box.dir, "coverage.png");
-    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM!, headless: true, args: ARGS, viewport: { width: 1400, height: 900 } });
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM!,
+      headless: true,
+      args: ARGS,
+      viewport: { width: 1400, height: 900 },
+    });
     try {
       const requests: string[] = [];
       const outside: string[] = [];
@@ -99,11 +117,24 @@ describe("coverage --html in headless Chromium", () => {
       expect(await page.locator("h1").innerText()).toBe("coverage: coverage");
       expect(await page.locator("p.project").innerText()).toBe(`config ${COVERAGE}`);
       // The overview opens the report: one row per asset, in order, with its counts.
-      const overview = await page.locator("table.overview tbody tr").evaluateAll((rows) =>
-        rows.map((row) => [...(row as unknown as { querySelectorAll(s: string): Iterable<{ textContent: string | null }> }).querySelectorAll("th, td")].map((cell) => cell.textContent ?? "")),
-      );
+      const overview = await page
+        .locator("table.overview tbody tr")
+        .evaluateAll((rows) =>
+          rows.map((row) =>
+            [
+              ...(row as unknown as { querySelectorAll(s: string): Iterable<{ textContent: string | null }> }).querySelectorAll("th, td"),
+            ].map((cell) => cell.textContent ?? ""),
+          ),
+        );
       expect(overview.map((cells) => cells.slice(0, 6))).toEqual(
-        coverages.map((c) => [c.asset, String(c.expected), String(c.materialized), String(c.empty), String(c.missing), c.rows.toLocaleString("en-US")]),
+        coverages.map((c) => [
+          c.asset,
+          String(c.expected),
+          String(c.materialized),
+          String(c.empty),
+          String(c.missing),
+          c.rows.toLocaleString("en-US"),
+        ]),
       );
       // Last written: the newest data file of an asset that has any, as the CSV files say.
       const written = overview.map((cells) => cells[6]!);
@@ -117,17 +148,34 @@ describe("coverage --html in headless Chromium", () => {
         expect(await section.count(), c.asset).toBe(1);
         const rects = section.locator("svg rect.partition");
         // The expected partitions, then the period in progress with its own class.
-        const expectedKeys = [...c.partitions.filter((p) => p.status !== "unexpected").map((p) => p.key), ...(c.inProgress ? [c.inProgress.key] : [])];
+        const expectedKeys = [
+          ...c.partitions.filter((p) => p.status !== "unexpected").map((p) => p.key),
+          ...(c.inProgress ? [c.inProgress.key] : []),
+        ];
         expect(await rects.count(), c.asset).toBe(c.expected + (c.inProgress ? 1 : 0));
-        const inProgress = await section.locator("svg rect.partition.in-progress").evaluateAll((nodes) => nodes.map((n) => (n as unknown as Attributed).getAttribute("data-key")));
+        const inProgress = await section
+          .locator("svg rect.partition.in-progress")
+          .evaluateAll((nodes) => nodes.map((n) => (n as unknown as Attributed).getAttribute("data-key")));
         expect(inProgress, c.asset).toEqual(c.inProgress ? [c.inProgress.key] : []);
         const keys = await rects.evaluateAll((nodes) => nodes.map((n) => (n as unknown as Attributed).getAttribute("data-key")));
         expect([...keys].sort(), c.asset).toEqual([...expectedKeys].sort());
-        const missing = await section.locator("svg rect.partition.missing").evaluateAll((nodes) => nodes.map((n) => (n as unknown as Attributed).getAttribute("data-key")));
-        expect([...missing].sort(), c.asset).toEqual(c.partitions.filter((p) => p.status === "missing").map((p) => p.key).sort());
+        const missing = await section
+          .locator("svg rect.partition.missing")
+          .evaluateAll((nodes) => nodes.map((n) => (n as unknown as Attributed).getAttribute("data-key")));
+        expect([...missing].sort(), c.asset).toEqual(
+          c.partitions
+            .filter((p) => p.status === "missing")
+            .map((p) => p.key)
+            .sort(),
+        );
         // Every cell is drawn with a size (the SVG lays out, nothing collapsed).
-        const sizes = await rects.evaluateAll((nodes) => nodes.map((n) => (n as unknown as Boxed).getBBox()).map((b) => b.width * b.height));
-        expect(sizes.every((s) => s > 0), c.asset).toBe(true);
+        const sizes = await rects.evaluateAll((nodes) =>
+          nodes.map((n) => (n as unknown as Boxed).getBBox()).map((b) => b.width * b.height),
+        );
+        expect(
+          sizes.every((s) => s > 0),
+          c.asset,
+        ).toBe(true);
       }
       // The totals and ranges are on the page.
       const text = await page.locator("body").innerText();
@@ -149,35 +197,54 @@ describe("coverage --html in headless Chromium", () => {
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
   });
 
-  it.skipIf(!CHROMIUM)("an asset of two destinations: a day missing in one of them is marked partial, naming it, and each destination has its line", { timeout: 60_000 }, async () => {
-    const config = join(FIXTURES, "destinations", "interloper.config.ts");
-    const two = await sandbox();
-    const env = { INTERLOPER_NOW: "2026-01-07T12:00:00Z" };
-    expect((await two.run(["materialize", "daily_revenue", "-p", "2026-01-01"], { config, env })).exitCode).toBe(0);
-    const rest = await two.run(["materialize", "daily_revenue", "-w", "2026-01-02..2026-01-06", "--no-fail-fast"], { config, env: { ...env, INTERLOPER_WAREHOUSE_DOWN: "2026-01-04" } });
-    expect(rest.exitCode).toBe(1);
-    const report = join(two.dir, "coverage.html");
-    const written = await two.run(["coverage", "--html", report], { config, env });
-    expect(written.exitCode, written.stderr).toBe(0);
-    const profile = await mkdtemp(join(tmpdir(), "interloper-chromium-"));
-    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM!, headless: true, args: ARGS, viewport: { width: 1400, height: 900 } });
-    try {
-      const page = context.pages()[0] ?? (await context.newPage());
-      await page.goto(pathToFileURL(report).href, { waitUntil: "load" });
-      const section = page.locator('section[data-asset="shop.daily_revenue"]');
-      const partial = await section.locator("svg rect.partition.missing.partial").evaluateAll((nodes) =>
-        nodes.map((n) => [(n as unknown as Attributed).getAttribute("data-key"), (n as unknown as Attributed).getAttribute("data-missing-in")]),
-      );
-      expect(partial).toEqual([["2026-01-04", "warehouse"]]);
-      expect(await section.locator('svg rect[data-key="2026-01-04"] title').textContent()).toBe("2026-01-04: missing in warehouse (held by csv)");
-      expect(await section.locator("svg rect.partition.materialized").count()).toBe(5);
-      const text = await page.locator("body").innerText();
-      expect(text).toContain("missing in some destinations");
-      expect(text).toContain("destination csv (CSV files): 6/6 stored, 6 rows");
-      expect(text).toContain("destination warehouse (SQLite): 5/6 stored, 5 rows; missing 2026-01-04");
-    } finally {
-      await context.close();
-      await rm(profile, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(!CHROMIUM)(
+    "an asset of two destinations: a day missing in one of them is marked partial, naming it, and each destination has its line",
+    { timeout: 60_000 },
+    async () => {
+      const config = join(FIXTURES, "destinations", "interloper.config.ts");
+      const two = await sandbox();
+      const env = { INTERLOPER_NOW: "2026-01-07T12:00:00Z" };
+      expect((await two.run(["materialize", "daily_revenue", "-p", "2026-01-01"], { config, env })).exitCode).toBe(0);
+      const rest = await two.run(["materialize", "daily_revenue", "-w", "2026-01-02..2026-01-06", "--no-fail-fast"], {
+        config,
+        env: { ...env, INTERLOPER_WAREHOUSE_DOWN: "2026-01-04" },
+      });
+      expect(rest.exitCode).toBe(1);
+      const report = join(two.dir, "coverage.html");
+      const written = await two.run(["coverage", "--html", report], { config, env });
+      expect(written.exitCode, written.stderr).toBe(0);
+      const profile = await mkdtemp(join(tmpdir(), "interloper-chromium-"));
+      const context = await chromium.launchPersistentContext(profile, {
+        executablePath: CHROMIUM!,
+        headless: true,
+        args: ARGS,
+        viewport: { width: 1400, height: 900 },
+      });
+      try {
+        const page = context.pages()[0] ?? (await context.newPage());
+        await page.goto(pathToFileURL(report).href, { waitUntil: "load" });
+        const section = page.locator('section[data-asset="shop.daily_revenue"]');
+        const partial = await section
+          .locator("svg rect.partition.missing.partial")
+          .evaluateAll((nodes) =>
+            nodes.map((n) => [
+              (n as unknown as Attributed).getAttribute("data-key"),
+              (n as unknown as Attributed).getAttribute("data-missing-in"),
+            ]),
+          );
+        expect(partial).toEqual([["2026-01-04", "warehouse"]]);
+        expect(await section.locator('svg rect[data-key="2026-01-04"] title').textContent()).toBe(
+          "2026-01-04: missing in warehouse (held by csv)",
+        );
+        expect(await section.locator("svg rect.partition.materialized").count()).toBe(5);
+        const text = await page.locator("body").innerText();
+        expect(text).toContain("missing in some destinations");
+        expect(text).toContain("destination csv (CSV files): 6/6 stored, 6 rows");
+        expect(text).toContain("destination warehouse (SQLite): 5/6 stored, 5 rows; missing 2026-01-04");
+      } finally {
+        await context.close();
+        await rm(profile, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -57,7 +57,13 @@ describe.concurrent("coverage ends where data can exist", () => {
       expect(gate.outLines.join("\n")).toContain("◌");
     }
     const c = await json(box, ["daily"]);
-    expect(c).toMatchObject({ expected: 9, missing: 0, first: "2026-01-01", last: "2026-01-09", inProgress: { key: "2026-01-10", status: "in-progress", rows: null } });
+    expect(c).toMatchObject({
+      expected: 9,
+      missing: 0,
+      first: "2026-01-01",
+      last: "2026-01-09",
+      inProgress: { key: "2026-01-10", status: "in-progress", rows: null },
+    });
     // Just after midnight UTC the day before is the last complete one.
     const early = await json(box, ["daily"], { INTERLOPER_NOW: "2026-01-10T00:00:01Z" });
     expect(early.last).toBe("2026-01-09");
@@ -85,7 +91,12 @@ describe.concurrent("coverage ends where data can exist", () => {
     const gate = await run(box, ["coverage", "daily", "--include-current", "--fail-on-missing"]);
     expect(gate.exitCode, gate.stderr).toBe(1);
     expect(gate.outLines).toContain("missing: 2026-01-10");
-    expect(await json(box, ["daily", "--include-current"])).toMatchObject({ expected: 10, missing: 1, last: "2026-01-10", inProgress: null });
+    expect(await json(box, ["daily", "--include-current"])).toMatchObject({
+      expected: 10,
+      missing: 1,
+      last: "2026-01-10",
+      inProgress: null,
+    });
     const fill = await run(box, ["materialize", "daily", "--missing", "--include-current"]);
     expect(fill.exitCode, fill.stderr).toBe(0);
     // The nine days of the preparation, then today alone.
@@ -122,22 +133,35 @@ describe.concurrent("coverage ends where data can exist", () => {
       const gate = await run(box, ["coverage", "hourly", "--fail-on-missing"], { INTERLOPER_NOW: now, TZ });
       expect(gate.exitCode, `${TZ}: ${gate.stdout}${gate.stderr}`).toBe(0);
     }
-    expect(await json(box, ["hourly"], { INTERLOPER_NOW: now })).toMatchObject({ expected: 3, last: "2026-01-10T02", inProgress: { key: "2026-01-10T03", rows: null } });
+    expect(await json(box, ["hourly"], { INTERLOPER_NOW: now })).toMatchObject({
+      expected: 3,
+      last: "2026-01-10T02",
+      inProgress: { key: "2026-01-10T03", rows: null },
+    });
     expect(await json(box, ["hourly", "--until", "2026-01-10T01"], { INTERLOPER_NOW: now })).toMatchObject({ expected: 2, unexpected: 0 });
   });
 
   it("bad input is exit 2 with one line: a key of another granularity, conflicting flags, a bad INTERLOPER_NOW", async () => {
     const box = await sandbox();
     const cases: Array<[string[], RegExp, Record<string, string>?]> = [
-      [["coverage", "daily", "--until", "2026-01"], /--until "2026-01": asset "hz\.daily" is partitioned by day: expected a day key such as 2026-05-20/],
+      [
+        ["coverage", "daily", "--until", "2026-01"],
+        /--until "2026-01": asset "hz\.daily" is partitioned by day: expected a day key such as 2026-05-20/,
+      ],
       [["coverage", "daily", "--until", "yesterday"], /--until "yesterday".*expected a day key/],
       [["coverage", "daily", "--until", "2026-01-05", "--include-current"], /--until and --include-current cannot be used together/],
       [["coverage", "daily", "--until", "2026-01-05", "-w", "2026-01-01..2026-01-03"], /--until cannot be used with a window/],
       [["coverage", "daily", "--include-current", "-w", "2026-01-01..2026-01-03"], /--include-current cannot be used with a window/],
-      [["coverage", "regions", "--until", "2026-01-05"], /--until applies to time-partitioned assets; "hz\.regions" is partitioned by a list/],
+      [
+        ["coverage", "regions", "--until", "2026-01-05"],
+        /--until applies to time-partitioned assets; "hz\.regions" is partitioned by a list/,
+      ],
       [["materialize", "daily", "--until", "2026-01-05"], /--until only applies with --missing/],
       [["plan", "daily", "--include-current"], /--include-current only applies with --missing/],
-      [["materialize", "daily", "--missing", "--until", "2026-01-05", "-w", "2026-01-01..2026-01-03"], /--until cannot be used with a window/],
+      [
+        ["materialize", "daily", "--missing", "--until", "2026-01-05", "-w", "2026-01-01..2026-01-03"],
+        /--until cannot be used with a window/,
+      ],
       [["coverage", "daily"], /INTERLOPER_NOW="soon" is not an instant/, { INTERLOPER_NOW: "soon" }],
     ];
     for (const [args, message, env] of cases) {

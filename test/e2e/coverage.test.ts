@@ -15,7 +15,8 @@ beforeAll(async () => {
   await prepare(prepared);
 }, 180_000);
 
-const run = (box: Sandbox, args: string[], env: Record<string, string> = {}) => box.run(args, { config: COVERAGE, env: { INTERLOPER_RUN_LOG: runLog(box), ...env } });
+const run = (box: Sandbox, args: string[], env: Record<string, string> = {}) =>
+  box.run(args, { config: COVERAGE, env: { INTERLOPER_RUN_LOG: runLog(box), ...env } });
 const coverage = (args: string[]) => run(prepared, ["coverage", ...args]);
 
 /** A fresh sandbox holding a copy of the prepared data. */
@@ -48,7 +49,21 @@ interface CoverageJson {
   inProgress: { key: string; status: string; rows: number | null } | null;
 }
 
-const KEPT = ["asset", "kind", "granularity", "column", "expected", "materialized", "empty", "missing", "unexpected", "rows", "partitions", "missingRanges", "emptyRanges"];
+const KEPT = [
+  "asset",
+  "kind",
+  "granularity",
+  "column",
+  "expected",
+  "materialized",
+  "empty",
+  "missing",
+  "unexpected",
+  "rows",
+  "partitions",
+  "missingRanges",
+  "emptyRanges",
+];
 
 function checkShape(json: CoverageJson): void {
   for (const key of KEPT) expect(json, key).toHaveProperty(key);
@@ -81,7 +96,9 @@ describe.concurrent("interloper coverage", () => {
     const out = result.outLines;
     expect(out).toContain(`cov.orders  day partitions on "date", ${D(0)}..${D(28)}`);
     expect(out).toContain("expected 29  materialized 22  empty 1  missing 6  unexpected 1");
-    expect(out.find((l) => l.startsWith("rows "))).toMatch(new RegExp(`^rows ${preparedRows} \\(per partition: min \\d, median [\\d.]+, max \\d\\)$`));
+    expect(out.find((l) => l.startsWith("rows "))).toMatch(
+      new RegExp(`^rows ${preparedRows} \\(per partition: min \\d, median [\\d.]+, max \\d\\)$`),
+    );
     expect(out).toContain(`missing: ${D(10)}..${D(14)}, ${D(28)}`);
     // Today is under way: in progress, never missing.
     expect(out).toContain(`in progress (not expected yet): ${D(29)}, nothing stored so far`);
@@ -148,11 +165,30 @@ describe.concurrent("interloper coverage", () => {
     expect(all.map((c) => c.asset)).toEqual(["cov.orders", "cov.hourly", "cov.monthly", "cov.regions"]);
     all.forEach(checkShape);
     const regions = all[3]!;
-    expect(regions).toMatchObject({ kind: "list", granularity: null, column: "region", expected: 4, materialized: 1, empty: 1, missing: 2, rows: 2, missingRanges: ["apac..latam"], emptyRanges: ["us"] });
+    expect(regions).toMatchObject({
+      kind: "list",
+      granularity: null,
+      column: "region",
+      expected: 4,
+      materialized: 1,
+      empty: 1,
+      missing: 2,
+      rows: 2,
+      missingRanges: ["apac..latam"],
+      emptyRanges: ["us"],
+    });
     expect(regions.partitions.map((p) => p.key)).toEqual(["eu", "us", "apac", "latam"]);
     const monthly = all[2]!;
     expect(monthly).toMatchObject({ granularity: "month", materialized: 6, rows: 24 });
-    expect(monthly.partitions.slice(0, 7).map((p) => p.key)).toEqual(["2025-01", "2025-02", "2025-03", "2025-04", "2025-05", "2025-06", "2025-07"]);
+    expect(monthly.partitions.slice(0, 7).map((p) => p.key)).toEqual([
+      "2025-01",
+      "2025-02",
+      "2025-03",
+      "2025-04",
+      "2025-05",
+      "2025-06",
+      "2025-07",
+    ]);
     const hourly = all[1]!;
     expect(hourly.granularity).toBe("hour");
     expect(hourly.partitions[0]!.key).toBe(`${D(28)}T00`);
@@ -162,7 +198,15 @@ describe.concurrent("interloper coverage", () => {
   it("-w narrows the expected partitions (plain and --json)", async () => {
     const json = await coverageJson(prepared, ["orders", "-w", `${D(8)}..${D(16)}`]);
     expect(json.partitions.map((p) => p.key)).toEqual(span(8, 16));
-    expect(json).toMatchObject({ expected: 9, materialized: 4, empty: 0, missing: 5, unexpected: 0, missingRanges: [`${D(10)}..${D(14)}`], emptyRanges: [] });
+    expect(json).toMatchObject({
+      expected: 9,
+      materialized: 4,
+      empty: 0,
+      missing: 5,
+      unexpected: 0,
+      missingRanges: [`${D(10)}..${D(14)}`],
+      emptyRanges: [],
+    });
     const plain = await coverage(["orders", "--window", `${D(8)}..${D(16)}`]);
     expect(plain.exitCode, plain.stderr).toBe(0);
     expect(plain.outLines).toContain(`cov.orders  day partitions on "date", ${D(8)}..${D(16)}`);
@@ -213,10 +257,18 @@ describe.concurrent("interloper materialize --missing", () => {
     const before = await mtimes(box);
     const result = await run(box, ["materialize", "orders", "--missing", "-w", `${D(8)}..${D(20)}`, "--concurrency", "1"]);
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(await ran(box)).toEqual(span(10, 14).reverse().map((k) => `orders ${k}`));
+    expect(await ran(box)).toEqual(
+      span(10, 14)
+        .reverse()
+        .map((k) => `orders ${k}`),
+    );
     const after = await mtimes(box);
     for (const [file, mtime] of Object.entries(before)) expect(after[file], file).toBe(mtime);
-    expect(Object.keys(after).filter((f) => !(f in before)).sort()).toEqual(span(10, 14).map(ordersFile));
+    expect(
+      Object.keys(after)
+        .filter((f) => !(f in before))
+        .sort(),
+    ).toEqual(span(10, 14).map(ordersFile));
     const json = await coverageJson(box, ["orders"]);
     expect(json).toMatchObject({ materialized: 27, empty: 1, missing: 1, unexpected: 1, missingRanges: [D(28)] });
   });
@@ -230,7 +282,15 @@ describe.concurrent("interloper materialize --missing", () => {
     const after = await mtimes(box);
     for (const [file, mtime] of Object.entries(before)) expect(after[file], file).toBe(mtime);
     const json = await coverageJson(box, ["orders"]);
-    expect(json).toMatchObject({ expected: 29, materialized: 28, empty: 1, missing: 0, unexpected: 1, missingRanges: [], emptyRanges: [D(3)] });
+    expect(json).toMatchObject({
+      expected: 29,
+      materialized: 28,
+      empty: 1,
+      missing: 0,
+      unexpected: 1,
+      missingRanges: [],
+      emptyRanges: [D(3)],
+    });
     // Today, still under way, was not written.
     expect(await box.dataFiles()).not.toContain(ordersFile(PREPARED.inProgress));
     const gate = await run(box, ["coverage", "orders", "--fail-on-missing"]);
@@ -240,7 +300,16 @@ describe.concurrent("interloper materialize --missing", () => {
   it("--include-empty also re-runs the empty partitions", async () => {
     const box = await copy();
     const before = await mtimes(box);
-    const result = await run(box, ["materialize", "orders", "--missing", "--include-empty", "-w", `${D(0)}..${D(11)}`, "--concurrency", "1"]);
+    const result = await run(box, [
+      "materialize",
+      "orders",
+      "--missing",
+      "--include-empty",
+      "-w",
+      `${D(0)}..${D(11)}`,
+      "--concurrency",
+      "1",
+    ]);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(await ran(box)).toEqual([D(11), D(10), D(3)].map((k) => `orders ${k}`));
     const after = await mtimes(box);

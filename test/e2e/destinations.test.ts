@@ -33,15 +33,20 @@ interface CoverageJson {
 }
 
 const sandbox = useSandboxes();
-const run = (box: Sandbox, args: string[], env: Record<string, string> = {}) => box.run(args, { config: CONFIG, env: { INTERLOPER_NOW: NOW, ...env } });
+const run = (box: Sandbox, args: string[], env: Record<string, string> = {}) =>
+  box.run(args, { config: CONFIG, env: { INTERLOPER_NOW: NOW, ...env } });
 
 /** The first day alone (fractional: the warehouse's column is REAL), then the rest with the warehouse down on two days. */
 async function prepare(box: Sandbox): Promise<void> {
   const first = await run(box, ["materialize", "daily_revenue", "-p", "2026-01-01"]);
   expect(first.exitCode, first.stderr + first.stdout).toBe(0);
-  const rest = await run(box, ["materialize", "daily_revenue", "-w", "2026-01-02..2026-01-06", "--no-fail-fast"], { INTERLOPER_WAREHOUSE_DOWN: "2026-01-03,2026-01-04" });
+  const rest = await run(box, ["materialize", "daily_revenue", "-w", "2026-01-02..2026-01-06", "--no-fail-fast"], {
+    INTERLOPER_WAREHOUSE_DOWN: "2026-01-03,2026-01-04",
+  });
   expect(rest.exitCode).toBe(1);
-  expect(rest.stdout + rest.stderr).toContain("writing to warehouse failed (warehouse: the warehouse is down (2026-01-03)); csv holds the new data");
+  expect(rest.stdout + rest.stderr).toContain(
+    "writing to warehouse failed (warehouse: the warehouse is down (2026-01-03)); csv holds the new data",
+  );
 }
 
 async function coverageJson(box: Sandbox): Promise<CoverageJson> {
@@ -72,7 +77,17 @@ describe("coverage and --missing over two destinations", () => {
     expect(json.missingRanges).toEqual(["2026-01-03..2026-01-04"]);
     expect(json.destinations).toEqual([
       { key: "csv", type: "CSV files", materialized: 6, empty: 0, missing: 0, unexpected: 0, rows: 6, missingRanges: [], emptyRanges: [] },
-      { key: "warehouse", type: "SQLite", materialized: 4, empty: 0, missing: 2, unexpected: 0, rows: 4, missingRanges: ["2026-01-03..2026-01-04"], emptyRanges: [] },
+      {
+        key: "warehouse",
+        type: "SQLite",
+        materialized: 4,
+        empty: 0,
+        missing: 2,
+        unexpected: 0,
+        rows: 4,
+        missingRanges: ["2026-01-03..2026-01-04"],
+        emptyRanges: [],
+      },
     ]);
   });
 
@@ -84,7 +99,9 @@ describe("coverage and --missing over two destinations", () => {
     expect(result.outLines).toContain("destination csv (CSV files): 6/6 stored, 6 rows");
     expect(result.outLines).toContain("destination warehouse (SQLite): 4/6 stored, 4 rows; missing 2026-01-03..2026-01-04");
     const summary = await run(box, ["coverage"]);
-    expect(summary.outLines).toEqual([expect.stringMatching(/^shop\.daily_revenue +██··██ +4\/6 +4 rows +missing 2026-01-03\.\.2026-01-04 in warehouse$/)]);
+    expect(summary.outLines).toEqual([
+      expect.stringMatching(/^shop\.daily_revenue +██··██ +4\/6 +4 rows +missing 2026-01-03\.\.2026-01-04 in warehouse$/),
+    ]);
   });
 
   it("--fail-on-missing fails; materialize --missing, in two shards, writes exactly what is missing; then coverage is complete", async () => {
@@ -105,9 +122,18 @@ describe("coverage and --missing over two destinations", () => {
     }
     expect(ran).toBe(2);
     const json = await coverageJson(repaired);
-    expect([json.missing, json.destinations.map((d) => [d.key, d.materialized, d.missing])]).toEqual([0, [["csv", 6, 0], ["warehouse", 6, 0]]]);
+    expect([json.missing, json.destinations.map((d) => [d.key, d.materialized, d.missing])]).toEqual([
+      0,
+      [
+        ["csv", 6, 0],
+        ["warehouse", 6, 0],
+      ],
+    ]);
     expect((await run(repaired, ["coverage", "--fail-on-missing"])).exitCode).toBe(0);
     const nothing = await run(repaired, ["materialize", "daily_revenue", "--missing"]);
-    expect([nothing.exitCode, nothing.stdout + nothing.stderr]).toEqual([0, expect.stringContaining("Nothing to do: no partition is missing")]);
+    expect([nothing.exitCode, nothing.stdout + nothing.stderr]).toEqual([
+      0,
+      expect.stringContaining("Nothing to do: no partition is missing"),
+    ]);
   });
 });

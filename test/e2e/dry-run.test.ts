@@ -31,7 +31,9 @@ describe.concurrent("materialize --dry-run", () => {
     expect(seeded.exitCode, seeded.stderr).toBe(0);
     const result = await box.run(["materialize", "orders", "-w", "2026-01-01..2026-01-03", "--dry-run"]);
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.stdout).toContain(`replaces 1 stored partition, ${orderCount("2026-01-02")} rows (2026-01-02: ${orderCount("2026-01-02")})`);
+    expect(result.stdout).toContain(
+      `replaces 1 stored partition, ${orderCount("2026-01-02")} rows (2026-01-02: ${orderCount("2026-01-02")})`,
+    );
     expect(result.stdout).toContain("Would backfill 3 runs (newest first)");
   });
 
@@ -47,18 +49,24 @@ describe.concurrent("materialize --dry-run", () => {
     expect(text.stdout).toMatch(/^\s+2026-01-04: shop\.orders$/m);
     expect(text.stdout).toMatch(/^\s+2026-01-02: shop\.orders$/m);
     expect(text.stdout).not.toMatch(/^\s+2026-01-0[13]: /m);
-    const json = JSON.parse((await box.run(["materialize", "orders", "-w", "2026-01-01..2026-01-04", "--missing", "--dry-run", "--json"])).stdout);
+    const json = JSON.parse(
+      (await box.run(["materialize", "orders", "-w", "2026-01-01..2026-01-04", "--missing", "--dry-run", "--json"])).stdout,
+    );
     expect(json.assets[0].replaces).toEqual({ partitions: {}, rows: 0 });
     expect(json.runs.map((r: { partition: string }) => r.partition)).toEqual(["2026-01-04", "2026-01-02"]);
   });
 
-  it("--missing --dry-run --json with nothing missing: the object with no runs on stdout, \"Nothing to do\" on stderr, exit 0", async () => {
+  it('--missing --dry-run --json with nothing missing: the object with no runs on stdout, "Nothing to do" on stderr, exit 0', async () => {
     const box = await sandbox();
     const seeded = await box.run(["materialize", "orders", "-w", "2026-01-01..2026-01-02"]);
     expect(seeded.exitCode, seeded.stderr).toBe(0);
     const result = await box.run(["materialize", "orders", "-w", "2026-01-01..2026-01-02", "--missing", "--dry-run", "--json"]);
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ dryRun: true, runs: [], assets: [{ key: "shop.orders", replaces: { partitions: {}, rows: 0 } }] });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      dryRun: true,
+      runs: [],
+      assets: [{ key: "shop.orders", replaces: { partitions: {}, rows: 0 } }],
+    });
     expect(result.stderr).toMatch(/^Nothing to do: no partition is missing/);
   });
 });

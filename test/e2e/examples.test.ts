@@ -27,7 +27,10 @@ const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 
 /** A run script with `npx interloper <command>` pointed at this checkout's CLI and the pool fixture. */
 function localScript(script: string): string {
-  return script.replace(/npx interloper (\w+)/g, (_, command: string) => `${quote(process.execPath)} ${quote(BIN)} ${command} -c ${quote(POOL)}`);
+  return script.replace(
+    /npx interloper (\w+)/g,
+    (_, command: string) => `${quote(process.execPath)} ${quote(BIN)} ${command} -c ${quote(POOL)}`,
+  );
 }
 
 /** A process environment for an engine's worker: this one, plus the fixture's data folder. */
@@ -78,7 +81,13 @@ function evaluate(expression: string, scope: Scope): unknown {
   if (!path) throw new Error(`the test cannot evaluate \${{ ${text} }}`);
   const [, root, name, output] = path;
   const value =
-    root === "inputs" ? scope.inputs[name!] : root === "matrix" ? scope.matrix[name!] : root === "steps" ? scope.steps[name!]?.[output!] : scope.needs[name!]?.[output!];
+    root === "inputs"
+      ? scope.inputs[name!]
+      : root === "matrix"
+        ? scope.matrix[name!]
+        : root === "steps"
+          ? scope.steps[name!]?.[output!]
+          : scope.needs[name!]?.[output!];
   if (value === undefined) throw new Error(`\${{ ${text} }} has no value here`);
   return value;
 }
@@ -139,14 +148,25 @@ async function runWorkflow(box: Sandbox, workflow: Workflow, inputs: Record<stri
             expect(script).not.toContain("${{");
             const outputFile = join(box.dir, `github-output-${++outputFiles}`);
             await writeFile(outputFile, "");
-            const result = await execa("bash", ["-e", "-c", script], { cwd: box.dir, env: workerEnv(box, { GITHUB_OUTPUT: outputFile }), extendEnv: false, reject: false, all: true, timeout: 120_000 });
+            const result = await execa("bash", ["-e", "-c", script], {
+              cwd: box.dir,
+              env: workerEnv(box, { GITHUB_OUTPUT: outputFile }),
+              extendEnv: false,
+              reject: false,
+              all: true,
+              timeout: 120_000,
+            });
             executed.push({ job: name, script, exitCode: result.exitCode ?? -1, output: String(result.all ?? "") });
             if (step.id) {
               const lines = (await readFile(outputFile, "utf8")).split("\n").filter(Boolean);
-              steps[step.id] = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]));
+              steps[step.id] = Object.fromEntries(
+                lines.map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+              );
             }
           }
-          return Object.fromEntries(Object.entries(job.outputs ?? {}).map(([key, value]) => [key, substitute(value, { inputs, matrix, steps, needs })]));
+          return Object.fromEntries(
+            Object.entries(job.outputs ?? {}).map(([key, value]) => [key, substitute(value, { inputs, matrix, steps, needs })]),
+          );
         }),
       );
       jobOutputs[name] = Object.assign({}, ...outputsPerCombination) as Record<string, string>;
@@ -170,7 +190,9 @@ describe("examples/github-actions/backfill.yml", () => {
       expect(plan).toHaveLength(1);
       const shards = Number(/--shards (\d+)/.exec(plan[0]!.script)![1]);
       const materialize = executed.filter((run) => / materialize /.test(run.script));
-      expect(materialize.map((run) => /--shard (\S+)/.exec(run.script)?.[1]).sort()).toEqual(Array.from({ length: shards }, (_, i) => `${i + 1}/${shards}`));
+      expect(materialize.map((run) => /--shard (\S+)/.exec(run.script)?.[1]).sort()).toEqual(
+        Array.from({ length: shards }, (_, i) => `${i + 1}/${shards}`),
+      );
       for (const run of materialize) expect(run.script).toContain(`--window '${window}'`);
       expect(executed.filter((run) => / coverage /.test(run.script) && run.script.includes("--fail-on-missing"))).toHaveLength(1);
 
@@ -192,7 +214,9 @@ interface IndexedJob {
     readonly completionMode: string;
     readonly completions: number;
     readonly parallelism?: number;
-    readonly template: { spec: { containers: { command: string[]; args?: string[]; env?: { name: string; value?: string; valueFrom?: unknown }[] }[] } };
+    readonly template: {
+      spec: { containers: { command: string[]; args?: string[]; env?: { name: string; value?: string; valueFrom?: unknown }[] }[] };
+    };
   };
 }
 

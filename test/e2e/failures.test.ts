@@ -51,7 +51,9 @@ describe.concurrent("failing runs", () => {
 
   it("fail-fast (the default) starts no partition after a failure; the re-run command covers the rest", async () => {
     const box = await sandbox();
-    const result = await box.run(["materialize", "orders", "-w", "2026-01-10..2026-01-14", "--concurrency", "1", "--order", "oldest"], { env: { INTERLOPER_FAIL: "2026-01-12" } });
+    const result = await box.run(["materialize", "orders", "-w", "2026-01-10..2026-01-14", "--concurrency", "1", "--order", "oldest"], {
+      env: { INTERLOPER_FAIL: "2026-01-12" },
+    });
     expect(result.exitCode, result.stderr).toBe(1);
     expect(await box.dataFiles()).toEqual(orderFiles(10, 11));
     expect(result.stderr).toContain("2 of 5 partitions completed, 1 failed, 2 not run");
@@ -80,12 +82,17 @@ describe.concurrent("failing runs", () => {
 
   it("several failures give one re-run command per range of incomplete partitions", async () => {
     const box = await sandbox();
-    const result = await box.run(["materialize", "orders", "-w", "2026-01-10..2026-01-16", "--no-fail-fast"], { env: { INTERLOPER_FAIL: "2026-01-11,2026-01-12,2026-01-15" } });
+    const result = await box.run(["materialize", "orders", "-w", "2026-01-10..2026-01-16", "--no-fail-fast"], {
+      env: { INTERLOPER_FAIL: "2026-01-11,2026-01-12,2026-01-15" },
+    });
     expect(result.exitCode, result.stderr).toBe(1);
     expect(await box.dataFiles()).toEqual(orderFiles(10, 13, 14, 16));
     expect(result.stderr).toMatch(/^Failed partitions: 2026-01-11, 2026-01-12, 2026-01-15$/m);
     const commands = rerunCommands(result);
-    expect(commands).toEqual([`interloper materialize orders -c ${SHOP} --window 2026-01-11..2026-01-12`, `interloper materialize orders -c ${SHOP} --partition 2026-01-15`]);
+    expect(commands).toEqual([
+      `interloper materialize orders -c ${SHOP} --window 2026-01-11..2026-01-12`,
+      `interloper materialize orders -c ${SHOP} --partition 2026-01-15`,
+    ]);
     for (const command of commands) expect((await runPrinted(box, command)).exitCode).toBe(0);
     expect(await box.dataFiles()).toEqual(orderFiles(10, 11, 12, 13, 14, 15, 16));
   });

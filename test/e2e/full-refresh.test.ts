@@ -53,7 +53,9 @@ function query(dir: string, sql: string): unknown[] {
 }
 
 const csvDays = async (dir: string, table: string) =>
-  (await listFiles(join(dir, "data", "shop", table))).filter((f) => f.endsWith("/data.csv")).map((f) => f.slice("date=".length, "date=".length + 10));
+  (await listFiles(join(dir, "data", "shop", table)))
+    .filter((f) => f.endsWith("/data.csv"))
+    .map((f) => f.slice("date=".length, "date=".length + 10));
 
 describe("materialize --full-refresh", () => {
   it("gets past a column whose type changed: refused in place, rebuilt in the new shape, partitions outside the window gone", async () => {
@@ -63,7 +65,10 @@ describe("materialize --full-refresh", () => {
     expect(plain.exitCode).toBe(1);
     expect(plain.stderr).toContain("a column's type cannot change in place");
 
-    const refreshed = await cli(["materialize", "orders", "-w", "2026-01-02..2026-01-03", "--full-refresh", "--yes"], { cwd: dir, env: text });
+    const refreshed = await cli(["materialize", "orders", "-w", "2026-01-02..2026-01-03", "--full-refresh", "--yes"], {
+      cwd: dir,
+      env: text,
+    });
     expect(refreshed.exitCode, refreshed.stderr).toBe(0);
     expect(refreshed.stderr).toContain("Dropped what 2 destination(s) held of 1 asset(s).");
     expect(query(dir, `SELECT type FROM pragma_table_info('shop.orders') WHERE name = 'amount'`)).toEqual([{ type: "TEXT" }]);
@@ -79,7 +84,9 @@ describe("materialize --full-refresh", () => {
       { entry: '["orders","2026-01-03"]' },
     ]);
     expect(await csvDays(dir, "orders")).toEqual(["2026-01-02", "2026-01-03"]);
-    expect(await readFile(join(dir, "data", "shop", "orders", "date=2026-01-02", "data.csv"), "utf8")).toBe("date,id,amount\n2026-01-02,1,EUR 1.5\n2026-01-02,2,EUR 3\n");
+    expect(await readFile(join(dir, "data", "shop", "orders", "date=2026-01-02", "data.csv"), "utf8")).toBe(
+      "date,id,amount\n2026-01-02,1,EUR 1.5\n2026-01-02,2,EUR 3\n",
+    );
     // The sibling whose name starts with "orders" was not selected: all of it is still there.
     expect(await csvDays(dir, "orders_daily")).toEqual(["2026-01-01", "2026-01-02", "2026-01-03", "2026-01-04"]);
     expect(query(dir, 'SELECT COUNT(*) AS n FROM "shop.orders_daily"')).toEqual([{ n: 4 }]);
@@ -111,8 +118,14 @@ describe("materialize --full-refresh", () => {
     );
     for (const [args, says] of [
       [["--yes"], "interloper: --yes only applies with --full-refresh"],
-      [["--full-refresh", "--yes", "--missing"], "interloper: --full-refresh drops whole assets and rebuilds the window: it cannot be combined with --missing"],
-      [["--full-refresh", "--yes", "--shard", "1/2"], "interloper: --full-refresh drops whole assets and rebuilds the window: it cannot be combined with --shard (every shard would drop what the others wrote)"],
+      [
+        ["--full-refresh", "--yes", "--missing"],
+        "interloper: --full-refresh drops whole assets and rebuilds the window: it cannot be combined with --missing",
+      ],
+      [
+        ["--full-refresh", "--yes", "--shard", "1/2"],
+        "interloper: --full-refresh drops whole assets and rebuilds the window: it cannot be combined with --shard (every shard would drop what the others wrote)",
+      ],
     ] as const) {
       const result = await cli(["materialize", "orders", "-w", "2026-01-02..2026-01-03", ...args], { cwd: dir });
       expect(result.exitCode, args.join(" ")).toBe(2);
@@ -170,10 +183,24 @@ const python = spawnSync("python3", ["-c", "import pty, termios"], { stdio: "ign
 
 async function underTerminal(dir: string, answer: string, args: readonly string[]): Promise<{ output: string; exitCode: number }> {
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries({ ...process.env, CI: undefined, NO_COLOR: "1", FORCE_COLOR: undefined, DEBUG: undefined, TERM: "xterm-256color" })) {
+  for (const [name, value] of Object.entries({
+    ...process.env,
+    CI: undefined,
+    NO_COLOR: "1",
+    FORCE_COLOR: undefined,
+    DEBUG: undefined,
+    TERM: "xterm-256color",
+  })) {
     if (value !== undefined) env[name] = value;
   }
-  const result = await execa("python3", ["-c", PTY_SCRIPT, answer, process.execPath, BIN, ...args], { cwd: dir, env, extendEnv: false, reject: false, stdin: "ignore", timeout: 60_000 });
+  const result = await execa("python3", ["-c", PTY_SCRIPT, answer, process.execPath, BIN, ...args], {
+    cwd: dir,
+    env,
+    extendEnv: false,
+    reject: false,
+    stdin: "ignore",
+    timeout: 60_000,
+  });
   return { output: String(result.stdout), exitCode: result.exitCode ?? -1 };
 }
 

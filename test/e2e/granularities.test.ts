@@ -9,7 +9,8 @@ const sandbox = useSandboxes();
 const ROLLUP = join(FIXTURES, "rollup", "interloper.config.ts");
 const BROKEN = { INTERLOPER_BROKEN_EDGE: "1" };
 
-const days = (first: number, last: number) => Array.from({ length: last - first + 1 }, (_, i) => `2026-01-${String(first + i).padStart(2, "0")}`);
+const days = (first: number, last: number) =>
+  Array.from({ length: last - first + 1 }, (_, i) => `2026-01-${String(first + i).padStart(2, "0")}`);
 
 describe.concurrent("a monthly asset requiring a daily one", () => {
   it("materialize monthly_revenue -p 2026-01 after the daily window: its revenue is the sum of its days", async () => {
@@ -20,7 +21,8 @@ describe.concurrent("a monthly asset requiring a daily one", () => {
     expect(monthly.exitCode, monthly.stderr).toBe(0);
 
     let expected = 0;
-    for (const day of days(1, 31)) for (const row of await readCsv(join(box.data, partitionFile("shop", "orders", "date", day)))) expected += Number(row["amount"]);
+    for (const day of days(1, 31))
+      for (const row of await readCsv(join(box.data, partitionFile("shop", "orders", "date", day)))) expected += Number(row["amount"]);
     const [row, ...rest] = await readCsv(join(box.data, partitionFile("shop", "monthly_revenue", "month", "2026-01")));
     expect(rest).toEqual([]);
     expect(row!["month"]).toBe("2026-01-01");
@@ -31,7 +33,8 @@ describe.concurrent("a monthly asset requiring a daily one", () => {
     const rolling = await box.run(["materialize", "rolling_revenue", "-p", "2026-01-10"], { config: ROLLUP });
     expect(rolling.exitCode, rolling.stderr).toBe(0);
     let week = 0;
-    for (const day of days(4, 10)) for (const r of await readCsv(join(box.data, partitionFile("shop", "orders", "date", day)))) week += Number(r["amount"]);
+    for (const day of days(4, 10))
+      for (const r of await readCsv(join(box.data, partitionFile("shop", "orders", "date", day)))) week += Number(r["amount"]);
     const [trailing] = await readCsv(join(box.data, partitionFile("shop", "rolling_revenue", "date", "2026-01-10")));
     expect(Number(trailing!["days"])).toBe(7);
     expect(Number(trailing!["revenue"])).toBeCloseTo(week, 9);
@@ -52,7 +55,9 @@ describe.concurrent("an edge that cannot be read (a daily asset requiring a list
     const box = await sandbox();
     const text = await box.run(["list"], { config: ROLLUP, env: BROKEN });
     expect(text.exitCode, text.stderr).toBe(0);
-    expect(text.stdout).toMatch(/^shop\.daily_stock\n(?: {2}.*\n)*? {2}problem {7}asset "shop\.daily_stock" \(by day\) requires "shop\.stock" \(by list eu,us\): time and list partitions do not map onto each other; require "shop\.stock" from an unpartitioned asset/m);
+    expect(text.stdout).toMatch(
+      /^shop\.daily_stock\n(?: {2}.*\n)*? {2}problem {7}asset "shop\.daily_stock" \(by day\) requires "shop\.stock" \(by list eu,us\): time and list partitions do not map onto each other; require "shop\.stock" from an unpartitioned asset/m,
+    );
     const json = await box.run(["list", "--json"], { config: ROLLUP, env: BROKEN });
     expect(json.exitCode, json.stderr).toBe(0);
     const assets = JSON.parse(json.stdout) as Array<{ key: string; problems: string[] }>;
@@ -73,7 +78,9 @@ describe.concurrent("an edge that cannot be read (a daily asset requiring a list
 
     const refused = await box.run(["materialize", "daily_stock", "-p", "2026-01-05"], { config: ROLLUP, env: BROKEN });
     expect(refused.exitCode).toBe(2);
-    expect(oneLineError(refused)).toMatch(/asset "shop\.daily_stock" \(by day\) requires "shop\.stock" \(by list eu,us\): .*partition "shop\.daily_stock" by the same list$/);
+    expect(oneLineError(refused)).toMatch(
+      /asset "shop\.daily_stock" \(by day\) requires "shop\.stock" \(by list eu,us\): .*partition "shop\.daily_stock" by the same list$/,
+    );
     const planned = await box.run(["plan", "daily_stock", "-p", "2026-01-05"], { config: ROLLUP, env: BROKEN });
     expect(planned.exitCode).toBe(2);
     expect(oneLineError(planned)).toContain('requires "shop.stock"');

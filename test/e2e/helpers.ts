@@ -42,7 +42,7 @@ async function isFresh(): Promise<boolean> {
  */
 export async function ensureBuilt(): Promise<void> {
   if (await isFresh()) return;
-  for (const started = Date.now(); ; ) {
+  for (const started = Date.now(); ;) {
     try {
       await mkdir(LOCK);
       break;
@@ -94,10 +94,25 @@ export interface CliOptions {
 /** Runs `node bin/interloper ...args` with plain, colourless output (CI=1, NO_COLOR=1). */
 export async function cli(args: readonly string[], options: CliOptions): Promise<CliResult> {
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries({ ...process.env, CI: "1", NO_COLOR: "1", FORCE_COLOR: undefined, DEBUG: undefined, ...options.env })) {
+  for (const [name, value] of Object.entries({
+    ...process.env,
+    CI: "1",
+    NO_COLOR: "1",
+    FORCE_COLOR: undefined,
+    DEBUG: undefined,
+    ...options.env,
+  })) {
     if (value !== undefined) env[name] = value;
   }
-  const result = await execa(process.execPath, [BIN, ...args], { cwd: options.cwd, env, extendEnv: false, reject: false, stripFinalNewline: false, stdin: "ignore", timeout: 30_000 });
+  const result = await execa(process.execPath, [BIN, ...args], {
+    cwd: options.cwd,
+    env,
+    extendEnv: false,
+    reject: false,
+    stripFinalNewline: false,
+    stdin: "ignore",
+    timeout: 30_000,
+  });
   const stdout = String(result.stdout ?? "");
   const stderr = String(result.stderr ?? "");
   const lines = (text: string) => text.split("\n").filter((line) => line.trim() !== "");
@@ -109,7 +124,10 @@ export interface Sandbox {
   readonly dir: string;
   readonly data: string;
   /** Runs the CLI in `dir` with INTERLOPER_TEST_DATA=data; `-c <config>` is appended unless config is null. */
-  run(args: readonly string[], options?: { config?: string | null; env?: Record<string, string | undefined>; cwd?: string }): Promise<CliResult>;
+  run(
+    args: readonly string[],
+    options?: { config?: string | null; env?: Record<string, string | undefined>; cwd?: string },
+  ): Promise<CliResult>;
   /** Every file below the data folder, relative, sorted (hidden row-count sidecars included). */
   files(): Promise<string[]>;
   /** The data files (data.csv) below the data folder, relative, sorted. */
@@ -133,7 +151,10 @@ export function useSandboxes(): () => Promise<Sandbox> {
       data,
       run: (args, options = {}) => {
         const config = options.config === undefined ? SHOP : options.config;
-        return cli(config === null ? args : [...args, "-c", config], { cwd: options.cwd ?? dir, env: { INTERLOPER_TEST_DATA: data, ...options.env } });
+        return cli(config === null ? args : [...args, "-c", config], {
+          cwd: options.cwd ?? dir,
+          env: { INTERLOPER_TEST_DATA: data, ...options.env },
+        });
       },
       files: () => listFiles(data),
       dataFiles: async () => (await listFiles(data)).filter((f) => f.endsWith("data.csv")),
@@ -192,7 +213,8 @@ export function dayIn(timeZone: string, now: Date, days = 0): string {
 
 /** Asserts the shape every bad-input error must have; returns the one line. */
 export function oneLineError(result: CliResult): string {
-  if (result.errLines.length !== 1) throw new Error(`expected exactly one line on stderr, got ${result.errLines.length}:\n${result.stderr}`);
+  if (result.errLines.length !== 1)
+    throw new Error(`expected exactly one line on stderr, got ${result.errLines.length}:\n${result.stderr}`);
   return result.errLines[0]!;
 }
 

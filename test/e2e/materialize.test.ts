@@ -43,7 +43,8 @@ describe.concurrent("materialize", () => {
     expect(result.exitCode, result.stderr).toBe(0);
     const days = ["2026-01-01", "2026-01-02", "2026-01-03", "2026-01-04"];
     expect(await box.dataFiles()).toEqual(days.map((d) => partitionFile("shop", "orders", "date", d)));
-    for (const day of days) expect(await readCsv(join(box.data, partitionFile("shop", "orders", "date", day)))).toHaveLength(orderCount(day));
+    for (const day of days)
+      expect(await readCsv(join(box.data, partitionFile("shop", "orders", "date", day)))).toHaveLength(orderCount(day));
     // One plain line per finished partition, then the summary.
     expect(result.errLines.filter((line) => /^ok\s+\[\d\/4\]/.test(line))).toHaveLength(4);
     const total = days.reduce((sum, d) => sum + orderCount(d), 0);
@@ -56,11 +57,15 @@ describe.concurrent("materialize", () => {
     expect(result.exitCode, result.stderr).toBe(0);
     const events = parseLines(result.stdout);
     expect(events.filter((e) => e.type === "asset:started")).toHaveLength(1);
-    expect(events.filter((e) => e.type === "run:started")).toEqual([expect.objectContaining({ partition: "2026-01-01..2026-01-03", assets: ["shop.events"] })]);
+    expect(events.filter((e) => e.type === "run:started")).toEqual([
+      expect.objectContaining({ partition: "2026-01-01..2026-01-03", assets: ["shop.events"] }),
+    ]);
     expect(events.some((e) => e.type.startsWith("backfill:"))).toBe(false);
     // The asset's own log says it saw the whole window.
     expect(events.filter((e) => e.type === "log").map((e) => e["message"])).toEqual(["events run for 2026-01-01..2026-01-03"]);
-    expect(await box.dataFiles()).toEqual(["2026-01-01", "2026-01-02", "2026-01-03"].map((d) => partitionFile("shop", "events", "date", d)));
+    expect(await box.dataFiles()).toEqual(
+      ["2026-01-01", "2026-01-02", "2026-01-03"].map((d) => partitionFile("shop", "events", "date", d)),
+    );
   });
 
   it("materializes a list partition (-p eu) and a list window (-w eu..us)", async () => {
@@ -70,7 +75,10 @@ describe.concurrent("materialize", () => {
     expect(await box.dataFiles()).toEqual([partitionFile("regions", "sales", "region", "eu")]);
     const window = await box.run(["materialize", "sales", "-w", "eu..us"]);
     expect(window.exitCode, window.stderr).toBe(0);
-    expect(await box.dataFiles()).toEqual([partitionFile("regions", "sales", "region", "eu"), partitionFile("regions", "sales", "region", "us")]);
+    expect(await box.dataFiles()).toEqual([
+      partitionFile("regions", "sales", "region", "eu"),
+      partitionFile("regions", "sales", "region", "us"),
+    ]);
     expect(window.stderr).toContain("Done: 2 of 2 partitions completed");
     const rows = await readCsv(join(box.data, partitionFile("regions", "sales", "region", "us")));
     expect(rows.map((r) => r["region"])).toEqual(["us", "us", "us"]);
@@ -78,7 +86,9 @@ describe.concurrent("materialize", () => {
 
   it("without CI, output that is not a terminal still gets plain lines (no ink, no escapes)", async () => {
     const box = await sandbox();
-    const result = await box.run(["materialize", "orders", "-w", "2026-01-01..2026-01-02"], { env: { CI: undefined, NO_COLOR: undefined } });
+    const result = await box.run(["materialize", "orders", "-w", "2026-01-01..2026-01-02"], {
+      env: { CI: undefined, NO_COLOR: undefined },
+    });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).toBe("");
     expect(result.errLines.filter((line) => /^ok\s+\[\d\/2\]/.test(line))).toHaveLength(2);
@@ -110,7 +120,8 @@ describe.concurrent("materialize", () => {
     expect(result.exitCode, result.stderr).toBe(0);
     const events = parseLines(result.stdout);
     const types = new Set(events.map((e) => e.type));
-    for (const type of ["backfill:started", "run:started", "asset:started", "asset:completed", "run:completed", "backfill:completed"]) expect(types).toContain(type);
+    for (const type of ["backfill:started", "run:started", "asset:started", "asset:completed", "run:completed", "backfill:completed"])
+      expect(types).toContain(type);
     for (const event of events) {
       expect(typeof event.runId, JSON.stringify(event)).toBe("string");
       expect(event.runId!.length).toBeGreaterThan(0);
@@ -129,7 +140,9 @@ describe.concurrent("materialize", () => {
 
   it("--json on a failing backfill still writes only JSON on stdout and exits 1", async () => {
     const box = await sandbox();
-    const result = await box.run(["materialize", "orders", "-w", "2026-01-01..2026-01-03", "--json", "--no-fail-fast"], { env: { INTERLOPER_FAIL: "2026-01-02" } });
+    const result = await box.run(["materialize", "orders", "-w", "2026-01-01..2026-01-03", "--json", "--no-fail-fast"], {
+      env: { INTERLOPER_FAIL: "2026-01-02" },
+    });
     expect(result.exitCode, result.stderr).toBe(1);
     const events = parseLines(result.stdout);
     const failed = events.find((e) => e.type === "asset:failed")!;
@@ -163,7 +176,8 @@ describe.concurrent("materialize", () => {
     expect(result.stdout).not.toMatch(/2026-01-0[145]: \d/);
     expect(result.stdout).toContain(`${orderCount("2026-01-02") + orderCount("2026-01-03")} rows`);
     // Every run is listed: five partitions.
-    for (const day of ["2026-01-01", "2026-01-02", "2026-01-03", "2026-01-04", "2026-01-05"]) expect(result.stdout).toMatch(new RegExp(`^\\s+${day}: shop\\.orders$`, "m"));
+    for (const day of ["2026-01-01", "2026-01-02", "2026-01-03", "2026-01-04", "2026-01-05"])
+      expect(result.stdout).toMatch(new RegExp(`^\\s+${day}: shop\\.orders$`, "m"));
   });
 
   it("--lookback 3 --offset 1 materializes the three days before today (UTC)", async () => {

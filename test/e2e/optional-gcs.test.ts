@@ -25,7 +25,10 @@ it("without @google-cloud/storage, interloper loads and GCSDestination says whic
   const dir = await mkdtemp(join(tmpdir(), "interloper-no-gcs-"));
   try {
     await writeFile(join(dir, "hooks.mjs"), HOOKS);
-    await writeFile(join(dir, "register.mjs"), `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(dir, "hooks.mjs")).href)});\n`);
+    await writeFile(
+      join(dir, "register.mjs"),
+      `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(dir, "hooks.mjs")).href)});\n`,
+    );
     const script = `
       const il = await import(${JSON.stringify(pathToFileURL(join(ROOT, "dist", "index.js")).href)});
       const destination = new il.GCSDestination({ bucket: "b", connection: { apiEndpoint: "http://127.0.0.1:1" } });
@@ -35,9 +38,15 @@ it("without @google-cloud/storage, interloper loads and GCSDestination says whic
       } catch (error) {
         console.log(error.constructor.name + ": " + error.message);
       }`;
-    const result = await execa(process.execPath, ["--import", pathToFileURL(join(dir, "register.mjs")).href, "--input-type=module", "-e", script], { reject: false });
+    const result = await execa(
+      process.execPath,
+      ["--import", pathToFileURL(join(dir, "register.mjs")).href, "--input-type=module", "-e", script],
+      { reject: false },
+    );
     expect(result.stderr).toBe("");
-    expect(result.stdout).toBe('ConfigError: GCSDestination needs the optional package "@google-cloud/storage", which is not installed: run `npm install @google-cloud/storage`');
+    expect(result.stdout).toBe(
+      'ConfigError: GCSDestination needs the optional package "@google-cloud/storage", which is not installed: run `npm install @google-cloud/storage`',
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

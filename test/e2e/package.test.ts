@@ -64,7 +64,10 @@ function runtimeEntries(lock: Record<string, LockEntry>): Record<string, LockEnt
     if (out[path]) continue;
     const { dev: _dev, devOptional: _devOptional, peer: _peer, ...entry } = lock[path]!;
     out[path] = entry;
-    const deps = { ...(entry["dependencies"] as Record<string, string> | undefined), ...(entry["optionalDependencies"] as Record<string, string> | undefined) };
+    const deps = {
+      ...(entry["dependencies"] as Record<string, string> | undefined),
+      ...(entry["optionalDependencies"] as Record<string, string> | undefined),
+    };
     for (const dependency of Object.keys(deps)) wanted.push({ name: dependency, from: path });
   }
   return out;
@@ -86,7 +89,10 @@ beforeAll(async () => {
   await mkdir(app);
   const tarball = `file:../${packed.filename}`;
   const zod = manifest.devDependencies!["zod"]!;
-  await writeFile(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module", dependencies: { interloper: tarball, zod } }, null, 2));
+  await writeFile(
+    join(app, "package.json"),
+    JSON.stringify({ name: "app", private: true, type: "module", dependencies: { interloper: tarball, zod } }, null, 2),
+  );
   const lock = JSON.parse(await readFile(join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> };
   const { version, dependencies, peerDependencies, peerDependenciesMeta } = manifest;
   const entries = runtimeEntries(lock.packages);
@@ -96,7 +102,16 @@ beforeAll(async () => {
     requires: true,
     packages: {
       "": { name: "app", dependencies: { interloper: tarball, zod } },
-      "node_modules/interloper": { version, resolved: tarball, integrity: packed.integrity, dependencies, peerDependencies, peerDependenciesMeta, bin: { interloper: "bin/interloper" }, engines: { node: ">=20" } },
+      "node_modules/interloper": {
+        version,
+        resolved: tarball,
+        integrity: packed.integrity,
+        dependencies,
+        peerDependencies,
+        peerDependenciesMeta,
+        bin: { interloper: "bin/interloper" },
+        engines: { node: ">=20" },
+      },
       ...entries,
     },
   };

@@ -21,7 +21,8 @@ export function dailyFile(key: string, destination: "csv" | "object-store" = "cs
 /** Day keys from `from` to `to`, inclusive, oldest first. */
 export function daysBetween(from: string, to: string): string[] {
   const out: string[] = [];
-  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) out.push(new Date(t).toISOString().slice(0, 10));
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000)
+    out.push(new Date(t).toISOString().slice(0, 10));
   return out;
 }
 
@@ -52,7 +53,9 @@ export async function runLog(box: Sandbox): Promise<LogLine[]> {
     .map((line) => {
       const words = line.split(" ");
       const what = words[0] as LogLine["what"];
-      return what === "start" || what === "end" ? { what, key: words[1]!, pid: Number(words[2]) } : { what, key: null, pid: Number(words[1]) };
+      return what === "start" || what === "end"
+        ? { what, key: words[1]!, pid: Number(words[2]) }
+        : { what, key: null, pid: Number(words[1]) };
     });
 }
 
@@ -99,9 +102,21 @@ export interface RunningCli {
   readonly done: Promise<CliResult & { signal: string | null }>;
 }
 
-export function startPool(box: Sandbox, args: readonly string[], options: { env?: Record<string, string | undefined>; config?: string | null; cwd?: string } = {}): RunningCli {
+export function startPool(
+  box: Sandbox,
+  args: readonly string[],
+  options: { env?: Record<string, string | undefined>; config?: string | null; cwd?: string } = {},
+): RunningCli {
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries({ ...process.env, CI: "1", NO_COLOR: "1", FORCE_COLOR: undefined, DEBUG: undefined, INTERLOPER_TEST_DATA: box.data, ...options.env })) {
+  for (const [name, value] of Object.entries({
+    ...process.env,
+    CI: "1",
+    NO_COLOR: "1",
+    FORCE_COLOR: undefined,
+    DEBUG: undefined,
+    INTERLOPER_TEST_DATA: box.data,
+    ...options.env,
+  })) {
     if (value !== undefined) env[name] = value;
   }
   const config = options.config === undefined ? POOL : options.config;
@@ -118,7 +133,14 @@ export function startPool(box: Sandbox, args: readonly string[], options: { env?
   const done = child.then((result) => {
     const stdout = String(result.stdout ?? "");
     const stderr = String(result.stderr ?? "");
-    return { stdout, stderr, exitCode: result.exitCode ?? -1, signal: result.signal ?? null, errLines: lines(stderr), outLines: lines(stdout) };
+    return {
+      stdout,
+      stderr,
+      exitCode: result.exitCode ?? -1,
+      signal: result.signal ?? null,
+      errLines: lines(stderr),
+      outLines: lines(stdout),
+    };
   });
   return { process: child, pid: child.pid!, done };
 }
@@ -137,7 +159,12 @@ const config = ${JSON.stringify(POOL)};
 const project = await il.loadProject({ configPath: config });
 ${body}`,
   );
-  const run = await execa(process.execPath, [script], { cwd: box.dir, env: { ...process.env, INTERLOPER_TEST_DATA: box.data, ...env }, reject: false, timeout: 120_000 });
+  const run = await execa(process.execPath, [script], {
+    cwd: box.dir,
+    env: { ...process.env, INTERLOPER_TEST_DATA: box.data, ...env },
+    reject: false,
+    timeout: 120_000,
+  });
   expect(run.exitCode, String(run.stderr)).toBe(0);
   return JSON.parse(String(run.stdout)) as T;
 }
@@ -172,7 +199,12 @@ export interface CoverageJson {
   readonly partitions: readonly { key: string; status: string; rows: number | null }[];
 }
 
-export async function coverageOf(box: Sandbox, window: string, env: Record<string, string | undefined> = {}, asset = "daily"): Promise<CoverageJson> {
+export async function coverageOf(
+  box: Sandbox,
+  window: string,
+  env: Record<string, string | undefined> = {},
+  asset = "daily",
+): Promise<CoverageJson> {
   const result = await runPool(box, ["coverage", asset, "-w", window, "--json"], env);
   expect(result.exitCode, result.stderr).toBe(0);
   return JSON.parse(result.stdout) as CoverageJson;

@@ -46,7 +46,9 @@ describe("--processes: a pool of child processes", () => {
       const box = await sandbox();
       const days = daysBetween("2026-01-01", "2026-01-08");
       // The first two partitions dispatched wait for each other, so the overlap is observed, not hoped for.
-      const result = await runPool(box, ["materialize", "--window", "2026-01-01..2026-01-08", "--processes", "2"], { INTERLOPER_PEER_ON: "2026-01-08,2026-01-07" });
+      const result = await runPool(box, ["materialize", "--window", "2026-01-01..2026-01-08", "--processes", "2"], {
+        INTERLOPER_PEER_ON: "2026-01-08,2026-01-07",
+      });
       expect(result.exitCode, result.stderr).toBe(0);
       expect(result.stdout).toBe("");
       expect(result.stderr).toContain("Done: 8 of 8 partitions completed");
@@ -110,7 +112,12 @@ describe("--processes: a pool of child processes", () => {
       const days = daysBetween("2026-01-01", "2026-01-06");
       const completed = events.filter((e) => e.type === "asset:completed");
       expect(completed.map((e) => [e.partition, e.asset, e.rows]).sort()).toEqual(days.map((d) => [d, "pool.daily", 3]));
-      expect(events.filter((e) => e.type === "run:completed").map((e) => e.partition).sort()).toEqual(days);
+      expect(
+        events
+          .filter((e) => e.type === "run:completed")
+          .map((e) => e.partition)
+          .sort(),
+      ).toEqual(days);
       // one runId per partition, shared by all of that partition's events
       const runIds = new Map<string, Set<string>>();
       for (const e of events) if (e.partition) runIds.set(e.partition, (runIds.get(e.partition) ?? new Set()).add(e.runId!));
@@ -143,7 +150,9 @@ describe("a child that crashes or is killed fails only its partition", () => {
 
   it("exit 1, every other partition written, the summary names the two failed partitions", async () => {
     expect(human.exitCode, human.stderr).toBe(1);
-    expect((await box.dataFiles()).filter((f) => f.startsWith("pool/daily/"))).toEqual(files(["2026-01-01", "2026-01-02", "2026-01-04", "2026-01-06"]));
+    expect((await box.dataFiles()).filter((f) => f.startsWith("pool/daily/"))).toEqual(
+      files(["2026-01-01", "2026-01-02", "2026-01-04", "2026-01-06"]),
+    );
     expect(human.stderr).toContain("Failed: 4 of 6 partitions completed, 2 failed");
     expect(human.stderr).toMatch(/^Failed partitions: 2026-01-03, 2026-01-05$/m);
     expect(human.stderr).toContain("--partition 2026-01-03");
@@ -163,9 +172,13 @@ describe("a child that crashes or is killed fails only its partition", () => {
   it("--json: each crashed partition ends with asset:failed and run:failed events carrying the reason", () => {
     const events = jsonEvents(json);
     const failed = (key: string) => events.filter((e) => e.partition === key && e.type === "asset:failed");
-    expect(failed("2026-01-03").map((e) => [e.asset, e.error?.message]), json.stdout).toEqual([["pool.daily", expect.stringMatching(/exited with code 7.*giving up on 2026-01-03/)]]);
+    expect(
+      failed("2026-01-03").map((e) => [e.asset, e.error?.message]),
+      json.stdout,
+    ).toEqual([["pool.daily", expect.stringMatching(/exited with code 7.*giving up on 2026-01-03/)]]);
     expect(failed("2026-01-05").map((e) => [e.asset, e.error?.message])).toEqual([["pool.daily", expect.stringContaining("SIGKILL")]]);
-    for (const key of ["2026-01-03", "2026-01-05"]) expect(events.filter((e) => e.partition === key && e.type === "run:failed")).toHaveLength(1);
+    for (const key of ["2026-01-03", "2026-01-05"])
+      expect(events.filter((e) => e.partition === key && e.type === "run:failed")).toHaveLength(1);
   });
 
   it(
@@ -175,7 +188,12 @@ describe("a child that crashes or is killed fails only its partition", () => {
       const result = await runPool(box, ["materialize", "daily", "--window", window, "--missing", "--processes", "2"]);
       expect(result.exitCode, result.stderr).toBe(0);
       const rerun = (await runLog(box)).slice(before);
-      expect(rerun.filter((l) => l.what === "start").map((l) => l.key).sort()).toEqual(["2026-01-03", "2026-01-05"]);
+      expect(
+        rerun
+          .filter((l) => l.what === "start")
+          .map((l) => l.key)
+          .sort(),
+      ).toEqual(["2026-01-03", "2026-01-05"]);
       await expectComplete(box, "2026-01-01", "2026-01-06");
     },
     SLOW,
@@ -254,7 +272,11 @@ describe("--timeout", () => {
   beforeAll(async () => {
     box = await sandbox();
     // 10 s: a child starts in about a second, several on a loaded machine; 2026-01-02 never ends.
-    result = await runPool(box, ["materialize", "daily", "--window", "2026-01-01..2026-01-03", "--processes", "2", "--timeout", "10s", "--no-fail-fast"], { INTERLOPER_HANG_ON: "2026-01-02" });
+    result = await runPool(
+      box,
+      ["materialize", "daily", "--window", "2026-01-01..2026-01-03", "--processes", "2", "--timeout", "10s", "--no-fail-fast"],
+      { INTERLOPER_HANG_ON: "2026-01-02" },
+    );
   }, SLOW);
 
   it("kills the child of a partition that runs too long; the others are written", async () => {
@@ -270,16 +292,20 @@ describe("--timeout", () => {
     expect(result.stderr).toMatch(/^FAIL .*2026-01-02.*timed out/m);
   });
 
-  it("is refused when it is not a duration, with or without --processes (exit 2, one line, nothing written)", async () => {
-    const other = await sandbox();
-    for (const processes of [[], ["--processes", "2"]]) {
-      const bad = await runPool(other, ["materialize", "daily", "--window", "2026-01-01..2026-01-03", ...processes, "--timeout", "soon"]);
-      expect(bad.exitCode).toBe(2);
-      expect(bad.errLines).toHaveLength(1);
-      expect(bad.stderr).toContain('--timeout "soon"');
-    }
-    expect(await other.files()).toEqual([]);
-  }, SLOW);
+  it(
+    "is refused when it is not a duration, with or without --processes (exit 2, one line, nothing written)",
+    async () => {
+      const other = await sandbox();
+      for (const processes of [[], ["--processes", "2"]]) {
+        const bad = await runPool(other, ["materialize", "daily", "--window", "2026-01-01..2026-01-03", ...processes, "--timeout", "soon"]);
+        expect(bad.exitCode).toBe(2);
+        expect(bad.errLines).toHaveLength(1);
+        expect(bad.stderr).toContain('--timeout "soon"');
+      }
+      expect(await other.files()).toEqual([]);
+    },
+    SLOW,
+  );
 });
 
 describe("Ctrl-C during a pool backfill", () => {
@@ -288,7 +314,9 @@ describe("Ctrl-C during a pool backfill", () => {
     async () => {
       const box = await sandbox();
       const days = daysBetween("2026-01-01", "2026-01-08");
-      const run = startPool(box, ["materialize", "daily", "--window", "2026-01-01..2026-01-08", "--processes", "2"], { env: { INTERLOPER_RUN_MS: "2500" } });
+      const run = startPool(box, ["materialize", "daily", "--window", "2026-01-01..2026-01-08", "--processes", "2"], {
+        env: { INTERLOPER_RUN_MS: "2500" },
+      });
       await waitUntil(async () => (await runLog(box)).some((l) => l.what === "end"), "a first partition to complete");
       run.process.kill("SIGINT");
       const result = await run.done;
@@ -326,7 +354,9 @@ describe("Ctrl-C during a pool backfill", () => {
     "SIGTERM likewise: the children are terminated and the parent exits 143",
     async () => {
       const box = await sandbox();
-      const run = startPool(box, ["materialize", "daily", "--window", "2026-01-01..2026-01-06", "--processes", "2"], { env: { INTERLOPER_RUN_MS: "2500" } });
+      const run = startPool(box, ["materialize", "daily", "--window", "2026-01-01..2026-01-06", "--processes", "2"], {
+        env: { INTERLOPER_RUN_MS: "2500" },
+      });
       await waitUntil(async () => (await runLog(box)).some((l) => l.what === "start"), "a first partition to start");
       run.process.kill("SIGTERM");
       const result = await run.done;

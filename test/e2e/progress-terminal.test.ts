@@ -16,7 +16,11 @@ beforeAll(async () => {
 }, 180_000);
 
 /** `interloper materialize ARGS -c progress` in a 140 x 40 terminal (wide enough that no line the tests read wraps). */
-async function materialize(args: readonly string[], env: Record<string, string> = {}, interruptWhen?: (text: string) => boolean): Promise<TerminalRun> {
+async function materialize(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  interruptWhen?: (text: string) => boolean,
+): Promise<TerminalRun> {
   const box = await sandbox();
   return runInTerminal([process.execPath, BIN, "materialize", ...args, "-c", CONFIG], {
     cwd: box.dir,
@@ -47,7 +51,10 @@ function summaryCounts(line: string): { total: number; counts: Record<string, nu
 
 const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 
-if (!HAS_SCRIPT) console.log("util-linux `script` is not installed: the progress view is not tested in a pseudo-terminal here (apt-get install util-linux)");
+if (!HAS_SCRIPT)
+  console.log(
+    "util-linux `script` is not installed: the progress view is not tested in a pseudo-terminal here (apt-get install util-linux)",
+  );
 
 describe.skipIf(!HAS_SCRIPT)("the progress view in a pseudo-terminal", () => {
   it("a backfill ends with every partition printed once, then the timing table and the summary, and no frame left", async () => {
@@ -55,7 +62,11 @@ describe.skipIf(!HAS_SCRIPT)("the progress view in a pseudo-terminal", () => {
     expect(run.exitCode, run.screen.text).toBe(0);
     const lines = run.screen.lines;
     const days = Array.from({ length: 10 }, (_, i) => `2025-11-${String(i + 1).padStart(2, "0")}`);
-    for (const day of days) expect(lines.filter((line) => line.startsWith(`✓ ${day}  `)), `${day}\n${run.screen.text}`).toHaveLength(1);
+    for (const day of days)
+      expect(
+        lines.filter((line) => line.startsWith(`✓ ${day}  `)),
+        `${day}\n${run.screen.text}`,
+      ).toHaveLength(1);
     expectNoFrameLeft(lines);
     const table = lines.findIndex((line) => /^asset +partitions +rows +time$/.test(line));
     expect(table, run.screen.text).toBeGreaterThan(lines.findLastIndex((line) => line.startsWith("✓ ")));
@@ -65,7 +76,10 @@ describe.skipIf(!HAS_SCRIPT)("the progress view in a pseudo-terminal", () => {
   }, 120_000);
 
   it("a failing backfill: the ✗ line with its reason, the warning, and a summary whose counts add up; no frame left", async () => {
-    const run = await materialize(["demo.orders", "demo.revenue", "-w", "2025-11-01..2025-11-06", "--no-fail-fast"], { PROGRESS_FAIL: "2025-11-03", PROGRESS_WARN: "2025-11-05" });
+    const run = await materialize(["demo.orders", "demo.revenue", "-w", "2025-11-01..2025-11-06", "--no-fail-fast"], {
+      PROGRESS_FAIL: "2025-11-03",
+      PROGRESS_WARN: "2025-11-05",
+    });
     expect(run.exitCode, run.screen.text).toBe(1);
     const lines = run.screen.lines;
     const text = lines.join("\n");
@@ -92,14 +106,17 @@ describe.skipIf(!HAS_SCRIPT)("the progress view in a pseudo-terminal", () => {
   }, 120_000);
 
   it("Ctrl-C: the notice is drawn once, what was stopped is labelled canceled (never ✗), and the counts add up", async () => {
-    const run = await materialize(["demo.orders", "demo.revenue", "-w", "2025-11-01..2025-11-08"], { PROGRESS_WORK_MS: "1500" }, (text) => /^✓ /m.test(text));
+    const run = await materialize(["demo.orders", "demo.revenue", "-w", "2025-11-01..2025-11-08"], { PROGRESS_WORK_MS: "1500" }, (text) =>
+      /^✓ /m.test(text),
+    );
     expect(run.exitCode, run.screen.text).toBe(130);
     const lines = run.screen.lines;
     // Printed once above the view (a direct write would leave a second frame under it).
     expect(run.output.split("SIGINT received").length - 1, run.output).toBe(1);
     expect(lines.filter((line) => line.startsWith("SIGINT received: "))).toHaveLength(1);
     expect(lines.filter((line) => line.startsWith("✗"))).toEqual([]);
-    for (const line of lines.filter((l) => l.startsWith("⊘ "))) expect(line).toMatch(/^⊘ 2025-11-\d\d +canceled: demo\.revenue not started: /);
+    for (const line of lines.filter((l) => l.startsWith("⊘ ")))
+      expect(line).toMatch(/^⊘ 2025-11-\d\d +canceled: demo\.revenue not started: /);
     expectNoFrameLeft(lines);
     const { total, counts } = summaryCounts(lines.find((line) => line.startsWith("Interrupted: "))!);
     expect(total).toBe(8);

@@ -56,10 +56,12 @@ async function run(cwd: string, args: readonly string[], env: Record<string, str
 /** Every key from `first` to `last` of a granularity, by the fixture's key shapes. */
 function days(first: string, last: string): string[] {
   const out: string[] = [];
-  for (let d = new Date(`${first}T00:00:00Z`); d <= new Date(`${last}T00:00:00Z`); d = new Date(d.getTime() + 86_400_000)) out.push(d.toISOString().slice(0, 10));
+  for (let d = new Date(`${first}T00:00:00Z`); d <= new Date(`${last}T00:00:00Z`); d = new Date(d.getTime() + 86_400_000))
+    out.push(d.toISOString().slice(0, 10));
   return out;
 }
-const hoursOf = (dayKeys: readonly string[]) => dayKeys.flatMap((day) => Array.from({ length: 24 }, (_, h) => `${day}T${String(h).padStart(2, "0")}`));
+const hoursOf = (dayKeys: readonly string[]) =>
+  dayKeys.flatMap((day) => Array.from({ length: 24 }, (_, h) => `${day}T${String(h).padStart(2, "0")}`));
 
 /** The partition keys of an asset stored as CSV, sorted. */
 async function csvKeys(dir: string, asset: string): Promise<string[]> {
@@ -91,7 +93,12 @@ function sqlite<T>(dir: string, query: string): T[] {
 
 const JANUARY_AND_A_BIT = days("2026-01-01", "2026-02-03");
 /** ISO weeks wholly inside 2026-01-01 (a Thursday) .. 2026-02-03 (a Tuesday). */
-const WEEKS = { "2026-W02": days("2026-01-05", "2026-01-11"), "2026-W03": days("2026-01-12", "2026-01-18"), "2026-W04": days("2026-01-19", "2026-01-25"), "2026-W05": days("2026-01-26", "2026-02-01") };
+const WEEKS = {
+  "2026-W02": days("2026-01-05", "2026-01-11"),
+  "2026-W03": days("2026-01-12", "2026-01-18"),
+  "2026-W04": days("2026-01-19", "2026-01-25"),
+  "2026-W05": days("2026-01-26", "2026-02-01"),
+};
 
 /** Asserts what a run of WINDOW over the whole project left in `dir`. */
 async function expectWindowWritten(dir: string): Promise<void> {
@@ -112,8 +119,12 @@ describe("a window over the whole project", () => {
     const result = await run(dir, ["materialize", "--window", "2026-01-01"]);
     expect(result.exitCode, result.stderr).toBe(1);
     expect(result.errLines).toContain(SKIP_STOCK);
-    expect(result.stderr).toContain('Not run, waiting for upstream data that is not stored:\n  shop.region_summary: "shop.stock_by_region" eu..asia\n');
-    expect(result.stderr).toContain("Upstream data is missing: materialize it too (+ selects everything upstream) with:\n  interloper materialize +shop.region_summary\n");
+    expect(result.stderr).toContain(
+      'Not run, waiting for upstream data that is not stored:\n  shop.region_summary: "shop.stock_by_region" eu..asia\n',
+    );
+    expect(result.stderr).toContain(
+      "Upstream data is missing: materialize it too (+ selects everything upstream) with:\n  interloper materialize +shop.region_summary\n",
+    );
     expect(await csvKeys(dir, "shop.orders")).toEqual(["2026-01-01"]);
     expect(await csvKeys(dir, "web.events")).toEqual(hoursOf(["2026-01-01"]));
     expect(await listFiles(join(dir, "data", "shop", "region_summary"))).toEqual([]);
@@ -135,46 +146,57 @@ describe("a window over the whole project", () => {
     ]);
   });
 
-  it(`materialize --window ${WINDOW} with no selection: each asset its partitions wholly inside, the list asset skipped with one line, exit 0`, async () => {
-    const result = await run(dir, ["materialize", "--window", WINDOW]);
-    expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.errLines.filter((line) => line.startsWith("Skipping"))).toEqual([SKIP_STOCK]);
-    await expectWindowWritten(dir);
+  it(
+    `materialize --window ${WINDOW} with no selection: each asset its partitions wholly inside, the list asset skipped with one line, exit 0`,
+    async () => {
+      const result = await run(dir, ["materialize", "--window", WINDOW]);
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.errLines.filter((line) => line.startsWith("Skipping"))).toEqual([SKIP_STOCK]);
+      await expectWindowWritten(dir);
 
-    // The rollups, against the days they read.
-    const january = days("2026-01-01", "2026-01-31");
-    const [month, ...more] = await csv(dir, "shop.monthly_revenue", "month", "2026-01");
-    expect(more).toEqual([]);
-    expect(month!["month"]).toBe("2026-01-01");
-    expect(Number(month!["days"])).toBe(31);
-    expect(Number(month!["revenue"])).toBe(await revenueOf(dir, january));
-    for (const [week, weekDays] of Object.entries(WEEKS)) {
-      const [row] = await csv(dir, "shop.weekly_orders", "week", week);
-      expect(row!["week"], week).toBe(weekDays[0]);
-      expect(Number(row!["days"]), week).toBe(7);
-      expect(Number(row!["revenue"]), week).toBe(await revenueOf(dir, weekDays));
-    }
-    const [daily] = await csv(dir, "web.daily_events", "date", "2026-01-20");
-    // Two pages an hour, views hour + page index: 24 hours, sum of (2h + 1).
-    expect(daily).toEqual({ date: "2026-01-20", hours: "24", views: String(24 * 23 + 24) });
+      // The rollups, against the days they read.
+      const january = days("2026-01-01", "2026-01-31");
+      const [month, ...more] = await csv(dir, "shop.monthly_revenue", "month", "2026-01");
+      expect(more).toEqual([]);
+      expect(month!["month"]).toBe("2026-01-01");
+      expect(Number(month!["days"])).toBe(31);
+      expect(Number(month!["revenue"])).toBe(await revenueOf(dir, january));
+      for (const [week, weekDays] of Object.entries(WEEKS)) {
+        const [row] = await csv(dir, "shop.weekly_orders", "week", week);
+        expect(row!["week"], week).toBe(weekDays[0]);
+        expect(Number(row!["days"]), week).toBe(7);
+        expect(Number(row!["revenue"]), week).toBe(await revenueOf(dir, weekDays));
+      }
+      const [daily] = await csv(dir, "web.daily_events", "date", "2026-01-20");
+      // Two pages an hour, views hour + page index: 24 hours, sum of (2h + 1).
+      expect(daily).toEqual({ date: "2026-01-20", hours: "24", views: String(24 * 23 + 24) });
 
-    // SQLite holds the same.
-    expect(sqlite<{ n: number }>(dir, 'SELECT COUNT(DISTINCT date) AS n FROM "shop.orders"')).toEqual([{ n: 34 }]);
-    expect(sqlite<{ n: number }>(dir, 'SELECT COUNT(*) AS n FROM "shop.daily_revenue"')).toEqual([{ n: 34 }]);
-    const stored = sqlite<{ days: number; revenue: number }>(dir, 'SELECT days, revenue FROM "shop.monthly_revenue"');
-    expect(stored).toEqual([{ days: 31, revenue: Number(month!["revenue"]) }]);
-    const weeks = sqlite<{ revenue: number }>(dir, 'SELECT revenue FROM "shop.weekly_orders" ORDER BY week');
-    expect(weeks.map((w) => w.revenue)).toEqual(await Promise.all(Object.values(WEEKS).map((d) => revenueOf(dir, d))));
-    const [sums] = sqlite<{ total: number }>(dir, `SELECT SUM(amount) AS total FROM "shop.orders" WHERE date BETWEEN '2026-01-01' AND '2026-01-31'`);
-    expect(sums!.total).toBe(Number(month!["revenue"]));
-  }, SLOW);
+      // SQLite holds the same.
+      expect(sqlite<{ n: number }>(dir, 'SELECT COUNT(DISTINCT date) AS n FROM "shop.orders"')).toEqual([{ n: 34 }]);
+      expect(sqlite<{ n: number }>(dir, 'SELECT COUNT(*) AS n FROM "shop.daily_revenue"')).toEqual([{ n: 34 }]);
+      const stored = sqlite<{ days: number; revenue: number }>(dir, 'SELECT days, revenue FROM "shop.monthly_revenue"');
+      expect(stored).toEqual([{ days: 31, revenue: Number(month!["revenue"]) }]);
+      const weeks = sqlite<{ revenue: number }>(dir, 'SELECT revenue FROM "shop.weekly_orders" ORDER BY week');
+      expect(weeks.map((w) => w.revenue)).toEqual(await Promise.all(Object.values(WEEKS).map((d) => revenueOf(dir, d))));
+      const [sums] = sqlite<{ total: number }>(
+        dir,
+        `SELECT SUM(amount) AS total FROM "shop.orders" WHERE date BETWEEN '2026-01-01' AND '2026-01-31'`,
+      );
+      expect(sums!.total).toBe(Number(month!["revenue"]));
+    },
+    SLOW,
+  );
 
   it("plan --json: the skipped asset with its reason, and the runs in stage order (every day of orders before the month)", async () => {
     const result = await run(dir, ["plan", "--window", WINDOW, "--json"]);
     expect(result.exitCode, result.stderr).toBe(0);
-    const plan = JSON.parse(result.stdout) as { skipped: Array<{ asset: string; reason: string }>; runs: Array<{ partition: string | null; assets: string[] }> };
+    const plan = JSON.parse(result.stdout) as {
+      skipped: Array<{ asset: string; reason: string }>;
+      runs: Array<{ partition: string | null; assets: string[] }>;
+    };
     expect(plan.skipped).toEqual([{ asset: "shop.stock_by_region", reason: SKIP_STOCK.replace("Skipping shop.stock_by_region: ", "") }]);
-    const at = (asset: string, partition: string | null) => plan.runs.findIndex((r) => r.partition === partition && r.assets.includes(asset));
+    const at = (asset: string, partition: string | null) =>
+      plan.runs.findIndex((r) => r.partition === partition && r.assets.includes(asset));
     const month = at("shop.monthly_revenue", "2026-01");
     expect(month).toBeGreaterThan(-1);
     expect(plan.runs.filter((r) => r.assets.includes("shop.monthly_revenue")).map((r) => r.partition)).toEqual(["2026-01"]);
@@ -184,7 +206,12 @@ describe("a window over the whole project", () => {
       expect(at("web.daily_events", day), day).toBeGreaterThan(Math.max(...hoursOf([day]).map((h) => at("web.events", h))));
     }
     expect(plan.runs.filter((r) => r.assets.includes("shop.customers"))).toEqual([{ partition: null, assets: ["shop.customers"] }]);
-    expect(plan.runs.filter((r) => r.assets.includes("shop.weekly_orders")).map((r) => r.partition).sort()).toEqual(Object.keys(WEEKS));
+    expect(
+      plan.runs
+        .filter((r) => r.assets.includes("shop.weekly_orders"))
+        .map((r) => r.partition)
+        .sort(),
+    ).toEqual(Object.keys(WEEKS));
 
     const text = await run(dir, ["plan", "--window", WINDOW]);
     expect(text.exitCode, text.stderr).toBe(0);
@@ -217,17 +244,21 @@ describe("a window over the whole project", () => {
 });
 
 describe("from a subfolder, with Dagster's A...B spelling", () => {
-  it("runs the same partitions, beside the config, nothing in the subfolder", async () => {
-    const dir = await project();
-    const stock = await run(join(dir, "sub"), ["materialize", "stock_by_region"]);
-    expect(stock.exitCode, stock.stderr).toBe(0);
-    const result = await run(join(dir, "sub"), ["materialize", "--window", WINDOW.replace("..", "...")]);
-    expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.errLines).toContain(SKIP_STOCK);
-    await expectWindowWritten(dir);
-    expect(await listFiles(join(dir, "sub"))).toEqual([]);
-    expect(sqlite<{ n: number }>(dir, 'SELECT COUNT(*) AS n FROM "shop.monthly_revenue"')).toEqual([{ n: 1 }]);
-  }, SLOW);
+  it(
+    "runs the same partitions, beside the config, nothing in the subfolder",
+    async () => {
+      const dir = await project();
+      const stock = await run(join(dir, "sub"), ["materialize", "stock_by_region"]);
+      expect(stock.exitCode, stock.stderr).toBe(0);
+      const result = await run(join(dir, "sub"), ["materialize", "--window", WINDOW.replace("..", "...")]);
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.errLines).toContain(SKIP_STOCK);
+      await expectWindowWritten(dir);
+      expect(await listFiles(join(dir, "sub"))).toEqual([]);
+      expect(sqlite<{ n: number }>(dir, 'SELECT COUNT(*) AS n FROM "shop.monthly_revenue"')).toEqual([{ n: 1 }]);
+    },
+    SLOW,
+  );
 });
 
 describe("a window that covers a month partly", () => {
@@ -248,8 +279,10 @@ describe("a window that covers a month partly", () => {
 describe("a month whose days are not stored waits for them", () => {
   it("reports the missing days by range and the command that runs them too; runs once they are stored", async () => {
     const dir = await project();
-    const waiting = (range: string) => `Not run, waiting for upstream data that is not stored:\n  shop.monthly_revenue 2026-03: "shop.orders" ${range}\n`;
-    const plus = "Upstream data is missing: materialize it too (+ selects everything upstream) with:\n  interloper materialize +shop.monthly_revenue --partition 2026-03\n";
+    const waiting = (range: string) =>
+      `Not run, waiting for upstream data that is not stored:\n  shop.monthly_revenue 2026-03: "shop.orders" ${range}\n`;
+    const plus =
+      "Upstream data is missing: materialize it too (+ selects everything upstream) with:\n  interloper materialize +shop.monthly_revenue --partition 2026-03\n";
 
     const none = await run(dir, ["materialize", "monthly_revenue", "--window", "2026-03"]);
     expect(none.exitCode).toBe(1);
@@ -270,7 +303,9 @@ describe("a month whose days are not stored waits for them", () => {
       .filter(Boolean)
       .map((line) => JSON.parse(line) as { type: string; asset?: string; partition?: string; reason?: string })
       .filter((e) => e.type === "asset:canceled");
-    expect(canceled).toMatchObject([{ asset: "shop.monthly_revenue", partition: "2026-03", reason: 'waiting for "shop.orders" 2026-03-11..2026-03-31' }]);
+    expect(canceled).toMatchObject([
+      { asset: "shop.monthly_revenue", partition: "2026-03", reason: 'waiting for "shop.orders" 2026-03-11..2026-03-31' },
+    ]);
     expect(await csvKeys(dir, "shop.monthly_revenue")).toEqual([]);
 
     // The printed command: the rest of March's days, then the month.
@@ -292,16 +327,24 @@ describe("an upstream failure inside the same backfill", () => {
       .split("\n")
       .filter(Boolean)
       .map((line) => JSON.parse(line) as { type: string; asset?: string; partition?: string; reason?: string });
-    expect(events.filter((e) => e.type === "asset:canceled")).toMatchObject([{ asset: "shop.monthly_revenue", partition: "2026-04", reason: 'its dependency "shop.orders" 2026-04-15 did not complete' }]);
+    expect(events.filter((e) => e.type === "asset:canceled")).toMatchObject([
+      { asset: "shop.monthly_revenue", partition: "2026-04", reason: 'its dependency "shop.orders" 2026-04-15 did not complete' },
+    ]);
     expect(await csvKeys(dir, "shop.orders")).toEqual(days("2026-04-01", "2026-04-30").filter((d) => d !== "2026-04-15"));
     expect(await csvKeys(dir, "shop.monthly_revenue")).toEqual([]);
 
     const text = await run(dir, ["materialize", "orders", "monthly_revenue", "--window", "2026-04", "--no-fail-fast"], env);
     expect(text.exitCode).toBe(1);
     expect(text.stderr).toContain("Failed: 29 of 31 partitions completed, 1 failed, 1 skipped (upstream failed)");
-    expect(text.stderr).toContain('SKIP [31/31] 2026-04  skipped (upstream failed): shop.monthly_revenue: its dependency "shop.orders" 2026-04-15 did not complete');
-    expect(text.stderr).toContain('  2026-04-15: shop.orders: asset "shop.orders" failed for 2026-04-15: orders feed unavailable for 2026-04-15\n');
-    expect(text.stderr).toContain('Not run, an upstream partition did not complete:\n  shop.monthly_revenue 2026-04: its dependency "shop.orders" 2026-04-15 did not complete\n');
+    expect(text.stderr).toContain(
+      'SKIP [31/31] 2026-04  skipped (upstream failed): shop.monthly_revenue: its dependency "shop.orders" 2026-04-15 did not complete',
+    );
+    expect(text.stderr).toContain(
+      '  2026-04-15: shop.orders: asset "shop.orders" failed for 2026-04-15: orders feed unavailable for 2026-04-15\n',
+    );
+    expect(text.stderr).toContain(
+      'Not run, an upstream partition did not complete:\n  shop.monthly_revenue 2026-04: its dependency "shop.orders" 2026-04-15 did not complete\n',
+    );
     // The day first: run in the order printed, the month then finds every day stored.
     expect(text.stderr).toContain(
       "Re-run what did not complete with:\n  interloper materialize shop.orders --partition 2026-04-15\n  interloper materialize shop.monthly_revenue --partition 2026-04\n",

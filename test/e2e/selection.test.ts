@@ -14,7 +14,10 @@ async function listed(box: Sandbox, args: string[]): Promise<string[]> {
   return (JSON.parse(result.stdout) as { key: string }[]).map((a) => a.key);
 }
 
-async function planned(box: Sandbox, args: string[]): Promise<{ assets: string[]; runs: { partition: string | null; assets: string[] }[] }> {
+async function planned(
+  box: Sandbox,
+  args: string[],
+): Promise<{ assets: string[]; runs: { partition: string | null; assets: string[] }[] }> {
   const result = await box.run(["plan", ...args, "--json"]);
   expect(result.exitCode, result.stderr).toBe(0);
   return JSON.parse(result.stdout);
@@ -23,7 +26,14 @@ async function planned(box: Sandbox, args: string[]): Promise<{ assets: string[]
 describe.concurrent("list", () => {
   it("shows only the selected assets, upstream first, with their tags", async () => {
     const box = await sandbox();
-    expect(await listed(box, [])).toEqual(["shop.orders", "shop.daily_revenue", "shop.events", "shop.customers", "regions.sales", "archive.customers"]);
+    expect(await listed(box, [])).toEqual([
+      "shop.orders",
+      "shop.daily_revenue",
+      "shop.events",
+      "shop.customers",
+      "regions.sales",
+      "archive.customers",
+    ]);
     expect(await listed(box, ["orders+"])).toEqual(["shop.orders", "shop.daily_revenue"]);
     expect(await listed(box, ["+daily_revenue"])).toEqual(["shop.orders", "shop.daily_revenue"]);
     expect(await listed(box, ["tag:daily-report"])).toEqual(["shop.daily_revenue", "shop.events"]);
@@ -41,7 +51,9 @@ describe.concurrent("list", () => {
 describe.concurrent("plan", () => {
   it("plans the selected materializable assets", async () => {
     const box = await sandbox();
-    expect((await planned(box, ["+daily_revenue", "-p", "2026-01-15"])).runs).toEqual([{ partition: "2026-01-15", assets: ["shop.orders", "shop.daily_revenue"] }]);
+    expect((await planned(box, ["+daily_revenue", "-p", "2026-01-15"])).runs).toEqual([
+      { partition: "2026-01-15", assets: ["shop.orders", "shop.daily_revenue"] },
+    ]);
     expect((await planned(box, ["orders+", "--exclude", "daily_revenue", "-w", "2026-01-01..2026-01-02"])).assets).toEqual(["shop.orders"]);
     expect((await planned(box, ["tag:daily-report", "-p", "2026-01-15"])).assets).toEqual(["shop.daily_revenue", "shop.events"]);
     expect((await planned(box, ["source:archive"])).runs).toEqual([{ partition: null, assets: ["archive.customers"] }]);
@@ -64,8 +76,22 @@ describe.concurrent("materialize", () => {
     const result = await box.run(["materialize", "+daily_revenue", "-w", "2026-01-15..2026-01-16"]);
     expect(result.exitCode, result.stderr).toBe(0);
     const days = ["2026-01-15", "2026-01-16"];
-    expect(await box.dataFiles()).toEqual([...days.map((d) => partitionFile("shop", "daily_revenue", "date", d)), ...days.map((d) => partitionFile("shop", "orders", "date", d))].sort());
-    const excluded = await box.run(["materialize", "shop", "--exclude", "tag:daily-report", "--exclude", "orders", "--exclude", "+daily_revenue"]);
+    expect(await box.dataFiles()).toEqual(
+      [
+        ...days.map((d) => partitionFile("shop", "daily_revenue", "date", d)),
+        ...days.map((d) => partitionFile("shop", "orders", "date", d)),
+      ].sort(),
+    );
+    const excluded = await box.run([
+      "materialize",
+      "shop",
+      "--exclude",
+      "tag:daily-report",
+      "--exclude",
+      "orders",
+      "--exclude",
+      "+daily_revenue",
+    ]);
     expect(excluded.exitCode, excluded.stderr).toBe(0);
     expect((await box.dataFiles()).filter((f) => f.includes("customers"))).toEqual(["shop/customers/data.csv"]);
   });
@@ -80,7 +106,10 @@ describe.concurrent("coverage", () => {
     for (const args of [["orders", "daily_revenue"], ["orders+"], ["tag:sales", "tag:finance"]]) {
       const several = await box.run(["coverage", ...args, "-w", "2026-01-01..2026-01-03", "--json"]);
       expect(several.exitCode, several.stderr).toBe(0);
-      expect((JSON.parse(several.stdout) as { asset: string }[]).map((c) => c.asset), args.join(" ")).toEqual(["shop.orders", "shop.daily_revenue"]);
+      expect(
+        (JSON.parse(several.stdout) as { asset: string }[]).map((c) => c.asset),
+        args.join(" "),
+      ).toEqual(["shop.orders", "shop.daily_revenue"]);
     }
     const source = await box.run(["coverage", "shop", "--exclude", "events", "--json"]);
     expect(source.exitCode, source.stderr).toBe(0);
@@ -94,7 +123,10 @@ describe.concurrent("coverage", () => {
 describe.concurrent("bad selections: exit 2, one line naming the selector and the nearest known name, nothing written", () => {
   const cases: Array<{ args: string[]; says: Array<string | RegExp> }> = [
     { args: ["materialize", "+ordrs", "-p", "2026-01-15"], says: ['no asset or source "ordrs"', 'did you mean "orders"'] },
-    { args: ["materialize", "orders", "--exclude", "tag:sale", "-p", "2026-01-15"], says: ['--exclude: no asset has the tag "sale"', 'did you mean "tag:sales"'] },
+    {
+      args: ["materialize", "orders", "--exclude", "tag:sale", "-p", "2026-01-15"],
+      says: ['--exclude: no asset has the tag "sale"', 'did you mean "tag:sales"'],
+    },
     { args: ["plan", "tag:finanse"], says: ['no asset has the tag "finanse"', 'did you mean "tag:finance"'] },
     { args: ["plan", "source:shp"], says: ['no source "shp"', 'did you mean "source:shop"'] },
     { args: ["coverage", "shop.ordrs"], says: ['no asset "shop.ordrs"', 'did you mean "shop.orders"'] },
@@ -108,7 +140,8 @@ describe.concurrent("bad selections: exit 2, one line naming the selector and th
     const result = await box.run(args);
     expect(result.exitCode, result.stderr).toBe(2);
     const line = oneLineError(result);
-    for (const expected of says) expect(line).toMatch(expected instanceof RegExp ? expected : new RegExp(expected.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+    for (const expected of says)
+      expect(line).toMatch(expected instanceof RegExp ? expected : new RegExp(expected.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
     expect(result.stdout).toBe("");
     expect(await box.files()).toEqual([]);
   });

@@ -36,7 +36,9 @@ describe("plan --shards n --json", () => {
     const all = matrix.include.flatMap((entry) => entry.partitions);
     expect(all.sort()).toEqual(DAYS);
     // a matrix value GitHub can expand: strings and arrays of strings only
-    for (const entry of matrix.include) for (const value of Object.values(entry)) expect(typeof value === "string" || (Array.isArray(value) && value.every((v) => typeof v === "string"))).toBe(true);
+    for (const entry of matrix.include)
+      for (const value of Object.values(entry))
+        expect(typeof value === "string" || (Array.isArray(value) && value.every((v) => typeof v === "string"))).toBe(true);
     expect(await box.files()).toEqual([]);
   });
 
@@ -112,7 +114,9 @@ describe("4 shard processes at the same time against one destination", () => {
       const first = await runPool(box, ["materialize", "daily", "--window", "2026-01-04..2026-01-09"]);
       expect(first.exitCode, first.stderr).toBe(0);
       const before = (await runLog(box)).length;
-      const results = await Promise.all([1, 2, 3, 4].map((i) => startPool(box, ["materialize", "daily", "--window", WINDOW, "--shard", `${i}/4`, "--missing"]).done));
+      const results = await Promise.all(
+        [1, 2, 3, 4].map((i) => startPool(box, ["materialize", "daily", "--window", WINDOW, "--shard", `${i}/4`, "--missing"]).done),
+      );
       for (const result of results) expect(result.exitCode, result.stderr).toBe(0);
       await expectComplete(box, "2026-01-01", "2026-01-12");
       const rerun = (await runLog(box)).slice(before);
@@ -129,14 +133,23 @@ describe("shard flags on the command line", () => {
     async () => {
       const box = await sandbox();
       const results = await Promise.all(
-        [0, 1, 2].map((index) => runPool(box, ["materialize", "daily", "--window", WINDOW, "--shard-index-env", "JOB_COMPLETION_INDEX", "--shard-count", "3"], { JOB_COMPLETION_INDEX: String(index) })),
+        [0, 1, 2].map((index) =>
+          runPool(box, ["materialize", "daily", "--window", WINDOW, "--shard-index-env", "JOB_COMPLETION_INDEX", "--shard-count", "3"], {
+            JOB_COMPLETION_INDEX: String(index),
+          }),
+        ),
       );
       for (const result of results) expect(result.exitCode, result.stderr).toBe(0);
       const log = await runLog(box);
       expect(endsPerKey(log)).toEqual(Object.fromEntries(DAYS.map((d) => [d, 1])));
       const pids = [...new Set(log.filter((l) => l.what === "start").map((l) => l.pid))];
       expect(pids).toHaveLength(3);
-      const shares = pids.map((pid) => log.filter((l) => l.what === "start" && l.pid === pid).map((l) => l.key!).sort());
+      const shares = pids.map((pid) =>
+        log
+          .filter((l) => l.what === "start" && l.pid === pid)
+          .map((l) => l.key!)
+          .sort(),
+      );
       expect(shares.sort((a, b) => b.at(-1)!.localeCompare(a.at(-1)!))).toEqual([1, 2, 3].map((i) => shardDays(i, 3).sort()));
       // shard 1 (index 0) holds the newest day
       expect(results[0]!.stderr).toMatch(/^ok +\[ *\d\/4\] 2026-01-12 /m);
@@ -148,11 +161,25 @@ describe("shard flags on the command line", () => {
     "--shard with --processes: the shard's partitions, in the pool's worker processes",
     async () => {
       const box = await sandbox();
-      const result = await runPool(box, ["materialize", "daily", "--window", "2026-01-01..2026-01-06", "--shard", "1/2", "--processes", "2"]);
+      const result = await runPool(box, [
+        "materialize",
+        "daily",
+        "--window",
+        "2026-01-01..2026-01-06",
+        "--shard",
+        "1/2",
+        "--processes",
+        "2",
+      ]);
       expect(result.exitCode, result.stderr).toBe(0);
       expect(result.stderr).toContain("Done: 3 of 3 partitions completed");
       const log = await runLog(box);
-      expect(log.filter((l) => l.what === "start").map((l) => l.key).sort()).toEqual(["2026-01-02", "2026-01-04", "2026-01-06"]);
+      expect(
+        log
+          .filter((l) => l.what === "start")
+          .map((l) => l.key)
+          .sort(),
+      ).toEqual(["2026-01-02", "2026-01-04", "2026-01-06"]);
       // in the pool's workers (at most 2 for the 3 partitions), not in the parent
       const workers = log.filter((l) => l.what === "up").map((l) => l.pid);
       expect(workers.length).toBeGreaterThanOrEqual(1);
@@ -170,7 +197,6 @@ describe("shard flags on the command line", () => {
     expect(result.stderr).toMatch(/Nothing to do/);
     expect(await box.files()).toEqual([]);
   });
-
 });
 
 describe.concurrent("bad shard flags", () => {
@@ -185,7 +211,10 @@ describe.concurrent("bad shard flags", () => {
     [["--shard-count", "0", "--shard-index-env", "JOB_COMPLETION_INDEX"], "--shard-count"],
   ])("%j is bad input: exit 2, one line naming %s, nothing written", async (flags, named) => {
     const box: Sandbox = await sandbox();
-    const result = await runPool(box, ["materialize", "daily", "--window", WINDOW, ...flags], { JOB_COMPLETION_INDEX: "first", INTERLOPER_TEST_UNSET_INDEX: undefined });
+    const result = await runPool(box, ["materialize", "daily", "--window", WINDOW, ...flags], {
+      JOB_COMPLETION_INDEX: "first",
+      INTERLOPER_TEST_UNSET_INDEX: undefined,
+    });
     expect(result.exitCode, result.stderr).toBe(2);
     expect(oneLineError(result)).toContain(named);
     expect(await box.files()).toEqual([]);

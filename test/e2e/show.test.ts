@@ -49,7 +49,7 @@ describe.concurrent("show", () => {
     expect(result.outLines[4]).toBe("2 rows in 2026-01-02");
   });
 
-  it("one row is \"1 row\"", async () => {
+  it('one row is "1 row"', async () => {
     const box = await project();
     const result = await box.run(["show", "single"], { config: null });
     expect(result.exitCode, result.stderr).toBe(0);
@@ -67,7 +67,9 @@ describe.concurrent("show", () => {
     const first = await copy.run(["show", "prices", "-p", "2026-01-02"], { config: null });
     expect(first.exitCode).toBe(2);
     expect(oneLineError(first)).toContain("2026-01-02");
-    const warehouse = await copy.run(["show", "prices", "-p", "2026-01-02", "--destination", "warehouse", "--format", "json"], { config: null });
+    const warehouse = await copy.run(["show", "prices", "-p", "2026-01-02", "--destination", "warehouse", "--format", "json"], {
+      config: null,
+    });
     expect(warehouse.exitCode, warehouse.stderr).toBe(0);
     expect(JSON.parse(warehouse.stdout)).toEqual([
       { date: "2026-01-02", item: "apple", price: 7, count: 1200 },
@@ -81,6 +83,8 @@ describe.concurrent("show", () => {
     const box = await project();
     const result = await box.run(["show", "prices", "-p", "2026-01-02", "--destination", "lake"], { config: null });
     expect(result.exitCode).toBe(2);
-    expect(oneLineError(result)).toBe('interloper: --destination "lake": asset "market.prices" has no such destination (expected one of: files, warehouse)');
+    expect(oneLineError(result)).toBe(
+      'interloper: --destination "lake": asset "market.prices" has no such destination (expected one of: files, warehouse)',
+    );
   });
 });

@@ -39,7 +39,7 @@ describe("backfill", () => {
     expect(await dag.find("s.daily")!.partitionRowCounts()).toEqual({ "2026-01-01": 1, "2026-01-02": 1, "2026-01-03": 1, "2026-01-04": 1 });
   });
 
-  it("runs oldest first with order: \"oldest\"", async () => {
+  it('runs oldest first with order: "oldest"', async () => {
     const runs: string[] = [];
     const dag = new il.DAG(recordingSource(runs)({ destinations: new il.MemoryDestination() }));
     const result = await il.backfill(dag, days("2026-01-01", "2026-01-04"), { concurrency: 1, order: "oldest" });
@@ -49,7 +49,11 @@ describe("backfill", () => {
 
   it("runs a windowed asset one partition per run too", async () => {
     const windows: string[] = [];
-    const a = il.asset({ key: "w", partitioning: daily(true), run: (ctx) => (windows.push(String(ctx.window)), [{ date: ctx.partition!.key }]) });
+    const a = il.asset({
+      key: "w",
+      partitioning: daily(true),
+      run: (ctx) => (windows.push(String(ctx.window)), [{ date: ctx.partition!.key }]),
+    });
     const dag = new il.DAG(il.source({ key: "s", assets: [a] })({ destinations: new il.MemoryDestination() }));
     await il.backfill(dag, days("2026-01-01", "2026-01-03"), { order: "oldest", concurrency: 1 });
     expect(windows).toEqual(["2026-01-01", "2026-01-02", "2026-01-03"]);
@@ -77,7 +81,12 @@ describe("backfill", () => {
     let flatRuns = 0;
     const runs: string[] = [];
     const flat = il.asset({ key: "flat", run: () => (flatRuns++, [{ n: 1 }]) });
-    const dailyA = il.asset({ key: "daily", partitioning: daily(), requires: { flat: "flat" }, run: (ctx) => (runs.push(ctx.partition!.key), [{ date: ctx.partition!.key }]) });
+    const dailyA = il.asset({
+      key: "daily",
+      partitioning: daily(),
+      requires: { flat: "flat" },
+      run: (ctx) => (runs.push(ctx.partition!.key), [{ date: ctx.partition!.key }]),
+    });
     const dag = new il.DAG(il.source({ key: "s", assets: [flat, dailyA] })({ destinations: new il.MemoryDestination() }));
     const result = await il.backfill(dag, days("2026-01-01", "2026-01-03"));
     expect(result.status).toBe("completed");
@@ -124,7 +133,9 @@ describe("backfill", () => {
 
   it("with failFast false runs every partition and reports the failed ones", async () => {
     const runs: string[] = [];
-    const dag = new il.DAG(recordingSource(runs, { fail: (k) => k === "2026-01-02" || k === "2026-01-04" })({ destinations: new il.MemoryDestination() }));
+    const dag = new il.DAG(
+      recordingSource(runs, { fail: (k) => k === "2026-01-02" || k === "2026-01-04" })({ destinations: new il.MemoryDestination() }),
+    );
     const result = await il.backfill(dag, days("2026-01-01", "2026-01-05"), { concurrency: 2, failFast: false });
     expect(result.status).toBe("failed");
     expect(runs.sort()).toEqual(["2026-01-01", "2026-01-02", "2026-01-03", "2026-01-04", "2026-01-05"]);
@@ -136,7 +147,9 @@ describe("backfill", () => {
   it("re-runs only the partitions that did not complete with only: result.incompletePartitions", async () => {
     const runs: string[] = [];
     let broken = true;
-    const dag = new il.DAG(recordingSource(runs, { fail: (k) => broken && k === "2026-01-03" })({ destinations: new il.MemoryDestination() }));
+    const dag = new il.DAG(
+      recordingSource(runs, { fail: (k) => broken && k === "2026-01-03" })({ destinations: new il.MemoryDestination() }),
+    );
     const window = days("2026-01-01", "2026-01-05");
     const first = await il.backfill(dag, window, { concurrency: 1 });
     expect(first.status).toBe("failed");
@@ -150,13 +163,24 @@ describe("backfill", () => {
     expect(runs).toEqual(["2026-01-03", "2026-01-02", "2026-01-01"]);
     expect(second.partitions.map((p) => p.key)).toEqual(["2026-01-03", "2026-01-02", "2026-01-01"]);
     expect(second.incompletePartitions).toEqual([]);
-    expect(Object.keys(await dag.find("s.daily")!.partitionRowCounts())).toEqual(["2026-01-01", "2026-01-02", "2026-01-03", "2026-01-04", "2026-01-05"]);
+    expect(Object.keys(await dag.find("s.daily")!.partitionRowCounts())).toEqual([
+      "2026-01-01",
+      "2026-01-02",
+      "2026-01-03",
+      "2026-01-04",
+      "2026-01-05",
+    ]);
   });
 
   it("carries the backfillId in every event and in IOContext.metadata of writes", async () => {
     const rec = new RecordingDestination();
     const up = il.asset({ key: "up", partitioning: daily(), run: (ctx) => [{ date: ctx.partition!.key, n: 1 }] });
-    const down = il.asset({ key: "down", partitioning: daily(), requires: { up: "up" }, run: (ctx) => [{ date: ctx.partition!.key, m: 2 }] });
+    const down = il.asset({
+      key: "down",
+      partitioning: daily(),
+      requires: { up: "up" },
+      run: (ctx) => [{ date: ctx.partition!.key, m: 2 }],
+    });
     const flat = il.asset({ key: "flat", run: () => [{ n: 1 }] });
     const dag = new il.DAG(il.source({ key: "s", assets: [up, down, flat] })({ destinations: rec }));
     const { events, onEvent } = collector();
@@ -185,7 +209,12 @@ describe("backfill", () => {
   it("carries the run's runId and backfillId in IOContext.metadata of upstream reads", async () => {
     const rec = new RecordingDestination();
     const up = il.asset({ key: "up", partitioning: daily(), run: (ctx) => [{ date: ctx.partition!.key, n: 1 }] });
-    const down = il.asset({ key: "down", partitioning: daily(), requires: { up: "up" }, run: (ctx) => [{ date: ctx.partition!.key, m: 2 }] });
+    const down = il.asset({
+      key: "down",
+      partitioning: daily(),
+      requires: { up: "up" },
+      run: (ctx) => [{ date: ctx.partition!.key, m: 2 }],
+    });
     const dag = new il.DAG(il.source({ key: "s", assets: [up, down] })({ destinations: rec }));
     const result = await il.backfill(dag, days("2026-01-01", "2026-01-02"), { backfillId: "bf-2" });
     expect(result.status).toBe("completed");
@@ -200,7 +229,11 @@ describe("backfill", () => {
 
   it("gives the execution context the backfillId and each partition run its own runId", async () => {
     const seen: Array<[string, string | undefined]> = [];
-    const a = il.asset({ key: "a", partitioning: daily(), run: (ctx) => (seen.push([ctx.runId, ctx.backfillId]), [{ date: ctx.partition!.key }]) });
+    const a = il.asset({
+      key: "a",
+      partitioning: daily(),
+      run: (ctx) => (seen.push([ctx.runId, ctx.backfillId]), [{ date: ctx.partition!.key }]),
+    });
     const dag = new il.DAG(il.source({ key: "s", assets: [a] })({ destinations: new il.MemoryDestination() }));
     const result = await il.backfill(dag, days("2026-01-01", "2026-01-03"), { backfillId: "bf-ctx" });
     expect(seen.map(([, b]) => b)).toEqual(["bf-ctx", "bf-ctx", "bf-ctx"]);
@@ -209,8 +242,17 @@ describe("backfill", () => {
 
   it("cancels every partition when the unpartitioned assets fail under failFast", async () => {
     const runs: string[] = [];
-    const flat = il.asset({ key: "flat", run: () => { throw new Error("no customers"); } });
-    const a = il.asset({ key: "daily", partitioning: daily(), run: (ctx) => (runs.push(ctx.partition!.key), [{ date: ctx.partition!.key }]) });
+    const flat = il.asset({
+      key: "flat",
+      run: () => {
+        throw new Error("no customers");
+      },
+    });
+    const a = il.asset({
+      key: "daily",
+      partitioning: daily(),
+      run: (ctx) => (runs.push(ctx.partition!.key), [{ date: ctx.partition!.key }]),
+    });
     const dag = new il.DAG(il.source({ key: "s", assets: [flat, a] })({ destinations: new il.MemoryDestination() }));
     const result = await il.backfill(dag, days("2026-01-01", "2026-01-03"));
     expect(result.status).toBe("failed");

@@ -128,7 +128,12 @@ describe("DAG validation", () => {
       requires: { up: "up" },
       run: noop,
     });
-    const timed = il.asset({ key: "timed", partitioning: new il.TimePartitionConfig({ column: "date" }), requires: { up: "up" }, run: noop });
+    const timed = il.asset({
+      key: "timed",
+      partitioning: new il.TimePartitionConfig({ column: "date" }),
+      requires: { up: "up" },
+      run: noop,
+    });
     const dag = new il.DAG(il.source({ key: "s", assets: [up, down, timed] })());
     expect(dag.problems(dag.find("s.down")!)).toHaveLength(1);
     expect(dag.problems(dag.find("s.timed")!)[0]).toMatch(/"s\.timed".*requires "s\.up".*time and list/);
@@ -138,10 +143,20 @@ describe("DAG validation", () => {
 
   it("accepts compatible partitionings (same granularity, other column or allowWindow; same list values)", () => {
     const up = il.asset({ key: "up", partitioning: new il.TimePartitionConfig({ column: "date" }), run: noop });
-    const down = il.asset({ key: "down", partitioning: new il.TimePartitionConfig({ column: "day", allowWindow: true }), requires: { up: "up" }, run: noop });
+    const down = il.asset({
+      key: "down",
+      partitioning: new il.TimePartitionConfig({ column: "day", allowWindow: true }),
+      requires: { up: "up" },
+      run: noop,
+    });
     expect(dagError(il.source({ key: "s", assets: [up, down] })())).toBeNull();
     const l1 = il.asset({ key: "l1", partitioning: new il.ListPartitionConfig({ column: "r", values: ["eu", "us"] }), run: noop });
-    const l2 = il.asset({ key: "l2", partitioning: new il.ListPartitionConfig({ column: "r", values: ["eu", "us"] }), requires: { l1: "l1" }, run: noop });
+    const l2 = il.asset({
+      key: "l2",
+      partitioning: new il.ListPartitionConfig({ column: "r", values: ["eu", "us"] }),
+      requires: { l1: "l1" },
+      run: noop,
+    });
     expect(dagError(il.source({ key: "s", assets: [l1, l2] })())).toBeNull();
   });
 

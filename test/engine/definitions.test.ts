@@ -23,7 +23,9 @@ describe("keys", () => {
 
   it("refuses an unknown strategy, a non-PartitionConfig partitioning and a name in both requires and optionalRequires", () => {
     expect(() => il.asset({ key: "a", strategy: "loose" as il.ConformStrategy, run: () => [] })).toThrow(il.ConfigError);
-    expect(() => il.asset({ key: "a", partitioning: { column: "date" } as unknown as il.PartitionConfig, run: () => [] })).toThrow(il.ConfigError);
+    expect(() => il.asset({ key: "a", partitioning: { column: "date" } as unknown as il.PartitionConfig, run: () => [] })).toThrow(
+      il.ConfigError,
+    );
     expect(() => il.asset({ key: "a", requires: { x: "b" }, optionalRequires: { x: "c" }, run: () => [] })).toThrow(il.ConfigError);
   });
 
@@ -217,7 +219,9 @@ describe("destinations", () => {
 
   it("defaults defaultDestinationKey to the first destination's name", () => {
     const a = il.asset({ key: "a", run: () => [] });
-    const s = il.source({ key: "shop", assets: [a] })({ destinations: { main: new il.MemoryDestination(), backup: new il.MemoryDestination() } });
+    const s = il.source({ key: "shop", assets: [a] })({
+      destinations: { main: new il.MemoryDestination(), backup: new il.MemoryDestination() },
+    });
     expect(s.assets.a.defaultDestinationKey).toBe("main");
   });
 
@@ -253,7 +257,12 @@ describe("destinations", () => {
 
   it("refuses a restricted binding given on the asset definition itself", async () => {
     const error = await caught(() => {
-      const a = il.asset({ key: "a", relations: { destinations: [il.CSVDestination] }, destinations: new il.MemoryDestination(), run: () => [] });
+      const a = il.asset({
+        key: "a",
+        relations: { destinations: [il.CSVDestination] },
+        destinations: new il.MemoryDestination(),
+        run: () => [],
+      });
       return new il.DAG(a);
     });
     expect(error).toBeInstanceOf(il.ConfigError);

@@ -67,7 +67,10 @@ describe("dependencies", () => {
         return [{ total: rates[0]!.rate * (base as Array<{ v: number }>)[0]!.v }];
       },
     });
-    const dag = new il.DAG(il.source({ key: "fx", assets: [rates] })({ destinations: mem() }), il.source({ key: "shop", assets: [base, total] })({ destinations: mem() }));
+    const dag = new il.DAG(
+      il.source({ key: "fx", assets: [rates] })({ destinations: mem() }),
+      il.source({ key: "shop", assets: [base, total] })({ destinations: mem() }),
+    );
     const result = await dag.materialize();
     expect(result.status).toBe("completed");
     expect(seen).toEqual([[{ rate: 3 }], [{ v: 5 }]]);
@@ -103,7 +106,9 @@ describe("dependencies", () => {
       },
     });
     const dag = new il.DAG(il.source({ key: "s", assets: [main] })({ destinations: mem() }));
-    expect(dag.dependencies(dag.find("s.main")!)).toEqual([{ name: "extra", optional: true, asset: undefined, mapping: null, problem: null }]);
+    expect(dag.dependencies(dag.find("s.main")!)).toEqual([
+      { name: "extra", optional: true, asset: undefined, mapping: null, problem: null },
+    ]);
     const result = await dag.materialize();
     expect(result.status).toBe("completed");
     expect(got).toBeUndefined();

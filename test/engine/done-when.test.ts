@@ -30,10 +30,13 @@ const Fx = il.source({ key: "fx", assets: [rates] });
 const customers = il.asset({
   key: "customers",
   schema: CustomerSchema,
-  run: () => (executions.push("customers"), [
-    { id: 1, name: "Ann", vip: true },
-    { id: 2, name: "Bob", vip: false },
-  ]),
+  run: () => (
+    executions.push("customers"),
+    [
+      { id: 1, name: "Ann", vip: true },
+      { id: 2, name: "Bob", vip: false },
+    ]
+  ),
 });
 
 const orders = il.asset({
@@ -141,7 +144,11 @@ describe("done when: a module of sources and assets materialized into CSV", () =
     expect(result.status).toBe("completed");
     expect(result.partitions.map((p) => p.key)).toEqual(["2026-01-08", "2026-01-07", "2026-01-06"]);
     expect(executions.filter((e) => e === "customers" || e === "rates").sort()).toEqual(["customers", "rates"]);
-    expect(executions.filter((e) => e.startsWith("orders")).sort()).toEqual(["orders 2026-01-06", "orders 2026-01-07", "orders 2026-01-08"]);
+    expect(executions.filter((e) => e.startsWith("orders")).sort()).toEqual([
+      "orders 2026-01-06",
+      "orders 2026-01-07",
+      "orders 2026-01-08",
+    ]);
     expect(await dag.find("shop.orders")!.partitionRowCounts()).toEqual({ "2026-01-06": 2, "2026-01-07": 2, "2026-01-08": 2 });
     const totals = TotalSchema.array().parse(await dag.find("shop.daily_totals")!.read(days("2026-01-06", "2026-01-08")));
     expect(totals).toEqual([

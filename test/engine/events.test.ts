@@ -61,11 +61,24 @@ describe("events", () => {
   });
 
   it("emits asset:failed, asset:canceled and run:failed with error data", async () => {
-    const a = il.asset({ key: "a", run: () => { throw new Error("kaput"); } });
+    const a = il.asset({
+      key: "a",
+      run: () => {
+        throw new Error("kaput");
+      },
+    });
     const b = il.asset({ key: "b", requires: { a: "a" }, run: () => [] });
     const { events, onEvent } = collector();
     await new il.DAG(il.source({ key: "s", assets: [a, b] })({ destinations: new il.MemoryDestination() })).materialize(null, { onEvent });
-    expect(events.map(brief)).toEqual(["run:started", "asset:queued s.a", "asset:queued s.b", "asset:started s.a", "asset:failed s.a", "asset:canceled s.b", "run:failed"]);
+    expect(events.map(brief)).toEqual([
+      "run:started",
+      "asset:queued s.a",
+      "asset:queued s.b",
+      "asset:started s.a",
+      "asset:failed s.a",
+      "asset:canceled s.b",
+      "run:failed",
+    ]);
     const failed = events.find((e) => e.type === "asset:failed") as Extract<il.InterloperEvent, { type: "asset:failed" }>;
     expect(failed.error.name).toBe("AssetError");
     expect(failed.error.code).toBe("ASSET_ERROR");
@@ -96,12 +109,20 @@ describe("events", () => {
         return [{ date: ctx.partition!.key }];
       },
     });
-    const b = il.asset({ key: "b", run: () => { throw new Error("with\nnewline"); } });
-    const { events, onEvent } = collector();
-    const result = await new il.DAG(il.source({ key: "s", assets: [a, b] })({ destinations: new il.MemoryDestination() })).materialize(day("2026-01-02"), {
-      onEvent,
-      failFast: false,
+    const b = il.asset({
+      key: "b",
+      run: () => {
+        throw new Error("with\nnewline");
+      },
     });
+    const { events, onEvent } = collector();
+    const result = await new il.DAG(il.source({ key: "s", assets: [a, b] })({ destinations: new il.MemoryDestination() })).materialize(
+      day("2026-01-02"),
+      {
+        onEvent,
+        failFast: false,
+      },
+    );
     expect(events.map((e) => e.type)).toContain("log");
     for (const event of events) {
       const line = JSON.stringify(event);
@@ -112,7 +133,9 @@ describe("events", () => {
       expect(new Date(event.time).toISOString()).toBe(event.time);
       expect(event.backfillId).toBeUndefined();
     }
-    expect(events.filter((e) => e.type.startsWith("asset:")).every((e) => (e as { partition?: string }).partition === "2026-01-02")).toBe(true);
+    expect(events.filter((e) => e.type.startsWith("asset:")).every((e) => (e as { partition?: string }).partition === "2026-01-02")).toBe(
+      true,
+    );
   });
 
   it("serialises a RunResult to JSON", async () => {
@@ -144,7 +167,11 @@ describe("events", () => {
     it("delivers backfill events to subscribers once each", async () => {
       const seen: il.InterloperEvent[] = [];
       unsubscribers.push(il.subscribe((e) => seen.push(e)));
-      const a = il.asset({ key: "a", partitioning: new il.TimePartitionConfig({ column: "date" }), run: (ctx) => [{ date: ctx.partition!.key }] });
+      const a = il.asset({
+        key: "a",
+        partitioning: new il.TimePartitionConfig({ column: "date" }),
+        run: (ctx) => [{ date: ctx.partition!.key }],
+      });
       const dag = new il.DAG(il.source({ key: "s", assets: [a] })({ destinations: new il.MemoryDestination() }));
       const { events, onEvent } = collector();
       const result = await il.backfill(dag, new il.TimePartitionWindow("2026-01-01", "2026-01-02"), { onEvent });

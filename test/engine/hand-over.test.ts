@@ -35,7 +35,10 @@ class GatedDestination extends il.Destination {
 }
 
 describe("the runner hands rows over to the destination", () => {
-  it.each([["one destination", 1], ["two destinations (the last one is handed them)", 2]])("%s: the rows can be collected while the write is pending", async (_name, count) => {
+  it.each([
+    ["one destination", 1],
+    ["two destinations (the last one is handed them)", 2],
+  ])("%s: the rows can be collected while the write is pending", async (_name, count) => {
     let first: WeakRef<object> | undefined;
     const orders = il.asset({
       key: "orders",

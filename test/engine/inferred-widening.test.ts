@@ -46,7 +46,13 @@ describe("a window of partitions inferred as integer and as number", () => {
       requires: { days: { asset: revenue, mapping: il.trailing(3) } },
       run: (ctx, { days }) => {
         const rows = days as Array<{ amount: unknown }>;
-        return [{ date: ctx.partition!.key, total: rows.reduce((sum, row) => sum + (row.amount as number), 0), types: rows.map((row) => typeof row.amount).join(",") }];
+        return [
+          {
+            date: ctx.partition!.key,
+            total: rows.reduce((sum, row) => sum + (row.amount as number), 0),
+            types: rows.map((row) => typeof row.amount).join(","),
+          },
+        ];
       },
     });
     const shop = il.source({ key: "shop", assets: [revenue, rolling] })({ destinations: make(dir) });
@@ -54,7 +60,10 @@ describe("a window of partitions inferred as integer and as number", () => {
     // Oldest first, one at a time: the last partition of revenue to run is a whole number.
     const result = await il.backfill(dag, il.TimePartitionWindow.parse("2026-01-01..2026-01-03"), { concurrency: 1, order: "oldest" });
     expect(result.status, JSON.stringify(result)).toBe("completed");
-    const read = (await dag.find("shop.rolling")!.read(il.TimePartition.fromKey("2026-01-03"))) as Array<{ total: unknown; types: unknown }>;
+    const read = (await dag.find("shop.rolling")!.read(il.TimePartition.fromKey("2026-01-03"))) as Array<{
+      total: unknown;
+      types: unknown;
+    }>;
     expect(read.map((r) => [Number(r.total), r.types])).toEqual([[6.5, "number,number,number"]]);
   });
 });

@@ -111,13 +111,24 @@ describe("run, materialize, read, partitionRowCounts", () => {
       partitioning: new il.TimePartitionConfig({ column: "date", allowWindow: true }),
       run: (ctx) => ctx.window!.partitions.map((p) => ({ date: p.key, n: 1 })),
     });
-    await il.source({ key: "s", assets: [a] })({ destinations: rec }).assets.a.materialize(days("2026-01-01", "2026-01-03"));
+    await il
+      .source({ key: "s", assets: [a] })({ destinations: rec })
+      .assets.a.materialize(days("2026-01-01", "2026-01-03"));
     expect(rec.writes().map((w) => w.partition?.key)).toEqual(["2026-01-01", "2026-01-02", "2026-01-03"]);
   });
 
   it("wraps an error thrown by run() in AssetError naming the asset", async () => {
-    const a = il.asset({ key: "boom", run: () => { throw new Error("kaput"); } });
-    const error = await caught(() => il.source({ key: "s", assets: [a] })().assets.boom.run());
+    const a = il.asset({
+      key: "boom",
+      run: () => {
+        throw new Error("kaput");
+      },
+    });
+    const error = await caught(() =>
+      il
+        .source({ key: "s", assets: [a] })()
+        .assets.boom.run(),
+    );
     expect(error).toBeInstanceOf(il.AssetError);
     expect(error.message).toContain("s.boom");
     expect(error.message).toContain("kaput");
@@ -160,7 +171,12 @@ describe("conform strategies through assets", () => {
   });
 
   it("strict fails with a SchemaError listing every offending field with a row index", async () => {
-    const error = await caught(() => run("strict", [{ id: 1, name: "ok" }, { id: "2", extra: 1 }]).run());
+    const error = await caught(() =>
+      run("strict", [
+        { id: 1, name: "ok" },
+        { id: "2", extra: 1 },
+      ]).run(),
+    );
     expect(error).toBeInstanceOf(il.SchemaError);
     expect(error.message).toContain('"id"');
     expect(error.message).toContain('"name"');
@@ -217,7 +233,9 @@ describe("conform strategies through assets", () => {
     const r1 = new RecordingDestination();
     const r2 = new RecordingDestination();
     const a = il.asset({ key: "a", schema: Schema, strategy: "reconcile", run: () => [{ id: 1, name: "n" }] });
-    await il.source({ key: "s", assets: [a] })({ destinations: [r1, r2] }).assets.a.materialize();
+    await il
+      .source({ key: "s", assets: [a] })({ destinations: [r1, r2] })
+      .assets.a.materialize();
     for (const r of [r1, r2]) {
       const schema = r.writes()[0]!.context.schema;
       expect(schema?.map((f) => [f.name, f.type, f.nullable])).toEqual([

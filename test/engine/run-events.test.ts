@@ -63,7 +63,12 @@ describe("run-scoped events", () => {
     expect(heardFirst).toEqual(handed);
     expect(idsOf(heardSecond)).toEqual(new Set(["backfill-two"]));
     expect(heardSecond.at(-1)!.type).toBe("backfill:completed");
-    expect(heardSecond.filter((e) => e.type === "asset:completed").map((e) => e.partition)).toEqual(["2026-01-04", "2026-01-04", "2026-01-03", "2026-01-03"]);
+    expect(heardSecond.filter((e) => e.type === "asset:completed").map((e) => e.partition)).toEqual([
+      "2026-01-04",
+      "2026-01-04",
+      "2026-01-03",
+      "2026-01-03",
+    ]);
     // Every event of both runs, each once, reached the process-wide subscriber.
     const ours = everything.filter((e) => ["run-one", "backfill-two"].includes(e.backfillId ?? e.runId));
     expect(ours).toHaveLength(heardFirst.length + heardSecond.length);

@@ -127,7 +127,10 @@ describe("failures", () => {
     expect(result.assetExecutions["s.boom"]!.status).toBe("failed");
     expect(result.assetExecutions["s.boom"]!.startTime).toBeInstanceOf(Date);
     expect(result.assetExecutions["s.child"]!.status).toBe("canceled");
-    const canceled = events.filter((e) => e.type === "asset:canceled").map((e) => (e as { asset: string }).asset).sort();
+    const canceled = events
+      .filter((e) => e.type === "asset:canceled")
+      .map((e) => (e as { asset: string }).asset)
+      .sort();
     expect(canceled).toEqual(["s.child", "s.grandchild", "s.other", "s.other_child"]);
     expect(events.at(-1)!.type).toBe("run:failed");
   });
@@ -155,14 +158,22 @@ describe("failures", () => {
   });
 
   it("captures a thrown non-Error value and a destination write failure", async () => {
-    const a = il.asset({ key: "a", run: () => { throw "a string"; } });
+    const a = il.asset({
+      key: "a",
+      run: () => {
+        throw "a string";
+      },
+    });
     const b = il.asset({ key: "b", run: () => [{ n: 1 }] });
     class Broken extends RecordingDestination {
       override writePartition(): void {
         throw new Error("disk full");
       }
     }
-    const dag = new il.DAG(il.source({ key: "s", assets: [a] })({ destinations: mem() }), il.source({ key: "t", assets: [b] })({ destinations: [mem(), new Broken()] }));
+    const dag = new il.DAG(
+      il.source({ key: "s", assets: [a] })({ destinations: mem() }),
+      il.source({ key: "t", assets: [b] })({ destinations: [mem(), new Broken()] }),
+    );
     const result = await dag.materialize(null, { failFast: false });
     expect(result.status).toBe("failed");
     expect(result.failedAssets.sort()).toEqual(["s.a", "t.b"]);
@@ -175,7 +186,11 @@ describe("failures", () => {
     const error = result.assetExecutions["t.b"]!.error;
     expect(error).toBeInstanceOf(il.DestinationWriteError);
     expect(error).toBeInstanceOf(il.AssetError);
-    expect([(error as il.DestinationWriteError).written, (error as il.DestinationWriteError).failedDestinations, (error as il.DestinationWriteError).code]).toEqual([[keys[0]], [keys[1]], "DESTINATION_WRITE_ERROR"]);
+    expect([
+      (error as il.DestinationWriteError).written,
+      (error as il.DestinationWriteError).failedDestinations,
+      (error as il.DestinationWriteError).code,
+    ]).toEqual([[keys[0]], [keys[1]], "DESTINATION_WRITE_ERROR"]);
     // One destination holds the data: the verb agrees.
     expect(result.assetExecutions["t.b"]!.error!.message).toMatch(new RegExp(`; ${keys[0]} holds the new data$`));
   });
@@ -217,11 +232,18 @@ describe("window rules", () => {
     const a = windowed("a", calls);
     const b = windowed("b", calls, { requires: { a: "a" } });
     const flat = il.asset({ key: "flat", run: (ctx) => (calls.push(`flat ${String(ctx.window)}`), [{ n: 1 }]) });
-    const result = await new il.DAG(il.source({ key: "s", assets: [a, b, flat] })({ destinations: rec })).materialize(days("2026-01-01", "2026-01-03"));
+    const result = await new il.DAG(il.source({ key: "s", assets: [a, b, flat] })({ destinations: rec })).materialize(
+      days("2026-01-01", "2026-01-03"),
+    );
     expect(result.status).toBe("completed");
     expect(result.partitionOrWindow).toBe("2026-01-01..2026-01-03");
     expect(calls.sort()).toEqual(["a 2026-01-01..2026-01-03", "b 2026-01-01..2026-01-03", "flat null"]);
-    expect(rec.writes().filter((w) => w.context.asset.key === "s.a").map((w) => w.partition?.key)).toEqual(["2026-01-01", "2026-01-02", "2026-01-03"]);
+    expect(
+      rec
+        .writes()
+        .filter((w) => w.context.asset.key === "s.a")
+        .map((w) => w.partition?.key),
+    ).toEqual(["2026-01-01", "2026-01-02", "2026-01-03"]);
   });
 
   it("refuses a multi-partition window when some partitioned assets do not allow windows, listing every one, running nothing", async () => {
@@ -229,7 +251,15 @@ describe("window rules", () => {
     const rec = new RecordingDestination();
     const { events, onEvent } = collector();
     const dag = new il.DAG(
-      il.source({ key: "s", assets: [windowed("ok", calls), single("no1", calls), single("no2", calls), il.asset({ key: "flat", run: () => (calls.push("flat"), [{ n: 1 }]) })] })({ destinations: [mem(), rec] }),
+      il.source({
+        key: "s",
+        assets: [
+          windowed("ok", calls),
+          single("no1", calls),
+          single("no2", calls),
+          il.asset({ key: "flat", run: () => (calls.push("flat"), [{ n: 1 }]) }),
+        ],
+      })({ destinations: [mem(), rec] }),
     );
     const error = await caught(() => dag.materialize(days("2026-01-01", "2026-01-02"), { onEvent }));
     expect(error).toBeInstanceOf(il.PartitionError);
@@ -266,7 +296,11 @@ describe("window rules", () => {
 
   it("refuses a partitioned asset with no window with PartitionError, running nothing", async () => {
     const calls: string[] = [];
-    const dag = new il.DAG(il.source({ key: "s", assets: [single("p", calls), il.asset({ key: "flat", run: () => (calls.push("flat"), [{ n: 1 }]) })] })({ destinations: mem() }));
+    const dag = new il.DAG(
+      il.source({ key: "s", assets: [single("p", calls), il.asset({ key: "flat", run: () => (calls.push("flat"), [{ n: 1 }]) })] })({
+        destinations: mem(),
+      }),
+    );
     const error = await caught(() => dag.materialize());
     expect(error).toBeInstanceOf(il.PartitionError);
     expect(error.message).toContain("s.p");
@@ -297,7 +331,9 @@ describe("window rules", () => {
   it("refuses a window of another granularity or kind with PartitionError", async () => {
     const calls: string[] = [];
     const dag = new il.DAG(il.source({ key: "s", assets: [windowed("w", calls)] })({ destinations: mem() }));
-    expect(await caught(() => dag.materialize(new il.TimePartition("2026-02", il.TimeGranularity.MONTH)))).toBeInstanceOf(il.PartitionError);
+    expect(await caught(() => dag.materialize(new il.TimePartition("2026-02", il.TimeGranularity.MONTH)))).toBeInstanceOf(
+      il.PartitionError,
+    );
     const list = new il.ListPartitionConfig({ column: "r", values: ["eu"] });
     expect(await caught(() => dag.materialize(list.partition("eu")))).toBeInstanceOf(il.PartitionError);
     expect(calls).toEqual([]);

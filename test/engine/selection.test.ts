@@ -35,7 +35,9 @@ const dag = new il.DAG(
 );
 
 const keys = (select: string[], exclude: string[] = [], keep?: AssetFilter) =>
-  selectAssets(dag, { select, exclude, ...(keep ? { keep } : {}) }).map((a) => a.qualifiedKey).sort();
+  selectAssets(dag, { select, exclude, ...(keep ? { keep } : {}) })
+    .map((a) => a.qualifiedKey)
+    .sort();
 const configError = (select: string[], exclude: string[] = [], keep?: AssetFilter): il.ConfigError => {
   try {
     selectAssets(dag, { select, exclude, ...(keep ? { keep } : {}) });
@@ -49,28 +51,59 @@ const configError = (select: string[], exclude: string[] = [], keep?: AssetFilte
 /** The message as the API says it, naming its options. */
 const error = (select: string[], exclude: string[] = []) => configError(select, exclude).message;
 /** The message as the command line says it, naming its flags. */
-const flagError = (select: string[], exclude: string[] = [], keep?: AssetFilter) => configError(select, exclude, keep).messageNaming(flagOf);
+const flagError = (select: string[], exclude: string[] = [], keep?: AssetFilter) =>
+  configError(select, exclude, keep).messageNaming(flagOf);
 
 describe("parseSelector", () => {
   it("reads every form: key, qualified key, source:, tag:, and + before, after or both", () => {
-    expect(parseSelector("orders")).toEqual({ text: "orders", target: { kind: "word", word: "orders" }, upstream: false, downstream: false });
+    expect(parseSelector("orders")).toEqual({
+      text: "orders",
+      target: { kind: "word", word: "orders" },
+      upstream: false,
+      downstream: false,
+    });
     expect(parseSelector("shop.orders").target).toEqual({ kind: "asset", key: "shop.orders" });
     expect(parseSelector("source:shop").target).toEqual({ kind: "source", key: "shop" });
     expect(parseSelector("tag:daily-report_2").target).toEqual({ kind: "tag", tag: "daily-report_2" });
     expect(parseSelector("+orders")).toMatchObject({ upstream: true, downstream: false });
     expect(parseSelector("orders+")).toMatchObject({ upstream: false, downstream: true });
-    expect(parseSelector("+shop.orders+")).toMatchObject({ target: { kind: "asset", key: "shop.orders" }, upstream: true, downstream: true });
+    expect(parseSelector("+shop.orders+")).toMatchObject({
+      target: { kind: "asset", key: "shop.orders" },
+      upstream: true,
+      downstream: true,
+    });
     expect(parseSelector("+tag:finance")).toMatchObject({ target: { kind: "tag", tag: "finance" }, upstream: true });
     expect(parseSelector("source:shop+")).toMatchObject({ target: { kind: "source", key: "shop" }, downstream: true });
   });
 
-  it.each(["", "+", "++", "++orders", "orders++", "a b", " orders", "shop..orders", ".orders", "orders.", "a.b.c", "tag:", "tag:a b", "tag:a.b", "source:", "source:a.b", "-x", "1orders", "shop/orders", "é", "orders,revenue"])(
-    "refuses %j with one line saying what a selector looks like",
-    (text) => {
-      expect(() => parseSelector(text)).toThrow(il.ConfigError);
-      expect(() => parseSelector(text)).toThrow(/is not a selector: expected an asset key \(orders, shop\.orders\), a source key \(shop or source:shop\) or tag:NAME/);
-    },
-  );
+  it.each([
+    "",
+    "+",
+    "++",
+    "++orders",
+    "orders++",
+    "a b",
+    " orders",
+    "shop..orders",
+    ".orders",
+    "orders.",
+    "a.b.c",
+    "tag:",
+    "tag:a b",
+    "tag:a.b",
+    "source:",
+    "source:a.b",
+    "-x",
+    "1orders",
+    "shop/orders",
+    "é",
+    "orders,revenue",
+  ])("refuses %j with one line saying what a selector looks like", (text) => {
+    expect(() => parseSelector(text)).toThrow(il.ConfigError);
+    expect(() => parseSelector(text)).toThrow(
+      /is not a selector: expected an asset key \(orders, shop\.orders\), a source key \(shop or source:shop\) or tag:NAME/,
+    );
+  });
 });
 
 describe("selectAssets", () => {
@@ -132,7 +165,9 @@ describe("selectAssets", () => {
 
   describe("a selector that matches nothing is a one-line ConfigError naming it and the nearest known name", () => {
     it("an unknown bare word suggests the closest asset key or source", () => {
-      expect(error(["ordrs"])).toMatch(/^no asset or source "ordrs": did you mean "orders"\? \(assets: .*shop\.orders.*; sources: shop, crm, ledger, audit\)$/);
+      expect(error(["ordrs"])).toMatch(
+        /^no asset or source "ordrs": did you mean "orders"\? \(assets: .*shop\.orders.*; sources: shop, crm, ledger, audit\)$/,
+      );
       expect(error(["crn"])).toMatch(/did you mean "crm"\?/);
       expect(error(["zzzzzzzzzz"])).toMatch(/^no asset or source "zzzzzzzzzz" \(assets: /);
     });
@@ -140,7 +175,9 @@ describe("selectAssets", () => {
     it("an unknown qualified key, source or tag", () => {
       expect(error(["shop.ordrs"])).toMatch(/^no asset "shop\.ordrs": did you mean "shop\.orders"\?/);
       expect(error(["source:shp"])).toBe('no source "shp": did you mean "source:shop"? (sources: shop, crm, ledger, audit)');
-      expect(error(["tag:financ"])).toBe('no asset has the tag "financ": did you mean "tag:finance"? (tags: daily-report, finance, ingest, sales)');
+      expect(error(["tag:financ"])).toBe(
+        'no asset has the tag "financ": did you mean "tag:finance"? (tags: daily-report, finance, ingest, sales)',
+      );
       const untagged = new il.DAG(il.asset({ key: "a", run: rows }));
       expect(() => selectAssets(untagged, { select: ["tag:x"] })).toThrow('no asset has the tag "x" (no asset declares tags)');
     });
@@ -167,10 +204,19 @@ describe("selectAssets", () => {
 
     it("an asset named by key that the command cannot work on is an error naming it", () => {
       expect(() => keys(["ledger"], [], MATERIALIZABLE)).toThrow('asset "shop.ledger" is not materializable');
-      expect(() => keys(["shop.customers"], [], partitioned("coverage"))).toThrow('asset "shop.customers" is not partitioned: coverage needs a partitioned asset');
-      const missing = both(MATERIALIZABLE, partitioned((o) => o("only")));
-      expect(() => keys(["crm.customers"], [], missing)).toThrow('asset "crm.customers" is not partitioned: `only` needs a partitioned asset');
-      expect(flagError(["crm.customers"], [], missing)).toBe('asset "crm.customers" is not partitioned: --missing needs a partitioned asset');
+      expect(() => keys(["shop.customers"], [], partitioned("coverage"))).toThrow(
+        'asset "shop.customers" is not partitioned: coverage needs a partitioned asset',
+      );
+      const missing = both(
+        MATERIALIZABLE,
+        partitioned((o) => o("only")),
+      );
+      expect(() => keys(["crm.customers"], [], missing)).toThrow(
+        'asset "crm.customers" is not partitioned: `only` needs a partitioned asset',
+      );
+      expect(flagError(["crm.customers"], [], missing)).toBe(
+        'asset "crm.customers" is not partitioned: --missing needs a partitioned asset',
+      );
     });
 
     it("a selection with nothing the command can work on is an error naming the selection", () => {
@@ -190,9 +236,12 @@ describe("singleAsset: a selection that names one asset by key (shown in detail 
     expect(singleAsset(dag, { select })?.qualifiedKey).toBe(key);
   });
 
-  it.each([[[]], [["orders", "revenue"]], [["+orders"]], [["orders+"]], [["tag:sales"]], [["source:ledger"]], [["crm"]]])("%j does not", (select) => {
-    expect(singleAsset(dag, { select })).toBeNull();
-  });
+  it.each([[[]], [["orders", "revenue"]], [["+orders"]], [["orders+"]], [["tag:sales"]], [["source:ledger"]], [["crm"]]])(
+    "%j does not",
+    (select) => {
+      expect(singleAsset(dag, { select })).toBeNull();
+    },
+  );
 
   it("nor does one key with --exclude", () => {
     expect(singleAsset(dag, { select: ["orders"], exclude: ["revenue"] })).toBeNull();
@@ -206,10 +255,15 @@ describe("asset tags", () => {
     expect(dag.find("crm.customers")!.tags).toEqual([]);
   });
 
-  it.each([[[""]], [["a b"]], [["a.b"]], [["tag:x"]], [[1]], [[null]], ["finance"], [{ finance: true }]])("refuses tags %j with a ConfigError naming the asset", (tags) => {
-    expect(() => il.asset({ key: "a", tags: tags as string[], run: rows })).toThrow(il.ConfigError);
-    expect(() => il.asset({ key: "a", tags: tags as string[], run: rows })).toThrow(/^asset "a": tag.* (is invalid: expected a non-empty string of letters, digits, _ or -|must be an array of strings)/);
-  });
+  it.each([[[""]], [["a b"]], [["a.b"]], [["tag:x"]], [[1]], [[null]], ["finance"], [{ finance: true }]])(
+    "refuses tags %j with a ConfigError naming the asset",
+    (tags) => {
+      expect(() => il.asset({ key: "a", tags: tags as string[], run: rows })).toThrow(il.ConfigError);
+      expect(() => il.asset({ key: "a", tags: tags as string[], run: rows })).toThrow(
+        /^asset "a": tag.* (is invalid: expected a non-empty string of letters, digits, _ or -|must be an array of strings)/,
+      );
+    },
+  );
 
   it(".with({ tags }) replaces them on the copy only, validated the same way", () => {
     const revenueAsset = dag.find("shop.revenue")!;

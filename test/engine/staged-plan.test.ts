@@ -38,7 +38,9 @@ const dailyRevenue = il.asset({
   key: "daily_revenue",
   partitioning: new il.TimePartitionConfig({ column: "date" }),
   requires: { orders },
-  run: (ctx, { orders }) => [{ date: DAY_FORMAT(ctx.partitionDate), revenue: (orders as Array<{ amount: number }>).reduce((t, o) => t + o.amount, 0) }],
+  run: (ctx, { orders }) => [
+    { date: DAY_FORMAT(ctx.partitionDate), revenue: (orders as Array<{ amount: number }>).reduce((t, o) => t + o.amount, 0) },
+  ],
 });
 const weekly = il.asset({
   key: "weekly_orders",
@@ -50,7 +52,13 @@ const monthly = il.asset({
   key: "monthly_revenue",
   partitioning: new il.TimePartitionConfig({ column: "month", granularity: il.TimeGranularity.MONTH }),
   requires: { orders },
-  run: (ctx, { orders }) => [{ month: DAY_FORMAT(ctx.partitionDate), days: (orders as unknown[]).length, revenue: (orders as Array<{ amount: number }>).reduce((t, o) => t + o.amount, 0) }],
+  run: (ctx, { orders }) => [
+    {
+      month: DAY_FORMAT(ctx.partitionDate),
+      days: (orders as unknown[]).length,
+      revenue: (orders as Array<{ amount: number }>).reduce((t, o) => t + o.amount, 0),
+    },
+  ],
 });
 // Reads its month partition by partition: the same slot as the month.
 const monthlyReport = il.asset({
@@ -74,9 +82,11 @@ const summary = il.asset({ key: "summary", requires: { stock }, run: (_ctx, { st
 const customers = il.asset({ key: "customers", run: () => [{ customer: "c1" }] });
 
 const ALL = [events, dailyEvents, orders, dailyRevenue, weekly, monthly, monthlyReport, rolling, stock, summary, customers];
-const project = (assets = ALL) => il.projectOf({ sources: [il.source({ key: "shop", assets })({ destinations: new il.MemoryDestination() })] });
+const project = (assets = ALL) =>
+  il.projectOf({ sources: [il.source({ key: "shop", assets })({ destinations: new il.MemoryDestination() })] });
 
-const SKIP_STOCK = "partitioned by a list (eu, us, asia), which a window of time does not name: run `interloper materialize shop.stock` for all its values, or add --partition VALUE";
+const SKIP_STOCK =
+  "partitioned by a list (eu, us, asia), which a window of time does not name: run `interloper materialize shop.stock` for all its values, or add --partition VALUE";
 
 /** Per stage, per asset, its partition keys in the order they run. */
 function stagesOf(plan: Plan): Array<Record<string, Array<string | null>>> {
@@ -89,7 +99,8 @@ function stagesOf(plan: Plan): Array<Record<string, Array<string | null>>> {
 
 function days(first: string, last: string): string[] {
   const out: string[] = [];
-  for (let d = new Date(`${first}T00:00:00Z`); d <= new Date(`${last}T00:00:00Z`); d = new Date(d.getTime() + 86_400_000)) out.push(d.toISOString().slice(0, 10));
+  for (let d = new Date(`${first}T00:00:00Z`); d <= new Date(`${last}T00:00:00Z`); d = new Date(d.getTime() + 86_400_000))
+    out.push(d.toISOString().slice(0, 10));
   return out;
 }
 
@@ -128,7 +139,9 @@ describe("planMaterialize: a window over a whole project", () => {
   it("clamps each asset to its start; an asset with no start runs the whole window", () => {
     const plan = il.planMaterialize(project([orders, dailyRevenue, monthly]), { window: "2025-12-30..2026-01-02", order: "oldest" });
     expect(plan.skipped).toEqual([{ asset: "shop.monthly_revenue", reason: "no month of it lies wholly inside 2025-12-30..2026-01-02" }]);
-    expect(stagesOf(plan)).toEqual([{ "shop.orders": days("2026-01-01", "2026-01-02"), "shop.daily_revenue": days("2025-12-30", "2026-01-02") }]);
+    expect(stagesOf(plan)).toEqual([
+      { "shop.orders": days("2026-01-01", "2026-01-02"), "shop.daily_revenue": days("2025-12-30", "2026-01-02") },
+    ]);
     expect(plan.runs).toEqual([
       { partition: "2025-12-30", assets: ["shop.daily_revenue"] },
       { partition: "2025-12-31", assets: ["shop.daily_revenue"] },
@@ -145,7 +158,10 @@ describe("planMaterialize: a window over a whole project", () => {
 
   it("a monthly window reaches the days and hours of its month; A...B is A..B", () => {
     const plan = il.planMaterialize(project([events, orders, monthly]), { window: "2026-02", order: "oldest" });
-    expect(stagesOf(plan)).toEqual([{ "shop.events": expect.any(Array), "shop.orders": days("2026-02-01", "2026-02-28") }, { "shop.monthly_revenue": ["2026-02"] }]);
+    expect(stagesOf(plan)).toEqual([
+      { "shop.events": expect.any(Array), "shop.orders": days("2026-02-01", "2026-02-28") },
+      { "shop.monthly_revenue": ["2026-02"] },
+    ]);
     expect(stagesOf(plan)[0]!["shop.events"]).toHaveLength(28 * 24);
     const dots = il.planMaterialize(project([orders, monthly]), { window: "2026-01-01...2026-02-28", order: "oldest" });
     expect(dots.runs).toEqual(il.planMaterialize(project([orders, monthly]), { window: "2026-01-01..2026-02-28", order: "oldest" }).runs);
@@ -153,10 +169,14 @@ describe("planMaterialize: a window over a whole project", () => {
 
   it("a selection the window gives nothing to run is a PartitionError naming why", () => {
     expect(() => il.planMaterialize(project(), { assets: ["monthly_revenue"], window: "2026-01-05..2026-01-20" })).toThrow(
-      new il.PartitionError("nothing to run in 2026-01-05..2026-01-20: shop.monthly_revenue: no month of it lies wholly inside 2026-01-05..2026-01-20"),
+      new il.PartitionError(
+        "nothing to run in 2026-01-05..2026-01-20: shop.monthly_revenue: no month of it lies wholly inside 2026-01-05..2026-01-20",
+      ),
     );
     expect(() => il.planMaterialize(project(), { assets: ["stock", "weekly_orders"], window: "2026-01-01..2026-01-04" })).toThrow(
-      new il.PartitionError(`nothing to run in 2026-01-01..2026-01-04: shop.weekly_orders: no week of it lies wholly inside 2026-01-01..2026-01-04; shop.stock: ${SKIP_STOCK}`),
+      new il.PartitionError(
+        `nothing to run in 2026-01-01..2026-01-04: shop.weekly_orders: no week of it lies wholly inside 2026-01-01..2026-01-04; shop.stock: ${SKIP_STOCK}`,
+      ),
     );
   });
 
@@ -174,7 +194,10 @@ describe("planMaterialize: a window over a whole project", () => {
 
   it("a trailing window reads across partitions: its asset runs a stage after the orders", () => {
     const plan = il.planMaterialize(project([orders, rolling]), { window: "2026-01-01..2026-01-10", order: "oldest" });
-    expect(stagesOf(plan)).toEqual([{ "shop.orders": days("2026-01-01", "2026-01-10") }, { "shop.rolling": days("2026-01-01", "2026-01-10") }]);
+    expect(stagesOf(plan)).toEqual([
+      { "shop.orders": days("2026-01-01", "2026-01-10") },
+      { "shop.rolling": days("2026-01-01", "2026-01-10") },
+    ]);
   });
 
   it("with only and onlyByAsset (as --missing gives), each asset runs just its own keys", () => {
@@ -206,7 +229,8 @@ describe("runStages: waiting and canceled", () => {
       order: plan.order,
       failFast: options.failFast ?? true,
       onEvent: (event) => {
-        if (event.type === "asset:canceled") canceled.push({ asset: event.asset, ...(event.partition ? { partition: event.partition } : {}), reason: event.reason });
+        if (event.type === "asset:canceled")
+          canceled.push({ asset: event.asset, ...(event.partition ? { partition: event.partition } : {}), reason: event.reason });
       },
     });
     return { result, canceled };
@@ -218,7 +242,9 @@ describe("runStages: waiting and canceled", () => {
     expect(result.status).toBe("completed");
     expect(result.waiting).toEqual([]);
     expect(canceled).toEqual([]);
-    expect(await p.dag.find("shop.monthly_revenue")!.read(il.TimePartition.fromKey("2026-01"))).toEqual([{ month: "2026-01-01", days: 31, revenue: (31 * 32) / 2 }]);
+    expect(await p.dag.find("shop.monthly_revenue")!.read(il.TimePartition.fromKey("2026-01"))).toEqual([
+      { month: "2026-01-01", days: 31, revenue: (31 * 32) / 2 },
+    ]);
     expect(await p.dag.find("shop.monthly_report")!.read(il.TimePartition.fromKey("2026-01"))).toEqual([{ month: "2026-01-01", lines: 1 }]);
   });
 
@@ -228,12 +254,25 @@ describe("runStages: waiting and canceled", () => {
     await p.dag.materialize(il.TimePartition.fromKey("2026-01-20"), { assets: ["shop.orders"] });
     const { result, canceled } = await runPlan(p, { assets: ["monthly_revenue", "monthly_report"], partition: "2026-01" });
     expect(result.status).toBe("failed");
-    expect(result.waiting).toEqual([{ asset: "shop.monthly_revenue", partition: "2026-01", upstream: "shop.orders", missing: "2026-01-11..2026-01-19, 2026-01-21..2026-01-31" }]);
+    expect(result.waiting).toEqual([
+      {
+        asset: "shop.monthly_revenue",
+        partition: "2026-01",
+        upstream: "shop.orders",
+        missing: "2026-01-11..2026-01-19, 2026-01-21..2026-01-31",
+      },
+    ]);
     expect(canceled).toEqual([
-      { asset: "shop.monthly_revenue", partition: "2026-01", reason: 'waiting for "shop.orders" 2026-01-11..2026-01-19, 2026-01-21..2026-01-31' },
+      {
+        asset: "shop.monthly_revenue",
+        partition: "2026-01",
+        reason: 'waiting for "shop.orders" 2026-01-11..2026-01-19, 2026-01-21..2026-01-31',
+      },
       { asset: "shop.monthly_report", partition: "2026-01", reason: 'its dependency "shop.monthly_revenue" is waiting for upstream data' },
     ]);
-    expect(result.notRun).toEqual([{ asset: "shop.monthly_report", partition: "2026-01", reason: 'its dependency "shop.monthly_revenue" is waiting for upstream data' }]);
+    expect(result.notRun).toEqual([
+      { asset: "shop.monthly_report", partition: "2026-01", reason: 'its dependency "shop.monthly_revenue" is waiting for upstream data' },
+    ]);
     expect(result.partitions).toEqual([{ key: "2026-01", status: "canceled", result: null }]);
     expect(await p.dag.find("shop.monthly_revenue")!.partitionRowCounts()).toEqual({});
   });
@@ -258,7 +297,9 @@ describe("runStages: waiting and canceled", () => {
     });
     expect(both.result.status).toBe("completed");
     expect(both.result.completedPartitions).toEqual([...rest, "2026-02"]);
-    expect(await p.dag.find("shop.monthly_revenue")!.read(il.TimePartition.fromKey("2026-02"))).toEqual([{ month: "2026-02-01", days: 28, revenue: (28 * 29) / 2 }]);
+    expect(await p.dag.find("shop.monthly_revenue")!.read(il.TimePartition.fromKey("2026-02"))).toEqual([
+      { month: "2026-02-01", days: 28, revenue: (28 * 29) / 2 },
+    ]);
   });
 
   it("a day that fails in the same backfill cancels the month (not waiting), the other days complete", async () => {
@@ -271,8 +312,12 @@ describe("runStages: waiting and canceled", () => {
       expect(result.failedPartitions).toEqual(["2026-03-15"]);
       expect(result.canceledPartitions).toEqual(["2026-03"]);
       expect(result.completedPartitions).toEqual(days("2026-03-01", "2026-03-31").filter((d) => d !== "2026-03-15"));
-      expect(canceled).toEqual([{ asset: "shop.monthly_revenue", partition: "2026-03", reason: 'its dependency "shop.orders" 2026-03-15 did not complete' }]);
-      expect(result.notRun).toEqual([{ asset: "shop.monthly_revenue", partition: "2026-03", reason: 'its dependency "shop.orders" 2026-03-15 did not complete' }]);
+      expect(canceled).toEqual([
+        { asset: "shop.monthly_revenue", partition: "2026-03", reason: 'its dependency "shop.orders" 2026-03-15 did not complete' },
+      ]);
+      expect(result.notRun).toEqual([
+        { asset: "shop.monthly_revenue", partition: "2026-03", reason: 'its dependency "shop.orders" 2026-03-15 did not complete' },
+      ]);
       expect(await p.dag.find("shop.monthly_revenue")!.partitionRowCounts()).toEqual({});
     } finally {
       failing.clear();

@@ -92,7 +92,11 @@ describe("dependency types", () => {
   it("types the explicit mapping form { asset, mapping } as the upstream's data, in requires and optionalRequires", () => {
     il.asset({
       key: "rolling",
-      requires: { week: { asset: orders, mapping: il.trailing(7) }, before: { asset: totals, mapping: il.previousPeriod() }, byKey: { asset: "shop.orders" } },
+      requires: {
+        week: { asset: orders, mapping: il.trailing(7) },
+        before: { asset: totals, mapping: il.previousPeriod() },
+        byKey: { asset: "shop.orders" },
+      },
       optionalRequires: { maybe: { asset: orders, mapping: il.previousPeriod() } },
       run: (_ctx, { week, before, byKey, maybe }) => {
         expectTypeOf(week).toEqualTypeOf<Order[]>();

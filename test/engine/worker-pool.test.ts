@@ -42,7 +42,16 @@ send({ kind: "ready" });
 }
 
 const ORDERS = "shop.orders";
-const completedExecution = { asset: ORDERS, status: "completed", startTime: "2026-01-07T00:00:00.995Z", endTime: "2026-01-07T00:00:01.000Z", error: null, rows: 3, written: ["csv"], failedDestinations: [] };
+const completedExecution = {
+  asset: ORDERS,
+  status: "completed",
+  startTime: "2026-01-07T00:00:00.995Z",
+  endTime: "2026-01-07T00:00:01.000Z",
+  error: null,
+  rows: 3,
+  written: ["csv"],
+  failedDestinations: [],
+};
 const completedRun = `
   await event({ type: "run:started", assets: ["${ORDERS}"] });
   await event({ type: "asset:completed", asset: "${ORDERS}", rows: 3, durationMs: 5 });
@@ -52,14 +61,20 @@ const completedRun = `
 function pool(workerPath: string, options: { timeoutMs?: number } = {}) {
   const events: InterloperEvent[] = [];
   const control = new RunControl();
-  const workers = new WorkerPool({ configPath: "unused", cwd: dir, workerPath, ...options }, { backfillId: "b1", emit: (e) => events.push(e), control, concurrency: 4, failFast: true });
+  const workers = new WorkerPool(
+    { configPath: "unused", cwd: dir, workerPath, ...options },
+    { backfillId: "b1", emit: (e) => events.push(e), control, concurrency: 4, failFast: true },
+  );
   return { workers, events, types: () => events.map((e) => e.type) };
 }
 
 describe("WorkerPool: a worker's end", () => {
   it.each([
     ["replies and stays", `${completedRun}\n  await result({ assetExecutions: { "${ORDERS}": ${JSON.stringify(completedExecution)} } });`],
-    ["replies, then exits 143 (asked to stop as it finished)", `${completedRun}\n  await result({ assetExecutions: { "${ORDERS}": ${JSON.stringify(completedExecution)} } });\n  process.exit(143);`],
+    [
+      "replies, then exits 143 (asked to stop as it finished)",
+      `${completedRun}\n  await result({ assetExecutions: { "${ORDERS}": ${JSON.stringify(completedExecution)} } });\n  process.exit(143);`,
+    ],
     ["says its run completed, then crashes before replying (exit 70)", `${completedRun}\n  process.exit(70);`],
   ])("a worker whose run completed and which %s completed the partition", async (_what, onTask) => {
     const { workers, types } = pool(await worker(onTask));
@@ -71,11 +86,17 @@ describe("WorkerPool: a worker's end", () => {
   });
 
   it("a worker that exits 143 before its run completed did not complete the partition, and the error holds its stderr", async () => {
-    const { workers, types } = pool(await worker(`await event({ type: "run:started", assets: ["${ORDERS}"] });\n  process.stderr.write("stand-in: stopping\\n", () => process.exit(143));`));
+    const { workers, types } = pool(
+      await worker(
+        `await event({ type: "run:started", assets: ["${ORDERS}"] });\n  process.stderr.write("stand-in: stopping\\n", () => process.exit(143));`,
+      ),
+    );
     const result = await workers.run("2026-01-07", [ORDERS]);
     await workers.close();
     expect(result.status).toBe("failed");
-    expect(result.assetExecutions[ORDERS]!.error?.message).toBe("the process running partition 2026-01-07 exited with code 143: stand-in: stopping");
+    expect(result.assetExecutions[ORDERS]!.error?.message).toBe(
+      "the process running partition 2026-01-07 exited with code 143: stand-in: stopping",
+    );
     expect(types()).toEqual(["run:started", "asset:failed", "run:failed"]);
   });
 
@@ -112,7 +133,9 @@ describe("WorkerPool: a worker's end", () => {
     const result = await workers.run("2026-01-07", [ORDERS]);
     await workers.close();
     expect(result.status).toBe("failed");
-    expect(result.assetExecutions[ORDERS]!.error?.message).toBe("the process running partition 2026-01-07 timed out after 3s and was stopped");
+    expect(result.assetExecutions[ORDERS]!.error?.message).toBe(
+      "the process running partition 2026-01-07 timed out after 3s and was stopped",
+    );
     expect(types()).toEqual(["run:started", "asset:started", "asset:canceled", "asset:failed", "run:failed"]);
   });
 });
@@ -142,9 +165,17 @@ describe("WorkerPool: workers for many partitions", () => {
       rows: null,
       written: ["main"],
       failedDestinations: ["mirror"],
-      error: { name: "DestinationWriteError", message: "writing to mirror failed", stack: "DestinationWriteError: writing to mirror failed\n    at the worker", written: ["main"], failedDestinations: ["mirror"] },
+      error: {
+        name: "DestinationWriteError",
+        message: "writing to mirror failed",
+        stack: "DestinationWriteError: writing to mirror failed\n    at the worker",
+        written: ["main"],
+        failedDestinations: ["mirror"],
+      },
     };
-    const { workers } = pool(await worker(`await result({ status: "failed", assetExecutions: { "${ORDERS}": ${JSON.stringify(failed)} } });`));
+    const { workers } = pool(
+      await worker(`await result({ status: "failed", assetExecutions: { "${ORDERS}": ${JSON.stringify(failed)} } });`),
+    );
     const result = await workers.run("2026-01-07", [ORDERS]);
     await workers.close();
     const execution = result.assetExecutions[ORDERS]!;

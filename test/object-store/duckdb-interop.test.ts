@@ -30,7 +30,15 @@ function rows(): Record<string, unknown>[] {
   return [
     { date: "2026-01-01", id: 1, amount: 9.5, paid: true, note: "first", at: new Date(Date.UTC(2026, 0, 1, 8)), tags: ["a"] },
     { date: "2026-01-01", id: 2, amount: null, paid: false, note: null, at: null, tags: null },
-    { date: "2026-01-02", id: 9007199254740993n, amount: -1.25, paid: null, note: "ünï, \"q\"", at: new Date(Date.UTC(1969, 11, 31, 23, 59)), tags: { k: 1 } },
+    {
+      date: "2026-01-02",
+      id: 9007199254740993n,
+      amount: -1.25,
+      paid: null,
+      note: 'ünï, "q"',
+      at: new Date(Date.UTC(1969, 11, 31, 23, 59)),
+      tags: { k: 1 },
+    },
     { date: "2026-01-03", id: 4, amount: 0.5, paid: true, note: "", at: new Date(Date.UTC(2026, 0, 3)), tags: [] },
   ];
 }
@@ -78,9 +86,15 @@ describe("DuckDB reads the hive folders", () => {
 
   it("Parquet: the partition column is typed DATE by hive type detection alone", async () => {
     const glob = await writeAll("parquet");
-    const result = await query(`SELECT date, count(*) AS n FROM read_parquet('${glob}', hive_partitioning = true) GROUP BY date ORDER BY date`);
+    const result = await query(
+      `SELECT date, count(*) AS n FROM read_parquet('${glob}', hive_partitioning = true) GROUP BY date ORDER BY date`,
+    );
     expect(result.types["date"]).toBe("DATE");
-    expect(result.rows).toEqual([["2026-01-01", "2"], ["2026-01-02", "1"], ["2026-01-03", "1"]]);
+    expect(result.rows).toEqual([
+      ["2026-01-01", "2"],
+      ["2026-01-02", "1"],
+      ["2026-01-03", "1"],
+    ]);
   });
 
   it("JSONL: same rows, numbers and booleans typed, the partition column from the path", async () => {
@@ -109,26 +123,37 @@ describe("DuckDB reads the hive folders", () => {
     ]);
   });
 
-  it.each(["parquet", "jsonl", "csv"] as const)("%s: sees the partition column once, from the path, for an asset with no declared schema", async (format) => {
-    const dest = new LocalObjectStoreDestination({ basePath: dir.path, format });
-    const plain = [{ date: "2026-01-01", id: 1 }, { date: "2026-01-02", id: 2 }];
-    // The schema conform infers for rows without a declared one: the dates typed as strings.
-    await dest.write(ctx(orders, days("2026-01-01", "2026-01-02"), inferFieldSpecs(plain)), plain);
-    const glob = `${dir.path}/shop/orders/*/data.${format}`.replaceAll("\\", "/");
-    const reader = { parquet: "read_parquet", jsonl: "read_json_auto", csv: "read_csv_auto" }[format];
-    const inFile = await query(`SELECT * FROM ${reader}('${glob}', hive_partitioning = false) LIMIT 0`);
-    expect(Object.keys(inFile.types)).toEqual(["id"]);
-    const result = await query(`SELECT * FROM ${reader}('${glob}', hive_partitioning = true) ORDER BY id`);
-    expect(Object.keys(result.types).sort()).toEqual(["date", "id"]);
-    expect(result.types["date"]).toBe("DATE");
-    expect(result.rows.map((row) => row.map(String))).toEqual(
-      ["2026-01-01", "2026-01-02"].map((day, i) => (Object.keys(result.types)[0] === "id" ? [String(i + 1), day] : [day, String(i + 1)])),
-    );
-  });
+  it.each(["parquet", "jsonl", "csv"] as const)(
+    "%s: sees the partition column once, from the path, for an asset with no declared schema",
+    async (format) => {
+      const dest = new LocalObjectStoreDestination({ basePath: dir.path, format });
+      const plain = [
+        { date: "2026-01-01", id: 1 },
+        { date: "2026-01-02", id: 2 },
+      ];
+      // The schema conform infers for rows without a declared one: the dates typed as strings.
+      await dest.write(ctx(orders, days("2026-01-01", "2026-01-02"), inferFieldSpecs(plain)), plain);
+      const glob = `${dir.path}/shop/orders/*/data.${format}`.replaceAll("\\", "/");
+      const reader = { parquet: "read_parquet", jsonl: "read_json_auto", csv: "read_csv_auto" }[format];
+      const inFile = await query(`SELECT * FROM ${reader}('${glob}', hive_partitioning = false) LIMIT 0`);
+      expect(Object.keys(inFile.types)).toEqual(["id"]);
+      const result = await query(`SELECT * FROM ${reader}('${glob}', hive_partitioning = true) ORDER BY id`);
+      expect(Object.keys(result.types).sort()).toEqual(["date", "id"]);
+      expect(result.types["date"]).toBe("DATE");
+      expect(result.rows.map((row) => row.map(String))).toEqual(
+        ["2026-01-01", "2026-01-02"].map((day, i) => (Object.keys(result.types)[0] === "id" ? [String(i + 1), day] : [day, String(i + 1)])),
+      );
+    },
+  );
 
   it("reads back through interloper what DuckDB reads", async () => {
     await writeAll("parquet");
     const dest = new LocalObjectStoreDestination({ basePath: dir.path });
-    expect(await dest.read(ctx(orders, days("2026-01-01", "2026-01-03"), orderSchema))).toEqual([rows()[0], rows()[1], rows()[2], rows()[3]]);
+    expect(await dest.read(ctx(orders, days("2026-01-01", "2026-01-03"), orderSchema))).toEqual([
+      rows()[0],
+      rows()[1],
+      rows()[2],
+      rows()[3],
+    ]);
   });
 });

@@ -20,7 +20,7 @@ const schema: FieldSpec[] = [
 function rows(): Row[] {
   return [
     {
-      s: "ünïcödé 𝄞 日本, \"quoted\"\nnew line",
+      s: 'ünïcödé 𝄞 日本, "quoted"\nnew line',
       i: 9007199254740993n,
       n: -0,
       b: true,
@@ -80,36 +80,59 @@ describe.each(formats)("%s format", (name, format) => {
 });
 
 describe("null and the empty string", () => {
-  const strings: FieldSpec[] = [{ name: "s", type: "string", nullable: true }, { name: "j", type: "json", nullable: true }];
-  const values: Row[] = [{ s: "", j: "" }, { s: null, j: null }];
+  const strings: FieldSpec[] = [
+    { name: "s", type: "string", nullable: true },
+    { name: "j", type: "json", nullable: true },
+  ];
+  const values: Row[] = [
+    { s: "", j: "" },
+    { s: null, j: null },
+  ];
 
-  it.each([["parquet", new ParquetFormat()], ["jsonl", new JSONLFormat()], ["csv", new CSVFormat()]] as const)("%s keeps them apart", async (_name, format) => {
+  it.each([
+    ["parquet", new ParquetFormat()],
+    ["jsonl", new JSONLFormat()],
+    ["csv", new CSVFormat()],
+  ] as const)("%s keeps them apart", async (_name, format) => {
     expect(await format.deserialize(await format.serialize(values, strings), strings)).toEqual(values);
   });
 
   it("csv writes null as an empty field and the empty string as an empty quoted one", () => {
-    const text = new TextDecoder().decode(new CSVFormat().serialize([{ s: "" }, { s: null }, {}, { s: "x" }], [{ name: "s", type: "string", nullable: true }]));
+    const text = new TextDecoder().decode(
+      new CSVFormat().serialize([{ s: "" }, { s: null }, {}, { s: "x" }], [{ name: "s", type: "string", nullable: true }]),
+    );
     expect(text).toBe('s\n""\n\n\nx\n');
   });
 
   it("csv reads a file written before the empty string was quoted as it did: an empty field is null in a nullable string field", async () => {
     const bytes = new TextEncoder().encode('s,j\n,\n,""""""\n');
-    expect(await new CSVFormat().deserialize(bytes, strings)).toEqual([{ s: null, j: null }, { s: null, j: "" }]);
+    expect(await new CSVFormat().deserialize(bytes, strings)).toEqual([
+      { s: null, j: null },
+      { s: null, j: "" },
+    ]);
   });
 });
 
 describe("JSONL text", () => {
   it("writes a bigint as a JSON number with its exact digits, and non-finite numbers as text", async () => {
-    const text = new TextDecoder().decode(new JSONLFormat().serialize([{ i: 2n ** 70n, n: Number.NaN }], [
-      { name: "i", type: "integer", nullable: false },
-      { name: "n", type: "number", nullable: false },
-    ]));
+    const text = new TextDecoder().decode(
+      new JSONLFormat().serialize(
+        [{ i: 2n ** 70n, n: Number.NaN }],
+        [
+          { name: "i", type: "integer", nullable: false },
+          { name: "n", type: "number", nullable: false },
+        ],
+      ),
+    );
     expect(text).toBe('{"i":1180591620717411303424,"n":"NaN"}\n');
   });
 
   it("reads a file without a schema, keeping unsafe integers exact", async () => {
     const bytes = new TextEncoder().encode('{"a":12345678901234567890,"b":{"c":1}}\n\n{"a":1,"b":null}\n');
-    expect(await new JSONLFormat().deserialize(bytes, null)).toEqual([{ a: 12345678901234567890n, b: { c: 1 } }, { a: 1, b: null }]);
+    expect(await new JSONLFormat().deserialize(bytes, null)).toEqual([
+      { a: 12345678901234567890n, b: { c: 1 } },
+      { a: 1, b: null },
+    ]);
   });
 });
 
@@ -118,13 +141,17 @@ describe("Parquet without a schema", () => {
     const format = new ParquetFormat();
     const back = await format.deserialize(await format.serialize(rows(), schema), null);
     // Dates held as Date objects come back in the default form of a date field, "YYYY-MM-DD".
-    expect(back).toEqual(rows().map((row) => ({ ...row, dd: row["dd"] instanceof Date ? row["dd"].toISOString().slice(0, 10) : row["dd"] })));
+    expect(back).toEqual(
+      rows().map((row) => ({ ...row, dd: row["dd"] instanceof Date ? row["dd"].toISOString().slice(0, 10) : row["dd"] })),
+    );
   });
 });
 
 describe("optional dependencies", () => {
   it("names the missing package and the install command", async () => {
-    const error = await importOptional("interloper-no-such-package", "npm install interloper-no-such-package", "the test format").catch((e: unknown) => e);
+    const error = await importOptional("interloper-no-such-package", "npm install interloper-no-such-package", "the test format").catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toContain('"interloper-no-such-package"');
     expect((error as Error).message).toContain("`npm install interloper-no-such-package`");
@@ -132,7 +159,9 @@ describe("optional dependencies", () => {
   });
 
   it("names the Parquet libraries' install command for the Parquet format", async () => {
-    const error = await importOptional("hyparquet-writer-missing", "npm install hyparquet hyparquet-writer", "the Parquet format").catch((e: unknown) => e);
+    const error = await importOptional("hyparquet-writer-missing", "npm install hyparquet hyparquet-writer", "the Parquet format").catch(
+      (e: unknown) => e,
+    );
     expect((error as Error).message).toContain("npm install hyparquet hyparquet-writer");
   });
 });

@@ -17,5 +17,8 @@ describe("GCSDestination on the test JSON API server", () => {
     await server?.stop();
   });
 
-  bucketContract("GCSDestination", (prefix, format) => new GCSDestination({ bucket, prefix, format, connection: { projectId: "test", apiEndpoint: server.endpoint } }));
+  bucketContract(
+    "GCSDestination",
+    (prefix, format) => new GCSDestination({ bucket, prefix, format, connection: { projectId: "test", apiEndpoint: server.endpoint } }),
+  );
 });

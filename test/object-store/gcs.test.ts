@@ -24,7 +24,12 @@ function expectNoSecrets(text: string): void {
 
 describe("GCSDestination options", () => {
   it("never shows credentials in JSON.stringify, util.inspect or String", () => {
-    const dest = new GCSDestination({ bucket: "b", prefix: "p", format: "csv", connection: { projectId: "proj", credentials: { client_email: EMAIL, private_key: PRIVATE_KEY } } });
+    const dest = new GCSDestination({
+      bucket: "b",
+      prefix: "p",
+      format: "csv",
+      connection: { projectId: "proj", credentials: { client_email: EMAIL, private_key: PRIVATE_KEY } },
+    });
     const json = JSON.stringify(dest);
     expectNoSecrets(json);
     expect(JSON.parse(json)).toEqual({
@@ -42,12 +47,21 @@ describe("GCSDestination options", () => {
 
   it.each([
     [{ bucket: "" }, "GCSDestination: bucket must be a non-empty bucket name"],
-    [{ bucket: "b", connection: { apiEndpoint: "localhost:4443" } }, 'GCSDestination: connection.apiEndpoint has the scheme "localhost:": expected an http(s) URL such as http://127.0.0.1:4443, got "localhost:4443"'],
+    [
+      { bucket: "b", connection: { apiEndpoint: "localhost:4443" } },
+      'GCSDestination: connection.apiEndpoint has the scheme "localhost:": expected an http(s) URL such as http://127.0.0.1:4443, got "localhost:4443"',
+    ],
     [{ bucket: "b", connection: { apiEndpoint: "http://local host" } }, "GCSDestination: connection.apiEndpoint is not a valid URL"],
-    [{ bucket: "b", connection: { keyfilename: "/k.json" } }, 'GCSDestination: connection has no option "keyfilename" (known: projectId, keyFilename, credentials, apiEndpoint)'],
+    [
+      { bucket: "b", connection: { keyfilename: "/k.json" } },
+      'GCSDestination: connection has no option "keyfilename" (known: projectId, keyFilename, credentials, apiEndpoint)',
+    ],
     [{ bucket: "b", connection: { keyFilename: "" } }, 'GCSDestination: connection.keyFilename must be a non-empty string, got string ""'],
     [{ bucket: "b", connection: { projectId: 7 } }, "GCSDestination: connection.projectId must be a non-empty string, got number 7"],
-    [{ bucket: "b", connection: "gs://b" }, 'GCSDestination: connection must be an object with projectId, keyFilename, credentials or apiEndpoint, got string "gs://b"'],
+    [
+      { bucket: "b", connection: "gs://b" },
+      'GCSDestination: connection must be an object with projectId, keyFilename, credentials or apiEndpoint, got string "gs://b"',
+    ],
   ])("refuses %j with a one-line ConfigError", (options, message) => {
     const error = (() => {
       try {
@@ -119,7 +133,10 @@ describe("GCSDestination on the test JSON API server", () => {
       "0",
       expect.stringMatching(/^[1-9]\d*$/),
     ]);
-    expect(uploads.map((request) => new URL(request.url, server.endpoint).searchParams.get("uploadType"))).toEqual(["multipart", "multipart"]);
+    expect(uploads.map((request) => new URL(request.url, server.endpoint).searchParams.get("uploadType"))).toEqual([
+      "multipart",
+      "multipart",
+    ]);
   });
 
   it("counts rows from metadata alone: corrupt bytes that keep row_count still count", async () => {
@@ -182,7 +199,12 @@ describe("GCSDestination on the test JSON API server", () => {
     await dest.write(ctx(orders, days("2026-01-01", "2026-01-01")), orderRows().slice(0, 2));
     // The first upload landed unanswered (the log holds answered requests only); the client's
     // retry met that very generation: 412, taken as done since the object holds these bytes.
-    expect(server.requests.slice(from).filter((request) => request.url.startsWith("/upload/")).map((request) => request.status)).toEqual([412]);
+    expect(
+      server.requests
+        .slice(from)
+        .filter((request) => request.url.startsWith("/upload/"))
+        .map((request) => request.status),
+    ).toEqual([412]);
     expect(await dest.read(ctx(orders, days("2026-01-01", "2026-01-01")))).toEqual(orderRows().slice(0, 2));
     expect(await dest.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 2 });
   });
@@ -220,7 +242,9 @@ describe("GCSDestination on the test JSON API server", () => {
       "GCSDestination: objects.get of gs://no-such-bucket/shop/orders/date=2026-01-01/data.parquet failed: HTTP 404: The specified bucket does not exist.",
     );
     const counts = await dest.partitionRowCounts(ctx(orders, null)).catch((e: unknown) => e);
-    expect((counts as Error).message).toBe("GCSDestination: objects.list of gs://no-such-bucket/shop/orders/ failed: HTTP 404: The specified bucket does not exist.");
+    expect((counts as Error).message).toBe(
+      "GCSDestination: objects.list of gs://no-such-bucket/shop/orders/ failed: HTTP 404: The specified bucket does not exist.",
+    );
   });
 
   it("with a key file beside a custom endpoint, signs with it before any request; a key that cannot sign fails locally, never shown", async () => {
@@ -230,13 +254,18 @@ describe("GCSDestination on the test JSON API server", () => {
       // (a valid key would next ask Google's token endpoint, which no test may reach).
       const broken = `-----BEGIN PRIVATE KEY-----\n${KEY_BODY}\n-----END PRIVATE KEY-----\n`;
       const keyFilename = join(dir.path, "key.json");
-      await writeFile(keyFilename, JSON.stringify({ type: "service_account", project_id: "p", client_email: EMAIL, private_key: broken, private_key_id: "k1" }));
+      await writeFile(
+        keyFilename,
+        JSON.stringify({ type: "service_account", project_id: "p", client_email: EMAIL, private_key: broken, private_key_id: "k1" }),
+      );
       const from = server.requests.length;
       for (const connection of [{ keyFilename }, { credentials: { client_email: EMAIL, private_key: broken } }]) {
         const dest = new GCSDestination({ bucket, connection: { ...connection, apiEndpoint: server.endpoint } });
         const error = await dest.read(ctx(orders, days("2026-01-01", "2026-01-01"))).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(ObjectStoreError);
-        expect((error as Error).message).toMatch(/^GCSDestination: objects\.get of gs:\/\/objects\/shop\/orders\/date=2026-01-01\/data\.parquet failed: /);
+        expect((error as Error).message).toMatch(
+          /^GCSDestination: objects\.get of gs:\/\/objects\/shop\/orders\/date=2026-01-01\/data\.parquet failed: /,
+        );
         expect((error as Error).message).not.toContain("\n");
         expectNoSecrets(inspect(error, { depth: null, showHidden: true }));
       }
@@ -248,10 +277,15 @@ describe("GCSDestination on the test JSON API server", () => {
   });
 
   it("names a key file that does not exist", async () => {
-    const dest = new GCSDestination({ bucket, connection: { keyFilename: "/nonexistent/interloper-key.json", apiEndpoint: server.endpoint } });
+    const dest = new GCSDestination({
+      bucket,
+      connection: { keyFilename: "/nonexistent/interloper-key.json", apiEndpoint: server.endpoint },
+    });
     const error = await dest.read(ctx(orders, days("2026-01-01", "2026-01-01"))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ObjectStoreError);
-    expect((error as Error).message).toMatch(/^GCSDestination: objects\.get of gs:\/\/objects\/.* failed: .*\/nonexistent\/interloper-key\.json/);
+    expect((error as Error).message).toMatch(
+      /^GCSDestination: objects\.get of gs:\/\/objects\/.* failed: .*\/nonexistent\/interloper-key\.json/,
+    );
     expect((error as Error).message).not.toContain("\n");
   });
 });

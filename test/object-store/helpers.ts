@@ -25,11 +25,23 @@ export function orderRows(): Record<string, unknown>[] {
   return [
     { date: "2026-01-01", id: 1, amount: 9.5, paid: true, note: "first", at: new Date(Date.UTC(2026, 0, 1, 8)), tags: ["a"] },
     { date: "2026-01-01", id: 2, amount: null, paid: false, note: null, at: null, tags: null },
-    { date: "2026-01-02", id: 9007199254740993n, amount: -1.25, paid: null, note: "ünï", at: new Date(Date.UTC(2026, 0, 2, 23, 59)), tags: { k: 1 } },
+    {
+      date: "2026-01-02",
+      id: 9007199254740993n,
+      amount: -1.25,
+      paid: null,
+      note: "ünï",
+      at: new Date(Date.UTC(2026, 0, 2, 23, 59)),
+      tags: { k: 1 },
+    },
   ];
 }
 
-export function ctx(asset: AssetRef, window: PartitionWindow | Partition | null, schema: readonly FieldSpec[] | null = orderSchema): IOContext {
+export function ctx(
+  asset: AssetRef,
+  window: PartitionWindow | Partition | null,
+  schema: readonly FieldSpec[] | null = orderSchema,
+): IOContext {
   return new IOContext({ asset, window, schema, metadata: { runId: "test" } });
 }
 

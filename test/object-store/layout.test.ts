@@ -54,7 +54,9 @@ describe("hive layout", () => {
 
   it("refuses an unknown format by name", async () => {
     const dest = new LocalObjectStoreDestination({ basePath: dir.path, format: "xml" as never });
-    await expect(dest.write(ctx(orders, days("2026-01-01", "2026-01-01")), [])).rejects.toThrow(/"xml" is not one of "parquet", "jsonl", "csv"/);
+    await expect(dest.write(ctx(orders, days("2026-01-01", "2026-01-01")), [])).rejects.toThrow(
+      /"xml" is not one of "parquet", "jsonl", "csv"/,
+    );
   });
 
   it("names the object's URI when it does not exist", async () => {
@@ -71,7 +73,7 @@ describe("the partition column", () => {
     await dest.write(ctx(orders, days("2026-01-01", "2026-01-02")), orderRows());
     const raw = await text("shop", "orders", "date=2026-01-01", `data.${format}`);
     expect(raw).not.toContain("date");
-    expect(raw).not.toContain("2026-01-01\"");
+    expect(raw).not.toContain('2026-01-01"');
     expect(await dest.read(ctx(orders, days("2026-01-01", "2026-01-02")))).toEqual(orderRows());
   });
 
@@ -80,12 +82,17 @@ describe("the partition column", () => {
     await dest.write(ctx(orders, days("2026-01-01", "2026-01-02")), orderRows());
     const bytes = await readFile(join(dir.path, "shop", "orders", "date=2026-01-02", "data.parquet"));
     const { parquetMetadata } = await import("hyparquet");
-    const names = parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer).schema.map((e) => e.name);
+    const names = parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer).schema.map(
+      (e) => e.name,
+    );
     expect(names).toEqual(["root", "id", "amount", "paid", "note", "at", "tags"]);
   });
 
   it("comes back as a Date when the field says so, and in its schema position", async () => {
-    const schema: FieldSpec[] = [{ name: "id", type: "integer", nullable: false }, { name: "date", type: "date", nullable: false, asDate: true }];
+    const schema: FieldSpec[] = [
+      { name: "id", type: "integer", nullable: false },
+      { name: "date", type: "date", nullable: false, asDate: true },
+    ];
     const dest = new LocalObjectStoreDestination({ basePath: dir.path, format: "csv" });
     const rows = [{ id: 1, date: new Date(Date.UTC(2026, 0, 1)) }];
     await dest.write(ctx(orders, days("2026-01-01", "2026-01-01"), schema), rows);
@@ -96,7 +103,10 @@ describe("the partition column", () => {
 
   it("comes back as the list value, and as the key string when there is no schema", async () => {
     const dest = new LocalObjectStoreDestination({ basePath: dir.path, format: "jsonl" });
-    const rows = [{ region: "eu", amount: 1 }, { region: "us", amount: 2 }];
+    const rows = [
+      { region: "eu", amount: 1 },
+      { region: "us", amount: 2 },
+    ];
     await dest.write(ctx(sales, regions.all(), null), rows);
     expect(await text("shop", "sales", "region=eu", "data.jsonl")).toBe('{"amount":1}\n');
     expect(await dest.read(ctx(sales, regions.all(), null))).toEqual(rows);
@@ -106,8 +116,14 @@ describe("the partition column", () => {
     const dest = new LocalObjectStoreDestination({ basePath: dir.path, format: "jsonl" });
     const { TimeGranularity, TimePartitionConfig, TimePartitionWindow } = await import("../../src/partitioning/index.js");
     const monthly = { ...orders, partitioning: new TimePartitionConfig({ column: "date", granularity: TimeGranularity.MONTH }) };
-    const schema: FieldSpec[] = [{ name: "date", type: "date", nullable: false }, { name: "id", type: "integer", nullable: false }];
-    const rows = [{ date: "2026-01-01", id: 1 }, { date: "2026-01-31", id: 2 }];
+    const schema: FieldSpec[] = [
+      { name: "date", type: "date", nullable: false },
+      { name: "id", type: "integer", nullable: false },
+    ];
+    const rows = [
+      { date: "2026-01-01", id: 1 },
+      { date: "2026-01-31", id: 2 },
+    ];
     const window = new TimePartitionWindow("2026-01-01", "2026-01-01", TimeGranularity.MONTH);
     await dest.write(ctx(monthly, window, schema), rows);
     expect(await text("shop", "orders", "date=2026-01", "data.jsonl")).toBe('{"date":"2026-01-01","id":1}\n{"date":"2026-01-31","id":2}\n');
@@ -166,7 +182,9 @@ describe("Parquet file shape", () => {
     for (const day of ["2026-01-01", "2026-01-02"]) {
       const bytes = await readFile(join(dir.path, "shop", "orders", `date=${day}`, "data.parquet"));
       const metadata = parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
-      shapes.push(metadata.schema.slice(1).map((e) => [e.name, e.type, e.converted_type ?? e.logical_type?.type ?? null, e.repetition_type]));
+      shapes.push(
+        metadata.schema.slice(1).map((e) => [e.name, e.type, e.converted_type ?? e.logical_type?.type ?? null, e.repetition_type]),
+      );
     }
     expect(shapes[1]).toEqual(shapes[0]);
     expect(shapes[0]).toEqual([
@@ -226,7 +244,10 @@ describe("the partition column, dropped whenever the partition gives every row's
   const { DAY, HOUR, WEEK, MONTH, QUARTER, YEAR } = TimeGranularity;
   const FORMATS = ["parquet", "jsonl", "csv"] as const;
   const midnight = (day: string) => new Date(`${day}T00:00:00Z`);
-  const assetOf = (granularity: TimeGranularity): AssetRef => ({ ...orders, partitioning: new TimePartitionConfig({ column: "date", granularity, allowWindow: true }) });
+  const assetOf = (granularity: TimeGranularity): AssetRef => ({
+    ...orders,
+    partitioning: new TimePartitionConfig({ column: "date", granularity, allowWindow: true }),
+  });
 
   /** The columns of one stored object, as the format reads them back without a schema. */
   async function fileColumns(dest: LocalObjectStoreDestination, name: string): Promise<string[]> {
@@ -241,13 +262,41 @@ describe("the partition column, dropped whenever the partition gives every row's
   const schemaOf = (date: FieldSpec): FieldSpec[] => [date, { name: "id", type: "integer", nullable: false }];
   // [case, partition key, rows, write and read schema ("inferred": as conform infers it from the rows)]
   const cases: Array<[string, string, () => Record<string, unknown>[], FieldSpec[] | "inferred"]> = [
-    ["a day's ISO date strings, no declared schema", "2026-01-02", () => [{ date: "2026-01-02", id: 1 }, { date: "2026-01-02", id: 2 }], "inferred"],
-    ["a day's ISO date strings, z.string()", "2026-01-02", () => [{ date: "2026-01-02", id: 1 }], schemaOf({ name: "date", type: "string", nullable: false })],
-    ["a day's ISO date strings, z.iso.date()", "2026-01-02", () => [{ date: "2026-01-02", id: 1 }], schemaOf({ name: "date", type: "date", nullable: false, asDate: false })],
+    [
+      "a day's ISO date strings, no declared schema",
+      "2026-01-02",
+      () => [
+        { date: "2026-01-02", id: 1 },
+        { date: "2026-01-02", id: 2 },
+      ],
+      "inferred",
+    ],
+    [
+      "a day's ISO date strings, z.string()",
+      "2026-01-02",
+      () => [{ date: "2026-01-02", id: 1 }],
+      schemaOf({ name: "date", type: "string", nullable: false }),
+    ],
+    [
+      "a day's ISO date strings, z.iso.date()",
+      "2026-01-02",
+      () => [{ date: "2026-01-02", id: 1 }],
+      schemaOf({ name: "date", type: "date", nullable: false, asDate: false }),
+    ],
     ["a day's Dates, no declared schema", "2026-01-02", () => [{ date: midnight("2026-01-02"), id: 1 }], "inferred"],
-    ["a day's Dates, z.date()", "2026-01-02", () => [{ date: midnight("2026-01-02"), id: 1 }], schemaOf({ name: "date", type: "datetime", nullable: false, asDate: true })],
+    [
+      "a day's Dates, z.date()",
+      "2026-01-02",
+      () => [{ date: midnight("2026-01-02"), id: 1 }],
+      schemaOf({ name: "date", type: "datetime", nullable: false, asDate: true }),
+    ],
     ["an hour's instant as a Date", "2026-01-02T05", () => [{ date: new Date("2026-01-02T05:00:00Z"), id: 1 }], "inferred"],
-    ["an hour's instant as an ISO string, z.iso.datetime()", "2026-01-02T05", () => [{ date: "2026-01-02T05:00:00.000Z", id: 1 }], schemaOf({ name: "date", type: "datetime", nullable: false, asDate: false })],
+    [
+      "an hour's instant as an ISO string, z.iso.datetime()",
+      "2026-01-02T05",
+      () => [{ date: "2026-01-02T05:00:00.000Z", id: 1 }],
+      schemaOf({ name: "date", type: "datetime", nullable: false, asDate: false }),
+    ],
     ["a week's key", "2026-W02", () => [{ date: "2026-W02", id: 1 }], "inferred"],
     ["a month's key", "2026-01", () => [{ date: "2026-01", id: 1 }], "inferred"],
     ["a quarter's key", "2026-Q1", () => [{ date: "2026-Q1", id: 1 }], "inferred"],
@@ -283,7 +332,10 @@ describe("the partition column, dropped whenever the partition gives every row's
 
   it.each(FORMATS)("%s: a daily window of strings with an inferred schema, through write()", async (format) => {
     const dest = new LocalObjectStoreDestination({ basePath: dir.path, format });
-    const rows = [{ date: "2026-01-01", id: 1 }, { date: "2026-01-02", id: 2 }];
+    const rows = [
+      { date: "2026-01-01", id: 1 },
+      { date: "2026-01-02", id: 2 },
+    ];
     const context = ctx(orders, days("2026-01-01", "2026-01-02"), inferred(rows));
     await dest.write(context, rows);
     for (const partition of context.partitions) expect(await fileColumns(dest, dest.objectName(context, partition))).toEqual(["id"]);
@@ -293,17 +345,20 @@ describe("the partition column, dropped whenever the partition gives every row's
     expect(untyped.map((row) => row["date"])).toEqual(["2026-01-01", "2026-01-02"]);
   });
 
-  it.each(FORMATS)("%s: stays where the partition cannot restore each row (instants inside an hour, daily Dates in a month)", async (format) => {
-    const dest = new LocalObjectStoreDestination({ basePath: dir.path, format });
-    const hourly = [{ date: new Date("2026-01-02T05:10:00Z"), id: 1 }];
-    const hour = new TimePartition("2026-01-02T05", HOUR);
-    await dest.writePartition(ctx(assetOf(HOUR), hour, inferred(hourly)), hour, hourly);
-    expect(await fileColumns(dest, dest.objectName(ctx(assetOf(HOUR), hour), hour))).toEqual(["date", "id"]);
-    expect(await dest.readPartition(ctx(assetOf(HOUR), hour, inferred(hourly)), hour)).toEqual(hourly);
-    const monthly = [{ date: midnight("2026-01-01"), id: 1 }];
-    const month = new TimePartition("2026-01", MONTH);
-    await dest.writePartition(ctx(assetOf(MONTH), month, inferred(monthly)), month, monthly);
-    expect(await fileColumns(dest, dest.objectName(ctx(assetOf(MONTH), month), month))).toEqual(["date", "id"]);
-    expect(await dest.readPartition(ctx(assetOf(MONTH), month, inferred(monthly)), month)).toEqual(monthly);
-  });
+  it.each(FORMATS)(
+    "%s: stays where the partition cannot restore each row (instants inside an hour, daily Dates in a month)",
+    async (format) => {
+      const dest = new LocalObjectStoreDestination({ basePath: dir.path, format });
+      const hourly = [{ date: new Date("2026-01-02T05:10:00Z"), id: 1 }];
+      const hour = new TimePartition("2026-01-02T05", HOUR);
+      await dest.writePartition(ctx(assetOf(HOUR), hour, inferred(hourly)), hour, hourly);
+      expect(await fileColumns(dest, dest.objectName(ctx(assetOf(HOUR), hour), hour))).toEqual(["date", "id"]);
+      expect(await dest.readPartition(ctx(assetOf(HOUR), hour, inferred(hourly)), hour)).toEqual(hourly);
+      const monthly = [{ date: midnight("2026-01-01"), id: 1 }];
+      const month = new TimePartition("2026-01", MONTH);
+      await dest.writePartition(ctx(assetOf(MONTH), month, inferred(monthly)), month, monthly);
+      expect(await fileColumns(dest, dest.objectName(ctx(assetOf(MONTH), month), month))).toEqual(["date", "id"]);
+      expect(await dest.readPartition(ctx(assetOf(MONTH), month, inferred(monthly)), month)).toEqual(monthly);
+    },
+  );
 });

@@ -46,7 +46,10 @@ export async function startMoto(): Promise<Moto> {
   child.once("exit", () => (exited = true));
   for (let attempt = 0; ; attempt++) {
     if (exited) throw new Error(`moto server exited before answering on ${endpoint}`);
-    const ok = await fetch(endpoint).then(() => true, () => false);
+    const ok = await fetch(endpoint).then(
+      () => true,
+      () => false,
+    );
     if (ok) break;
     if (attempt > 300) {
       child.kill();

@@ -12,7 +12,8 @@ const available = motoAvailable();
 const ordersDaily: AssetRef = { ...orders, key: "shop.orders_daily", table: "orders_daily" };
 // No dataset: its prefix `p/shop/` holds the dataset shop's tables too.
 const shopAsset: AssetRef = { key: "shop", table: "shop", dataset: null, partitioning: null };
-const ctx = (asset: AssetRef, window: ReturnType<typeof days> | null = null) => new IOContext({ asset, window, schema: null, metadata: { runId: "t" } });
+const ctx = (asset: AssetRef, window: ReturnType<typeof days> | null = null) =>
+  new IOContext({ asset, window, schema: null, metadata: { runId: "t" } });
 const rows = (window: ReturnType<typeof days>) => window.partitions.map((p, i) => ({ date: p.key, n: i }));
 
 describe.skipIf(!available)("S3Destination drops an asset", () => {
@@ -26,7 +27,11 @@ describe.skipIf(!available)("S3Destination drops an asset", () => {
     await dest.write(ctx(ordersDaily, days("2026-01-01", "2026-01-02")), rows(days("2026-01-01", "2026-01-02")));
     await dest.write(ctx(shopAsset), [{ n: 1 }]);
     expect(dest.missingDropHook()).toBeNull();
-    expect(await dest.describeDrop(ctx(orders))).toEqual({ what: `objects under s3://${bucket}/p/shop/orders/`, partitions: 3, exists: true });
+    expect(await dest.describeDrop(ctx(orders))).toEqual({
+      what: `objects under s3://${bucket}/p/shop/orders/`,
+      partitions: 3,
+      exists: true,
+    });
 
     await dest.dropAsset!(ctx(orders));
     const client = new S3Client(connection);

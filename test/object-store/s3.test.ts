@@ -33,7 +33,12 @@ describe("S3Destination secrets", () => {
       bucket: "b",
       prefix: "p",
       format: "csv",
-      connection: { region: "us-east-1", endpoint: "http://127.0.0.1:1", forcePathStyle: true, credentials: { accessKeyId: "[redacted]", secretAccessKey: "[redacted]" } },
+      connection: {
+        region: "us-east-1",
+        endpoint: "http://127.0.0.1:1",
+        forcePathStyle: true,
+        credentials: { accessKeyId: "[redacted]", secretAccessKey: "[redacted]" },
+      },
     });
     expectNoSecrets(inspect(dest, { depth: null, showHidden: true }));
     expectNoSecrets(String(dest));
@@ -91,21 +96,27 @@ describe.skipIf(!available)("S3Destination on a moto server", () => {
     expect(await dest.read(ctx(orders, days("2026-01-01", "2026-01-02")))).toEqual(orderRows());
   });
 
-  it.each(["parquet", "jsonl", "csv"] as const)("%s: leaves the partition column of a daily asset with no declared schema out of the object", async (format) => {
-    const dest = make(format);
-    const rows = [{ date: "2026-01-01", id: 1 }, { date: "2026-01-02", id: 2 }];
-    const dated = [{ date: new Date(Date.UTC(2026, 0, 3)), id: 3 }];
-    // The schema conform infers: the strings as string, the Dates as datetime.
-    await dest.write(ctx(orders, days("2026-01-01", "2026-01-02"), inferFieldSpecs(rows)), rows);
-    await dest.write(ctx(orders, days("2026-01-03", "2026-01-03"), inferFieldSpecs(dated)), dated);
-    for (const day of ["2026-01-01", "2026-01-02", "2026-01-03"]) {
-      const bytes = await body(`${dest.prefix}/shop/orders/date=${day}/data.${format}`);
-      const stored = await formatFor(format, "test").deserialize(bytes, null);
-      expect(Object.keys(stored[0]!)).toEqual(["id"]);
-    }
-    expect(await dest.read(ctx(orders, days("2026-01-01", "2026-01-02"), inferFieldSpecs(rows)))).toEqual(rows);
-    expect(await dest.read(ctx(orders, days("2026-01-03", "2026-01-03"), inferFieldSpecs(dated)))).toEqual(dated);
-  });
+  it.each(["parquet", "jsonl", "csv"] as const)(
+    "%s: leaves the partition column of a daily asset with no declared schema out of the object",
+    async (format) => {
+      const dest = make(format);
+      const rows = [
+        { date: "2026-01-01", id: 1 },
+        { date: "2026-01-02", id: 2 },
+      ];
+      const dated = [{ date: new Date(Date.UTC(2026, 0, 3)), id: 3 }];
+      // The schema conform infers: the strings as string, the Dates as datetime.
+      await dest.write(ctx(orders, days("2026-01-01", "2026-01-02"), inferFieldSpecs(rows)), rows);
+      await dest.write(ctx(orders, days("2026-01-03", "2026-01-03"), inferFieldSpecs(dated)), dated);
+      for (const day of ["2026-01-01", "2026-01-02", "2026-01-03"]) {
+        const bytes = await body(`${dest.prefix}/shop/orders/date=${day}/data.${format}`);
+        const stored = await formatFor(format, "test").deserialize(bytes, null);
+        expect(Object.keys(stored[0]!)).toEqual(["id"]);
+      }
+      expect(await dest.read(ctx(orders, days("2026-01-01", "2026-01-02"), inferFieldSpecs(rows)))).toEqual(rows);
+      expect(await dest.read(ctx(orders, days("2026-01-03", "2026-01-03"), inferFieldSpecs(dated)))).toEqual(dated);
+    },
+  );
 
   it("counts rows from metadata alone: corrupt bytes that keep row_count still count", async () => {
     const dest = make();
@@ -117,7 +128,13 @@ describe.skipIf(!available)("S3Destination on a moto server", () => {
 
   it("downloads and counts an object another tool wrote without row_count", async () => {
     const dest = make("csv");
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `${dest.prefix}/shop/orders/date=2026-02-01/data.csv`, Body: "id,note\n1,a\n2,\"multi\nline\"\n" }));
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: `${dest.prefix}/shop/orders/date=2026-02-01/data.csv`,
+        Body: 'id,note\n1,a\n2,"multi\nline"\n',
+      }),
+    );
     await dest.write(ctx(orders, days("2026-01-01", "2026-01-01")), orderRows().slice(0, 1));
     expect(await dest.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 1, "2026-02-01": 2 });
   });

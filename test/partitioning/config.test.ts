@@ -74,7 +74,12 @@ describe("TimePartitionConfig.check", () => {
       expectPartitionError(() => config.check(null as never, asset), asset, "no window", "a partition or a window");
       expectPartitionError(() => config.check(undefined as never, asset), asset, "no window");
       expectPartitionError(() => config.check("2026-01-02" as never, asset), asset, '"2026-01-02"', "a partition or a window");
-      expectPartitionError(() => config.check({ start: "2026-01-02" } as never, asset), asset, 'object {"start":"2026-01-02"}', "a partition or a window");
+      expectPartitionError(
+        () => config.check({ start: "2026-01-02" } as never, asset),
+        asset,
+        'object {"start":"2026-01-02"}',
+        "a partition or a window",
+      );
     }
   });
 
@@ -184,10 +189,7 @@ describe("TimePartitionConfig.compatible", () => {
 describe("TimePartitionConfig: definitions", () => {
   const configs: readonly [string, TimePartitionConfig][] = [
     ["the defaults", new TimePartitionConfig({ column: "date" })],
-    [
-      "every option",
-      new TimePartitionConfig({ column: "ts", granularity: HOUR, allowWindow: true, start: "2026-01-01T06:00:00Z" }),
-    ],
+    ["every option", new TimePartitionConfig({ column: "ts", granularity: HOUR, allowWindow: true, start: "2026-01-01T06:00:00Z" })],
     ["weeks with a start", new TimePartitionConfig({ column: "week", granularity: WEEK, start: "2026-01-05" })],
     ["quarters", new TimePartitionConfig({ column: "q", granularity: QUARTER, allowWindow: true })],
     ["years", new TimePartitionConfig({ column: "y", granularity: YEAR, start: D("2000-01-01") })],
@@ -226,9 +228,6 @@ describe("TimePartitionConfig: definitions", () => {
   });
 
   it("refuses an unknown kind with a PartitionError naming it", () => {
-    expectPartitionError(
-      () => PartitionConfig.fromDefinition({ kind: "nonsense", column: "x", allowWindow: false }),
-      "nonsense",
-    );
+    expectPartitionError(() => PartitionConfig.fromDefinition({ kind: "nonsense", column: "x", allowWindow: false }), "nonsense");
   });
 });

@@ -65,13 +65,7 @@ describe("DST: the process zone never leaks in", () => {
 
   it("hour ranges across the US spring change count every UTC hour", () => {
     const hours = [...HOUR.periodRange("2026-03-08T08:30:00Z", "2026-03-08T12:10:00Z")];
-    expect(hours.map((h) => HOUR.format(h))).toEqual([
-      "2026-03-08T08",
-      "2026-03-08T09",
-      "2026-03-08T10",
-      "2026-03-08T11",
-      "2026-03-08T12",
-    ]);
+    expect(hours.map((h) => HOUR.format(h))).toEqual(["2026-03-08T08", "2026-03-08T09", "2026-03-08T10", "2026-03-08T11", "2026-03-08T12"]);
     // the same range given in Los Angeles wall time: 00:30 PST to 05:10 PDT is 3h40m later
     expect(HOUR.periodsBetween("2026-03-08T00:30:00-08:00", "2026-03-08T05:10:00-07:00")).toBe(4);
     expect([...HOUR.periodRange("2026-03-07T12:00:00Z", "2026-03-09T11:00:00Z")]).toHaveLength(48);
@@ -153,7 +147,13 @@ describe("DST: lookback in a zone that changes", () => {
     const w = TimePartitionWindow.lookback({ now: D("2026-03-08T11:15:00Z"), lookback: 4, offset: 0, granularity: HOUR, timeZone: la });
     expect(String(w)).toBe("2026-03-08T08..2026-03-08T11");
     expect(w?.length).toBe(4);
-    const autumn = TimePartitionWindow.lookback({ now: D("2026-11-01T10:15:00Z"), lookback: 4, offset: 1, granularity: HOUR, timeZone: la });
+    const autumn = TimePartitionWindow.lookback({
+      now: D("2026-11-01T10:15:00Z"),
+      lookback: 4,
+      offset: 1,
+      granularity: HOUR,
+      timeZone: la,
+    });
     expect(String(autumn)).toBe("2026-11-01T06..2026-11-01T09");
   });
 });

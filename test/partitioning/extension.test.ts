@@ -130,9 +130,7 @@ describe("a third partitioning kind", () => {
 
   it("is refused by the built-in kinds, and refuses theirs", () => {
     expect(() => new TimePartitionConfig({ column: "date" }).check(new LetterPartition("a"), "people")).toThrow(/people/);
-    expect(() => new TimePartitionConfig({ column: "date" }).check(new LetterPartition("a"), "people")).toThrow(
-      PartitionError,
-    );
+    expect(() => new TimePartitionConfig({ column: "date" }).check(new LetterPartition("a"), "people")).toThrow(PartitionError);
     const list = new ListPartitionConfig({ column: "r", values: ["a"] });
     expect(() => list.check(new LetterPartition("a"), "people")).toThrow(PartitionError);
     expect(() => new LetterConfig("initial").check(new TimePartition("2026-01-01"), "people")).toThrow(PartitionError);

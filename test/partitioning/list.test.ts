@@ -65,9 +65,7 @@ describe("ListPartitionConfig: refused values", () => {
   ];
   for (const [label, value] of bad) {
     test(`refuses a value that is ${label} when the config is built`, () => {
-      expect(errorOf(() => new ListPartitionConfig({ column: "region", values: ["eu", value] }))).toBeInstanceOf(
-        ConfigError,
-      );
+      expect(errorOf(() => new ListPartitionConfig({ column: "region", values: ["eu", value] }))).toBeInstanceOf(ConfigError);
     });
   }
 
@@ -87,7 +85,9 @@ describe("ListPartitionConfig: refused values", () => {
   });
 
   it("allows characters past the C0 controls and DEL: non-breaking space, C1, emoji, right-to-left", () => {
-    expect(new ListPartitionConfig({ column: "r", values: ["a\u00a0b", "a\u0085b", "🚀", "שלום", "a.tmp-b", "__proto__"] }).values).toHaveLength(6);
+    expect(
+      new ListPartitionConfig({ column: "r", values: ["a\u00a0b", "a\u0085b", "🚀", "שלום", "a.tmp-b", "__proto__"] }).values,
+    ).toHaveLength(6);
   });
 
   it("refuses duplicate values", () => {
@@ -218,9 +218,7 @@ describe("ListPartitionConfig.compatible", () => {
   it("needs the same values in the same order; column and allowWindow do not matter", () => {
     const cfg = regions();
     expect(cfg.compatible(regions())).toBe(true);
-    expect(cfg.compatible(new ListPartitionConfig({ column: "market", values: ["eu", "us", "apac"], allowWindow: true }))).toBe(
-      true,
-    );
+    expect(cfg.compatible(new ListPartitionConfig({ column: "market", values: ["eu", "us", "apac"], allowWindow: true }))).toBe(true);
     expect(cfg.compatible(new ListPartitionConfig({ column: "region", values: ["us", "eu", "apac"] }))).toBe(false);
     expect(cfg.compatible(new ListPartitionConfig({ column: "region", values: ["eu", "us"] }))).toBe(false);
     expect(cfg.compatible(new ListPartitionConfig({ column: "region", values: ["eu", "us", "apac", "latam"] }))).toBe(false);

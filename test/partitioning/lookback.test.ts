@@ -46,12 +46,8 @@ describe("TimePartitionWindow.lookback: shape of the window", () => {
   it("crosses year boundaries and month ends", () => {
     const jan = D("2026-01-02T00:30:00Z");
     expect(lookback({ now: jan, lookback: 3, offset: 1, granularity: DAY })).toBe("2025-12-30..2026-01-01");
-    expect(lookback({ now: D("2026-03-31T12:00:00Z"), lookback: 2, offset: 1, granularity: MONTH })).toBe(
-      "2026-01..2026-02",
-    );
-    expect(lookback({ now: D("2024-03-01T12:00:00Z"), lookback: 2, offset: 1, granularity: DAY })).toBe(
-      "2024-02-28..2024-02-29",
-    );
+    expect(lookback({ now: D("2026-03-31T12:00:00Z"), lookback: 2, offset: 1, granularity: MONTH })).toBe("2026-01..2026-02");
+    expect(lookback({ now: D("2024-03-01T12:00:00Z"), lookback: 2, offset: 1, granularity: DAY })).toBe("2024-02-28..2024-02-29");
   });
 
   it("accepts now as an ISO datetime string", () => {
@@ -74,24 +70,14 @@ describe("TimePartitionWindow.lookback: shape of the window", () => {
 
 describe("TimePartitionWindow.lookback: clamping to start", () => {
   it("clamps the window's start to start", () => {
-    expect(lookback({ now, lookback: 7, offset: 1, granularity: DAY, start: "2026-05-16" })).toBe(
-      "2026-05-16..2026-05-19",
-    );
-    expect(lookback({ now, lookback: 7, offset: 1, granularity: DAY, start: D("2026-05-16") })).toBe(
-      "2026-05-16..2026-05-19",
-    );
-    expect(lookback({ now, lookback: 12, offset: 0, granularity: MONTH, start: "2026-01-01" })).toBe(
-      "2026-01..2026-05",
-    );
+    expect(lookback({ now, lookback: 7, offset: 1, granularity: DAY, start: "2026-05-16" })).toBe("2026-05-16..2026-05-19");
+    expect(lookback({ now, lookback: 7, offset: 1, granularity: DAY, start: D("2026-05-16") })).toBe("2026-05-16..2026-05-19");
+    expect(lookback({ now, lookback: 12, offset: 0, granularity: MONTH, start: "2026-01-01" })).toBe("2026-01..2026-05");
   });
 
   it("leaves the window alone when start is earlier", () => {
-    expect(lookback({ now, lookback: 7, offset: 1, granularity: DAY, start: "2026-01-01" })).toBe(
-      "2026-05-13..2026-05-19",
-    );
-    expect(lookback({ now, lookback: 7, offset: 1, granularity: DAY, start: "2026-05-13" })).toBe(
-      "2026-05-13..2026-05-19",
-    );
+    expect(lookback({ now, lookback: 7, offset: 1, granularity: DAY, start: "2026-01-01" })).toBe("2026-05-13..2026-05-19");
+    expect(lookback({ now, lookback: 7, offset: 1, granularity: DAY, start: "2026-05-13" })).toBe("2026-05-13..2026-05-19");
   });
 
   it("keeps one partition when start is the window's end", () => {
@@ -115,22 +101,14 @@ describe("TimePartitionWindow.lookback: time zones", () => {
   });
 
   it("follows the zone's calendar for days", () => {
-    expect(lookback({ now: instant, lookback: 1, offset: 0, granularity: DAY, timeZone: "America/Los_Angeles" })).toBe(
-      "2026-02-28",
-    );
-    expect(lookback({ now: instant, lookback: 1, offset: 0, granularity: DAY, timeZone: "Asia/Tokyo" })).toBe(
-      "2026-03-01",
-    );
+    expect(lookback({ now: instant, lookback: 1, offset: 0, granularity: DAY, timeZone: "America/Los_Angeles" })).toBe("2026-02-28");
+    expect(lookback({ now: instant, lookback: 1, offset: 0, granularity: DAY, timeZone: "Asia/Tokyo" })).toBe("2026-03-01");
     expect(lookback({ now: instant, lookback: 3, offset: 1, granularity: DAY, timeZone: "America/Los_Angeles" })).toBe(
       "2026-02-25..2026-02-27",
     );
     // a half-hour zone: 2026-02-28T19:00Z is 2026-03-01 00:30 in Kolkata
-    expect(
-      lookback({ now: D("2026-02-28T19:00:00Z"), lookback: 1, granularity: DAY, timeZone: "Asia/Kolkata" }),
-    ).toBe("2026-03-01");
-    expect(
-      lookback({ now: D("2026-02-28T18:00:00Z"), lookback: 1, granularity: DAY, timeZone: "Asia/Kolkata" }),
-    ).toBe("2026-02-28");
+    expect(lookback({ now: D("2026-02-28T19:00:00Z"), lookback: 1, granularity: DAY, timeZone: "Asia/Kolkata" })).toBe("2026-03-01");
+    expect(lookback({ now: D("2026-02-28T18:00:00Z"), lookback: 1, granularity: DAY, timeZone: "Asia/Kolkata" })).toBe("2026-02-28");
   });
 
   it("follows the zone's calendar for weeks, months, quarters and years", () => {
@@ -147,9 +125,7 @@ describe("TimePartitionWindow.lookback: time zones", () => {
     expect(lookback({ now: newYear, lookback: 1, granularity: YEAR })).toBe("2027");
     expect(lookback({ now: newYear, lookback: 1, granularity: YEAR, timeZone: "America/Los_Angeles" })).toBe("2026");
     // Tokyo is already in the new year at 2026-12-31T20:00Z
-    expect(lookback({ now: D("2026-12-31T20:00:00Z"), lookback: 1, granularity: YEAR, timeZone: "Asia/Tokyo" })).toBe(
-      "2027",
-    );
+    expect(lookback({ now: D("2026-12-31T20:00:00Z"), lookback: 1, granularity: YEAR, timeZone: "Asia/Tokyo" })).toBe("2027");
   });
 
   it("keeps hour windows in UTC whatever the zone", () => {
@@ -185,9 +161,7 @@ describe("TimePartitionWindow.lookback: time zones", () => {
   });
 
   it("refuses an unknown time zone, naming it", () => {
-    const error = errorOf(() =>
-      TimePartitionWindow.lookback({ now, lookback: 1, granularity: DAY, timeZone: "Mars/Olympus_Mons" }),
-    );
+    const error = errorOf(() => TimePartitionWindow.lookback({ now, lookback: 1, granularity: DAY, timeZone: "Mars/Olympus_Mons" }));
     expect(error instanceof PartitionError || error instanceof RangeError).toBe(true);
     expect((error as Error).message).toContain("Mars/Olympus_Mons");
   });
@@ -201,8 +175,6 @@ describe("TimePartitionWindow.lookback: bad input", () => {
   }
 
   it("refuses an invalid now", () => {
-    expect(errorOf(() => TimePartitionWindow.lookback({ now: new Date(Number.NaN), lookback: 1 }))).toBeInstanceOf(
-      TypeError,
-    );
+    expect(errorOf(() => TimePartitionWindow.lookback({ now: new Date(Number.NaN), lookback: 1 }))).toBeInstanceOf(TypeError);
   });
 });

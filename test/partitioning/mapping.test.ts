@@ -15,7 +15,8 @@ import { PartitionError } from "../../src/errors.js";
 
 const { HOUR, DAY, WEEK, MONTH, QUARTER, YEAR } = TimeGranularity;
 
-const time = (granularity: TimeGranularity, start?: string) => new TimePartitionConfig({ column: "date", granularity, ...(start ? { start } : {}) });
+const time = (granularity: TimeGranularity, start?: string) =>
+  new TimePartitionConfig({ column: "date", granularity, ...(start ? { start } : {}) });
 const regions = (values = ["eu", "us", "apac"]) => new ListPartitionConfig({ column: "region", values });
 
 /** The upstream window (as its string) a downstream window reads through a mapping. */
@@ -102,7 +103,9 @@ describe("explicit mappings", () => {
 
   it("a period wholly before the upstream's start is a PartitionError naming both windows", () => {
     expect(() => mapped("2026-01", time(DAY, "2026-01-01"), previousPeriod())).toThrow(PartitionError);
-    expect(() => mapped("2026-01", time(DAY, "2026-01-01"), previousPeriod())).toThrow("the previous period of 2026-01: 2025-12-01..2025-12-31, before the upstream's first partition 2026-01-01");
+    expect(() => mapped("2026-01", time(DAY, "2026-01-01"), previousPeriod())).toThrow(
+      "the previous period of 2026-01: 2025-12-01..2025-12-31, before the upstream's first partition 2026-01-01",
+    );
   });
 
   it("refuses a trailing length below 1 and a fractional offset", () => {
@@ -147,8 +150,12 @@ describe("non-time edges", () => {
     expect(edgeProblem(end("shop.stock", regions()), end("shop.daily", time(DAY)), null)).toBe(
       'asset "shop.daily" (by day) requires "shop.stock" (by list eu,us,apac): time and list partitions do not map onto each other; require "shop.stock" from an unpartitioned asset (which reads all its values), or partition "shop.daily" by the same list',
     );
-    expect(edgeProblem(end("shop.orders", time(DAY)), end("shop.stock", regions()), null)).toMatch(/^asset "shop\.stock" \(by list eu,us,apac\) requires "shop\.orders" \(by day\): time and list/);
-    expect(edgeProblem(end("shop.orders", time(DAY)), end("shop.total", null), null)).toMatch(/"shop\.total" \(unpartitioned\) requires "shop\.orders" \(by day\).*partition "shop\.total" by time/);
+    expect(edgeProblem(end("shop.orders", time(DAY)), end("shop.stock", regions()), null)).toMatch(
+      /^asset "shop\.stock" \(by list eu,us,apac\) requires "shop\.orders" \(by day\): time and list/,
+    );
+    expect(edgeProblem(end("shop.orders", time(DAY)), end("shop.total", null), null)).toMatch(
+      /"shop\.total" \(unpartitioned\) requires "shop\.orders" \(by day\).*partition "shop\.total" by time/,
+    );
     expect(edgeProblem(end("up", regions(["eu"])), end("down", regions()), null)).toMatch(/the same values in the same order/);
     expect(edgeProblem(end("up", regions()), end("down", null), trailing(7))).toMatch(/time mapping \(the trailing 7 periods\).*remove it/);
   });

@@ -6,7 +6,8 @@ import { periodsWithin, spanning, TimeGranularity, TimePartitionConfig, TimePart
 
 const { HOUR, DAY, WEEK, MONTH, QUARTER, YEAR } = TimeGranularity;
 
-const time = (granularity: TimeGranularity, start?: string) => new TimePartitionConfig({ column: "t", granularity, ...(start ? { start } : {}) });
+const time = (granularity: TimeGranularity, start?: string) =>
+  new TimePartitionConfig({ column: "t", granularity, ...(start ? { start } : {}) });
 const within = (window: string, config: TimePartitionConfig) => {
   const found = periodsWithin(TimePartitionWindow.parse(window), config);
   return found === null ? null : String(found);
@@ -99,14 +100,29 @@ describe("periodsWithin: the asset's periods lying wholly inside a window", () =
   });
 
   it("every pair of granularities agrees with walking the periods one by one", () => {
-    const windows = ["2026-01-01..2026-02-03", "2025-12-29..2027-01-03", "2028-02-27..2028-03-01", "2026-02-10..2026-03-31", "2026-03-29T22..2026-04-01T01", "2026-W52..2027-W02", "2026-11..2027-02", "2026-Q2..2026-Q3", "2025..2026"];
+    const windows = [
+      "2026-01-01..2026-02-03",
+      "2025-12-29..2027-01-03",
+      "2028-02-27..2028-03-01",
+      "2026-02-10..2026-03-31",
+      "2026-03-29T22..2026-04-01T01",
+      "2026-W52..2027-W02",
+      "2026-11..2027-02",
+      "2026-Q2..2026-Q3",
+      "2025..2026",
+    ];
     for (const text of windows) {
       const window = TimePartitionWindow.parse(text);
       for (const g of TimeGranularity.all) {
-        for (const start of [null, g.truncate(new Date(window.start.getTime() + (window.granularity.advance(window.end, 1).getTime() - window.start.getTime()) / 3))]) {
+        for (const start of [
+          null,
+          g.truncate(new Date(window.start.getTime() + (window.granularity.advance(window.end, 1).getTime() - window.start.getTime()) / 3)),
+        ]) {
           const config = new TimePartitionConfig({ column: "t", granularity: g, ...(start ? { start: g.format(start) } : {}) });
           const found = periodsWithin(window, config);
-          expect(found === null ? null : String(found), `${text} as ${g.name} from ${start ? g.format(start) : "the beginning"}`).toBe(bruteForce(window, g, start));
+          expect(found === null ? null : String(found), `${text} as ${g.name} from ${start ? g.format(start) : "the beginning"}`).toBe(
+            bruteForce(window, g, start),
+          );
           if (found) expect(found.granularity).toBe(g);
         }
       }

@@ -25,12 +25,10 @@ const instant = fc.date({ min: MIN, max: MAX, noInvalidDate: true });
 
 /** Two ordered instants at most `periods` periods (of `periodMs`) apart, both within range. */
 function orderedPair(periodMs: number, periods: number): fc.Arbitrary<[Date, Date]> {
-  return fc
-    .tuple(instant, fc.integer({ min: 0, max: periods * periodMs }))
-    .map(([a, delta]): [Date, Date] => {
-      const b = new Date(Math.min(a.getTime() + delta, MAX.getTime()));
-      return [a, b];
-    });
+  return fc.tuple(instant, fc.integer({ min: 0, max: periods * periodMs })).map(([a, delta]): [Date, Date] => {
+    const b = new Date(Math.min(a.getTime() + delta, MAX.getTime()));
+    return [a, b];
+  });
 }
 
 /** The calendar date of an instant in a zone, read independently through Intl. */
@@ -208,19 +206,25 @@ describe("properties of lookback", () => {
 
     test(`${g.name}: clamping to start keeps the part at or after start, or gives null`, () => {
       fc.assert(
-        fc.property(recent, fc.integer({ min: 1, max: 20 }), fc.integer({ min: 0, max: 5 }), fc.integer({ min: -30, max: 5 }), (now, lookback, offset, shift) => {
-          const start = g.advance(now, shift);
-          const w = TimePartitionWindow.lookback({ now, lookback, offset, granularity: g, start });
-          const end = g.advance(now, -offset);
-          const from = g.advance(now, -offset - lookback + 1);
-          if (start.getTime() > end.getTime()) {
-            expect(w).toBeNull();
-          } else {
-            expect(w).not.toBeNull();
-            expect(w?.end).toEqual(end);
-            expect(w?.start).toEqual(start.getTime() > from.getTime() ? start : from);
-          }
-        }),
+        fc.property(
+          recent,
+          fc.integer({ min: 1, max: 20 }),
+          fc.integer({ min: 0, max: 5 }),
+          fc.integer({ min: -30, max: 5 }),
+          (now, lookback, offset, shift) => {
+            const start = g.advance(now, shift);
+            const w = TimePartitionWindow.lookback({ now, lookback, offset, granularity: g, start });
+            const end = g.advance(now, -offset);
+            const from = g.advance(now, -offset - lookback + 1);
+            if (start.getTime() > end.getTime()) {
+              expect(w).toBeNull();
+            } else {
+              expect(w).not.toBeNull();
+              expect(w?.end).toEqual(end);
+              expect(w?.start).toEqual(start.getTime() > from.getTime() ? start : from);
+            }
+          },
+        ),
         RUNS,
       );
     });

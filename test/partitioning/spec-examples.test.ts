@@ -1,13 +1,6 @@
 // partitioning.md's code blocks, translated to TypeScript by api.md's mapping rules.
 import { describe, expect, it } from "vitest";
-import {
-  ListPartitionConfig,
-  TimeGranularity,
-  TimePartition,
-  TimePartitionConfig,
-  TimePartitionWindow,
-  date,
-} from "../../src/index.js";
+import { ListPartitionConfig, TimeGranularity, TimePartition, TimePartitionConfig, TimePartitionWindow, date } from "../../src/index.js";
 import { D } from "../support/assertions.js";
 
 describe("partitioning.md: Time partitioning", () => {
@@ -54,11 +47,7 @@ describe("partitioning.md: Granularity", () => {
   });
 
   it("list(g.period_range(start, end)): period starts, inclusive", () => {
-    expect([...g.periodRange(date("2026-01-01"), date("2026-03-15"))]).toEqual([
-      D("2026-01-01"),
-      D("2026-02-01"),
-      D("2026-03-01"),
-    ]);
+    expect([...g.periodRange(date("2026-01-01"), date("2026-03-15"))]).toEqual([D("2026-01-01"), D("2026-02-01"), D("2026-03-01")]);
   });
 
   it('il.TimePartition.from_key("2026-08") rebuilds the partition without being told it is monthly', () => {
@@ -70,9 +59,7 @@ describe("partitioning.md: Granularity", () => {
   it("ids are ISO-8601 prefixes that sort chronologically as strings", () => {
     const keys = ["2026-10", "2026-02", "2025-12", "2026-01"];
     expect([...keys].sort()).toEqual(["2025-12", "2026-01", "2026-02", "2026-10"]);
-    expect([...keys].sort().map((k) => g.parse(k).getTime())).toEqual(
-      keys.map((k) => g.parse(k).getTime()).sort((a, b) => a - b),
-    );
+    expect([...keys].sort().map((k) => g.parse(k).getTime())).toEqual(keys.map((k) => g.parse(k).getTime()).sort((a, b) => a - b));
   });
 });
 
@@ -145,13 +132,9 @@ describe("partitioning.md: Partitions and windows", () => {
       "2026-01-03..2026-01-09",
     );
     expect(
-      String(
-        TimePartitionWindow.lookback({ now, lookback: 7, offset: 1, granularity: TimeGranularity.DAY, start: "2026-01-05" }),
-      ),
+      String(TimePartitionWindow.lookback({ now, lookback: 7, offset: 1, granularity: TimeGranularity.DAY, start: "2026-01-05" })),
     ).toBe("2026-01-05..2026-01-09");
-    expect(
-      TimePartitionWindow.lookback({ now, lookback: 7, offset: 1, granularity: TimeGranularity.DAY, start: "2026-01-10" }),
-    ).toBeNull();
+    expect(TimePartitionWindow.lookback({ now, lookback: 7, offset: 1, granularity: TimeGranularity.DAY, start: "2026-01-10" })).toBeNull();
   });
 });
 

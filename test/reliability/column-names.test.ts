@@ -8,7 +8,14 @@
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asset } from "../../src/asset/definition.js";
-import { CSVDestination, FileDestination, GCSDestination, MemoryDestination, S3Destination, type Destination } from "../../src/destination/index.js";
+import {
+  CSVDestination,
+  FileDestination,
+  GCSDestination,
+  MemoryDestination,
+  S3Destination,
+  type Destination,
+} from "../../src/destination/index.js";
 import { LocalObjectStoreDestination } from "../../src/destination/object-store/index.js";
 import { SQLiteDestination } from "../../src/destination/database/index.js";
 import { TimePartition, TimePartitionConfig } from "../../src/partitioning/index.js";
@@ -122,7 +129,11 @@ const TARGETS: Target[] = [
   },
   { name: "PostgreSQL", available: postgresAvailable, make: async () => isolatedPostgres() },
   { name: "MySQL", available: mysqlAvailable, make: async () => isolatedMySQL() },
-  { name: "Memory", available: async () => true, make: async () => ({ destination: new MemoryDestination(), cleanup: async () => MemoryDestination.clear() }) },
+  {
+    name: "Memory",
+    available: async () => true,
+    make: async () => ({ destination: new MemoryDestination(), cleanup: async () => MemoryDestination.clear() }),
+  },
 ];
 
 /**
@@ -135,7 +146,10 @@ function same(a: unknown, b: unknown): boolean {
   if (typeof a === "object" && a !== null) {
     if (typeof b !== "object" || b === null || Array.isArray(b) || Object.getPrototypeOf(b) !== Object.prototype) return false;
     const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && same((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+    return (
+      keys.length === Object.keys(b).length &&
+      keys.every((key) => Object.hasOwn(b, key) && same((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+    );
   }
   return Object.is(a, b);
 }
@@ -152,7 +166,10 @@ function storedForm(read: unknown, written: unknown): boolean {
   }
 }
 
-const show = (value: unknown) => (typeof value === "object" && value !== null && Object.getPrototypeOf(value) !== Object.prototype && !Array.isArray(value) ? `an object with prototype ${JSON.stringify(Object.getPrototypeOf(value))}` : JSON.stringify(value));
+const show = (value: unknown) =>
+  typeof value === "object" && value !== null && Object.getPrototypeOf(value) !== Object.prototype && !Array.isArray(value)
+    ? `an object with prototype ${JSON.stringify(Object.getPrototypeOf(value))}`
+    : JSON.stringify(value);
 
 /**
  * What is wrong with a read row, compared with the written one, each problem a line: a prototype
@@ -161,12 +178,15 @@ const show = (value: unknown) => (typeof value === "object" && value !== null &&
  */
 function problems(read: Record<string, unknown>, written: Record<string, unknown>, loose = false): string[] {
   const found: string[] = [];
-  if (Object.getPrototypeOf(read) !== Object.prototype) found.push(`the row's prototype is ${JSON.stringify(Object.getPrototypeOf(read))}, not Object.prototype`);
+  if (Object.getPrototypeOf(read) !== Object.prototype)
+    found.push(`the row's prototype is ${JSON.stringify(Object.getPrototypeOf(read))}, not Object.prototype`);
   if ((read as { isAdmin?: unknown }).isAdmin !== undefined) found.push("row.isAdmin is set");
   const keys = Object.keys(read);
   for (const name of Object.keys(written)) {
-    if (!Object.hasOwn(read, name)) found.push(`no own field ${JSON.stringify(name)} (fields: ${keys.map((k) => JSON.stringify(k)).join(", ")})`);
-    else if (!(loose ? storedForm : same)(read[name], written[name])) found.push(`field ${JSON.stringify(name)} reads ${show(read[name])}, wrote ${JSON.stringify(written[name])}`);
+    if (!Object.hasOwn(read, name))
+      found.push(`no own field ${JSON.stringify(name)} (fields: ${keys.map((k) => JSON.stringify(k)).join(", ")})`);
+    else if (!(loose ? storedForm : same)(read[name], written[name]))
+      found.push(`field ${JSON.stringify(name)} reads ${show(read[name])}, wrote ${JSON.stringify(written[name])}`);
   }
   for (const key of keys) if (!Object.hasOwn(written, key)) found.push(`an unwritten field ${JSON.stringify(key)}`);
   return found;
@@ -194,7 +214,11 @@ describe("column names JavaScript or CSV treat specially, through every destinat
   const SHAPES = [
     { name: "rows, declared (zod) schema", declared: true, output: (row: Record<string, unknown>): unknown => [row] },
     { name: "rows, inferred schema", declared: false, output: (row: Record<string, unknown>): unknown => [row] },
-    { name: "columns, declared schema", declared: true, output: (row: Record<string, unknown>): unknown => own(Object.keys(row).map((key) => [key, [row[key]]])) },
+    {
+      name: "columns, declared schema",
+      declared: true,
+      output: (row: Record<string, unknown>): unknown => own(Object.keys(row).map((key) => [key, [row[key]]])),
+    },
     {
       name: "a stream of rows, inferred schema",
       declared: false,
@@ -213,7 +237,9 @@ describe("column names JavaScript or CSV treat specially, through every destinat
         try {
           const partitioning = new TimePartitionConfig({ column: "date", start: "2024-01-01" });
           const run = (context: { partition: { key: string } | null }) => shape.output(rowOf(context.partition!.key));
-          const definition = shape.declared ? asset({ key: "names", partitioning, schema: SCHEMA, run }) : asset({ key: "names", partitioning, run });
+          const definition = shape.declared
+            ? asset({ key: "names", partitioning, schema: SCHEMA, run })
+            : asset({ key: "names", partitioning, run });
           const bound = source({ key: "hostile_names", assets: [definition] })({ destinations: destination });
           const names = bound.assets["names"]!;
           const partition = TimePartition.fromKey("2024-03-01");

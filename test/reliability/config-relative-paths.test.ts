@@ -47,7 +47,10 @@ describe("destination paths are relative to the config file", () => {
       const result = await cli(["coverage", "--json", ...args], { cwd, env: { INTERLOPER_NOW: NOW } });
       expect(result.exitCode, result.stderr).toBe(0);
       const all = JSON.parse(result.stdout) as CoverageJson[];
-      expect(all.map((c) => [c.asset, c.materialized, c.missing]), cwd).toEqual([
+      expect(
+        all.map((c) => [c.asset, c.materialized, c.missing]),
+        cwd,
+      ).toEqual([
         ["rel.orders", 3, 0],
         ["rel.stock", 3, 0],
         ["rel.events", 3, 0],
@@ -57,7 +60,9 @@ describe("destination paths are relative to the config file", () => {
   });
 
   it("materialize from a subfolder writes beside the config, nothing in the subfolder", async () => {
-    const result = await cli(["materialize", "orders", "stock", "events", "-p", "2026-01-04", "-c", "../interloper.config.ts"], { cwd: sub });
+    const result = await cli(["materialize", "orders", "stock", "events", "-p", "2026-01-04", "-c", "../interloper.config.ts"], {
+      cwd: sub,
+    });
     expect(result.exitCode, result.stderr).toBe(0);
     const files = await listFiles(project);
     expect(files).toContain("data/rel/orders/date=2026-01-04/data.csv");
@@ -89,7 +94,9 @@ describe("destination paths are relative to the config file", () => {
       for (const command of [["list"], ["coverage"], ["materialize"]]) {
         const result = await cli([...command, "-c", "empty.config.ts"], { cwd: sub });
         expect(result.exitCode, result.stderr).toBe(2);
-        expect(oneLineError(result)).toMatch(new RegExp(`^interloper: ${empty.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: the config defines no assets: `));
+        expect(oneLineError(result)).toMatch(
+          new RegExp(`^interloper: ${empty.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: the config defines no assets: `),
+        );
         expect(result.stdout).toBe("");
       }
     } finally {

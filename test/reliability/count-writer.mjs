@@ -17,13 +17,22 @@ const destination =
     : kind === "file"
       ? new il.FileDestination({ basePath: base, durable })
       : new il.LocalObjectStoreDestination({ basePath: base, format: kind, durable });
-const asset = { key: "race.counts", table: "counts", dataset: "race", partitioning: new il.TimePartitionConfig({ column: "date", start: "2020-01-01" }) };
+const asset = {
+  key: "race.counts",
+  table: "counts",
+  dataset: "race",
+  partitioning: new il.TimePartitionConfig({ column: "date", start: "2020-01-01" }),
+};
 
 process.on("message", async ({ key }) => {
   try {
     const partition = il.TimePartition.fromKey(key);
     const context = new il.IOContext({ asset, window: partition, metadata: { runId: "race" } });
-    await destination.writePartition(context, partition, rows.map((row) => ({ date: key, ...row })));
+    await destination.writePartition(
+      context,
+      partition,
+      rows.map((row) => ({ date: key, ...row })),
+    );
     process.send({ key });
   } catch (error) {
     process.send({ error: String(error?.stack ?? error) });

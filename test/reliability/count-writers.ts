@@ -14,7 +14,9 @@ export interface CountWriter {
 
 /** Starts a writer of `kind` (csv, file or jsonl) under `base`, whose every write holds `rows`; resolves once it is ready. */
 export async function startCountWriter(kind: string, base: string, rows: readonly object[], durable: boolean): Promise<CountWriter> {
-  const child: ChildProcess = fork(WRITER, [kind, base, JSON.stringify(rows), String(durable)], { stdio: ["ignore", "ignore", "pipe", "ipc"] });
+  const child: ChildProcess = fork(WRITER, [kind, base, JSON.stringify(rows), String(durable)], {
+    stdio: ["ignore", "ignore", "pipe", "ipc"],
+  });
   let stderr = "";
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   const exited = once(child, "exit");

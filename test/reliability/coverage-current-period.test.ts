@@ -32,14 +32,17 @@ describe("the current period is never missing", () => {
     ["hourly", il.TimeGranularity.HOUR, "2026-01-10T00:00:00Z", "2026-01-10T05:00:00Z", "2026-01-10T06:30:00Z", "2026-01-10T06"],
   ];
 
-  it.each(cases)("%s: stored up to the last complete period, nothing is missing and --missing runs nothing", async (_name, granularity, start, last, now, current) => {
-    const { asset, project } = await storedUpTo(granularity, start, last);
-    const c = await assetCoverage(asset, { now: new Date(now) });
-    expect(c.missing).toBe(0);
-    expect(c.missingRanges).toEqual([]);
-    expect(c.last).toBe(granularity.format(last));
-    expect(c.inProgress).toEqual({ key: current, status: "in-progress", rows: null });
-    const missing = await missingPlanOptions(project, { assets: [asset.qualifiedKey], now: new Date(now) });
-    expect([...missing.only!]).toEqual([]);
-  });
+  it.each(cases)(
+    "%s: stored up to the last complete period, nothing is missing and --missing runs nothing",
+    async (_name, granularity, start, last, now, current) => {
+      const { asset, project } = await storedUpTo(granularity, start, last);
+      const c = await assetCoverage(asset, { now: new Date(now) });
+      expect(c.missing).toBe(0);
+      expect(c.missingRanges).toEqual([]);
+      expect(c.last).toBe(granularity.format(last));
+      expect(c.inProgress).toEqual({ key: current, status: "in-progress", rows: null });
+      const missing = await missingPlanOptions(project, { assets: [asset.qualifiedKey], now: new Date(now) });
+      expect([...missing.only!]).toEqual([]);
+    },
+  );
 });

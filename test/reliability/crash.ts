@@ -49,7 +49,16 @@ export async function crashLoop(kind: LocalKind, data: string): Promise<CrashSta
   let complete = new Set<string>();
   for (let cycle = 0; cycle < KILLS; cycle++) {
     const missing = complete.size > 0 && complete.size < CRASH_WINDOW.length && random() < 0.5;
-    const args = ["materialize", "events", "-w", window, "--json", ...(missing ? ["--missing"] : []), "--order", random() < 0.5 ? "newest" : "oldest"];
+    const args = [
+      "materialize",
+      "events",
+      "-w",
+      window,
+      "--json",
+      ...(missing ? ["--missing"] : []),
+      "--order",
+      random() < 0.5 ? "newest" : "oldest",
+    ];
     const byEvent = random() < 0.75;
     const eventCount = 1 + Math.floor(random() * EVENTS);
     const delayMs = Math.floor(random() * (byEvent ? 4 : 1500));
@@ -72,7 +81,8 @@ export async function crashLoop(kind: LocalKind, data: string): Promise<CrashSta
       throw new Error(`${where}: ${error.message}`);
     });
     const now = new Set(Object.keys(state.counts));
-    for (const key of [...complete, ...reported]) expect(now.has(key), `${where}: partition ${key} was complete before the kill and is gone`).toBe(true);
+    for (const key of [...complete, ...reported])
+      expect(now.has(key), `${where}: partition ${key} was complete before the kill and is gone`).toBe(true);
     stats.leftovers = Math.max(stats.leftovers, state.leftovers.length);
     complete = now;
     before = state.leftovers;
@@ -102,14 +112,19 @@ export async function crashLoop(kind: LocalKind, data: string): Promise<CrashSta
   }
   stats.remaining = state.leftovers.length;
   stats.swept = before.filter((file) => !state.leftovers.includes(file)).length;
-  expect(stats.remaining + stats.swept, `temporary files before the final run: ${before.join(", ")}; after: ${state.leftovers.join(", ")}`).toBe(before.length);
+  expect(
+    stats.remaining + stats.swept,
+    `temporary files before the final run: ${before.join(", ")}; after: ${state.leftovers.join(", ")}`,
+  ).toBe(before.length);
   // And the CLI's own view agrees: nothing missing, each day its rows.
   const coverage = await runCli(["coverage", "events", "-w", window, "--json"], data, env);
   expect(coverage.code, coverage.stderr).toBe(0);
   const report = JSON.parse(coverage.stdout) as { missing: number; partitions: { key: string; rows: number | null }[] };
   expect(report.missing).toBe(0);
   expect(report.partitions.map((p) => [p.key, p.rows])).toEqual(Object.entries(state.counts));
-  console.log(`crash loop (${kind}): ${stats.killed} kills landed, ${stats.exitedFirst} runs ended first, up to ${stats.leftovers} temporary files left behind (never counted), the final run removed ${stats.swept} and left ${stats.remaining} (in partitions complete before it)`);
+  console.log(
+    `crash loop (${kind}): ${stats.killed} kills landed, ${stats.exitedFirst} runs ended first, up to ${stats.leftovers} temporary files left behind (never counted), the final run removed ${stats.swept} and left ${stats.remaining} (in partitions complete before it)`,
+  );
   return stats;
 }
 
@@ -130,7 +145,11 @@ export async function killWriterMidWrite(target: string): Promise<string> {
       await new Promise(() => setInterval(() => {}, 1000));
     }
     await writeFileAtomic(process.env.TARGET, stalled());`;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, env: { ...process.env, TARGET: target }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: ROOT,
+    env: { ...process.env, TARGET: target },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const exited = once(child, "exit");
   let out = "";
   for await (const chunk of child.stdout!) {
@@ -146,7 +165,13 @@ export async function killWriterMidWrite(target: string): Promise<string> {
   return join(dirname(target), temps[0]!);
 }
 
-const FILE_NAMES: Partial<Record<LocalKind, string>> = { csv: "data.csv", file: "data.v8", parquet: "data.parquet", jsonl: "data.jsonl", objcsv: "data.csv" };
+const FILE_NAMES: Partial<Record<LocalKind, string>> = {
+  csv: "data.csv",
+  file: "data.v8",
+  parquet: "data.parquet",
+  jsonl: "data.jsonl",
+  objcsv: "data.csv",
+};
 // The file destinations (csv, file) sweep the table's folder, where a compaction of the table's
 // ledger leaves its temporary file when killed; object stores sweep only an object's own folder.
 const SWEEPS_TABLE: ReadonlySet<LocalKind> = new Set(["csv", "file"]);
@@ -162,7 +187,11 @@ export async function killedWritersSwept(kind: LocalKind, data: string): Promise
   const first = await runCli(["materialize", "events", "-w", "2024-03-01..2024-03-03"], data, env);
   expect(first.code, first.stderr).toBe(0);
   const table = join(data, "rel", "events");
-  const rel = (path: string) => path.slice(data.length + 1).split("\\").join("/");
+  const rel = (path: string) =>
+    path
+      .slice(data.length + 1)
+      .split("\\")
+      .join("/");
   // A new partition whose writer died (its folder holds only the temporary file), a complete
   // partition whose rewrite died, and (files) a compaction of the table's ledger that died.
   const newPartition = await killWriterMidWrite(join(table, "date=2024-03-04", fileName));

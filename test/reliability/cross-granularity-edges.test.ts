@@ -18,10 +18,22 @@ const monthly = il.asset({
   requires: { orders },
   run: (ctx, { orders }) => [{ month: "2026-02-01", revenue: (orders as Array<{ amount: number }>).reduce((t, o) => t + o.amount, 0) }],
 });
-const stock = il.asset({ key: "stock", partitioning: new il.ListPartitionConfig({ column: "region", values: ["eu", "us"] }), run: () => [] });
-const dailyStock = il.asset({ key: "daily_stock", partitioning: new il.TimePartitionConfig({ column: "date" }), requires: { stock }, run: () => [] });
+const stock = il.asset({
+  key: "stock",
+  partitioning: new il.ListPartitionConfig({ column: "region", values: ["eu", "us"] }),
+  run: () => [],
+});
+const dailyStock = il.asset({
+  key: "daily_stock",
+  partitioning: new il.TimePartitionConfig({ column: "date" }),
+  requires: { stock },
+  run: () => [],
+});
 
-const project = () => il.projectOf({ sources: [il.source({ key: "shop", assets: [orders, monthly, stock, dailyStock] })({ destinations: new il.MemoryDestination() })] });
+const project = () =>
+  il.projectOf({
+    sources: [il.source({ key: "shop", assets: [orders, monthly, stock, dailyStock] })({ destinations: new il.MemoryDestination() })],
+  });
 
 describe("edges across granularities and kinds", () => {
   it("a project holding both loads, and list describes the invalid edge beside its asset only", () => {
@@ -38,8 +50,12 @@ describe("edges across granularities and kinds", () => {
     await dag.materialize(new il.TimePartitionWindow("2026-02-01", "2026-02-28"), { assets: ["shop.orders"] });
     const result = await dag.materialize(il.TimePartition.fromKey("2026-02"), { assets: ["shop.monthly_revenue"] });
     expect(result.status).toBe("completed");
-    expect(await dag.find("shop.monthly_revenue")!.read(il.TimePartition.fromKey("2026-02"))).toEqual([{ month: "2026-02-01", revenue: (28 * 29) / 2 }]);
+    expect(await dag.find("shop.monthly_revenue")!.read(il.TimePartition.fromKey("2026-02"))).toEqual([
+      { month: "2026-02-01", revenue: (28 * 29) / 2 },
+    ]);
     expect(() => il.planMaterialize(project(), { assets: ["daily_stock"], partition: "2026-02-01" })).toThrow(il.ConfigError);
-    expect(il.planMaterialize(project(), { assets: ["monthly_revenue"], partition: "2026-02" }).assets.map((a) => a.qualifiedKey)).toEqual(["shop.monthly_revenue"]);
+    expect(il.planMaterialize(project(), { assets: ["monthly_revenue"], partition: "2026-02" }).assets.map((a) => a.qualifiedKey)).toEqual([
+      "shop.monthly_revenue",
+    ]);
   });
 });

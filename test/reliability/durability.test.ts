@@ -51,18 +51,32 @@ vi.mock("node:fs/promises", async (importOriginal) => {
   return { ...real, default: { ...real, open, rename }, open, rename };
 });
 
-const ASSET: AssetRef = { key: "shop.orders", table: "orders", dataset: "shop", partitioning: new TimePartitionConfig({ column: "date", start: "2026-01-01" }) };
+const ASSET: AssetRef = {
+  key: "shop.orders",
+  table: "orders",
+  dataset: "shop",
+  partitioning: new TimePartitionConfig({ column: "date", start: "2026-01-01" }),
+};
 const DAY = TimePartition.fromKey("2026-01-01");
 const context = (partition: TimePartition | null) => new IOContext({ asset: ASSET, window: partition, metadata: { runId: "durability" } });
 const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ date: DAY.key, id: i, note: `row ${i}` }));
 
 const KINDS = [
-  { name: "CSV", file: "data.csv", make: (basePath: string, durable?: boolean) => new CSVDestination({ basePath, ...(durable === undefined ? {} : { durable }) }) },
-  { name: "File", file: "data.v8", make: (basePath: string, durable?: boolean) => new FileDestination({ basePath, ...(durable === undefined ? {} : { durable }) }) },
+  {
+    name: "CSV",
+    file: "data.csv",
+    make: (basePath: string, durable?: boolean) => new CSVDestination({ basePath, ...(durable === undefined ? {} : { durable }) }),
+  },
+  {
+    name: "File",
+    file: "data.v8",
+    make: (basePath: string, durable?: boolean) => new FileDestination({ basePath, ...(durable === undefined ? {} : { durable }) }),
+  },
   {
     name: "local object store",
     file: "data.jsonl",
-    make: (basePath: string, durable?: boolean) => new LocalObjectStoreDestination({ basePath, format: "jsonl", ...(durable === undefined ? {} : { durable }) }),
+    make: (basePath: string, durable?: boolean) =>
+      new LocalObjectStoreDestination({ basePath, format: "jsonl", ...(durable === undefined ? {} : { durable }) }),
   },
 ] as const;
 
@@ -166,7 +180,11 @@ describe("a write to a file destination, durable by default", () => {
 describe("the durable option", () => {
   for (const kind of KINDS) {
     it(`${kind.name}: anything but true or false is refused with ConfigError naming what was given`, () => {
-      for (const [given, shown] of [["no", 'string "no"'], [0, "number 0"], [null, "null"]] as const) {
+      for (const [given, shown] of [
+        ["no", 'string "no"'],
+        [0, "number 0"],
+        [null, "null"],
+      ] as const) {
         let error: unknown;
         try {
           kind.make(base.path, given as unknown as boolean);

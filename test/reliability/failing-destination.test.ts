@@ -19,7 +19,10 @@ const WINDOW = days("2024-04-01", "2024-04-05");
 class FailingCSV extends Destination {
   calls = 0;
   readonly inner: CSVDestination;
-  constructor(basePath: string, public failOn: number) {
+  constructor(
+    basePath: string,
+    public failOn: number,
+  ) {
     super();
     this.inner = new CSVDestination({ basePath });
   }
@@ -71,7 +74,13 @@ describe("a destination failing in the middle of a window write", () => {
     expect(Object.keys(state.counts)).toEqual(WINDOW.partitions.map((p) => p.key));
     const writers = Object.fromEntries(
       await Promise.all(
-        WINDOW.partitions.map(async (p) => [p.key, (await readFile(join(base, "rel", "events", `date=${p.key}`, "data.csv"), "utf8")).includes(",w2,") ? "w2" : "w"] as const),
+        WINDOW.partitions.map(
+          async (p) =>
+            [
+              p.key,
+              (await readFile(join(base, "rel", "events", `date=${p.key}`, "data.csv"), "utf8")).includes(",w2,") ? "w2" : "w",
+            ] as const,
+        ),
       ),
     );
     expect(writers).toEqual({ "2024-04-01": "w2", "2024-04-02": "w2", "2024-04-03": "w", "2024-04-04": "w", "2024-04-05": "w" });

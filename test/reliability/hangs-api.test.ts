@@ -16,7 +16,10 @@ const daily = new il.TimePartitionConfig({ column: "date", start: "2024-01-01" }
 /** Every file under `dir` (recursively), relative. */
 async function files(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath ?? (e as { path?: string }).path ?? "", e.name).slice(dir.length + 1)).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath ?? (e as { path?: string }).path ?? "", e.name).slice(dir.length + 1))
+    .sort();
 }
 
 function dagOf(basePath: string, run: (context: il.ExecutionContext) => unknown): il.DAG {
@@ -69,7 +72,11 @@ describe("timeoutMs", () => {
       if (context.partition?.key === "2024-02-02") await new Promise(() => undefined);
       return [{ date: context.partition!.key, n: 1 }];
     });
-    const result = await il.backfill(dag, new il.TimePartitionWindow("2024-02-01", "2024-02-04"), { timeoutMs: 300, failFast: false, concurrency: 1 });
+    const result = await il.backfill(dag, new il.TimePartitionWindow("2024-02-01", "2024-02-04"), {
+      timeoutMs: 300,
+      failFast: false,
+      concurrency: 1,
+    });
     expect(result.failedPartitions).toEqual(["2024-02-02"]);
     expect(result.completedPartitions.sort()).toEqual(["2024-02-01", "2024-02-03", "2024-02-04"]);
   });

@@ -72,7 +72,9 @@ describe("an asset whose promise never settles, no --timeout", () => {
     const result = await run(["materialize", "events", "-w", String(WINDOW), "--no-fail-fast"], data, { REL_HANG_ON: HUNG });
     await expectHungFailure(result, data);
     expect(result.stderr).toMatch(new RegExp(`^FAIL .*${HUNG}.*rel\\.events.*never settled`, "m"));
-    expect(result.stderr).toMatch(new RegExp(`^  ${HUNG}: rel\\.events: asset "rel\\.events" for ${HUNG} never finished: its promise never settled`, "m"));
+    expect(result.stderr).toMatch(
+      new RegExp(`^  ${HUNG}: rel\\.events: asset "rel\\.events" for ${HUNG} never finished: its promise never settled`, "m"),
+    );
   });
 
   it("-p: exit 1, the summary names the asset, the partition and why", async () => {
@@ -80,7 +82,9 @@ describe("an asset whose promise never settles, no --timeout", () => {
     const result = await run(["materialize", "events", "-p", HUNG], data, { REL_HANG_ON: HUNG });
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toMatch(new RegExp(`^Failed: 0 of 1 asset completed for ${HUNG}, 1 failed`, "m"));
-    expect(result.stderr).toMatch(new RegExp(`^  rel\\.events: asset "rel\\.events" for ${HUNG} never finished: its promise never settled`, "m"));
+    expect(result.stderr).toMatch(
+      new RegExp(`^  rel\\.events: asset "rel\\.events" for ${HUNG} never finished: its promise never settled`, "m"),
+    );
     expect(result.stderr).toMatch(new RegExp(`materialize events -c \\S+ --window ${HUNG}$`, "m"));
   });
 
@@ -88,7 +92,10 @@ describe("an asset whose promise never settles, no --timeout", () => {
     const data = await tempDir();
     const result = await run(["materialize", "events", "-w", String(WINDOW), "--no-fail-fast", "--json"], data, { REL_HANG_ON: HUNG });
     expect(result.code, result.stderr).toBe(1);
-    const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; partition?: string; error?: { message: string } });
+    const events = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; partition?: string; error?: { message: string } });
     const failed = events.filter((e) => e.type === "asset:failed");
     expect(failed.map((e) => [e.partition, e.error?.message])).toEqual([[HUNG, expect.stringContaining("never settled")]]);
     expect(events.filter((e) => e.type === "run:failed").map((e) => e.partition)).toEqual([HUNG]);
@@ -99,14 +106,23 @@ describe("an asset whose promise never settles, no --timeout", () => {
     const data = await tempDir();
     const result = await run(["materialize", "events", "-w", String(WINDOW), "--no-fail-fast"], data, { REL_HANG_WRITE_ON: HUNG });
     await expectHungFailure(result, data);
-    expect(result.stderr).toMatch(new RegExp(`^  ${HUNG}: rel\\.events: asset "rel\\.events" for ${HUNG} never finished: its write to CSVDestination never settled`, "m"));
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^  ${HUNG}: rel\\.events: asset "rel\\.events" for ${HUNG} never finished: its write to CSVDestination never settled`,
+        "m",
+      ),
+    );
   });
 
   it("in the pool: the child fails its partition the same way, exit 1", async () => {
     const data = await tempDir();
-    const result = await run(["materialize", "events", "-w", String(WINDOW), "--no-fail-fast", "--processes", "2"], data, { REL_HANG_ON: HUNG });
+    const result = await run(["materialize", "events", "-w", String(WINDOW), "--no-fail-fast", "--processes", "2"], data, {
+      REL_HANG_ON: HUNG,
+    });
     await expectHungFailure(result, data);
-    expect(result.stderr).toMatch(new RegExp(`^  ${HUNG}: rel\\.events: asset "rel\\.events" for ${HUNG} never finished: its promise never settled`, "m"));
+    expect(result.stderr).toMatch(
+      new RegExp(`^  ${HUNG}: rel\\.events: asset "rel\\.events" for ${HUNG} never finished: its promise never settled`, "m"),
+    );
   });
 });
 
@@ -116,7 +132,9 @@ describe("any command that waits on a promise nothing can settle", () => {
     expect((await run(["materialize", "events", "-p", HUNG], data)).code).toBe(0);
     const result = await run(["show", "events", "-p", HUNG], data, { REL_HANG_READ_ON: HUNG });
     expect(result.code, result.stderr).toBe(1);
-    expect(result.stderr.trim()).toBe("interloper: the command stopped before it finished: it waited on a promise that nothing could settle any more");
+    expect(result.stderr.trim()).toBe(
+      "interloper: the command stopped before it finished: it waited on a promise that nothing could settle any more",
+    );
   });
 });
 
@@ -126,7 +144,10 @@ describe("--timeout", () => {
 
   it("in process, a window backfill: the hung partition fails after the limit naming asset, partition and limit; the others are stored", async () => {
     const data = await tempDir();
-    const result = await run(["materialize", "events", "-w", String(WINDOW), "--no-fail-fast", "--timeout", "2s"], data, { ...hung, REL_HANG_ON: HUNG });
+    const result = await run(["materialize", "events", "-w", String(WINDOW), "--no-fail-fast", "--timeout", "2s"], data, {
+      ...hung,
+      REL_HANG_ON: HUNG,
+    });
     await expectHungFailure(result, data);
     expect(result.stderr).toMatch(new RegExp(`^FAIL .*${HUNG}.*rel\\.events: asset "rel\\.events" for ${HUNG} timed out after 2s`, "m"));
     expect(result.elapsedMs).toBeLessThan(LIMIT_MS / 2);
@@ -142,7 +163,10 @@ describe("--timeout", () => {
 
   it("in process, with fail-fast (the default): the partitions not started are not run, and the re-run command covers them", async () => {
     const data = await tempDir();
-    const result = await run(["materialize", "events", "-w", String(WINDOW), "--timeout", "2s", "--concurrency", "1"], data, { ...hung, REL_HANG_ON: "2024-02-04" });
+    const result = await run(["materialize", "events", "-w", String(WINDOW), "--timeout", "2s", "--concurrency", "1"], data, {
+      ...hung,
+      REL_HANG_ON: "2024-02-04",
+    });
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toMatch(/^Failed: 0 of 4 partitions completed, 1 failed, 3 not run/m);
     expect(result.stderr).toMatch(/materialize events -c \S+ --window 2024-02-01\.\.2024-02-04$/m);
@@ -151,14 +175,23 @@ describe("--timeout", () => {
 
   it("in process, a destination write that hangs: the failure names the destination", async () => {
     const data = await tempDir();
-    const result = await run(["materialize", "events", "-w", String(WINDOW), "--no-fail-fast", "--timeout", "2s"], data, { ...hung, REL_HANG_WRITE_ON: HUNG });
+    const result = await run(["materialize", "events", "-w", String(WINDOW), "--no-fail-fast", "--timeout", "2s"], data, {
+      ...hung,
+      REL_HANG_WRITE_ON: HUNG,
+    });
     await expectHungFailure(result, data);
-    expect(result.stderr).toMatch(new RegExp(`^FAIL .*${HUNG}.*asset "rel\\.events" for ${HUNG} timed out after 2s writing to CSVDestination`, "m"));
+    expect(result.stderr).toMatch(
+      new RegExp(`^FAIL .*${HUNG}.*asset "rel\\.events" for ${HUNG} timed out after 2s writing to CSVDestination`, "m"),
+    );
   });
 
   it("--processes 2: the child fails its partition naming asset and partition and is gone; the others are stored", async () => {
     const data = await tempDir();
-    const result = await run(["materialize", "events", "-w", String(WINDOW), "--no-fail-fast", "--processes", "2", "--timeout", "2s"], data, { ...hung, REL_HANG_ON: HUNG });
+    const result = await run(
+      ["materialize", "events", "-w", String(WINDOW), "--no-fail-fast", "--processes", "2", "--timeout", "2s"],
+      data,
+      { ...hung, REL_HANG_ON: HUNG },
+    );
     await expectHungFailure(result, data);
     expect(result.stderr).toMatch(new RegExp(`^FAIL .*${HUNG}.*rel\\.events: asset "rel\\.events" for ${HUNG} timed out after 2s`, "m"));
     expect(result.elapsedMs).toBeLessThan(LIMIT_MS / 2);
@@ -169,7 +202,11 @@ describe("--timeout", () => {
 
   it("--processes 2, a destination write that hangs: the failure names the destination", async () => {
     const data = await tempDir();
-    const result = await run(["materialize", "events", "-w", String(WINDOW), "--no-fail-fast", "--processes", "2", "--timeout", "2s"], data, { ...hung, REL_HANG_WRITE_ON: HUNG });
+    const result = await run(
+      ["materialize", "events", "-w", String(WINDOW), "--no-fail-fast", "--processes", "2", "--timeout", "2s"],
+      data,
+      { ...hung, REL_HANG_WRITE_ON: HUNG },
+    );
     await expectHungFailure(result, data);
     expect(result.stderr).toMatch(new RegExp(`^FAIL .*${HUNG}.*timed out after 2s writing to CSVDestination`, "m"));
   });
@@ -250,7 +287,10 @@ describe("SIGTERM with a partition that never finishes", () => {
     let stderr = "";
     cli.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     const exit = new Promise<number | null>((resolve) => cli.on("close", (code) => resolve(code)));
-    await waitUntil(async () => (await startedPids(data, "2024-02-04")).length + (await startedPids(data, "2024-02-03")).length === 2, "two partitions to start");
+    await waitUntil(
+      async () => (await startedPids(data, "2024-02-04")).length + (await startedPids(data, "2024-02-03")).length === 2,
+      "two partitions to start",
+    );
     process.kill(-cli.pid!, "SIGINT");
     const limit = setTimeout(() => process.kill(-cli.pid!, "SIGKILL"), LIMIT_MS);
     const code = await exit;
@@ -260,7 +300,10 @@ describe("SIGTERM with a partition that never finishes", () => {
     expect(Object.keys((await checkStored("csv", data, WINDOW)).counts).sort()).toEqual(["2024-02-03", "2024-02-04"]);
   });
 
-  if (!LONG) console.warn("skipping \"the default grace (10 s) ends it too\": it waits the whole default grace; INTERLOPER_RELIABILITY_LONG=1 runs it");
+  if (!LONG)
+    console.warn(
+      'skipping "the default grace (10 s) ends it too": it waits the whole default grace; INTERLOPER_RELIABILITY_LONG=1 runs it',
+    );
   it.runIf(LONG)("the default grace (10 s) ends it too", async () => {
     const data = await tempDir();
     const child = startCli(["materialize", "events", "-w", String(WINDOW)], data, hungNewest);
@@ -294,15 +337,28 @@ describe("a server that accepts connections and never answers (as a proxy that s
   for (const processes of [[], ["--processes", "2"]]) {
     it(`${processes.length ? "--processes 2" : "in process"}, --timeout 2s: exit 1, the failure names the partition and the destination`, async () => {
       const data = await tempDir();
-      const result = await run(["materialize", "events", "-w", String(WINDOW), "--timeout", "2s", ...processes], data, { REL_DEST: "postgres", REL_PG_PORT: String(port), REL_LOG: "1" });
+      const result = await run(["materialize", "events", "-w", String(WINDOW), "--timeout", "2s", ...processes], data, {
+        REL_DEST: "postgres",
+        REL_PG_PORT: String(port),
+        REL_LOG: "1",
+      });
       expect(result.code, result.stderr).toBe(1);
-      expect(result.stderr).toMatch(/^FAIL .*2024-02-0\d.*asset "rel\.events" for 2024-02-0\d timed out after 2s writing to PostgresDestination/m);
+      expect(result.stderr).toMatch(
+        /^FAIL .*2024-02-0\d.*asset "rel\.events" for 2024-02-0\d timed out after 2s writing to PostgresDestination/m,
+      );
       expect(result.stderr).toMatch(/^Failed: 0 of 4 partitions completed/m);
       expect(result.stderr).toMatch(/materialize events -c \S+ --window 2024-02-01\.\.2024-02-04$/m);
       expect(result.stderr).not.toMatch(/\n\s+at /);
       expect(result.elapsedMs).toBeLessThan(LIMIT_MS / 2);
       const text = await readFile(join(data, "runs.log"), "utf8");
-      const pids = [...new Set(text.split("\n").filter(Boolean).map((line) => Number(line.split(" ")[2])))];
+      const pids = [
+        ...new Set(
+          text
+            .split("\n")
+            .filter(Boolean)
+            .map((line) => Number(line.split(" ")[2])),
+        ),
+      ];
       await waitUntil(() => pids.every((pid) => !isAlive(pid)), "every process that ran a partition to be gone", 20_000);
     });
   }

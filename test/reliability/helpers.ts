@@ -61,7 +61,15 @@ export function useTempDirs(): (prefix?: string) => Promise<string> {
 /** The environment of a CLI process: plain output, the data folder, the fixture's variables. */
 export function cliEnv(data: string, extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries({ ...process.env, CI: "1", NO_COLOR: "1", FORCE_COLOR: undefined, DEBUG: undefined, INTERLOPER_TEST_DATA: data, ...extra })) {
+  for (const [name, value] of Object.entries({
+    ...process.env,
+    CI: "1",
+    NO_COLOR: "1",
+    FORCE_COLOR: undefined,
+    DEBUG: undefined,
+    INTERLOPER_TEST_DATA: data,
+    ...extra,
+  })) {
     if (value !== undefined) env[name] = value;
   }
   return env;
@@ -87,7 +95,7 @@ export function startCli(args: readonly string[], data: string, env: Record<stri
   let err = "";
   const waiters: Array<{ n: number; resolve: () => void }> = [];
   const wake = () => {
-    for (const w of [...waiters]) if (lines.length >= w.n) waiters.splice(waiters.indexOf(w), 1), w.resolve();
+    for (const w of [...waiters]) if (lines.length >= w.n) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
   };
   child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
     out += chunk;
@@ -109,13 +117,18 @@ export function startCli(args: readonly string[], data: string, env: Record<stri
     lines,
     stderr: () => err,
     stdout: () => out,
-    linesReach: (n) => (lines.length >= n || child.exitCode !== null ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve }))),
+    linesReach: (n) =>
+      lines.length >= n || child.exitCode !== null ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve })),
     exit,
   };
 }
 
 /** Runs the CLI to its end. */
-export async function runCli(args: readonly string[], data: string, env: Record<string, string | undefined> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runCli(
+  args: readonly string[],
+  data: string,
+  env: Record<string, string | undefined> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = startCli(args, data, env);
   const { code } = await child.exit;
   return { code, stdout: child.stdout(), stderr: child.stderr() };
@@ -166,7 +179,12 @@ export function localDestination(kind: LocalKind, data: string): Destination & {
 export function normalRows(value: unknown): EventRow[] {
   const table = TableData.from(value);
   if (!table) throw new Error(`not a table: ${String(value)}`);
-  return table.rows.map((row) => ({ date: String(row["date"]), n: Number(row["n"]), writer: String(row["writer"]), text: String(row["text"]) }));
+  return table.rows.map((row) => ({
+    date: String(row["date"]),
+    n: Number(row["n"]),
+    writer: String(row["writer"]),
+    text: String(row["text"]),
+  }));
 }
 
 /** Every file below `root`, relative and sorted. */
@@ -205,20 +223,31 @@ export interface StoredOptions {
  * `window` whose count is the fixture's, and every partition reads back exactly as the fixture
  * made it. Returns the counts; throws on any breach, the message starting with `label`.
  */
-export async function checkPartitions(destination: Destination, label: string, window: TimePartitionWindow, options: StoredOptions = {}): Promise<Record<string, number>> {
+export async function checkPartitions(
+  destination: Destination,
+  label: string,
+  window: TimePartitionWindow,
+  options: StoredOptions = {},
+): Promise<Record<string, number>> {
   const writers = options.writers ?? ["w"];
   const dataset = options.dataset ?? "rel";
   const counts = await destination.partitionRowCounts(eventsContext(null, dataset));
   const keys = new Set(window.partitions.map((p) => p.key));
   for (const [key, rows] of Object.entries(counts)) {
-    if (!keys.has(key)) throw new Error(`${label}: partitionRowCounts gave a key that is no partition of ${String(window)}: ${JSON.stringify(key)}`);
-    const read = normalRows(await destination.readPartition(eventsContext(TimePartition.fromKey(key), dataset), TimePartition.fromKey(key)));
+    if (!keys.has(key))
+      throw new Error(`${label}: partitionRowCounts gave a key that is no partition of ${String(window)}: ${JSON.stringify(key)}`);
+    const read = normalRows(
+      await destination.readPartition(eventsContext(TimePartition.fromKey(key), dataset), TimePartition.fromKey(key)),
+    );
     const writer = read[0]?.writer ?? "w";
     if (!writers.includes(writer)) throw new Error(`${label}: partition ${key} holds rows of an unknown writer ${writer}`);
     const expected = eventRows(key, writer, options.scale ?? 1, options.pad ?? 0);
-    if (rows !== expected.length) throw new Error(`${label}: partition ${key} is counted ${rows} rows, the fixture makes ${expected.length}`);
+    if (rows !== expected.length)
+      throw new Error(`${label}: partition ${key} is counted ${rows} rows, the fixture makes ${expected.length}`);
     if (JSON.stringify(read) !== JSON.stringify(expected)) {
-      throw new Error(`${label}: partition ${key} does not read back as written (${read.length} rows, writers ${[...new Set(read.map((r) => r.writer))].join("+")}, expected ${expected.length} rows of ${writer})`);
+      throw new Error(
+        `${label}: partition ${key} does not read back as written (${read.length} rows, writers ${[...new Set(read.map((r) => r.writer))].join("+")}, expected ${expected.length} rows of ${writer})`,
+      );
     }
   }
   return counts;
@@ -228,7 +257,12 @@ export async function checkPartitions(destination: Destination, label: string, w
  * Checks everything `rel.events` holds in `data` (see checkPartitions), and (for file layouts)
  * that every data file on disk is a counted partition. Throws on any breach.
  */
-export async function checkStored(kind: LocalKind, data: string, window: TimePartitionWindow, options: StoredOptions = {}): Promise<StoredState> {
+export async function checkStored(
+  kind: LocalKind,
+  data: string,
+  window: TimePartitionWindow,
+  options: StoredOptions = {},
+): Promise<StoredState> {
   const destination = localDestination(kind, data);
   try {
     const counts = await checkPartitions(destination, kind, window, options);
@@ -239,7 +273,9 @@ export async function checkStored(kind: LocalKind, data: string, window: TimePar
       const dataFiles = files.filter((f) => f.endsWith(`/data.${ext}`) && f.startsWith("rel/events/"));
       const onDisk = dataFiles.map((f) => f.slice("rel/events/date=".length, -`/data.${ext}`.length)).sort();
       if (JSON.stringify(onDisk) !== JSON.stringify(Object.keys(counts).sort())) {
-        throw new Error(`${kind}: data files on disk (${onDisk.join(", ")}) differ from the counted partitions (${Object.keys(counts).join(", ")})`);
+        throw new Error(
+          `${kind}: data files on disk (${onDisk.join(", ")}) differ from the counted partitions (${Object.keys(counts).join(", ")})`,
+        );
       }
     }
     return { counts, leftovers };

@@ -12,7 +12,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { asset } from "../../src/asset/definition.js";
 import { CSVDestination, FileDestination, type Destination } from "../../src/destination/index.js";
 import { LocalObjectStoreDestination } from "../../src/destination/object-store/index.js";
-import { type DatabaseDestination, MySQLDestination, PostgresDestination, SQLiteDestination } from "../../src/destination/database/index.js";
+import {
+  type DatabaseDestination,
+  MySQLDestination,
+  PostgresDestination,
+  SQLiteDestination,
+} from "../../src/destination/database/index.js";
 import { mysqlDialect, mysqlLiteral, SESSION_SETUP } from "../../src/destination/database/mysql/mysql-dialect.js";
 import { SERVER_QUERY } from "../../src/destination/database/mysql/mysql-server.js";
 import { postgresDialect, postgresLiteral } from "../../src/destination/database/postgres/postgres-dialect.js";
@@ -20,7 +25,14 @@ import { periodCountStatement } from "../../src/destination/database/sql-destina
 import { quoteBacktick, quoteDouble } from "../../src/destination/database/sql-dialect.js";
 import { sqliteDialect } from "../../src/destination/database/sqlite/sqlite-dialect.js";
 import { ConfigError } from "../../src/errors.js";
-import { ListPartition, ListPartitionConfig, ListPartitionWindow, TimeGranularity, TimePartition, TimePartitionConfig } from "../../src/partitioning/index.js";
+import {
+  ListPartition,
+  ListPartitionConfig,
+  ListPartitionWindow,
+  TimeGranularity,
+  TimePartition,
+  TimePartitionConfig,
+} from "../../src/partitioning/index.js";
 import { source } from "../../src/source/source.js";
 import { MYSQL_CONNECTION, mysqlAvailable, PG_CONNECTION, postgresAvailable } from "../database/servers.js";
 import { listAll, useTempDirs } from "./helpers.js";
@@ -41,7 +53,12 @@ async function attempt(destination: Destination, options: { dataset?: string; ta
     schema: z.object({ date: z.iso.date(), n: z.number() }),
     run: () => [{ date: "2024-01-02", n: 1 }],
   });
-  const Src = source({ key: "rel", ...(options.dataset !== undefined ? { dataset: options.dataset } : {}), ...(options.table !== undefined ? { table: () => options.table! } : {}), assets: [events] });
+  const Src = source({
+    key: "rel",
+    ...(options.dataset !== undefined ? { dataset: options.dataset } : {}),
+    ...(options.table !== undefined ? { table: () => options.table! } : {}),
+    assets: [events],
+  });
   try {
     await Src({ destinations: destination }).assets.events!.materialize(TimePartition.fromKey("2024-01-02"));
     return null;
@@ -55,7 +72,8 @@ describe("names made to escape the base path", () => {
     for (const key of ["../x", "a/b", "/abs", "a\u0000b", "..", "a.b.c", "x; DROP TABLE y"]) {
       expect(() => asset({ key, run: () => [] }), key).toThrow(ConfigError);
     }
-    for (const value of ESCAPES) expect(() => new ListPartitionConfig({ column: "region", values: [value] }), JSON.stringify(value)).toThrow(ConfigError);
+    for (const value of ESCAPES)
+      expect(() => new ListPartitionConfig({ column: "region", values: [value] }), JSON.stringify(value)).toThrow(ConfigError);
   });
 
   for (const [name, make] of [
@@ -256,7 +274,8 @@ function periodSkeletons(kind: SqlKind, dialect: Parameters<typeof periodCountSt
   const skeletons = new Set<string>();
   for (const dataset of ["d", null]) {
     for (const type of types) {
-      for (const granularity of TimeGranularity.all) skeletons.add(lex(periodCountStatement(dialect, "t", dataset, "c", type, granularity)!, kind).skeleton);
+      for (const granularity of TimeGranularity.all)
+        skeletons.add(lex(periodCountStatement(dialect, "t", dataset, "c", type, granularity)!, kind).skeleton);
     }
   }
   return skeletons;
@@ -314,7 +333,9 @@ async function sqliteServer(dir: string): Promise<SqlServer> {
     canaryRows: async () => (own.prepare("SELECT COUNT(*) AS n FROM canary").get() as { n: number }).n,
     async tables() {
       const tables = new Map<string, string[]>();
-      for (const { name } of own.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'canary'").all() as { name: string }[]) {
+      for (const { name } of own.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'canary'").all() as {
+        name: string;
+      }[]) {
         const columns = (own.prepare("SELECT name FROM pragma_table_info(?)").all(name) as { name: string }[]).map((c) => c.name);
         // "dataset.table" is one name; no dataset here ("rel", or "rel" and an injection) has a dot.
         tables.set(tableKey(name.slice(0, name.indexOf(".")), name.slice(name.indexOf(".") + 1)), columns);
@@ -332,7 +353,9 @@ async function postgresServer(): Promise<SqlServer> {
   const canarySchema = `ilc${hex}`;
   const own = new pg.Client(PG_CONNECTION);
   await own.connect();
-  await own.query(`CREATE SCHEMA ${canarySchema}; CREATE TABLE ${canarySchema}.canary (x integer); INSERT INTO ${canarySchema}.canary VALUES (1)`);
+  await own.query(
+    `CREATE SCHEMA ${canarySchema}; CREATE TABLE ${canarySchema}.canary (x integer); INSERT INTO ${canarySchema}.canary VALUES (1)`,
+  );
   // Every SQL text reaches the server in a Query (simple protocol: DDL, COPY) or Parse
   // (extended protocol: statements with values) message of a pg Connection.
   const proto = pg.Connection.prototype as unknown as Record<"query" | "parse", (this: unknown, arg: unknown) => unknown>;
@@ -359,13 +382,19 @@ async function postgresServer(): Promise<SqlServer> {
     },
     lex: (sql) => lex(sql, "postgres"),
     async comment(dataset, table) {
-      const sql = "SELECT obj_description(c.oid, 'pg_class') AS d FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2";
+      const sql =
+        "SELECT obj_description(c.oid, 'pg_class') AS d FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2";
       return (await own.query(sql, [dataset, table])).rows[0]?.d ?? null;
     },
     canaryRows: async () => Number((await own.query(`SELECT COUNT(*) AS n FROM ${canarySchema}.canary`)).rows[0].n),
     async tables() {
       const tables = new Map<string, string[]>();
-      const rows = (await own.query("SELECT table_schema, table_name, column_name FROM information_schema.columns WHERE starts_with(table_schema, $1) ORDER BY ordinal_position", [tag])).rows;
+      const rows = (
+        await own.query(
+          "SELECT table_schema, table_name, column_name FROM information_schema.columns WHERE starts_with(table_schema, $1) ORDER BY ordinal_position",
+          [tag],
+        )
+      ).rows;
       for (const row of rows) {
         const key = tableKey(row.table_schema, row.table_name);
         tables.set(key, [...(tables.get(key) ?? []), row.column_name]);
@@ -373,7 +402,12 @@ async function postgresServer(): Promise<SqlServer> {
       return tables;
     },
     async close() {
-      const schemas = (await own.query("SELECT schema_name FROM information_schema.schemata WHERE starts_with(schema_name, $1) OR schema_name = $2", [tag, canarySchema])).rows;
+      const schemas = (
+        await own.query("SELECT schema_name FROM information_schema.schemata WHERE starts_with(schema_name, $1) OR schema_name = $2", [
+          tag,
+          canarySchema,
+        ])
+      ).rows;
       for (const { schema_name } of schemas) await own.query(`DROP SCHEMA "${String(schema_name).replaceAll('"', '""')}" CASCADE`);
       await own.end();
     },
@@ -409,13 +443,19 @@ async function mysqlServer(): Promise<SqlServer> {
     },
     lex: (sql) => lex(sql, "mysql", backslashEscapes),
     async comment(dataset, table) {
-      const [rows] = await own.execute("SELECT TABLE_COMMENT AS d FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?", [dataset, table]);
+      const [rows] = await own.execute(
+        "SELECT TABLE_COMMENT AS d FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?",
+        [dataset, table],
+      );
       return (rows as { d: string }[])[0]?.d ?? null;
     },
     canaryRows: async () => Number(((await own.query(`SELECT COUNT(*) AS n FROM ${canaryDatabase}.canary`))[0] as { n: number }[])[0]!.n),
     async tables() {
       const tables = new Map<string, string[]>();
-      const [rows] = await own.execute("SELECT TABLE_SCHEMA AS s, TABLE_NAME AS t, COLUMN_NAME AS c FROM information_schema.COLUMNS WHERE LEFT(TABLE_SCHEMA, ?) = ? ORDER BY ORDINAL_POSITION", [tag.length, tag]);
+      const [rows] = await own.execute(
+        "SELECT TABLE_SCHEMA AS s, TABLE_NAME AS t, COLUMN_NAME AS c FROM information_schema.COLUMNS WHERE LEFT(TABLE_SCHEMA, ?) = ? ORDER BY ORDINAL_POSITION",
+        [tag.length, tag],
+      );
       for (const row of rows as { s: string; t: string; c: string }[]) {
         const key = tableKey(row.s, row.t);
         tables.set(key, [...(tables.get(key) ?? []), row.c]);
@@ -423,7 +463,10 @@ async function mysqlServer(): Promise<SqlServer> {
       return tables;
     },
     async close() {
-      const [rows] = await own.execute("SELECT SCHEMA_NAME AS s FROM information_schema.SCHEMATA WHERE LEFT(SCHEMA_NAME, ?) = ? OR SCHEMA_NAME = ?", [tag.length, tag, canaryDatabase]);
+      const [rows] = await own.execute(
+        "SELECT SCHEMA_NAME AS s FROM information_schema.SCHEMATA WHERE LEFT(SCHEMA_NAME, ?) = ? OR SCHEMA_NAME = ?",
+        [tag.length, tag, canaryDatabase],
+      );
       for (const { s } of rows as { s: string }[]) await own.query(`DROP DATABASE \`${s.replaceAll("`", "``")}\``);
       await own.end();
     },
@@ -471,7 +514,9 @@ async function storeNamed(server: SqlServer, field: (typeof FIELDS)[number], nam
     expect(await stored.partitionRowCounts()).toEqual({ [DAY]: 1 });
     return { dataset, table, columns: ["_interloper_row", partitionColumn, column], description: field === "description" ? name : null };
   } catch (error) {
-    expect(configErrorIn(error), `${field} ${JSON.stringify(name)} failed, yet was not refused: ${String(error)}`).toBeInstanceOf(ConfigError);
+    expect(configErrorIn(error), `${field} ${JSON.stringify(name)} failed, yet was not refused: ${String(error)}`).toBeInstanceOf(
+      ConfigError,
+    );
     return null;
   } finally {
     await destination.close();
@@ -492,7 +537,8 @@ async function storeListValues(server: SqlServer, names: readonly string[]): Pro
   });
   const destination = server.destination();
   try {
-    const stored = source({ key: "rel", dataset: server.tag, table: () => "regions", assets: [events] })({ destinations: destination }).assets.events!;
+    const stored = source({ key: "rel", dataset: server.tag, table: () => "regions", assets: [events] })({ destinations: destination })
+      .assets.events!;
     const all = new ListPartitionWindow(regions, values[0]!, values.at(-1)!);
     await stored.materialize(all);
     for (const value of values) expect(await stored.read(new ListPartition(value, regions)), JSON.stringify(value)).toEqual([rowOf(value)]);
@@ -515,7 +561,8 @@ describe("names made to inject SQL: every statement sent is one of the destinati
         expect(accepted(quoted, kind), quoted).toBe(true);
         expect(lex(quoted, kind).identifiers).toEqual(["d", name, name]);
         // Quoted without doubling the quote inside: the name ends early, the rest is SQL.
-        if (name.includes(mark)) expect(accepted(`DELETE FROM ${mark}d${mark}.${mark}${name}${mark}`, kind), `${kind}: ${name}`).toBe(false);
+        if (name.includes(mark))
+          expect(accepted(`DELETE FROM ${mark}d${mark}.${mark}${name}${mark}`, kind), `${kind}: ${name}`).toBe(false);
       }
     }
     // A MySQL string with its quotes doubled but its backslashes left: \' ends it early.
@@ -528,7 +575,8 @@ describe("names made to inject SQL: every statement sent is one of the destinati
   for (const kind of ["sqlite", "postgres", "mysql"] as const) {
     it(`${kind}: stored as quoted names (or refused with ConfigError); each statement has a known shape naming only the given names; the canary survives`, async () => {
       if (kind !== "sqlite" && !servers[kind]) return;
-      const server = kind === "sqlite" ? await sqliteServer(await tempDir()) : kind === "postgres" ? await postgresServer() : await mysqlServer();
+      const server =
+        kind === "sqlite" ? await sqliteServer(await tempDir()) : kind === "postgres" ? await postgresServer() : await mysqlServer();
       try {
         const names = injections(server.canary);
         const made: Made[] = [];
@@ -562,7 +610,10 @@ describe("names made to inject SQL: every statement sent is one of the destinati
           const known = SHAPES.some((shape) => shape.test(skeleton)) || PERIOD_COUNTS[kind].has(skeleton);
           expect(known, `a statement of no known shape was sent: ${JSON.stringify(sql)} (read as ${skeleton})`).toBe(true);
           for (const identifier of identifiers) {
-            const known = allowed.has(identifier) || /^il_idx_[0-9a-f]{8}$/.test(identifier) || (kind === "sqlite" && [...expected.keys()].some((key) => key.replace("\u0000", ".") === identifier));
+            const known =
+              allowed.has(identifier) ||
+              /^il_idx_[0-9a-f]{8}$/.test(identifier) ||
+              (kind === "sqlite" && [...expected.keys()].some((key) => key.replace("\u0000", ".") === identifier));
             expect(known, `${JSON.stringify(sql)} names ${JSON.stringify(identifier)}, which no asset gave`).toBe(true);
           }
         }
@@ -570,7 +621,8 @@ describe("names made to inject SQL: every statement sent is one of the destinati
         expect(await server.tables()).toEqual(expected);
         for (const { dataset, table, description } of made) {
           const comment = await server.comment(dataset, table);
-          if (comment !== undefined) expect(comment || null, `the description of ${JSON.stringify(table)} in ${JSON.stringify(dataset)}`).toBe(description);
+          if (comment !== undefined)
+            expect(comment || null, `the description of ${JSON.stringify(table)} in ${JSON.stringify(dataset)}`).toBe(description);
         }
         // The servers take every one of these names; only an over-long one may be refused.
         expect(refused).toBe(0);

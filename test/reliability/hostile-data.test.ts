@@ -29,78 +29,100 @@ interface Case {
 const BIG = 2n ** 53n + 1n;
 const MB = "€".repeat(350_000) + "x".repeat(1 << 20);
 const HOSTILE: Case[] = [
-  ...([
-    ["comma", "a,b,,c"],
-    ["quotes", 'say "hi" \'there\' ""'],
-    ["newline", "line1\nline2\n"],
-    ["carriage return", "cr\rlf\r\n"],
-    ["NUL", "nul\u0000inside"],
-    ["emoji", "🚀👩‍👩‍👧‍👦🏳️‍🌈"],
-    ["right-to-left", "שלום עולם مرحبا \u202Eevil\u202C"],
-    ["empty string", ""],
-    ["spaces", "  padded  "],
-    ["null-like text", "NULL"],
-    ["backslash N", "\\N"],
-    ["SQL", "'); DROP TABLE canary; --"],
-    ["lone surrogate", "\uD800x"],
-    ["lone low surrogate, after a pair", "😀\uDE00"],
-    ["leading byte order mark", "\uFEFFafter a BOM"],
-    ["1 MB+", MB],
-  ] as const).map(([label, value]) => ({ label: `string: ${label}`, kind: "string" as const, value })),
+  ...(
+    [
+      ["comma", "a,b,,c"],
+      ["quotes", 'say "hi" \'there\' ""'],
+      ["newline", "line1\nline2\n"],
+      ["carriage return", "cr\rlf\r\n"],
+      ["NUL", "nul\u0000inside"],
+      ["emoji", "🚀👩‍👩‍👧‍👦🏳️‍🌈"],
+      ["right-to-left", "שלום עולם مرحبا \u202Eevil\u202C"],
+      ["empty string", ""],
+      ["spaces", "  padded  "],
+      ["null-like text", "NULL"],
+      ["backslash N", "\\N"],
+      ["SQL", "'); DROP TABLE canary; --"],
+      ["lone surrogate", "\uD800x"],
+      ["lone low surrogate, after a pair", "😀\uDE00"],
+      ["leading byte order mark", "\uFEFFafter a BOM"],
+      ["1 MB+", MB],
+    ] as const
+  ).map(([label, value]) => ({ label: `string: ${label}`, kind: "string" as const, value })),
   { label: "nullable string: empty string", kind: "nstring", value: "" },
   { label: "nullable string: null", kind: "nstring", value: null },
-  ...([
-    ["0", 0],
-    ["-0", -0],
-    ["-1", -1],
-    ["2^53 - 1", Number.MAX_SAFE_INTEGER],
-    ["2^53 + 1 (bigint)", BIG],
-    ["-(2^53 + 1) (bigint)", -BIG],
-    ["2^63 - 1 (bigint)", 2n ** 63n - 1n],
-    ["2^64 (bigint)", 2n ** 64n],
-  ] as const).map(([label, value]) => ({ label: `integer: ${label}`, kind: "integer" as const, value })),
-  ...([
-    ["-0", -0],
-    ["0.1", 0.1],
-    ["NaN", Number.NaN],
-    ["Infinity", Number.POSITIVE_INFINITY],
-    ["-Infinity", Number.NEGATIVE_INFINITY],
-    ["smallest subnormal", 5e-324],
-    ["largest double", Number.MAX_VALUE],
-  ] as const).map(([label, value]) => ({ label: `number: ${label}`, kind: "number" as const, value })),
-  ...([["1969-12-31"], ["1900-02-28"], ["0001-01-01"], ["9999-12-31"], ["2024-02-29"]] as const).map(([value]) => ({ label: `date: ${value}`, kind: "date" as const, value })),
-  ...([
-    ["1969-12-31T23:59:59.999Z", new Date(-1)],
-    ["1900-01-01T00:00:00.123Z", new Date("1900-01-01T00:00:00.123Z")],
-    ["0001-01-01T00:00:00Z", new Date("0001-01-01T00:00:00Z")],
-    ["9999-12-31T23:59:59.999Z", new Date("9999-12-31T23:59:59.999Z")],
-    ["+010000-01-01 (after 9999)", new Date(Date.UTC(10000, 0, 1))],
-    ["invalid Date", new Date(Number.NaN)],
-  ] as const).map(([label, value]) => ({ label: `datetime: ${label}`, kind: "datetime" as const, value })),
-  ...([
-    ["object", { a: 1, b: [true, null, "x", 0.1], c: { d: "é", e: {} } }],
-    ["array of text", ["", "123", "null", 'say "hi"', "a,b\n"]],
-    ["text that reads as a number", "123"],
-    ["text that reads as JSON", '{"a":1}'],
-    ["empty text", ""],
-    ["number", 1.5],
-    ["false", false],
-    ["beyond 2^53, as a double", 2 ** 60],
-    ["smallest subnormal, nested", [5e-324]],
-    ['"__proto__" key', JSON.parse('{"__proto__":{"x":1},"y":[]}') as unknown],
-    ["-0", -0],
-    ["-0, nested", { a: [1, -0] }],
-    ["NaN, nested", [Number.NaN]],
-    ["Infinity, nested", { x: Number.POSITIVE_INFINITY }],
-    ["lone surrogate, nested", { s: "\uD800x" }],
-    ["lone surrogate in a key", { "\uDC00": 1 }],
-    ["NUL, nested", { s: "a\u0000b" }],
-  ] as const).map(([label, value]) => ({ label: `json: ${label}`, kind: "json" as const, value: value as unknown })),
+  ...(
+    [
+      ["0", 0],
+      ["-0", -0],
+      ["-1", -1],
+      ["2^53 - 1", Number.MAX_SAFE_INTEGER],
+      ["2^53 + 1 (bigint)", BIG],
+      ["-(2^53 + 1) (bigint)", -BIG],
+      ["2^63 - 1 (bigint)", 2n ** 63n - 1n],
+      ["2^64 (bigint)", 2n ** 64n],
+    ] as const
+  ).map(([label, value]) => ({ label: `integer: ${label}`, kind: "integer" as const, value })),
+  ...(
+    [
+      ["-0", -0],
+      ["0.1", 0.1],
+      ["NaN", Number.NaN],
+      ["Infinity", Number.POSITIVE_INFINITY],
+      ["-Infinity", Number.NEGATIVE_INFINITY],
+      ["smallest subnormal", 5e-324],
+      ["largest double", Number.MAX_VALUE],
+    ] as const
+  ).map(([label, value]) => ({ label: `number: ${label}`, kind: "number" as const, value })),
+  ...([["1969-12-31"], ["1900-02-28"], ["0001-01-01"], ["9999-12-31"], ["2024-02-29"]] as const).map(([value]) => ({
+    label: `date: ${value}`,
+    kind: "date" as const,
+    value,
+  })),
+  ...(
+    [
+      ["1969-12-31T23:59:59.999Z", new Date(-1)],
+      ["1900-01-01T00:00:00.123Z", new Date("1900-01-01T00:00:00.123Z")],
+      ["0001-01-01T00:00:00Z", new Date("0001-01-01T00:00:00Z")],
+      ["9999-12-31T23:59:59.999Z", new Date("9999-12-31T23:59:59.999Z")],
+      ["+010000-01-01 (after 9999)", new Date(Date.UTC(10000, 0, 1))],
+      ["invalid Date", new Date(Number.NaN)],
+    ] as const
+  ).map(([label, value]) => ({ label: `datetime: ${label}`, kind: "datetime" as const, value })),
+  ...(
+    [
+      ["object", { a: 1, b: [true, null, "x", 0.1], c: { d: "é", e: {} } }],
+      ["array of text", ["", "123", "null", 'say "hi"', "a,b\n"]],
+      ["text that reads as a number", "123"],
+      ["text that reads as JSON", '{"a":1}'],
+      ["empty text", ""],
+      ["number", 1.5],
+      ["false", false],
+      ["beyond 2^53, as a double", 2 ** 60],
+      ["smallest subnormal, nested", [5e-324]],
+      ['"__proto__" key', JSON.parse('{"__proto__":{"x":1},"y":[]}') as unknown],
+      ["-0", -0],
+      ["-0, nested", { a: [1, -0] }],
+      ["NaN, nested", [Number.NaN]],
+      ["Infinity, nested", { x: Number.POSITIVE_INFINITY }],
+      ["lone surrogate, nested", { s: "\uD800x" }],
+      ["lone surrogate in a key", { "\uDC00": 1 }],
+      ["NUL, nested", { s: "a\u0000b" }],
+    ] as const
+  ).map(([label, value]) => ({ label: `json: ${label}`, kind: "json" as const, value: value as unknown })),
 ];
 
 // Objects, arrays and the JSON primitives beside them: a json field.
 const JSON_TYPE = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown()), z.string(), z.number(), z.boolean()]);
-const TYPES: Record<Kind, z.ZodType> = { nstring: z.string().nullable(), string: z.string(), integer: z.number().int(), number: z.number(), date: z.iso.date(), datetime: z.date(), json: JSON_TYPE };
+const TYPES: Record<Kind, z.ZodType> = {
+  nstring: z.string().nullable(),
+  string: z.string(),
+  integer: z.number().int(),
+  number: z.number(),
+  date: z.iso.date(),
+  datetime: z.date(),
+  json: JSON_TYPE,
+};
 
 /**
  * One thing a destination cannot store as given: values of some kinds it refuses (the write
@@ -147,7 +169,11 @@ const TARGETS: Target[] = [
   },
   { name: "PostgreSQL", available: postgresAvailable, make: async () => isolatedPostgres() },
   { name: "MySQL", available: mysqlAvailable, make: async () => isolatedMySQL() },
-  { name: "Memory", available: async () => true, make: async () => ({ destination: new MemoryDestination(), cleanup: async () => MemoryDestination.clear() }) },
+  {
+    name: "Memory",
+    available: async () => true,
+    make: async () => ({ destination: new MemoryDestination(), cleanup: async () => MemoryDestination.clear() }),
+  },
 ];
 
 /** Exact sameness: -0 is not 0; json values compare deeply (their keys in any order, as jsonb keeps them). */
@@ -163,18 +189,25 @@ function same(a: unknown, b: unknown): boolean {
   return Object.is(a, b);
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !(value instanceof Date);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !(value instanceof Date);
 
 function show(value: unknown): string {
-  if (typeof value === "string") return value.length > 40 ? `${JSON.stringify(value.slice(0, 20))}... (${value.length} chars)` : JSON.stringify(value);
+  if (typeof value === "string")
+    return value.length > 40 ? `${JSON.stringify(value.slice(0, 20))}... (${value.length} chars)` : JSON.stringify(value);
   if (value instanceof Date) return `Date(${Number.isNaN(value.getTime()) ? "invalid" : value.toISOString()})`;
   if (typeof value === "bigint") return `${value}n`;
-  if (isObject(value)) return `json ${JSON.stringify(value, (_key, v: unknown) => (Object.is(v, -0) ? "<-0>" : typeof v === "number" && !Number.isFinite(v) ? `<${v}>` : v)).slice(0, 200)}`;
+  if (isObject(value))
+    return `json ${JSON.stringify(value, (_key, v: unknown) => (Object.is(v, -0) ? "<-0>" : typeof v === "number" && !Number.isFinite(v) ? `<${v}>` : v)).slice(0, 200)}`;
   return Object.is(value, -0) ? "-0" : String(value);
 }
 
 /** Writes each case to its own day through an asset with the declared type; says what happened to each. */
-async function roundTrip(destination: Destination, cases: readonly Case[], refusals: Record<string, string> = {}): Promise<Record<string, string>> {
+async function roundTrip(
+  destination: Destination,
+  cases: readonly Case[],
+  refusals: Record<string, string> = {},
+): Promise<Record<string, string>> {
   const outcome: Record<string, string> = {};
   const kinds = [...new Set(cases.map((c) => c.kind))];
   const assets = Object.fromEntries(
@@ -242,7 +275,12 @@ const LONE_SURROGATE: Limit = {
   refused: /cannot write field "v" at row \d+: the string holds a lone UTF-16 surrogate \(\\u[0-9A-F]{4} at index \d+\)/,
 };
 /** An integer has no negative zero: conform makes it 0 for every destination. */
-const INTEGER_ZERO: Limit = { what: "an integer field's -0 becomes 0 (at conform)", kinds: ["integer"], hits: (v) => Object.is(v, -0), readsBack: () => 0 };
+const INTEGER_ZERO: Limit = {
+  what: "an integer field's -0 becomes 0 (at conform)",
+  kinds: ["integer"],
+  hits: (v) => Object.is(v, -0),
+  readsBack: () => 0,
+};
 /** Whether a json value holds, at any depth (keys too), something `test` picks. */
 function jsonHolds(value: unknown, test: (leaf: unknown) => boolean): boolean {
   if (test(value)) return true;
@@ -254,14 +292,16 @@ const JSON_NUMBERS: Limit = {
   what: "a json value holding -0, NaN or ±Infinity",
   kinds: ["json"],
   hits: (v) => jsonHolds(v, (leaf) => typeof leaf === "number" && (Object.is(leaf, -0) || !Number.isFinite(leaf))),
-  refused: /cannot write field "v" at row \d+: the json value holds (-0|NaN|Infinity|-Infinity) at \$.*, which JSON (text writes as 0|has no number for)/,
+  refused:
+    /cannot write field "v" at row \d+: the json value holds (-0|NaN|Infinity|-Infinity) at \$.*, which JSON (text writes as 0|has no number for)/,
 };
 /** A database that parses JSON (jsonb, MySQL's JSON) refuses the escape of a lone surrogate. */
 const JSON_LONE_SURROGATE: Limit = {
   what: "a json value holding a string or key with a lone UTF-16 surrogate",
   kinds: ["json"],
   hits: (v) => jsonHolds(v, (leaf) => isString(leaf) && !leaf.isWellFormed()),
-  refused: /cannot write field "v" at row \d+: the json value holds a (string|key) with a lone UTF-16 surrogate at \$.*, which the database's JSON cannot hold/,
+  refused:
+    /cannot write field "v" at row \d+: the json value holds a (string|key) with a lone UTF-16 surrogate at \$.*, which the database's JSON cannot hold/,
 };
 const beyondInt64 = (refused: RegExp): Limit => ({
   what: "integers beyond int64",
@@ -293,7 +333,12 @@ const LIMITS: Record<string, readonly Limit[]> = {
     LONE_SURROGATE,
     JSON_NUMBERS,
     beyondInt64(/inserting into \w+: The bound string, buffer, or bigint is too big/),
-    { what: "NaN (SQLite stores it as NULL)", kinds: ["number"], hits: (v) => Number.isNaN(v), refused: /cannot write field "v" at row \d+: SQLite stores NaN as NULL/ },
+    {
+      what: "NaN (SQLite stores it as NULL)",
+      kinds: ["number"],
+      hits: (v) => Number.isNaN(v),
+      refused: /cannot write field "v" at row \d+: SQLite stores NaN as NULL/,
+    },
     negativeZero(/cannot write field "v" at row \d+: SQLite keeps an integral REAL as an integer on disk, so -0 would read back as 0/),
   ],
   PostgreSQL: [
@@ -306,11 +351,22 @@ const LIMITS: Record<string, readonly Limit[]> = {
       what: "a json value holding a string or key with NUL",
       kinds: ["json"],
       hits: (v) => jsonHolds(v, (leaf) => isString(leaf) && leaf.includes("\0")),
-      refused: /cannot write field "v" at row \d+: the json value holds a (string|key) with a NUL character \(\\u0000\) at \$.*, which PostgreSQL's jsonb cannot hold/,
+      refused:
+        /cannot write field "v" at row \d+: the json value holds a (string|key) with a NUL character \(\\u0000\) at \$.*, which PostgreSQL's jsonb cannot hold/,
     },
-    { what: "NUL in text", kinds: STRINGS, hits: (v) => isString(v) && v.includes("\0"), refused: /invalid byte sequence for encoding "UTF8": 0x00/ },
+    {
+      what: "NUL in text",
+      kinds: STRINGS,
+      hits: (v) => isString(v) && v.includes("\0"),
+      refused: /invalid byte sequence for encoding "UTF8": 0x00/,
+    },
     beyondInt64(/out of range for type bigint/),
-    outsideYears(1, 9999, ["date", "datetime"], /cannot write field "v" at row \d+: the (date|datetime) [-+]?\d{4,6}-\S+ is outside the years 1\.\.9999: PostgreSQL reads dates and timestamps as ISO text/),
+    outsideYears(
+      1,
+      9999,
+      ["date", "datetime"],
+      /cannot write field "v" at row \d+: the (date|datetime) [-+]?\d{4,6}-\S+ is outside the years 1\.\.9999: PostgreSQL reads dates and timestamps as ISO text/,
+    ),
   ],
   MySQL: [
     INVALID_DATE,
@@ -318,11 +374,26 @@ const LIMITS: Record<string, readonly Limit[]> = {
     LONE_SURROGATE,
     JSON_NUMBERS,
     JSON_LONE_SURROGATE,
-    { what: "strings over 65,535 bytes of UTF-8 (TEXT)", kinds: STRINGS, hits: (v) => isString(v) && Buffer.byteLength(v) > 65_535, refused: /Data too long for column 'v'|Incorrect string value: .* for column `[^`]+`\.`[^`]+`\.`v`/ },
+    {
+      what: "strings over 65,535 bytes of UTF-8 (TEXT)",
+      kinds: STRINGS,
+      hits: (v) => isString(v) && Buffer.byteLength(v) > 65_535,
+      refused: /Data too long for column 'v'|Incorrect string value: .* for column `[^`]+`\.`[^`]+`\.`v`/,
+    },
     beyondInt64(/Out of range value for column 'v'/),
-    { what: "NaN and ±Infinity", kinds: ["number"], hits: (v) => typeof v === "number" && !Number.isFinite(v), refused: /cannot write field "v" at row \d+: a DOUBLE column cannot hold (NaN|-?Infinity)/ },
+    {
+      what: "NaN and ±Infinity",
+      kinds: ["number"],
+      hits: (v) => typeof v === "number" && !Number.isFinite(v),
+      refused: /cannot write field "v" at row \d+: a DOUBLE column cannot hold (NaN|-?Infinity)/,
+    },
     negativeZero(/cannot write field "v" at row \d+: a DOUBLE column does not keep the sign of zero/),
-    outsideYears(0, 9999, ["datetime"], /cannot write field "v" at row \d+: the datetime [-+]?\d{4,6}-\S+ is outside the years 0\.\.9999: a DATETIME column holds no other year/),
+    outsideYears(
+      0,
+      9999,
+      ["datetime"],
+      /cannot write field "v" at row \d+: the datetime [-+]?\d{4,6}-\S+ is outside the years 0\.\.9999: a DATETIME column holds no other year/,
+    ),
   ],
   Memory: [INVALID_DATE, INTEGER_ZERO],
 };
@@ -352,17 +423,29 @@ describe("hostile values through every destination", () => {
       try {
         const refusals: Record<string, string> = {};
         const outcome = await roundTrip(destination, HOSTILE, refusals);
-        console.log(`${target.name} refuses:\n  ${Object.entries(refusals).map(([label, message]) => `${label}: ${message.split("\n")[0]!.slice(0, 240)}`).join("\n  ")}`);
+        console.log(
+          `${target.name} refuses:\n  ${Object.entries(refusals)
+            .map(([label, message]) => `${label}: ${message.split("\n")[0]!.slice(0, 240)}`)
+            .join("\n  ")}`,
+        );
         const wanted: Record<string, string> = {};
         for (const c of HOSTILE) {
           const hit = limitsOf(limits, c.kind, c.value);
           const change = hit.find((limit) => limit.readsBack);
-          wanted[c.label] = hit.some((limit) => limit.refused) ? "refused" : change ? `reads back as ${show(change.readsBack!(c.value))}` : "ok";
+          wanted[c.label] = hit.some((limit) => limit.refused)
+            ? "refused"
+            : change
+              ? `reads back as ${show(change.readsBack!(c.value))}`
+              : "ok";
         }
         expect(outcome).toEqual(wanted);
         for (const c of HOSTILE) {
           const message = refusals[c.label];
-          if (message !== undefined) expect(explains(limitsOf(limits, c.kind, c.value), message), `${c.label}: refused for no documented limit, or in more than one line: ${message}`).toBe(true);
+          if (message !== undefined)
+            expect(
+              explains(limitsOf(limits, c.kind, c.value), message),
+              `${c.label}: refused for no documented limit, or in more than one line: ${message}`,
+            ).toBe(true);
         }
       } finally {
         await cleanup();
@@ -387,7 +470,18 @@ const TEXT = fc.oneof(
   { weight: 3, arbitrary: fc.string({ unit: "grapheme" }) },
   { weight: 3, arbitrary: fc.string({ unit: "grapheme-composite" }) },
   // Long and well-formed: tens of thousands of code points, past MySQL's 64 KB TEXT for many.
-  { weight: 1, arbitrary: fc.string({ unit: fc.oneof(fc.string({ unit: "binary", minLength: 1, maxLength: 1 }), fc.string({ unit: "grapheme", minLength: 1, maxLength: 1 })), minLength: 2_000, maxLength: 30_000, size: "max" }) },
+  {
+    weight: 1,
+    arbitrary: fc.string({
+      unit: fc.oneof(
+        fc.string({ unit: "binary", minLength: 1, maxLength: 1 }),
+        fc.string({ unit: "grapheme", minLength: 1, maxLength: 1 }),
+      ),
+      minLength: 2_000,
+      maxLength: 30_000,
+      size: "max",
+    }),
+  },
 );
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -396,31 +490,93 @@ const INTEGER = fc.oneof(
   { weight: 4, arbitrary: fc.integer() },
   { weight: 4, arbitrary: fc.maxSafeInteger() },
   { weight: 3, arbitrary: fc.oneof(fc.bigInt({ min: SAFE + 1n, max: INT64_MAX }), fc.bigInt({ min: INT64_MIN, max: -SAFE - 1n })) },
-  { weight: 2, arbitrary: fc.oneof(fc.bigInt({ min: INT64_MAX + 1n, max: 2n ** 100n }), fc.bigInt({ min: -(2n ** 100n), max: INT64_MIN - 1n })) },
-  { weight: 1, arbitrary: fc.constantFrom<number | bigint>(0, -0, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, INT64_MAX, INT64_MIN, INT64_MAX + 1n, INT64_MIN - 1n) },
+  {
+    weight: 2,
+    arbitrary: fc.oneof(fc.bigInt({ min: INT64_MAX + 1n, max: 2n ** 100n }), fc.bigInt({ min: -(2n ** 100n), max: INT64_MIN - 1n })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<number | bigint>(
+      0,
+      -0,
+      Number.MAX_SAFE_INTEGER,
+      Number.MIN_SAFE_INTEGER,
+      INT64_MAX,
+      INT64_MIN,
+      INT64_MAX + 1n,
+      INT64_MIN - 1n,
+    ),
+  },
 );
 
 // fc.double() gives -0, NaN, ±Infinity and subnormals too; the edges are added for every run.
 const NUMBER = fc.oneof(
   { weight: 8, arbitrary: fc.double() },
-  { weight: 1, arbitrary: fc.constantFrom(-0, 0, Number.NaN, Infinity, -Infinity, Number.MIN_VALUE, -Number.MIN_VALUE, 2.2250738585072014e-308, Number.MAX_VALUE, -Number.MAX_VALUE, 0.1, 1e21, 2 ** 53 + 2) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      -0,
+      0,
+      Number.NaN,
+      Infinity,
+      -Infinity,
+      Number.MIN_VALUE,
+      -Number.MIN_VALUE,
+      2.2250738585072014e-308,
+      Number.MAX_VALUE,
+      -Number.MAX_VALUE,
+      0.1,
+      1e21,
+      2 ** 53 + 2,
+    ),
+  },
 );
 
 const DAY_MS = 86_400_000;
 const dayNumber = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY_MS;
 // "YYYY-MM-DD" strings: every day of the years 0000..9999 (a z.iso.date() has four digits).
 const ISO_DATE = fc.oneof(
-  { weight: 8, arbitrary: fc.integer({ min: dayNumber("0000-01-01"), max: dayNumber("9999-12-31") }).map((day) => new Date(day * DAY_MS).toISOString().slice(0, 10)) },
-  { weight: 1, arbitrary: fc.constantFrom("0000-01-01", "0000-12-31", "0001-01-01", "1582-10-10", "1900-02-28", "1969-12-31", "1970-01-01", "2000-02-29", "9999-12-31") },
+  {
+    weight: 8,
+    arbitrary: fc
+      .integer({ min: dayNumber("0000-01-01"), max: dayNumber("9999-12-31") })
+      .map((day) => new Date(day * DAY_MS).toISOString().slice(0, 10)),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "0000-01-01",
+      "0000-12-31",
+      "0001-01-01",
+      "1582-10-10",
+      "1900-02-28",
+      "1969-12-31",
+      "1970-01-01",
+      "2000-02-29",
+      "9999-12-31",
+    ),
+  },
 );
 
 // Dates: mostly of the years 1..9999, then the whole range of Date (years -271821..275760, invalid too).
 const DATETIME = fc.oneof(
-  { weight: 6, arbitrary: fc.date({ min: new Date("0001-01-01T00:00:00.000Z"), max: new Date("9999-12-31T23:59:59.999Z"), noInvalidDate: true }) },
+  {
+    weight: 6,
+    arbitrary: fc.date({ min: new Date("0001-01-01T00:00:00.000Z"), max: new Date("9999-12-31T23:59:59.999Z"), noInvalidDate: true }),
+  },
   { weight: 3, arbitrary: fc.date({ noInvalidDate: false }) },
   {
     weight: 1,
-    arbitrary: fc.constantFrom("0000-12-31T23:59:59.999Z", "0001-01-01T00:00:00.000Z", "1969-12-31T23:59:59.999Z", "9999-12-31T23:59:59.999Z", "+010000-01-01T00:00:00.000Z", "-000001-06-15T12:00:00.000Z").map((iso) => new Date(iso)),
+    arbitrary: fc
+      .constantFrom(
+        "0000-12-31T23:59:59.999Z",
+        "0001-01-01T00:00:00.000Z",
+        "1969-12-31T23:59:59.999Z",
+        "9999-12-31T23:59:59.999Z",
+        "+010000-01-01T00:00:00.000Z",
+        "-000001-06-15T12:00:00.000Z",
+      )
+      .map((iso) => new Date(iso)),
   },
 );
 
@@ -513,7 +669,8 @@ describe("generated values through every destination", () => {
           kept.forEach((value, i) => {
             const change = keptHits[i]!.find((limit) => limit.readsBack);
             const want = change ? change.readsBack!(value) : value;
-            if (!same(back[i], want)) wrong.push(`row ${i}: wrote ${show(value)}, read ${show(back[i])}${change ? ` (documented: ${change.what})` : ""}`);
+            if (!same(back[i], want))
+              wrong.push(`row ${i}: wrote ${show(value)}, read ${show(back[i])}${change ? ` (documented: ${change.what})` : ""}`);
           });
           expect(wrong, `${context}: values stored changed`).toEqual([]);
           tally.stored += kept.length;
@@ -524,11 +681,21 @@ describe("generated values through every destination", () => {
           const whole = await attempt(day, generated);
           const among = hits.filter((_, i) => refused[i]).flat();
           expect(whole, `${context}: ${among.length} value(s) documented as refused were all stored`).not.toBeNull();
-          expect(explains(among, whole!.message), `${context}: refused for no documented limit, or in more than one line: ${whole!.message}`).toBe(true);
+          expect(
+            explains(among, whole!.message),
+            `${context}: refused for no documented limit, or in more than one line: ${whole!.message}`,
+          ).toBe(true);
           // A refusal naming a row names one that falls under the limit it gives.
           const named = /cannot write field "v" at row (\d+)/.exec(whole!.message);
-          if (named) expect(explains(hits[Number(named[1])] ?? [], whole!.message), `${context}: the refusal names row ${named[1]}, ${show(generated[Number(named[1])])}: ${whole!.message}`).toBe(true);
-          expect((await readBack(day)).every((value, i) => same(value, back[i])), `${context}: a refused rewrite changed the partition`).toBe(true);
+          if (named)
+            expect(
+              explains(hits[Number(named[1])] ?? [], whole!.message),
+              `${context}: the refusal names row ${named[1]}, ${show(generated[Number(named[1])])}: ${whole!.message}`,
+            ).toBe(true);
+          expect(
+            (await readBack(day)).every((value, i) => same(value, back[i])),
+            `${context}: a refused rewrite changed the partition`,
+          ).toBe(true);
           expect((await a.partitionRowCounts())[day], `${context}: rows after a refused rewrite`).toBe(kept.length);
           tally.refusedWhole++;
 
@@ -541,12 +708,22 @@ describe("generated values through every destination", () => {
             tries.set(limit, (tries.get(limit) ?? 0) + 1);
             const alone = dayKey(days++);
             const refusal = await attempt(alone, [value]);
-            expect(refusal, `${context}: ${show(value)} is documented as refused (${hits[i]!.map((l) => l.what).join("; ")}) but was stored`).not.toBeNull();
-            expect(explains(hits[i]!, refusal!.message), `${context}: ${show(value)} refused for no documented limit, or in more than one line: ${refusal!.message}`).toBe(true);
-            expect(Object.keys(await a.partitionRowCounts()), `${context}: ${show(value)} was refused but its partition exists`).not.toContain(alone);
+            expect(
+              refusal,
+              `${context}: ${show(value)} is documented as refused (${hits[i]!.map((l) => l.what).join("; ")}) but was stored`,
+            ).not.toBeNull();
+            expect(
+              explains(hits[i]!, refusal!.message),
+              `${context}: ${show(value)} refused for no documented limit, or in more than one line: ${refusal!.message}`,
+            ).toBe(true);
+            expect(
+              Object.keys(await a.partitionRowCounts()),
+              `${context}: ${show(value)} was refused but its partition exists`,
+            ).not.toContain(alone);
             tally.refusedAlone++;
           }
-          for (const hit of hits) for (const limit of hit) if (limit.refused) refusedBy.set(limit.what, (refusedBy.get(limit.what) ?? 0) + 1);
+          for (const hit of hits)
+            for (const limit of hit) if (limit.refused) refusedBy.set(limit.what, (refusedBy.get(limit.what) ?? 0) + 1);
         }
       } finally {
         await cleanup();

@@ -14,14 +14,23 @@ const WINDOW = days("2024-02-01", "2024-02-10");
 
 async function logLines(data: string): Promise<string[][]> {
   const text = await readFile(join(data, "runs.log"), "utf8").catch(() => "");
-  return text.split("\n").filter(Boolean).map((line) => line.split(" "));
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => line.split(" "));
 }
 
 describe("interrupting an in-process backfill", () => {
-  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
     it(`${signal}: running partitions finish and are stored, no new one starts, the summary names what completed, exit ${code}`, async () => {
       const data = await tempDir();
-      const child = startCli(["materialize", "events", "-w", String(WINDOW), "--concurrency", "2"], data, { REL_WORK_MS: "1500", REL_LOG: "1" });
+      const child = startCli(["materialize", "events", "-w", String(WINDOW), "--concurrency", "2"], data, {
+        REL_WORK_MS: "1500",
+        REL_LOG: "1",
+      });
       await waitUntil(async () => (await logLines(data)).filter(([what]) => what === "start").length === 2, "two partitions to start");
       child.process.kill(signal);
       const exit = await child.exit;
@@ -45,7 +54,11 @@ describe("interrupting an in-process backfill", () => {
 
   it("SIGINT with runs that honour the abort signal: they are abandoned, nothing of theirs is stored, exit 130", async () => {
     const data = await tempDir();
-    const child = startCli(["materialize", "events", "-w", String(WINDOW), "--concurrency", "2"], data, { REL_WORK_MS: "5000", REL_LOG: "1", REL_HONOR_SIGNAL: "1" });
+    const child = startCli(["materialize", "events", "-w", String(WINDOW), "--concurrency", "2"], data, {
+      REL_WORK_MS: "5000",
+      REL_LOG: "1",
+      REL_HONOR_SIGNAL: "1",
+    });
     await waitUntil(async () => (await logLines(data)).filter(([what]) => what === "start").length === 2, "two partitions to start");
     child.process.kill("SIGINT");
     const exit = await child.exit;
@@ -62,7 +75,10 @@ describe("interrupting an in-process backfill", () => {
 
   it("a second SIGINT stops at once with 130, and what was stored is still complete", async () => {
     const data = await tempDir();
-    const child = startCli(["materialize", "events", "-w", String(WINDOW), "--concurrency", "2"], data, { REL_WORK_MS: "5000", REL_LOG: "1" });
+    const child = startCli(["materialize", "events", "-w", String(WINDOW), "--concurrency", "2"], data, {
+      REL_WORK_MS: "5000",
+      REL_LOG: "1",
+    });
     await waitUntil(async () => (await logLines(data)).filter(([what]) => what === "start").length === 2, "two partitions to start");
     child.process.kill("SIGINT");
     await waitUntil(() => child.stderr().includes("SIGINT received"), "the first SIGINT to be acknowledged");

@@ -25,7 +25,12 @@ beforeAll(ensureBuilt, 180_000);
 const WRITERS = 3;
 const PARTITIONS_EACH = 6;
 const ROUNDS = LONG ? 200 : 30;
-const ASSET: AssetRef = { key: "race.counts", table: "counts", dataset: "race", partitioning: new TimePartitionConfig({ column: "date", start: "2020-01-01" }) };
+const ASSET: AssetRef = {
+  key: "race.counts",
+  table: "counts",
+  dataset: "race",
+  partitioning: new TimePartitionConfig({ column: "date", start: "2020-01-01" }),
+};
 const KINDS = [
   { kind: "csv", file: "data.csv" },
   { kind: "file", file: "data.v8" },
@@ -33,8 +38,13 @@ const KINDS = [
 ] as const;
 
 /** A writer process whose every write holds `rows` rows, without syncs. */
-const startWriter = (kind: string, base: string, rows: number) => startCountWriter(kind, base, Array.from({ length: rows }, (_, n) => ({ n, text: "x" })), false);
-
+const startWriter = (kind: string, base: string, rows: number) =>
+  startCountWriter(
+    kind,
+    base,
+    Array.from({ length: rows }, (_, n) => ({ n, text: "x" })),
+    false,
+  );
 
 describe("processes writing one table at once while its ledger is compacted", () => {
   for (const { kind, file } of KINDS) {
@@ -73,7 +83,8 @@ describe("processes writing one table at once while its ledger is compacted", ()
       if (kind === "jsonl") {
         const store = new LocalObjectStoreDestination({ basePath: base, format: "jsonl" });
         const listed: Record<string, string | undefined> = {};
-        for await (const object of store.listObjects("race/counts/")) listed[object.name.split("/")[2]!.slice("date=".length)] = object.metadata["row_count"];
+        for await (const object of store.listObjects("race/counts/"))
+          listed[object.name.split("/")[2]!.slice("date=".length)] = object.metadata["row_count"];
         expect(listed).toEqual(Object.fromEntries(Object.entries(expected).map(([key, rows]) => [key, String(rows)])));
       } else {
         let recounts = 0;
@@ -111,7 +122,9 @@ describe("a writer killed between its data file's rename and its ledger line", (
       const context = new IOContext({ asset: ASSET, window: null, metadata: { runId: "ledger" } });
       const counted = async (handle: import("node:fs/promises").FileHandle) => {
         recounts++;
-        return kind === "csv" ? (await handle.readFile("utf8")).trim().split("\n").length - 1 : (deserialize(await handle.readFile()) as unknown[]).length;
+        return kind === "csv"
+          ? (await handle.readFile("utf8")).trim().split("\n").length - 1
+          : (deserialize(await handle.readFile()) as unknown[]).length;
       };
       expect(await files.rowCounts(context, counted)).toEqual({ "2020-01-01": 5, "2020-01-02": 5 });
       expect(recounts).toBe(1);
@@ -137,7 +150,11 @@ async function killAfterRename(target: string, bytes: Buffer): Promise<void> {
         await new Promise(() => setInterval(() => {}, 1000));
       },
     });`;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, env: { ...process.env, TARGET: target, BYTES: bytes.toString("base64") }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: ROOT,
+    env: { ...process.env, TARGET: target, BYTES: bytes.toString("base64") },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const exited = once(child, "exit");
   let out = "";
   for await (const chunk of child.stdout!) {

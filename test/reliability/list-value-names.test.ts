@@ -42,7 +42,8 @@ const VALUES = [
 const regions = new ListPartitionConfig({ column: "region", values: VALUES, allowWindow: true });
 const all = new ListPartitionWindow(regions, VALUES[0]!, VALUES.at(-1)!);
 const asset = (dataset: string): AssetRef => ({ key: "rel.regions", table: "regions", dataset, partitioning: regions });
-const context = (dataset: string, window: ListPartitionWindow | ListPartition | null) => new IOContext({ asset: asset(dataset), window, metadata: { runId: "names" } });
+const context = (dataset: string, window: ListPartitionWindow | ListPartition | null) =>
+  new IOContext({ asset: asset(dataset), window, metadata: { runId: "names" } });
 /** Partition i holds i + 1 rows, so a count of the wrong partition shows. */
 const rowsOf = (value: string) => Array.from({ length: VALUES.indexOf(value) + 1 }, (_, n) => ({ region: value, n }));
 
@@ -95,7 +96,8 @@ describe.skipIf(!available)("S3 (moto): keys the XML of a listing would change",
   afterAll(async () => {
     await moto?.stop();
   });
-  const make = (prefix: string) => new S3Destination({ bucket: "names", prefix, format: "jsonl", connection: { ...TEST_CONNECTION, endpoint: moto.endpoint } });
+  const make = (prefix: string) =>
+    new S3Destination({ bucket: "names", prefix, format: "jsonl", connection: { ...TEST_CONNECTION, endpoint: moto.endpoint } });
 
   it("every list value is counted under a prefix and a dataset holding \\r, +, % and spaces", async () => {
     // Control characters are refused in list values, but not in prefixes and dataset names.
@@ -105,7 +107,20 @@ describe.skipIf(!available)("S3 (moto): keys the XML of a listing would change",
   it("listObjects gives back every key exactly as it was put", async () => {
     const destination = make("raw");
     // No "\n": moto's server cannot route a key holding one (S3 can).
-    const names = ["raw/a\rb", "raw/\r", "raw/tab\tx", "raw/esc\u001b[2J", "raw/del\u007f", "raw/a b", "raw/a+b", "raw/100%", "raw/%2B", "raw/%", "raw/ünï", "raw/x&<>"];
+    const names = [
+      "raw/a\rb",
+      "raw/\r",
+      "raw/tab\tx",
+      "raw/esc\u001b[2J",
+      "raw/del\u007f",
+      "raw/a b",
+      "raw/a+b",
+      "raw/100%",
+      "raw/%2B",
+      "raw/%",
+      "raw/ünï",
+      "raw/x&<>",
+    ];
     for (const name of names) await destination.putObject(name, new Uint8Array([1]), "application/octet-stream", { row_count: "1" });
     const listed: string[] = [];
     for await (const object of destination.listObjects("raw/")) listed.push(object.name);
@@ -122,7 +137,8 @@ describe("GCS (the JSON API test server): names in object paths and query string
   afterAll(async () => {
     await server?.stop();
   });
-  const make = (prefix: string) => new GCSDestination({ bucket: "names", prefix, format: "jsonl", connection: { projectId: "test", apiEndpoint: server.endpoint } });
+  const make = (prefix: string) =>
+    new GCSDestination({ bucket: "names", prefix, format: "jsonl", connection: { projectId: "test", apiEndpoint: server.endpoint } });
 
   it("every list value is counted under a prefix and a dataset holding tabs, +, % and spaces", async () => {
     await expectEveryValueStored(make("tab\tend/a+b c%/?#"), "t\tab");
@@ -130,7 +146,20 @@ describe("GCS (the JSON API test server): names in object paths and query string
 
   it("listObjects gives back every name exactly as it was put", async () => {
     const destination = make("raw");
-    const names = ["raw/tab\tx", "raw/esc\u001b[2J", "raw/del\u007f", "raw/a b", "raw/a+b", "raw/100%", "raw/%2B", "raw/%", "raw/ünï", "raw/x&<>", "raw/q?x=1#f", "raw/🚀"];
+    const names = [
+      "raw/tab\tx",
+      "raw/esc\u001b[2J",
+      "raw/del\u007f",
+      "raw/a b",
+      "raw/a+b",
+      "raw/100%",
+      "raw/%2B",
+      "raw/%",
+      "raw/ünï",
+      "raw/x&<>",
+      "raw/q?x=1#f",
+      "raw/🚀",
+    ];
     for (const name of names) await destination.putObject(name, new Uint8Array([1]), "application/octet-stream", { row_count: "1" });
     const listed: string[] = [];
     for await (const object of destination.listObjects("raw/")) listed.push(object.name);
@@ -141,9 +170,16 @@ describe("GCS (the JSON API test server): names in object paths and query string
     const from = server.requests.length;
     const partition = new ListPartition("eu", regions);
     for (const prefix of ["line\rend", "line\nend"]) {
-      const error = (await make(prefix).write(context("rel", partition), rowsOf("eu")).then(() => null, (e: unknown) => e)) as Error;
+      const error = (await make(prefix)
+        .write(context("rel", partition), rowsOf("eu"))
+        .then(
+          () => null,
+          (e: unknown) => e,
+        )) as Error;
       expect(error).toBeInstanceOf(ConfigError);
-      expect(error.message).toMatch(/^GCSDestination: gs:\/\/names\/line\\u000[ad]end\/rel\/regions\/region=eu\/data\.jsonl holds a carriage return or line feed/);
+      expect(error.message).toMatch(
+        /^GCSDestination: gs:\/\/names\/line\\u000[ad]end\/rel\/regions\/region=eu\/data\.jsonl holds a carriage return or line feed/,
+      );
       expect(error.message).not.toMatch(/[\r\n]/);
     }
     expect(server.requests.length).toBe(from);

@@ -39,7 +39,10 @@ describe.concurrent("missing upstream data", () => {
     expect(commands[0]).toMatch(/^interloper materialize \+shop\.daily_revenue -c \S+ --window 2026-01-15$/);
     const fixed = await runPrinted(box, commands[0]!);
     expect(fixed.exitCode, fixed.stderr).toBe(0);
-    expect(await box.dataFiles()).toEqual([partitionFile("shop", "daily_revenue", "date", "2026-01-15"), partitionFile("shop", "orders", "date", "2026-01-15")]);
+    expect(await box.dataFiles()).toEqual([
+      partitionFile("shop", "daily_revenue", "date", "2026-01-15"),
+      partitionFile("shop", "orders", "date", "2026-01-15"),
+    ]);
   });
 
   it("a backfill: one command per range of partitions that lacked upstream data; together they complete it", async () => {
@@ -53,20 +56,27 @@ describe.concurrent("missing upstream data", () => {
       "interloper materialize +shop.daily_revenue --window 2026-01-16..2026-01-17",
     ]);
     for (const command of commands) expect((await runPrinted(box, command)).exitCode).toBe(0);
-    expect((await box.dataFiles()).filter((f) => f.includes("daily_revenue"))).toEqual(revenueFiles("2026-01-14", "2026-01-15", "2026-01-16", "2026-01-17"));
+    expect((await box.dataFiles()).filter((f) => f.includes("daily_revenue"))).toEqual(
+      revenueFiles("2026-01-14", "2026-01-15", "2026-01-16", "2026-01-17"),
+    );
   });
 
   it("a backfill in child processes prints the same command (the error's kind crosses the process boundary)", async () => {
     const box = await sandbox();
     const result = await box.run(["materialize", "daily_revenue", "-w", "2026-01-14..2026-01-15", "--no-fail-fast", "--processes", "2"]);
     expect(result.exitCode, result.stderr).toBe(1);
-    expect(upstreamCommands(result).map((c) => c.replace(/ -c \S+/, ""))).toEqual(["interloper materialize +shop.daily_revenue --window 2026-01-14..2026-01-15"]);
+    expect(upstreamCommands(result).map((c) => c.replace(/ -c \S+/, ""))).toEqual([
+      "interloper materialize +shop.daily_revenue --window 2026-01-14..2026-01-15",
+    ]);
   });
 
   it("a failure of another kind prints no upstream command", async () => {
     const box = await sandbox();
     const result = await box.run(["materialize", "+daily_revenue", "-p", "2026-01-15"], { env: { INTERLOPER_FAIL: "2026-01-15" } });
     expect(result.exitCode, result.stderr).toBe(1);
-    expect(result.errLines.some((line) => UPSTREAM_HEADING.test(line)), result.stderr).toBe(false);
+    expect(
+      result.errLines.some((line) => UPSTREAM_HEADING.test(line)),
+      result.stderr,
+    ).toBe(false);
   });
 });

@@ -60,7 +60,13 @@ export class System {
   }
 
   /** Materializes `rows` (in the order given) over a window of `a`. */
-  async write(a: ModelAsset, window: PartitionWindow | Partition, rows: readonly Row[], shape: Shape, instance: "main" | "twin" = "main"): Promise<void> {
+  async write(
+    a: ModelAsset,
+    window: PartitionWindow | Partition,
+    rows: readonly Row[],
+    shape: Shape,
+    instance: "main" | "twin" = "main",
+  ): Promise<void> {
     const runId = `model-${++this.runs}`;
     this.payloads.set(runId, () => shaped(rows, shape));
     try {
@@ -183,7 +189,11 @@ export function show(value: unknown): string {
   if (value instanceof Date) return `Date(${value.toISOString()})`;
   if (typeof value === "bigint") return `${value}n`;
   if (value === undefined) return "undefined";
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? `${v}n` : v instanceof Date ? `Date(${v.toISOString()})` : Object.is(v, -0) ? "-0" : v)) ?? String(value);
+  return (
+    JSON.stringify(value, (_key, v: unknown) =>
+      typeof v === "bigint" ? `${v}n` : v instanceof Date ? `Date(${v.toISOString()})` : Object.is(v, -0) ? "-0" : v,
+    ) ?? String(value)
+  );
 }
 
 /** What differs between the rows expected and those read, or null when they are the same. */
@@ -194,7 +204,8 @@ function difference(expected: readonly Row[], actual: readonly Row[]): string | 
   for (const [i, row] of expected.entries()) {
     const got = actual[i]!;
     for (const column of new Set([...Object.keys(row), ...Object.keys(got)])) {
-      if (!same(row[column], got[column])) return `row ${i}, column "${column}": expected ${show(row[column])}, read ${show(got[column])} (row expected ${show(row)}, read ${show(got)})`;
+      if (!same(row[column], got[column]))
+        return `row ${i}, column "${column}": expected ${show(row[column])}, read ${show(got[column])} (row expected ${show(row)}, read ${show(got)})`;
     }
   }
   return null;
@@ -228,7 +239,9 @@ async function checkCounts(model: Model, system: System): Promise<void> {
     const table = model.tables.get(a.key) ?? new Map<string, Row[]>();
     const want = Object.fromEntries([...table].map(([key, rows]) => [key, rows.length]));
     const keys = new Set([...Object.keys(counts), ...Object.keys(want)]);
-    const wrong = [...keys].filter((key) => counts[key] !== want[key]).map((key) => `${show(key)}: counted ${counts[key] ?? "nothing"}, holds ${want[key] ?? "nothing (never written)"}`);
+    const wrong = [...keys]
+      .filter((key) => counts[key] !== want[key])
+      .map((key) => `${show(key)}: counted ${counts[key] ?? "nothing"}, holds ${want[key] ?? "nothing (never written)"}`);
     if (wrong.length > 0) fail(`row counts of ${a.key}: ${wrong.join("; ")}`);
   }
 }
@@ -245,7 +258,10 @@ async function step(system: System, what: string, body: () => Promise<void>): Pr
   } catch (error) {
     const kind = error instanceof ModelMismatch ? "differs from the model" : `threw ${(error as Error)?.name ?? "an error"}`;
     const steps = system.steps.map((s, i) => `  ${i + 1}. ${s}`).join("\n");
-    throw new Error(`step ${system.steps.length} ${kind}: ${(error as Error)?.message ?? String(error)}\n list values ${show(system.listValues)}; steps:\n${steps}`, { cause: error });
+    throw new Error(
+      `step ${system.steps.length} ${kind}: ${(error as Error)?.message ?? String(error)}\n list values ${show(system.listValues)}; steps:\n${steps}`,
+      { cause: error },
+    );
   }
 }
 
@@ -300,14 +316,18 @@ class TwoWritersCommand implements Cmd {
     const what = `two writers at once (${this.instances}) on ${r.a.key} ${where(r)} (${this.shapes.join(" and ")}; rows ${describeRows(a)} and ${describeRows(b)})`;
     await step(system, what, async () => {
       const second = this.instances === "two instances" ? "twin" : "main";
-      const outcomes = await Promise.allSettled([system.write(r.a, r.window, [...a.values()].flat(), this.shapes[0]), system.write(r.a, r.window, [...b.values()].flat(), this.shapes[1], second)]);
+      const outcomes = await Promise.allSettled([
+        system.write(r.a, r.window, [...a.values()].flat(), this.shapes[0]),
+        system.write(r.a, r.window, [...b.values()].flat(), this.shapes[1], second),
+      ]);
       const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === "rejected");
       if (failed) throw failed.reason;
       for (const key of r.keys) {
         const rows = await system.read(r.a, r.a.config.partition(key));
         if (rows === "missing") fail(`${r.a.key} ${show(key)} reads as never written after both writers succeeded`);
         const [fromA, fromB] = [difference(a.get(key)!, rows), difference(b.get(key)!, rows)];
-        if (fromA && fromB) fail(`${r.a.key} ${show(key)} holds neither writer's rows: against the first, ${fromA}; against the second, ${fromB}`);
+        if (fromA && fromB)
+          fail(`${r.a.key} ${show(key)} holds neither writer's rows: against the first, ${fromA}; against the second, ${fromB}`);
         tableOf(model, r.a.key).set(key, fromA ? b.get(key)! : a.get(key)!);
       }
       await checkCounts(model, system);
@@ -336,19 +356,24 @@ class ReadDuringWriteCommand implements Cmd {
     const key = r.keys[0]!;
     const after = rowsOf(r.a, key, this.values);
     const before = model.tables.get(r.a.key)?.get(key);
-    await step(system, `read ${r.a.key} ${show(key)} while writing it (${this.shape}; ${before?.length ?? "no"} rows before, ${after.length} after)`, async () => {
-      const [, rows] = await Promise.all([system.write(r.a, r.window, after, this.shape), system.read(r.a, r.window)]);
-      if (rows === "missing") {
-        if (before !== undefined) fail(`${r.a.key} ${show(key)} read as never written while being rewritten`);
-      } else {
-        const fromAfter = difference(after, rows);
-        const fromBefore = before ? difference(before, rows) : "it was never written";
-        if (fromAfter && fromBefore) fail(`${r.a.key} ${show(key)} read during a write is neither before (${fromBefore}) nor after (${fromAfter})`);
-      }
-      tableOf(model, r.a.key).set(key, after);
-      await checkPartitions(model, system, r.a, [key]);
-      await checkCounts(model, system);
-    });
+    await step(
+      system,
+      `read ${r.a.key} ${show(key)} while writing it (${this.shape}; ${before?.length ?? "no"} rows before, ${after.length} after)`,
+      async () => {
+        const [, rows] = await Promise.all([system.write(r.a, r.window, after, this.shape), system.read(r.a, r.window)]);
+        if (rows === "missing") {
+          if (before !== undefined) fail(`${r.a.key} ${show(key)} read as never written while being rewritten`);
+        } else {
+          const fromAfter = difference(after, rows);
+          const fromBefore = before ? difference(before, rows) : "it was never written";
+          if (fromAfter && fromBefore)
+            fail(`${r.a.key} ${show(key)} read during a write is neither before (${fromBefore}) nor after (${fromAfter})`);
+        }
+        tableOf(model, r.a.key).set(key, after);
+        await checkPartitions(model, system, r.a, [key]);
+        await checkCounts(model, system);
+      },
+    );
   }
 
   toString(): string {
@@ -371,10 +396,14 @@ class ReadCommand implements Cmd {
       const table = model.tables.get(r.a.key);
       const missing = r.keys.filter((key) => !table?.has(key));
       if (missing.length > 0) {
-        if (rows !== "missing") fail(`${r.a.key} ${where(r)}: ${missing.map(show).join(", ")} never written, but the read gave ${rows.length} row(s)`);
+        if (rows !== "missing")
+          fail(`${r.a.key} ${where(r)}: ${missing.map(show).join(", ")} never written, but the read gave ${rows.length} row(s)`);
       } else {
         if (rows === "missing") fail(`${r.a.key} ${where(r)} reads as never written; the model holds all of it`);
-        const diff = difference(r.keys.flatMap((key) => table!.get(key)!), rows);
+        const diff = difference(
+          r.keys.flatMap((key) => table!.get(key)!),
+          rows,
+        );
         if (diff) fail(`${r.a.key} ${where(r)}: ${diff}`);
       }
       await checkCounts(model, system);
@@ -409,7 +438,10 @@ const MAX_WINDOW = 5;
 // generated: shrinking eight values of every row, each try a sequence replayed against a server,
 // took tens of minutes, and the values are not what this test is about.
 const ROW = fc.noShrink(VALUES);
-const ROWS = fc.oneof({ weight: 5, arbitrary: fc.array(ROW, { maxLength: 4 }) }, { weight: 1, arbitrary: fc.array(ROW, { minLength: 5, maxLength: 40 }) });
+const ROWS = fc.oneof(
+  { weight: 5, arbitrary: fc.array(ROW, { maxLength: 4 }) },
+  { weight: 1, arbitrary: fc.array(ROW, { minLength: 5, maxLength: 40 }) },
+);
 const SHAPE = fc.constantFrom<Shape>("rows", "columns", "stream");
 const pick = (span: fc.Arbitrary<number>) => fc.record({ asset: fc.nat(ASSETS - 1), first: fc.nat(MAX_WINDOW - 1), span });
 const perPartition = (length: number) => fc.array(ROWS, { minLength: length, maxLength: length });
@@ -418,14 +450,27 @@ const NO_ROWS: readonly (readonly Values[])[] = Array.from({ length: MAX_WINDOW 
 /** The commands of a sequence. */
 export const COMMANDS: fc.Arbitrary<Cmd>[] = [
   fc.tuple(pick(fc.constant(1)), perPartition(1), SHAPE).map(([p, values, shape]) => new WriteCommand("write", p, values, shape, 0)),
-  fc.tuple(pick(fc.integer({ min: 2, max: MAX_WINDOW })), perPartition(MAX_WINDOW), SHAPE, fc.oneof(fc.constant(0), fc.nat())).map(([p, values, shape, order]) => new WriteCommand("write window", p, values, shape, order)),
-  fc.tuple(fc.nat(), perPartition(1), SHAPE).map(([existing, values, shape]) => new WriteCommand("rewrite", { existing }, values, shape, 0)),
+  fc
+    .tuple(pick(fc.integer({ min: 2, max: MAX_WINDOW })), perPartition(MAX_WINDOW), SHAPE, fc.oneof(fc.constant(0), fc.nat()))
+    .map(([p, values, shape, order]) => new WriteCommand("write window", p, values, shape, order)),
+  fc
+    .tuple(fc.nat(), perPartition(1), SHAPE)
+    .map(([existing, values, shape]) => new WriteCommand("rewrite", { existing }, values, shape, 0)),
   // The API has no delete: a partition is emptied by writing it with no rows.
   fc.tuple(fc.nat(), SHAPE).map(([existing, shape]) => new WriteCommand("empty", { existing }, NO_ROWS, shape, 0)),
-  fc.tuple(pick(fc.integer({ min: 1, max: MAX_WINDOW })), SHAPE).map(([p, shape]) => new WriteCommand("write empty window", p, NO_ROWS, shape, 0)),
+  fc
+    .tuple(pick(fc.integer({ min: 1, max: MAX_WINDOW })), SHAPE)
+    .map(([p, shape]) => new WriteCommand("write empty window", p, NO_ROWS, shape, 0)),
   fc.tuple(pick(fc.constant(1)), ROWS, SHAPE).map(([p, values, shape]) => new ReadDuringWriteCommand(p, values, shape)),
   fc
-    .tuple(pick(fc.integer({ min: 1, max: 2 })), perPartition(2), perPartition(2), SHAPE, SHAPE, fc.constantFrom("one instance" as const, "two instances" as const))
+    .tuple(
+      pick(fc.integer({ min: 1, max: 2 })),
+      perPartition(2),
+      perPartition(2),
+      SHAPE,
+      SHAPE,
+      fc.constantFrom("one instance" as const, "two instances" as const),
+    )
     .map(([p, a, b, s1, s2, instances]) => new TwoWritersCommand(p, [a, b], [s1, s2], instances)),
   pick(fc.constant(1)).map((p) => new ReadCommand(p)),
   pick(fc.integer({ min: 2, max: MAX_WINDOW })).map((p) => new ReadCommand(p)),

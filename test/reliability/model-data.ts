@@ -6,7 +6,14 @@ import fc from "fast-check";
 import { z } from "zod";
 import { asset, type AssetDefinition } from "../../src/asset/definition.js";
 import type { ExecutionContext } from "../../src/asset/execution-context.js";
-import { ListPartitionConfig, TimeGranularity, TimePartitionConfig, type Partition, type PartitionConfig, type PartitionWindow } from "../../src/partitioning/index.js";
+import {
+  ListPartitionConfig,
+  TimeGranularity,
+  TimePartitionConfig,
+  type Partition,
+  type PartitionConfig,
+  type PartitionWindow,
+} from "../../src/partitioning/index.js";
 import type { Row } from "../../src/representation/index.js";
 
 /** The columns every row has besides its partition column: one of each field type. */
@@ -31,7 +38,29 @@ export interface Values {
 const textUnit = fc.oneof(
   { weight: 6, arbitrary: fc.string({ unit: "grapheme", minLength: 1, maxLength: 1 }) },
   { weight: 4, arbitrary: fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 1 }) },
-  { weight: 2, arbitrary: fc.constantFrom(",", '"', "'", "\n", "\r", "\r\n", "\t", "\\", "\\N", " ", "NULL", "é", "e\u0301", "\uFEFF", "\u2028", "%", "+", ".tmp-") },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      ",",
+      '"',
+      "'",
+      "\n",
+      "\r",
+      "\r\n",
+      "\t",
+      "\\",
+      "\\N",
+      " ",
+      "NULL",
+      "é",
+      "e\u0301",
+      "\uFEFF",
+      "\u2028",
+      "%",
+      "+",
+      ".tmp-",
+    ),
+  },
 );
 const TEXT = fc.string({ unit: textUnit, maxLength: 8 }).filter((s) => !s.includes("\0"));
 
@@ -100,21 +129,46 @@ const VALUE_FIELDS = {
 // characters URLs encode, and the 8-bit controls and separators a listing or a terminal may
 // mangle (C0 controls such as \r are refused in list values, so they are left to the config tests).
 const VARIANTS = [
-  "eu", "EU", "Eu",
-  "café", "cafe", "CAFÉ", "cafe\u0301",
-  "x", "x ", " x", "x  ",
-  "a.tmp-b", "data.tmp-1.csv", ".tmp-",
-  "a+b", "a b", "a%20b", "50%", "%41",
-  "日本", "🚀", "ß", "ss", "ǅ",
-  "x\u0085", "x\u009b", "x\u2028",
+  "eu",
+  "EU",
+  "Eu",
+  "café",
+  "cafe",
+  "CAFÉ",
+  "cafe\u0301",
+  "x",
+  "x ",
+  " x",
+  "x  ",
+  "a.tmp-b",
+  "data.tmp-1.csv",
+  ".tmp-",
+  "a+b",
+  "a b",
+  "a%20b",
+  "50%",
+  "%41",
+  "日本",
+  "🚀",
+  "ß",
+  "ss",
+  "ǅ",
+  "x\u0085",
+  "x\u009b",
+  "x\u2028",
 ] as const;
 // A list value: a path segment (no "/", "\", "=" or C0 control; not "." or "..") short enough for
 // any filesystem, built mostly from the variants above so that they meet in one partitioning.
-const LIST_VALUE = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom(...VARIANTS) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...VARIANTS), fc.constantFrom(" ", ".tmp-", "+", "%", "É")).map(([v, suffix]) => v + suffix) },
-  { weight: 1, arbitrary: fc.string({ unit: textUnit, minLength: 1, maxLength: 6 }) },
-).filter((v) => v !== "." && v !== ".." && !/[/\\=\u0000-\u001f\u007f]/.test(v) && Buffer.byteLength(v) <= 60);
+const LIST_VALUE = fc
+  .oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...VARIANTS) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(fc.constantFrom(...VARIANTS), fc.constantFrom(" ", ".tmp-", "+", "%", "É")).map(([v, suffix]) => v + suffix),
+    },
+    { weight: 1, arbitrary: fc.string({ unit: textUnit, minLength: 1, maxLength: 6 }) },
+  )
+  .filter((v) => v !== "." && v !== ".." && !/[/\\=\u0000-\u001f\u007f]/.test(v) && Buffer.byteLength(v) <= 60);
 
 /** The declared values of the list partitioning: two to six, distinct (as JavaScript sees them). */
 export const LIST_VALUES = fc.uniqueArray(LIST_VALUE, { minLength: 2, maxLength: 6 });
@@ -147,7 +201,13 @@ export function modelAssets(listValues: readonly string[], caseBlindTables = fal
   return [
     dailyAsset("events"),
     dailyAsset(caseBlindTables ? "events_twin" : "Events"),
-    { key: "regions", column: "region", config: new ListPartitionConfig({ column: "region", values: listValues, allowWindow: true }), keys: listValues, value: (k) => k },
+    {
+      key: "regions",
+      column: "region",
+      config: new ListPartitionConfig({ column: "region", values: listValues, allowWindow: true }),
+      keys: listValues,
+      value: (k) => k,
+    },
     {
       key: "months",
       column: "day",

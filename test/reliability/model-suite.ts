@@ -39,29 +39,47 @@ export function modelSuite(what: string, targets: readonly ModelTarget[]): void 
   describe(`model-based testing of ${what}`, () => {
     for (const [t, target] of targets.entries()) {
       const steps = LONG ? target.longSteps : 12;
-      it(`${target.name}: ${SEQUENCES} command sequences of up to ${steps} steps agree with the model after every step`, async () => {
-        if (!available.get(target.name)) return;
-        const started = Date.now();
-        let ran = 0;
-        let sequences = 0;
-        const property = fc.asyncProperty(fc.record({ listValues: LIST_VALUES, variant: fc.nat(2) }), fc.commands(COMMANDS, { maxCommands: steps, size: "max" }), async (scenario, commands) => {
-          sequences++;
-          const storage = await target.open(scenario.variant);
-          const system = new System(scenario.listValues, storage.dataset, storage.destination, storage.twin, target.caseBlindTables);
+      it(
+        `${target.name}: ${SEQUENCES} command sequences of up to ${steps} steps agree with the model after every step`,
+        async () => {
+          if (!available.get(target.name)) return;
+          const started = Date.now();
+          let ran = 0;
+          let sequences = 0;
+          const property = fc.asyncProperty(
+            fc.record({ listValues: LIST_VALUES, variant: fc.nat(2) }),
+            fc.commands(COMMANDS, { maxCommands: steps, size: "max" }),
+            async (scenario, commands) => {
+              sequences++;
+              const storage = await target.open(scenario.variant);
+              const system = new System(scenario.listValues, storage.dataset, storage.destination, storage.twin, target.caseBlindTables);
+              try {
+                await fc.asyncModelRun(() => ({ model: emptyModel(), real: system }), commands);
+              } finally {
+                ran += system.steps.length;
+                await storage.cleanup();
+              }
+            },
+          );
           try {
-            await fc.asyncModelRun(() => ({ model: emptyModel(), real: system }), commands);
-          } finally {
-            ran += system.steps.length;
-            await storage.cleanup();
+            await fc.assert(property, {
+              seed: (seed + t * 1009) >>> 0,
+              numRuns: SEQUENCES,
+              timeout: SEQUENCE_LIMIT_MS,
+              interruptAfterTimeLimit: SEARCH_LIMIT_MS,
+            });
+          } catch (error) {
+            throw new Error(
+              `${target.name} disagrees with the model (reproduce with INTERLOPER_RELIABILITY_SEED=${seed}):\n${(error as Error).message}`,
+              { cause: error },
+            );
           }
-        });
-        try {
-          await fc.assert(property, { seed: (seed + t * 1009) >>> 0, numRuns: SEQUENCES, timeout: SEQUENCE_LIMIT_MS, interruptAfterTimeLimit: SEARCH_LIMIT_MS });
-        } catch (error) {
-          throw new Error(`${target.name} disagrees with the model (reproduce with INTERLOPER_RELIABILITY_SEED=${seed}):\n${(error as Error).message}`, { cause: error });
-        }
-        console.log(`model-based ${target.name}: ${sequences} of ${SEQUENCES} sequences, ${ran} steps in ${Date.now() - started} ms (seed ${seed})`);
-      }, SEARCH_LIMIT_MS + SEQUENCE_LIMIT_MS + 60_000);
+          console.log(
+            `model-based ${target.name}: ${sequences} of ${SEQUENCES} sequences, ${ran} steps in ${Date.now() - started} ms (seed ${seed})`,
+          );
+        },
+        SEARCH_LIMIT_MS + SEQUENCE_LIMIT_MS + 60_000,
+      );
     }
   });
 }

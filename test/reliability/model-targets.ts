@@ -4,7 +4,14 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CSVDestination, FileDestination, GCSDestination, MemoryDestination, S3Destination, type Destination } from "../../src/destination/index.js";
+import {
+  CSVDestination,
+  FileDestination,
+  GCSDestination,
+  MemoryDestination,
+  S3Destination,
+  type Destination,
+} from "../../src/destination/index.js";
 import { LocalObjectStoreDestination } from "../../src/destination/object-store/index.js";
 import { MySQLDestination, PostgresDestination, SQLiteDestination } from "../../src/destination/database/index.js";
 import { quoteBacktick, quoteDouble } from "../../src/destination/database/sql-dialect.js";
@@ -69,7 +76,11 @@ const fileTarget = (name: string, make: (basePath: string) => Closable): ModelTa
   available: async () => true,
   async open() {
     const dir = await tempDir();
-    return storage("shop", () => make(dir), () => rm(dir, { recursive: true, force: true }));
+    return storage(
+      "shop",
+      () => make(dir),
+      () => rm(dir, { recursive: true, force: true }),
+    );
   },
 });
 
@@ -100,7 +111,11 @@ function s3Target(): ModelTarget {
       const format = formats[variant % formats.length]!;
       const prefix = `seq-${++sequence}-${format}`;
       // Objects stay until the server stops with the test: each sequence has its own prefix.
-      return storage("shop", () => new S3Destination({ bucket, prefix, format, connection: { ...TEST_CONNECTION, endpoint: moto!.endpoint } }), async () => undefined);
+      return storage(
+        "shop",
+        () => new S3Destination({ bucket, prefix, format, connection: { ...TEST_CONNECTION, endpoint: moto!.endpoint } }),
+        async () => undefined,
+      );
     },
   };
 }
@@ -126,7 +141,11 @@ function gcsTarget(): ModelTarget {
     async open(variant) {
       const format = formats[variant % formats.length]!;
       const prefix = `seq-${++sequence}-${format}`;
-      return storage("shop", () => new GCSDestination({ bucket, prefix, format, connection: { projectId: "test", apiEndpoint: server!.endpoint } }), async () => undefined);
+      return storage(
+        "shop",
+        () => new GCSDestination({ bucket, prefix, format, connection: { projectId: "test", apiEndpoint: server!.endpoint } }),
+        async () => undefined,
+      );
     },
   };
 }
@@ -141,7 +160,12 @@ export function localTargets(): ModelTarget[] {
       longSteps: 20,
       available: async () => true,
       // One store per process: a dataset of its own is empty storage; the test clears it after.
-      open: async () => storage(uniqueName("il_m"), () => new MemoryDestination(), async () => undefined),
+      open: async () =>
+        storage(
+          uniqueName("il_m"),
+          () => new MemoryDestination(),
+          async () => undefined,
+        ),
     },
     fileTarget("object store (parquet)", (basePath) => new LocalObjectStoreDestination({ basePath, format: "parquet" })),
     fileTarget("object store (jsonl)", (basePath) => new LocalObjectStoreDestination({ basePath, format: "jsonl" })),
@@ -153,7 +177,11 @@ export function localTargets(): ModelTarget[] {
       available: async () => true,
       async open() {
         const dir = await tempDir();
-        return storage("shop", () => new SQLiteDestination({ path: join(dir, "model.sqlite") }), () => rm(dir, { recursive: true, force: true }));
+        return storage(
+          "shop",
+          () => new SQLiteDestination({ path: join(dir, "model.sqlite") }),
+          () => rm(dir, { recursive: true, force: true }),
+        );
       },
     },
   ];
@@ -171,7 +199,11 @@ export function serverTargets(): ModelTarget[] {
       available: postgresAvailable,
       open: async () => {
         const dataset = uniqueName("il_m");
-        return storage(dataset, () => new PostgresDestination({ connection: PG_CONNECTION }), (d) => sql(d, `DROP SCHEMA IF EXISTS ${quoteDouble(dataset)} CASCADE`));
+        return storage(
+          dataset,
+          () => new PostgresDestination({ connection: PG_CONNECTION }),
+          (d) => sql(d, `DROP SCHEMA IF EXISTS ${quoteDouble(dataset)} CASCADE`),
+        );
       },
     },
     {
@@ -180,7 +212,11 @@ export function serverTargets(): ModelTarget[] {
       available: mysqlAvailable,
       open: async () => {
         const dataset = uniqueName("il_m");
-        return storage(dataset, () => new MySQLDestination({ connection: MYSQL_CONNECTION }), (d) => sql(d, `DROP DATABASE IF EXISTS ${quoteBacktick(dataset)}`));
+        return storage(
+          dataset,
+          () => new MySQLDestination({ connection: MYSQL_CONNECTION }),
+          (d) => sql(d, `DROP DATABASE IF EXISTS ${quoteBacktick(dataset)}`),
+        );
       },
     },
     // Last, so that the targets before it keep their seeds.

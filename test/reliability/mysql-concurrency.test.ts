@@ -13,7 +13,18 @@ import type { PartitionFilter } from "../../src/destination/index.js";
 import { TimePartition } from "../../src/partitioning/index.js";
 import { MYSQL_CONNECTION, mysqlAvailable } from "../database/servers.js";
 import { waitUntil } from "../e2e/pool-helpers.js";
-import { checkStored, days, ensureBuilt, eventCount, eventRows, eventsContext, localDestination, normalRows, runCli, useTempDirs } from "./helpers.js";
+import {
+  checkStored,
+  days,
+  ensureBuilt,
+  eventCount,
+  eventRows,
+  eventsContext,
+  localDestination,
+  normalRows,
+  runCli,
+  useTempDirs,
+} from "./helpers.js";
 
 const tempDir = useTempDirs();
 /** Rows per day: 60 to 420 (the fixture's 1 to 7, times this). */
@@ -50,7 +61,11 @@ describe("MySQL: a backfill at concurrency 10", () => {
     const data = await tempDir();
     const dataset = freshDataset();
     const window = days("2024-01-01", "2024-02-04");
-    const run = await runCli(["materialize", "events", "-w", "2024-01-01..2024-02-04", "--concurrency", "10"], data, { REL_DEST: "mysql", REL_DATASET: dataset, REL_SCALE: String(SCALE) });
+    const run = await runCli(["materialize", "events", "-w", "2024-01-01..2024-02-04", "--concurrency", "10"], data, {
+      REL_DEST: "mysql",
+      REL_DATASET: dataset,
+      REL_SCALE: String(SCALE),
+    });
     expect(run.stderr).not.toMatch(/deadlock|ER_LOCK/i);
     expect(run.stderr).toMatch(/^Done: 35 of 35 partitions completed/m);
     expect(run.code, run.stderr).toBe(0);
@@ -64,7 +79,8 @@ describe("MySQL: a backfill at concurrency 10", () => {
     const dataset = freshDataset();
     const window = days("2024-03-01", "2024-04-29");
     const env = { REL_DEST: "mysql", REL_DATASET: dataset, REL_SCALE: String(SCALE) };
-    const shard = (i: number) => runCli(["materialize", "events", "-w", "2024-03-01..2024-04-29", "--concurrency", "10", "--shard", `${i}/2`], data, env);
+    const shard = (i: number) =>
+      runCli(["materialize", "events", "-w", "2024-03-01..2024-04-29", "--concurrency", "10", "--shard", `${i}/2`], data, env);
     const runs = await Promise.all([shard(1), shard(2)]);
     for (const run of runs) {
       expect(run.stderr).not.toMatch(/deadlock|ER_LOCK/i);
@@ -131,10 +147,14 @@ describe("MySQL: a write transaction", () => {
       const events = `\`${dataset}\`.\`events\``;
       await other.query("START TRANSACTION");
       await other.query(`SELECT entry FROM \`${dataset}\`.\`${LEDGER_TABLE}\` FOR UPDATE`);
-      await other.query(`INSERT INTO ${events} (date, n, writer, text) VALUES ?`, [Array.from({ length: 3000 }, (_, n) => ["2024-06-01", n, "other", "x"])]);
+      await other.query(`INSERT INTO ${events} (date, n, writer, text) VALUES ?`, [
+        Array.from({ length: 3000 }, (_, n) => ["2024-06-01", n, "other", "x"]),
+      ]);
       const otherDelete = other.query(`DELETE FROM ${events} WHERE date = ?`, [X]);
       const state = async () => {
-        const [rows] = await admin.query("SELECT trx_state AS s FROM information_schema.INNODB_TRX WHERE trx_mysql_thread_id = ?", [other.threadId]);
+        const [rows] = await admin.query("SELECT trx_state AS s FROM information_schema.INNODB_TRX WHERE trx_mysql_thread_id = ?", [
+          other.threadId,
+        ]);
         return (rows as { s: string }[])[0]?.s;
       };
       await waitUntil(async () => (await state()) === "LOCK WAIT", "the other transaction to wait for the writer's rows");
@@ -145,12 +165,22 @@ describe("MySQL: a write transaction", () => {
       await write;
 
       // The first attempt failed at the ledger; the second sent it all again.
-      expect(calls).toEqual(["delete events", "insert events", "delete events", "insert events", `delete ${LEDGER_TABLE}`, `insert ${LEDGER_TABLE}`]);
+      expect(calls).toEqual([
+        "delete events",
+        "insert events",
+        "delete events",
+        "insert events",
+        `delete ${LEDGER_TABLE}`,
+        `insert ${LEDGER_TABLE}`,
+      ]);
       const reader = localDestination("mysql", "") as Hooked;
       try {
         expect(normalRows(await reader.readPartition(eventsContext(part(X), dataset), part(X)))).toEqual(eventRows(X, "w2"));
         expect(normalRows(await reader.readPartition(eventsContext(part(Y), dataset), part(Y)))).toEqual(eventRows(Y, "w"));
-        expect(await reader.partitionRowCounts(eventsContext(null, dataset))).toEqual({ [X]: eventRows(X, "w2").length, [Y]: eventRows(Y, "w").length });
+        expect(await reader.partitionRowCounts(eventsContext(null, dataset))).toEqual({
+          [X]: eventRows(X, "w2").length,
+          [Y]: eventRows(Y, "w").length,
+        });
       } finally {
         await reader.close();
       }
@@ -188,11 +218,17 @@ describe("MySQL: a write transaction", () => {
       const two = second.writePartition(eventsContext(part(X), dataset), part(X), eventRows(X, "w2")).finally(() => (settled = true));
       // The second writer either finishes (nothing made it wait: the first then adds its rows
       // too), or has sent what may hold it: the partition's lock, or its delete.
-      await waitUntil(() => settled || sent.slice(mark).some((sql) => /^(SELECT GET_LOCK|DELETE FROM)/.test(sql)), "the second writer to finish or wait");
+      await waitUntil(
+        () => settled || sent.slice(mark).some((sql) => /^(SELECT GET_LOCK|DELETE FROM)/.test(sql)),
+        "the second writer to finish or wait",
+      );
       resume.open();
       await Promise.all([one, two]);
       const rows = normalRows(await second.readPartition(eventsContext(part(X), dataset), part(X)));
-      expect(new Set(rows.map((row) => row.writer)).size, `partition ${X} holds rows of ${[...new Set(rows.map((row) => row.writer))].join(" and ")}`).toBe(1);
+      expect(
+        new Set(rows.map((row) => row.writer)).size,
+        `partition ${X} holds rows of ${[...new Set(rows.map((row) => row.writer))].join(" and ")}`,
+      ).toBe(1);
       expect(rows).toEqual(eventRows(X, "w2"));
     } finally {
       for (const channel of channels) channel.unsubscribe(subscriber as never);
@@ -201,4 +237,3 @@ describe("MySQL: a write transaction", () => {
     }
   }, 60_000);
 });
-

@@ -19,7 +19,8 @@ import { MYSQL_CONNECTION, mysqlAvailable } from "../database/servers.js";
 const VALUES = ["eu", "EU", "café", "cafe", "x", "x "] as const;
 const SCHEMA = z.object({ region: z.string(), n: z.number().int(), tag: z.string() });
 const regions = new ListPartitionConfig({ column: "region", values: [...VALUES] });
-const rowsOf = (value: string, count = 3, tag = "first") => Array.from({ length: count }, (_, n) => ({ region: value, n, tag: `${tag}:${value}` }));
+const rowsOf = (value: string, count = 3, tag = "first") =>
+  Array.from({ length: count }, (_, n) => ({ region: value, n, tag: `${tag}:${value}` }));
 const partition = (value: string) => new ListPartition(value, regions);
 
 let available = false;
@@ -54,7 +55,10 @@ function context(dataset: string, table: string, value: string | null): IOContex
 }
 
 async function collation(dataset: string, table: string, column: string): Promise<unknown> {
-  const rows = await sql("SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?", [dataset, table, column]);
+  const rows = await sql(
+    "SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?",
+    [dataset, table, column],
+  );
   return rows[0]?.["c"];
 }
 
@@ -65,13 +69,23 @@ describe("MySQL: list values that differ only in case, accents or trailing space
     const destination = new MySQLDestination({ connection: MYSQL_CONNECTION });
     try {
       for (const value of VALUES) await destination.writePartition(context(dataset, "regions", value), partition(value), rowsOf(value));
-      expect(await destination.partitionRowCounts(context(dataset, "regions", null))).toEqual(Object.fromEntries(VALUES.map((v) => [v, 3])));
-      for (const value of VALUES) expect(await destination.readPartition(context(dataset, "regions", value), partition(value)), JSON.stringify(value)).toEqual(rowsOf(value));
+      expect(await destination.partitionRowCounts(context(dataset, "regions", null))).toEqual(
+        Object.fromEntries(VALUES.map((v) => [v, 3])),
+      );
+      for (const value of VALUES)
+        expect(await destination.readPartition(context(dataset, "regions", value), partition(value)), JSON.stringify(value)).toEqual(
+          rowsOf(value),
+        );
 
       await destination.writePartition(context(dataset, "regions", "x"), partition("x"), rowsOf("x", 2, "second"));
-      expect(await destination.partitionRowCounts(context(dataset, "regions", null))).toEqual({ ...Object.fromEntries(VALUES.map((v) => [v, 3])), x: 2 });
+      expect(await destination.partitionRowCounts(context(dataset, "regions", null))).toEqual({
+        ...Object.fromEntries(VALUES.map((v) => [v, 3])),
+        x: 2,
+      });
       for (const value of VALUES) {
-        expect(await destination.readPartition(context(dataset, "regions", value), partition(value)), JSON.stringify(value)).toEqual(value === "x" ? rowsOf("x", 2, "second") : rowsOf(value));
+        expect(await destination.readPartition(context(dataset, "regions", value), partition(value)), JSON.stringify(value)).toEqual(
+          value === "x" ? rowsOf("x", 2, "second") : rowsOf(value),
+        );
       }
       // The ledger tells written-and-empty from never written, per exact value and per exact table name.
       await destination.writePartition(context(dataset, "Regions", "eu"), partition("eu"), []);
@@ -99,7 +113,8 @@ describe("MySQL: list values that differ only in case, accents or trailing space
       for (const value of VALUES) expect(await stored.read(partition(value)), JSON.stringify(value)).toEqual(rowsOf(value));
       tag = "second";
       await stored.materialize(partition("EU"));
-      for (const value of VALUES) expect(await stored.read(partition(value)), JSON.stringify(value)).toEqual(rowsOf(value, 3, value === "EU" ? "second" : "first"));
+      for (const value of VALUES)
+        expect(await stored.read(partition(value)), JSON.stringify(value)).toEqual(rowsOf(value, 3, value === "EU" ? "second" : "first"));
       expect(await stored.partitionRowCounts()).toEqual(Object.fromEntries(VALUES.map((v) => [v, 3])));
     } finally {
       await destination.close();
@@ -109,23 +124,39 @@ describe("MySQL: list values that differ only in case, accents or trailing space
 
 describe("MySQL: a table an older version made with the server's default collation", () => {
   /** The table and ledger (null: none yet) as an older version created them, with the old default collation. */
-  async function oldTables(dataset: string, rows: ReadonlyArray<readonly [string, number]>, ledger: readonly string[] | null): Promise<void> {
+  async function oldTables(
+    dataset: string,
+    rows: ReadonlyArray<readonly [string, number]>,
+    ledger: readonly string[] | null,
+  ): Promise<void> {
     await sql(`CREATE DATABASE \`${dataset}\` CHARACTER SET utf8mb4`);
     await sql(
       `CREATE TABLE \`${dataset}\`.\`regions\` (\`_interloper_row\` BIGINT AUTO_INCREMENT PRIMARY KEY, \`region\` VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci, \`n\` BIGINT, \`tag\` TEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci)`,
     );
     await sql(`CREATE INDEX \`il_idx_old\` ON \`${dataset}\`.\`regions\` (\`region\`)`);
-    for (const [value, count] of rows) for (const row of rowsOf(value, count, "old")) await sql(`INSERT INTO \`${dataset}\`.\`regions\` (region, n, tag) VALUES (?, ?, ?)`, [row.region, row.n, row.tag]);
+    for (const [value, count] of rows)
+      for (const row of rowsOf(value, count, "old"))
+        await sql(`INSERT INTO \`${dataset}\`.\`regions\` (region, n, tag) VALUES (?, ?, ?)`, [row.region, row.n, row.tag]);
     if (ledger === null) return;
-    await sql(`CREATE TABLE \`${dataset}\`.\`_interloper_partitions\` (\`_interloper_row\` BIGINT AUTO_INCREMENT PRIMARY KEY, \`entry\` TEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci)`);
-    for (const value of ledger) await sql(`INSERT INTO \`${dataset}\`.\`_interloper_partitions\` (entry) VALUES (?)`, [JSON.stringify(["regions", value])]);
+    await sql(
+      `CREATE TABLE \`${dataset}\`.\`_interloper_partitions\` (\`_interloper_row\` BIGINT AUTO_INCREMENT PRIMARY KEY, \`entry\` TEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci)`,
+    );
+    for (const value of ledger)
+      await sql(`INSERT INTO \`${dataset}\`.\`_interloper_partitions\` (entry) VALUES (?)`, [JSON.stringify(["regions", value])]);
   }
 
   it("is converted in place when no two stored values collide: old partitions kept, merged-away ones missing", async () => {
     if (!available) return;
     const dataset = freshDataset();
     // What writing eu then EU then cafe left: EU's write deleted eu's rows and ledger entry.
-    await oldTables(dataset, [["EU", 3], ["cafe", 3]], ["EU", "cafe"]);
+    await oldTables(
+      dataset,
+      [
+        ["EU", 3],
+        ["cafe", 3],
+      ],
+      ["EU", "cafe"],
+    );
     const destination = new MySQLDestination({ connection: MYSQL_CONNECTION });
     try {
       await destination.writePartition(context(dataset, "regions", "eu"), partition("eu"), rowsOf("eu"));
@@ -165,7 +196,8 @@ describe("MySQL: a table an older version made with the server's default collati
       const convert = /convert the column \((ALTER TABLE .*)\), then write those partitions again$/.exec(message)?.[1];
       expect(convert).toBeDefined();
       await sql(convert!);
-      for (const value of ["x", "x ", "eu"]) await destination.writePartition(context(dataset, "regions", value), partition(value), rowsOf(value));
+      for (const value of ["x", "x ", "eu"])
+        await destination.writePartition(context(dataset, "regions", value), partition(value), rowsOf(value));
       expect(await destination.partitionRowCounts(context(dataset, "regions", null))).toEqual({ eu: 3, x: 3, "x ": 3 });
       expect(await destination.readPartition(context(dataset, "regions", "x"), partition("x"))).toEqual(rowsOf("x"));
     } finally {
@@ -176,12 +208,21 @@ describe("MySQL: a table an older version made with the server's default collati
   it("with no ledger yet: refused when its rows hold values that collide, converted when they do not", async () => {
     if (!available) return;
     const colliding = freshDataset();
-    await oldTables(colliding, [["café", 2], ["CAFE", 2]], null);
+    await oldTables(
+      colliding,
+      [
+        ["café", 2],
+        ["CAFE", 2],
+      ],
+      null,
+    );
     const clean = freshDataset();
     await oldTables(clean, [["cafe", 2]], null);
     const destination = new MySQLDestination({ connection: MYSQL_CONNECTION });
     try {
-      await expect(destination.writePartition(context(colliding, "regions", "eu"), partition("eu"), rowsOf("eu"))).rejects.toThrow(/the stored partitions ("café" and "CAFE"|"CAFE" and "café") are one value/);
+      await expect(destination.writePartition(context(colliding, "regions", "eu"), partition("eu"), rowsOf("eu"))).rejects.toThrow(
+        /the stored partitions ("café" and "CAFE"|"CAFE" and "café") are one value/,
+      );
       expect(await collation(colliding, "regions", "region")).toBe("utf8mb4_general_ci");
       await destination.writePartition(context(clean, "regions", "café"), partition("café"), rowsOf("café"));
       expect(await collation(clean, "regions", "region")).toMatch(/^utf8mb4_(nopad|0900)_bin$/);

@@ -53,7 +53,9 @@ describe("option typos and lost options, through the CLI", () => {
     const dir = await configIn("typo", "interloper.config.ts", `${IMPORTS}${config('new il.CSVDestination({ basepath: "./out" })')}`);
     const result = await cli(["materialize", "a"], { cwd: dir });
     expect(result.exitCode, result.stderr).toBe(2);
-    expect(oneLineError(result)).toContain('CSVDestination: unknown option "basepath"; did you mean "basePath"? (known: basePath, durable)');
+    expect(oneLineError(result)).toContain(
+      'CSVDestination: unknown option "basepath"; did you mean "basePath"? (known: basePath, durable)',
+    );
     expect((await listFiles(dir)).filter((f) => !f.startsWith("node_modules"))).toEqual(["interloper.config.ts"]);
   });
 
@@ -84,7 +86,11 @@ describe("option typos and lost options, through the CLI", () => {
     expect(result.exitCode, result.stderr).toBe(2);
     expect(oneLineError(result)).toContain('source "shop": destination "warehouse" is not a Destination (got string "./data")');
 
-    const decorated = await configIn("decorated", "interloper.config.ts", `${IMPORTS}class NotOne {}\nil.destination()(NotOne);\n${config('new il.CSVDestination({ basePath: "./out" })')}`);
+    const decorated = await configIn(
+      "decorated",
+      "interloper.config.ts",
+      `${IMPORTS}class NotOne {}\nil.destination()(NotOne);\n${config('new il.CSVDestination({ basePath: "./out" })')}`,
+    );
     const refused = await cli(["list"], { cwd: decorated });
     expect(refused.exitCode, refused.stderr).toBe(2);
     expect(oneLineError(refused)).toContain("@destination applies to subclasses of il.Destination, but class NotOne does not extend it");

@@ -44,7 +44,9 @@ describe("PostgreSQL: a first write racing another writer's creation of its tabl
         if (raced || !sql.startsWith(`CREATE TABLE IF NOT EXISTS ${table}`)) return run(sql, params);
         raced = true;
         // The other writer's table, as this destination makes it, committed now ...
-        await other.query(`CREATE TABLE ${table} ("_interloper_row" bigint GENERATED ALWAYS AS IDENTITY, "date" date NOT NULL, "n" bigint NOT NULL, "writer" text NOT NULL, "text" text NOT NULL)`);
+        await other.query(
+          `CREATE TABLE ${table} ("_interloper_row" bigint GENERATED ALWAYS AS IDENTITY, "date" date NOT NULL, "n" bigint NOT NULL, "writer" text NOT NULL, "text" text NOT NULL)`,
+        );
         // ... and the error the server gives a CREATE TABLE that meets its row type mid-statement.
         return run(`CREATE TYPE ${table} AS (x integer)`);
       };
@@ -52,7 +54,9 @@ describe("PostgreSQL: a first write racing another writer's creation of its tabl
       await destination.write(eventsContext(day, dataset), eventRows("2024-03-05", "w1"));
       expect(raced).toBe(true);
       expect(normalRows(await destination.read(eventsContext(day, dataset)))).toEqual(eventRows("2024-03-05", "w1"));
-      expect(await destination.partitionRowCounts(eventsContext(null, dataset))).toEqual({ "2024-03-05": eventRows("2024-03-05", "w1").length });
+      expect(await destination.partitionRowCounts(eventsContext(null, dataset))).toEqual({
+        "2024-03-05": eventRows("2024-03-05", "w1").length,
+      });
     });
   }, 60_000);
 
@@ -61,7 +65,9 @@ describe("PostgreSQL: a first write racing another writer's creation of its tabl
     await withSchema(async (destination, other, dataset) => {
       await other.query(`CREATE TYPE ${quoteDouble(dataset)}.${quoteDouble("events")} AS (x integer)`);
       const day = days("2024-03-05", "2024-03-05");
-      await expect(destination.write(eventsContext(day, dataset), eventRows("2024-03-05", "w1"))).rejects.toThrow(/PostgreSQL query failed: .*"events"/);
+      await expect(destination.write(eventsContext(day, dataset), eventRows("2024-03-05", "w1"))).rejects.toThrow(
+        /PostgreSQL query failed: .*"events"/,
+      );
     });
   }, 60_000);
 });

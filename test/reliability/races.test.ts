@@ -10,7 +10,20 @@ import { DataNotFoundError } from "../../src/errors.js";
 import { TimePartition } from "../../src/partitioning/index.js";
 import { mysqlAvailable, postgresAvailable } from "../database/servers.js";
 import { waitUntil } from "../e2e/pool-helpers.js";
-import { type Child, checkStored, days, ensureBuilt, eventRows, eventsContext, localDestination, LONG, normalRows, startCli, useTempDirs, type LocalKind } from "./helpers.js";
+import {
+  type Child,
+  checkStored,
+  days,
+  ensureBuilt,
+  eventRows,
+  eventsContext,
+  localDestination,
+  LONG,
+  normalRows,
+  startCli,
+  useTempDirs,
+  type LocalKind,
+} from "./helpers.js";
 
 const tempDir = useTempDirs();
 const ROUNDS = LONG ? 4 : 2;
@@ -27,7 +40,9 @@ beforeAll(async () => {
 async function summaryExit(child: Child): Promise<{ code: number | null }> {
   const ended = await Promise.race([
     child.exit.then((e) => ({ code: e.code })),
-    waitUntil(() => /^(Done|Failed): /m.test(child.stderr()), "the summary line", 60_000).then(() => ({ code: /^Done: /m.test(child.stderr()) ? 0 : 1 })),
+    waitUntil(() => /^(Done|Failed): /m.test(child.stderr()), "the summary line", 60_000).then(() => ({
+      code: /^Done: /m.test(child.stderr()) ? 0 : 1,
+    })),
   ]);
   child.process.kill("SIGKILL");
   await child.exit;
@@ -49,12 +64,18 @@ describe("two processes writing the same partition at once", () => {
       try {
         for (let round = 0; round < ROUNDS; round++) {
           const env = (writer: string) => ({ REL_DEST: kind, REL_DATASET: dataset, REL_WRITER: writer, REL_PAD: String(PAD) });
-          const writers = [startCli(["materialize", "events", "-p", DAY], data, env("w")), startCli(["materialize", "events", "-p", DAY], data, env("w2"))];
+          const writers = [
+            startCli(["materialize", "events", "-p", DAY], data, env("w")),
+            startCli(["materialize", "events", "-p", DAY], data, env("w2")),
+          ];
           // A CLI process with a database destination does not exit once done (its connection
           // pool stays open: reported to the lead), so its summary line is taken as its end.
           const exits = await Promise.all(writers.map((w) => (kind === "postgres" || kind === "mysql" ? summaryExit(w) : w.exit)));
           // Both succeed; a database may refuse one of two colliding transactions, cleanly.
-          expect(exits.some((e) => e.code === 0), writers.map((w) => w.stderr()).join("\n")).toBe(true);
+          expect(
+            exits.some((e) => e.code === 0),
+            writers.map((w) => w.stderr()).join("\n"),
+          ).toBe(true);
           for (const [i, e] of exits.entries()) {
             expect([0, 1], writers[i]!.stderr()).toContain(e.code);
             expect(writers[i]!.stderr()).not.toMatch(/unexpected error/);
@@ -97,7 +118,8 @@ describe("readers while a writer rewrites a large partition", () => {
       const rowsOf = (who: string) => window.partitions.flatMap((p) => eventRows(p.key, who, 1, big));
       const versions = { w: rowsOf("w"), w2: rowsOf("w2") };
       const expected = new Map(Object.values(versions).map((rows) => [JSON.stringify(rows), rows[0]!.writer]));
-      const countsOf = (who: string) => JSON.stringify(Object.fromEntries(window.partitions.map((p) => [p.key, eventRows(p.key, who, 1, big).length])));
+      const countsOf = (who: string) =>
+        JSON.stringify(Object.fromEntries(window.partitions.map((p) => [p.key, eventRows(p.key, who, 1, big).length])));
       // Before the first write commits there is nothing at all; after, one writer's counts.
       const expectedCounts = new Set(["{}", countsOf("w"), countsOf("w2")]);
       let writing = true;
@@ -124,7 +146,10 @@ describe("readers while a writer rewrites a large partition", () => {
               let rows;
               try {
                 // readPartition, and `read` of the window (the path asset.read takes).
-                const value = attempt % 3 === 0 && one ? await reader.readPartition(context, partition) : await reader.read(eventsContext(window, dataset));
+                const value =
+                  attempt % 3 === 0 && one
+                    ? await reader.readPartition(context, partition)
+                    : await reader.read(eventsContext(window, dataset));
                 rows = normalRows(value);
               } catch (error) {
                 if (error instanceof DataNotFoundError) continue;
@@ -204,7 +229,9 @@ describe("a write committing between the statements of a read", () => {
           const rowsOf = (...keys: string[]) => JSON.stringify(keys.flatMap((key) => eventRows(key, "w")));
 
           between = () => write(second);
-          expect(["not found", rowsOf(second)]).toContain(await outcome(reader.readPartition(eventsContext(part(second), dataset), part(second))));
+          expect(["not found", rowsOf(second)]).toContain(
+            await outcome(reader.readPartition(eventsContext(part(second), dataset), part(second))),
+          );
           expect(await outcome(reader.readPartition(eventsContext(part(second), dataset), part(second)))).toBe(rowsOf(second));
 
           const window = days(first, third);
@@ -214,8 +241,12 @@ describe("a write committing between the statements of a read", () => {
 
           const countsOf = (...keys: string[]) => JSON.stringify(Object.fromEntries(keys.map((key) => [key, eventRows(key, "w").length])));
           between = () => write(fourth);
-          expect([countsOf(first, second, third), countsOf(first, second, third, fourth)]).toContain(JSON.stringify(await reader.partitionRowCounts(eventsContext(null, dataset))));
-          expect(JSON.stringify(await reader.partitionRowCounts(eventsContext(null, dataset)))).toBe(countsOf(first, second, third, fourth));
+          expect([countsOf(first, second, third), countsOf(first, second, third, fourth)]).toContain(
+            JSON.stringify(await reader.partitionRowCounts(eventsContext(null, dataset))),
+          );
+          expect(JSON.stringify(await reader.partitionRowCounts(eventsContext(null, dataset)))).toBe(
+            countsOf(first, second, third, fourth),
+          );
           expect(between).toBeNull();
         } finally {
           await writer.close();

@@ -28,7 +28,12 @@ const CASES: ReadonlyArray<{ kind: Kind; durable: boolean }> = [
 ];
 type Rows = Array<{ n: number; text: string }>;
 
-const ASSET: AssetRef = { key: "race.counts", table: "counts", dataset: "race", partitioning: new TimePartitionConfig({ column: "date", start: "2020-01-01" }) };
+const ASSET: AssetRef = {
+  key: "race.counts",
+  table: "counts",
+  dataset: "race",
+  partitioning: new TimePartitionConfig({ column: "date", start: "2020-01-01" }),
+};
 const contextOf = (partition: TimePartition | null) => new IOContext({ asset: ASSET, window: partition, metadata: { runId: "race" } });
 
 function destinationOf(kind: Kind, base: string): Destination {
@@ -41,7 +46,11 @@ function destinationOf(kind: Kind, base: string): Destination {
 async function sizeOf(kind: Kind, base: string, rows: Rows): Promise<number> {
   const destination = destinationOf(kind, base);
   const partition = TimePartition.fromKey("2019-12-31");
-  await destination.writePartition(contextOf(partition), partition, rows.map((row) => ({ date: partition.key, ...row })));
+  await destination.writePartition(
+    contextOf(partition),
+    partition,
+    rows.map((row) => ({ date: partition.key, ...row })),
+  );
   const path =
     destination instanceof LocalObjectStoreDestination
       ? destination.objectUri(destination.objectName(contextOf(partition), partition))
@@ -51,7 +60,10 @@ async function sizeOf(kind: Kind, base: string, rows: Rows): Promise<number> {
 
 /** One row and two rows whose files have exactly the same size. */
 async function sameSizeRows(kind: Kind, scratch: string): Promise<[Rows, Rows]> {
-  const two: Rows = [{ n: 0, text: "b" }, { n: 1, text: "b" }];
+  const two: Rows = [
+    { n: 0, text: "b" },
+    { n: 1, text: "b" },
+  ];
   const target = await sizeOf(kind, scratch, two);
   for (let length = 0; length < 400; length++) {
     const one: Rows = [{ n: 0, text: "a".repeat(length) }];

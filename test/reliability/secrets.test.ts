@@ -7,7 +7,16 @@ import { ensureBuilt, runCli, useTempDirs } from "./helpers.js";
 const tempDir = useTempDirs();
 beforeAll(ensureBuilt, 180_000);
 
-const SECRETS = ["s3cr3t-pg-XYZ", "s3cr3t-my-XYZ", "AKIA-SECRET-XYZ", "secret-key-XYZ", "env-pg-s3cr3t", "env-my-s3cr3t", "env-aws-s3cr3t", "gcs-s3cr3t-key-XYZ"];
+const SECRETS = [
+  "s3cr3t-pg-XYZ",
+  "s3cr3t-my-XYZ",
+  "AKIA-SECRET-XYZ",
+  "secret-key-XYZ",
+  "env-pg-s3cr3t",
+  "env-my-s3cr3t",
+  "env-aws-s3cr3t",
+  "gcs-s3cr3t-key-XYZ",
+];
 const ENV = {
   REL_DEST: "secrets",
   DATABASE_URL: "postgres://postgres:env-pg-s3cr3t@127.0.0.1:1/test",

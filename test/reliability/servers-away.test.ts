@@ -20,7 +20,22 @@ import { motoAvailable, startMoto, TEST_CONNECTION, type Moto } from "../object-
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.js";
 import { type GcsServer, startGcsServer } from "../support/gcs-server.js";
 import { SECRETS } from "../../fixtures/projects/reliability/interloper.config.js";
-import { checkPartitions, type Child, days, ensureBuilt, eventRows, eventsContext, localDestination, LONG, normalRows, prng, runCli, seedFor, startCli, useTempDirs } from "./helpers.js";
+import {
+  checkPartitions,
+  type Child,
+  days,
+  ensureBuilt,
+  eventRows,
+  eventsContext,
+  localDestination,
+  LONG,
+  normalRows,
+  prng,
+  runCli,
+  seedFor,
+  startCli,
+  useTempDirs,
+} from "./helpers.js";
 
 const tempDir = useTempDirs();
 /** Breaks per server: 2, or 5 with INTERLOPER_RELIABILITY_LONG=1. */
@@ -31,7 +46,10 @@ const SCALE = 20;
 const PAD = 300;
 const ROWS = { REL_SCALE: String(SCALE), REL_PAD: String(PAD) };
 /** Roughly the bytes a whole backfill sends: the break comes after a random share of them. */
-const BYTES = WINDOW.partitions.reduce((sum, p) => sum + eventRows(p.key, "w", SCALE, PAD).reduce((n, row) => n + row.text.length + 40, 0), 0);
+const BYTES = WINDOW.partitions.reduce(
+  (sum, p) => sum + eventRows(p.key, "w", SCALE, PAD).reduce((n, row) => n + row.text.length + 40, 0),
+  0,
+);
 
 type Kind = "postgres" | "mysql" | "s3" | "gcs";
 const KINDS = ["postgres", "mysql", "s3", "gcs"] as const;
@@ -153,7 +171,9 @@ function expectCleanEnd(child: Child, exit: { code: number | null; signal: NodeJ
   const context = `${where}\n${stderr}`;
   expect(exit.signal, context).toBeNull();
   expect([0, 1], context).toContain(exit.code);
-  expect(stderr, context).toMatch(exit.code === 0 ? /^Done: \d+ of \d+ partitions completed/m : /^Failed: \d+ of \d+ partitions completed/m);
+  expect(stderr, context).toMatch(
+    exit.code === 0 ? /^Done: \d+ of \d+ partitions completed/m : /^Failed: \d+ of \d+ partitions completed/m,
+  );
   expect(stderr, context).not.toMatch(/unexpected error|Unhandled|uncaught/i);
   expect(stderr, context).not.toMatch(/^\s+at /m);
   expect(stderr + child.stdout(), context).not.toContain(SECRETS.pgPassword);
@@ -182,7 +202,16 @@ describe("servers going away mid-backfill", () => {
           const outage = random() < 0.5;
           const downMs = Math.floor(random() * 1500);
           const share = random();
-          const args = ["materialize", "events", "-w", String(WINDOW), "--order", random() < 0.5 ? "newest" : "oldest", ...(random() < 0.5 ? ["--no-fail-fast"] : []), ...target.args];
+          const args = [
+            "materialize",
+            "events",
+            "-w",
+            String(WINDOW),
+            "--order",
+            random() < 0.5 ? "newest" : "oldest",
+            ...(random() < 0.5 ? ["--no-fail-fast"] : []),
+            ...target.args,
+          ];
           const where = `round ${round} of ${kind} (seed ${seed}; ${args.join(" ")}; ${outage ? `server down ${downMs} ms` : "connections reset"} after ${Math.round(share * 100)}% of the bytes)`;
           const sent = proxy.forwarded;
           const child = startCli(args, data, env);
@@ -200,14 +229,17 @@ describe("servers going away mid-backfill", () => {
           const cause = /^FAIL .*?failed \((.*)\)\s+\S+$/m.exec(child.stderr())?.[1];
           outcomes.push(`exit ${exit.code}${missed ? " (ended before the break)" : ""}${cause ? ` (${cause})` : ""}`);
           const now = await stored(kind, target, where);
-          for (const key of [...before, ...reportedOk(child.stderr())]) expect(now.has(key), `${where}: partition ${key} was written and is gone`).toBe(true);
+          for (const key of [...before, ...reportedOk(child.stderr())])
+            expect(now.has(key), `${where}: partition ${key} was written and is gone`).toBe(true);
           before = now;
         }
         const final = await runCli(["materialize", "events", "-w", String(WINDOW), "--missing", ...target.args], data, env);
         expect(final.code, final.stderr).toBe(0);
         const now = await stored(kind, target, "after --missing");
         expect([...now].sort()).toEqual(WINDOW.partitions.map((p) => p.key));
-        console.log(`servers going away (${kind}): ${outcomes.join("; ")}; --missing wrote ${WINDOW.partitions.length - before.size} partitions`);
+        console.log(
+          `servers going away (${kind}): ${outcomes.join("; ")}; --missing wrote ${WINDOW.partitions.length - before.size} partitions`,
+        );
       } finally {
         await proxy.close();
         await target.cleanup();
@@ -265,7 +297,9 @@ describe("a connection cut mid-transfer, in process", () => {
           expect(message.split("\n"), where).toHaveLength(1);
           expect(await read(), where).toBe(JSON.stringify(old));
         }
-        console.log(`a connection cut mid-transfer (${kind}): ${where}: ${error === null ? "the write succeeded" : (error as Error).message}`);
+        console.log(
+          `a connection cut mid-transfer (${kind}): ${where}: ${error === null ? "the write succeeded" : (error as Error).message}`,
+        );
       } finally {
         await writer.close?.();
         await reader.close?.();
@@ -281,8 +315,17 @@ function throughProxy(kind: Kind, target: Server, port: number): Destination & {
   const env = target.env(port);
   if (kind === "postgres") return new PostgresDestination({ connection: { ...PG_CONNECTION, port } });
   if (kind === "mysql") return new MySQLDestination({ connection: { ...MYSQL_CONNECTION, port } });
-  if (kind === "gcs") return new GCSDestination({ bucket: env["REL_GCS_BUCKET"]!, format: "jsonl", connection: { projectId: "test", apiEndpoint: env["REL_GCS_ENDPOINT"]! } });
-  return new S3Destination({ bucket: env["REL_S3_BUCKET"]!, format: "jsonl", connection: { ...TEST_CONNECTION, endpoint: env["REL_S3_ENDPOINT"]! } });
+  if (kind === "gcs")
+    return new GCSDestination({
+      bucket: env["REL_GCS_BUCKET"]!,
+      format: "jsonl",
+      connection: { projectId: "test", apiEndpoint: env["REL_GCS_ENDPOINT"]! },
+    });
+  return new S3Destination({
+    bucket: env["REL_S3_BUCKET"]!,
+    format: "jsonl",
+    connection: { ...TEST_CONNECTION, endpoint: env["REL_S3_ENDPOINT"]! },
+  });
 }
 
 /**
@@ -296,7 +339,8 @@ const HUNG_MODES: { readonly name: string; readonly args: (server: Server) => re
 ];
 
 const HUNG_WINDOW = days("2024-02-01", "2024-02-10");
-const HUNG_BYTES = HUNG_WINDOW.partitions.reduce((sum, p) => sum + eventRows(p.key, "w", SCALE, PAD).reduce((n, row) => n + row.text.length, 0), 0) / 3;
+const HUNG_BYTES =
+  HUNG_WINDOW.partitions.reduce((sum, p) => sum + eventRows(p.key, "w", SCALE, PAD).reduce((n, row) => n + row.text.length, 0), 0) / 3;
 
 // Concurrent: each waits mostly for the pool's grace before SIGKILL (15 s) of a hung child.
 describe.concurrent("a hung server mid-backfill", () => {
@@ -310,7 +354,11 @@ describe.concurrent("a hung server mid-backfill", () => {
         const env = { ...target.env(proxy.port), ...ROWS };
         try {
           const window = HUNG_WINDOW;
-          const child = startCli(["materialize", "events", "-w", String(window), "--timeout", "3s", ...mode.args(target), ...target.args], data, env);
+          const child = startCli(
+            ["materialize", "events", "-w", String(window), "--timeout", "3s", ...mode.args(target), ...target.args],
+            data,
+            env,
+          );
           // Hung in the middle of the writes: a third of the window's bytes have gone through.
           while (proxy.forwarded < HUNG_BYTES && child.process.exitCode === null) await sleep(2);
           proxy.pause();
@@ -325,7 +373,8 @@ describe.concurrent("a hung server mid-backfill", () => {
           expect(failures.length, stderr).toBeGreaterThan(0);
           // Each failure names what hung: the child killed at --timeout, or (a partition that
           // was connecting) the driver's own connect timeout, naming the server.
-          for (const line of failures) expect(line, stderr).toMatch(new RegExp(`${mode.hung.source}|${target.named.source}.*(timeout|ETIMEDOUT)`));
+          for (const line of failures)
+            expect(line, stderr).toMatch(new RegExp(`${mode.hung.source}|${target.named.source}.*(timeout|ETIMEDOUT)`));
           proxy.resume();
           const final = await runCli(["materialize", "events", "-w", String(window), "--missing", ...target.args], data, env);
           expect(final.code, final.stderr).toBe(0);

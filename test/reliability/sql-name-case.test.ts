@@ -34,18 +34,31 @@ async function dropDataset(kind: "postgres" | "mysql", dataset: string): Promise
 }
 
 /** The error a promise rejects with, or null. */
-const failure = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error as Error);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: unknown) => error as Error,
+  );
 
 const ordersSchema = z.object({ id: z.number().int(), item: z.string() });
-const orders = asset({ key: "orders", schema: ordersSchema, run: () => [{ id: 1, item: "first" }, { id: 2, item: "second" }] });
+const orders = asset({
+  key: "orders",
+  schema: ordersSchema,
+  run: () => [
+    { id: 1, item: "first" },
+    { id: 2, item: "second" },
+  ],
+});
 const Orders = asset({ key: "Orders", schema: ordersSchema, run: () => [{ id: 9, item: "other" }] });
 
 describe("SQLite: tables whose names differ only in case", () => {
   it("the second asset's write is refused, naming both tables, and the first's rows are intact", async () => {
     const path = join(await tempDir(), "shop.sqlite");
     // Two projects on one file (one project binding both does not load: see below).
-    const first = source({ key: "shop", dataset: "shop", assets: [orders] })({ destinations: new SQLiteDestination({ path }) }).assets.orders!;
-    const second = source({ key: "shop", dataset: "shop", assets: [Orders] })({ destinations: new SQLiteDestination({ path }) }).assets.Orders!;
+    const first = source({ key: "shop", dataset: "shop", assets: [orders] })({ destinations: new SQLiteDestination({ path }) }).assets
+      .orders!;
+    const second = source({ key: "shop", dataset: "shop", assets: [Orders] })({ destinations: new SQLiteDestination({ path }) }).assets
+      .Orders!;
     await first.materialize();
 
     const error = await failure(second.materialize());
@@ -60,7 +73,10 @@ describe("SQLite: tables whose names differ only in case", () => {
     expect(message).toMatch(/ignore case/);
     expect(message).toMatch(/set `table`/);
 
-    expect(await first.read()).toEqual([{ id: 1, item: "first" }, { id: 2, item: "second" }]);
+    expect(await first.read()).toEqual([
+      { id: 1, item: "first" },
+      { id: 2, item: "second" },
+    ]);
     // Nor is the other table read or counted as this one.
     expect(await failure(second.read())).toBeInstanceOf(SchemaError);
     for (const destination of [...first.destinations, ...second.destinations]) await (destination as DatabaseDestination).close();
@@ -82,14 +98,26 @@ describe("SQLite: tables whose names differ only in case", () => {
     expect(error!.message).toContain('"shop.Orders"');
     expect(error!.message).toMatch(/ignore case/);
     // Tables apart in any case, or in datasets apart, load.
-    expect(() => projectOf({ sources: [source({ key: "shop", dataset: "shop", assets: [orders] })({ destinations: destination }), source({ key: "shop2", dataset: "shop2", assets: [Orders] })({ destinations: destination })] })).not.toThrow();
+    expect(() =>
+      projectOf({
+        sources: [
+          source({ key: "shop", dataset: "shop", assets: [orders] })({ destinations: destination }),
+          source({ key: "shop2", dataset: "shop2", assets: [Orders] })({ destinations: destination }),
+        ],
+      }),
+    ).not.toThrow();
   });
 
   it("datasets that differ only in case share a ledger, which keeps their tables' partitions apart", async () => {
     const destination = new SQLiteDestination({ path: join(await tempDir(), "ledger.sqlite") });
     const day = TimePartition.fromKey("2024-01-02");
     const schema: FieldSpec[] = [{ name: "date", type: "date", nullable: false }];
-    const ref = (dataset: string, table: string): AssetRef => ({ key: `${dataset}.${table}`, table, dataset, partitioning: new TimePartitionConfig({ column: "date" }) });
+    const ref = (dataset: string, table: string): AssetRef => ({
+      key: `${dataset}.${table}`,
+      table,
+      dataset,
+      partitioning: new TimePartitionConfig({ column: "date" }),
+    });
     const a = new IOContext({ asset: ref("shop", "a"), window: day, schema });
     const b = new IOContext({ asset: ref("Shop", "b"), window: day, schema });
     await destination.writePartition(a, day, []);
@@ -161,7 +189,12 @@ describe("the ledger of written partitions compares table names exactly", () => 
       try {
         const day = TimePartition.fromKey("2024-01-02");
         const schema: FieldSpec[] = [{ name: "date", type: "date", nullable: false }];
-        const context = (table: string) => new IOContext({ asset: { key: `rel.${table}`, table, dataset, partitioning: new TimePartitionConfig({ column: "date" }) }, window: day, schema });
+        const context = (table: string) =>
+          new IOContext({
+            asset: { key: `rel.${table}`, table, dataset, partitioning: new TimePartitionConfig({ column: "date" }) },
+            window: day,
+            schema,
+          });
         await destination.writePartition(context("orders"), day, []);
         await destination.writePartition(context("Orders"), day, [{ date: "2024-01-02" }]);
         expect(await destination.readPartition(context("orders"), day)).toEqual([]);

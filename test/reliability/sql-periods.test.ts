@@ -59,9 +59,16 @@ describe("row counts of a SQL table of distinct datetimes", () => {
         const dataset = kind === "sqlite" ? "rel" : `il_rel_periods_${randomBytes(4).toString("hex")}`;
         const destination = localDestination(kind, await tempDir()) as DatabaseDestination;
         try {
-          const asset: AssetRef = { key: "rel.events", table: "events", dataset, partitioning: new TimePartitionConfig({ column: "at", allowWindow: true }) };
+          const asset: AssetRef = {
+            key: "rel.events",
+            table: "events",
+            dataset,
+            partitioning: new TimePartitionConfig({ column: "at", allowWindow: true }),
+          };
           const schema: FieldSpec[] = [
-            given === "Dates" ? { name: "at", type: "datetime", nullable: false } : { name: "at", type: "datetime", nullable: false, asDate: false },
+            given === "Dates"
+              ? { name: "at", type: "datetime", nullable: false }
+              : { name: "at", type: "datetime", nullable: false, asDate: false },
             { name: "id", type: "integer", nullable: false },
           ];
           const rows = Array.from({ length: ROWS }, (_, id) => {
@@ -112,7 +119,11 @@ describe("MySQL: ISO text with an offset, outside the years 1970..2038", () => {
         await destination.writePartition(context, partition, [{ at, n: 2 }]);
         expect(await destination.readPartition(context, partition), day).toEqual([{ at, n: 2 }]);
       }
-      expect(await destination.partitionRowCounts(new IOContext({ asset, schema }))).toEqual({ "1969-12-31": 1, "2039-12-31": 1, "2100-06-30": 1 });
+      expect(await destination.partitionRowCounts(new IOContext({ asset, schema }))).toEqual({
+        "1969-12-31": 1,
+        "2039-12-31": 1,
+        "2100-06-30": 1,
+      });
     } finally {
       await destination.close();
       await dropDataset("mysql", dataset);

@@ -26,9 +26,14 @@ describe("SQLite: several instances over one file in one process", () => {
     const [a, b] = [open(path), open(path)];
     const day = days("2024-03-05", "2024-03-05");
     // The second write runs while the first's transaction awaits its statements.
-    await Promise.all([a.write(eventsContext(day), eventRows("2024-03-05", "w1")), b.write(eventsContext(day), eventRows("2024-03-05", "w2"))]);
+    await Promise.all([
+      a.write(eventsContext(day), eventRows("2024-03-05", "w1")),
+      b.write(eventsContext(day), eventRows("2024-03-05", "w2")),
+    ]);
     const stored = normalRows(await a.read(eventsContext(day)));
-    expect([JSON.stringify(eventRows("2024-03-05", "w1")), JSON.stringify(eventRows("2024-03-05", "w2"))]).toContain(JSON.stringify(stored));
+    expect([JSON.stringify(eventRows("2024-03-05", "w1")), JSON.stringify(eventRows("2024-03-05", "w2"))]).toContain(
+      JSON.stringify(stored),
+    );
     expect(await b.partitionRowCounts(eventsContext())).toEqual({ "2024-03-05": stored.length });
   });
 

@@ -57,7 +57,10 @@ function rawIn(text: string): string[] {
 function expectClean(result: CliResult, what: string): void {
   expect(rawIn(result.stdout), `${what}: stdout`).toEqual([]);
   expect(rawIn(result.stderr), `${what}: stderr`).toEqual([]);
-  expect(result.stdout.includes("\u001b") || result.stderr.includes("\u001b"), `${what}: an ESC in plain output:\n${result.stderr}${result.stdout}`).toBe(false);
+  expect(
+    result.stdout.includes("\u001b") || result.stderr.includes("\u001b"),
+    `${what}: an ESC in plain output:\n${result.stderr}${result.stdout}`,
+  ).toBe(false);
 }
 
 const run = async (args: readonly string[]) => (await sandbox()).run(args, { config: CONFIG });
@@ -86,7 +89,10 @@ describe("plain output in a pipe", () => {
     expect(result.exitCode, result.stderr).toBe(1);
     expectClean(result, "materialize --json");
     const events = result.outLines.map((line) => JSON.parse(line) as InterloperEvent);
-    expect(events.filter((e) => e.type === "log").map((e) => (e as { message: string }).message)).toEqual([`warned ${HOSTILE}`, `logged ${HOSTILE}`]);
+    expect(events.filter((e) => e.type === "log").map((e) => (e as { message: string }).message)).toEqual([
+      `warned ${HOSTILE}`,
+      `logged ${HOSTILE}`,
+    ]);
     const failed = events.find((e) => e.type === "asset:failed") as Extract<InterloperEvent, { type: "asset:failed" }>;
     expect(failed.error.message).toContain(`failed ${HOSTILE}`);
     expect(failed.partition).toBe(FAILS);
@@ -137,7 +143,9 @@ describe("plain output in a pipe", () => {
     expect(all.stdout).toContain(`missing fails${VALUE_SHOWN_START}`);
     const json = await box.run(["coverage", "tagged", "--json"], { config: CONFIG });
     expectClean(json, "coverage --json");
-    expect((JSON.parse(json.stdout) as { missingRanges: string[] }).missingRanges).toEqual([`fails${VALUE_HOSTILE}..never${VALUE_HOSTILE}`]);
+    expect((JSON.parse(json.stdout) as { missingRanges: string[] }).missingRanges).toEqual([
+      `fails${VALUE_HOSTILE}..never${VALUE_HOSTILE}`,
+    ]);
   });
 
   it("list and plan, as text and as JSON", async () => {
@@ -148,7 +156,12 @@ describe("plain output in a pipe", () => {
       expect(text.stdout).toContain(`ok${VALUE_SHOWN}`);
       const json = await run([...args, "--json"]);
       expectClean(json, `${args[0]} --json`);
-      expect(json.stdout).toContain(JSON.stringify(OK).replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
+      expect(json.stdout).toContain(
+        JSON.stringify(OK).replace(
+          /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
+          (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+        ),
+      );
       expect(JSON.stringify(JSON.parse(json.stdout))).toContain(JSON.stringify(OK));
     }
   });
@@ -192,17 +205,33 @@ const python = spawnSync("python3", ["-c", "import pty, termios"], { stdio: "ign
 /** The CLI under a pseudo-terminal (stdout and stderr a terminal, no CI): what it draws, with its own escapes. */
 async function underTerminal(args: readonly string[], data: string): Promise<{ output: string; exitCode: number }> {
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries({ ...process.env, CI: undefined, NO_COLOR: undefined, FORCE_COLOR: undefined, DEBUG: undefined, TERM: "xterm-256color", INTERLOPER_TEST_DATA: data })) {
+  for (const [name, value] of Object.entries({
+    ...process.env,
+    CI: undefined,
+    NO_COLOR: undefined,
+    FORCE_COLOR: undefined,
+    DEBUG: undefined,
+    TERM: "xterm-256color",
+    INTERLOPER_TEST_DATA: data,
+  })) {
     if (value !== undefined) env[name] = value;
   }
-  const result = await execa("python3", ["-c", PTY_SCRIPT, process.execPath, BIN, ...args, "-c", CONFIG], { env, extendEnv: false, reject: false, stdin: "ignore", timeout: 60_000 });
+  const result = await execa("python3", ["-c", PTY_SCRIPT, process.execPath, BIN, ...args, "-c", CONFIG], {
+    env,
+    extendEnv: false,
+    reject: false,
+    stdin: "ignore",
+    timeout: 60_000,
+  });
   return { output: String(result.stdout), exitCode: result.exitCode ?? -1 };
 }
 
 describe("the ink views", () => {
   it("under a pseudo-terminal, materialize's progress view and coverage's picture draw no control of the data", async () => {
     if (!python) {
-      console.log("python3 with the pty module is not installed: the CLI is not run under a pseudo-terminal here (the views are still rendered below)");
+      console.log(
+        "python3 with the pty module is not installed: the CLI is not run under a pseudo-terminal here (the views are still rendered below)",
+      );
       return;
     }
     const box = await sandbox();
@@ -231,7 +260,14 @@ describe("the ink views", () => {
       { ...base, type: "run:started", partition: `never${VALUE_HOSTILE}`, assets: ["esc.tagged"] },
       { ...base, type: "asset:completed", partition: OK, asset: "esc.tagged", rows: 1, durationMs: 5 },
       { ...base, type: "run:completed", partition: OK, durationMs: 6, completed: ["esc.tagged"], failed: [], canceled: [] },
-      { ...base, type: "asset:failed", partition: FAILS, asset: "esc.tagged", error: { name: "Error", message: `failed ${HOSTILE}` }, durationMs: 5 },
+      {
+        ...base,
+        type: "asset:failed",
+        partition: FAILS,
+        asset: "esc.tagged",
+        error: { name: "Error", message: `failed ${HOSTILE}` },
+        durationMs: 5,
+      },
       { ...base, type: "run:failed", partition: FAILS, durationMs: 6, completed: [], failed: ["esc.tagged"], canceled: [] },
     ];
     for (const event of events) tracker.apply(event);
@@ -251,7 +287,11 @@ describe("the ink views", () => {
   });
 
   it("CoverageView (ink-testing-library), given the coverage as the coverage command gives it", () => {
-    const definition = il.asset({ key: "tagged", partitioning: new il.ListPartitionConfig({ column: `tag${HOSTILE}`, values: [OK, FAILS] }), run: () => [] });
+    const definition = il.asset({
+      key: "tagged",
+      partitioning: new il.ListPartitionConfig({ column: `tag${HOSTILE}`, values: [OK, FAILS] }),
+      run: () => [],
+    });
     const asset = il.source({ key: "esc", assets: [definition] })({ destinations: new il.MemoryDestination() }).assets["tagged"]!;
     const coverage = computeCoverage(asset, { [OK]: 3, [`stray${VALUE_HOSTILE}`]: 1 });
     const app = render(createElement(CoverageReport, { coverage: printableCoverage(coverage), width: 160, color: false }));

@@ -14,7 +14,11 @@ const WINDOW = days("2024-02-01", "2024-02-04");
 const BAD = "2024-02-03";
 const LIMIT_MS = 60_000;
 
-async function run(args: readonly string[], data: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string }> {
+async function run(
+  args: readonly string[],
+  data: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stderr: string; stdout: string }> {
   const child = startCli(args, data, env);
   const limit = setTimeout(() => child.process.kill("SIGKILL"), LIMIT_MS);
   const { code } = await child.exit;
@@ -45,14 +49,24 @@ describe.concurrent("an asset that fails outside its own promise", () => {
     const result = await run(["materialize", "events", "-w", String(WINDOW)], data, { REL_THROW_ON: BAD, REL_THROW: "timer" });
     await expectOrderlyFailure(result, data);
     expect(result.stderr).toMatch(new RegExp(`^Failed partitions: ${BAD}$`, "m"));
-    expect(result.stderr).toMatch(new RegExp(`^  ${BAD}: rel\\.events: asset "rel\\.events" for ${BAD} threw outside its run: .*JSON`, "m"));
+    expect(result.stderr).toMatch(
+      new RegExp(`^  ${BAD}: rel\\.events: asset "rel\\.events" for ${BAD} threw outside its run: .*JSON`, "m"),
+    );
   });
 
   it("an unhandled rejection: the partition fails naming it, and its rows, returned after, are never written", async () => {
     const data = await tempDir();
-    const result = await run(["materialize", "events", "-w", String(WINDOW), "--no-fail-fast"], data, { REL_THROW_ON: BAD, REL_THROW: "rejection" });
+    const result = await run(["materialize", "events", "-w", String(WINDOW), "--no-fail-fast"], data, {
+      REL_THROW_ON: BAD,
+      REL_THROW: "rejection",
+    });
     await expectOrderlyFailure(result, data);
-    expect(result.stderr).toMatch(new RegExp(`^  ${BAD}: rel\\.events: asset "rel\\.events" for ${BAD} threw outside its run: rejected and never handled on ${BAD}$`, "m"));
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^  ${BAD}: rel\\.events: asset "rel\\.events" for ${BAD} threw outside its run: rejected and never handled on ${BAD}$`,
+        "m",
+      ),
+    );
   });
 
   it("an error no asset's context reaches (a microtask): a run-level failure, exit 1, the summary says so in one line", async () => {
@@ -68,7 +82,9 @@ describe.concurrent("an asset that fails outside its own promise", () => {
     const result = await run(["materialize", "events", "-w", String(WINDOW), "--grace", "1s"], data, env);
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toMatch(/^Failed: 0 of 4 partitions completed, 2 abandoned, 2 not run/m);
-    expect(result.stderr).toMatch(/^Abandoned \(still running 1s after the run stopped \(an asset threw outside its run\)\): 2024-02-03, 2024-02-04$/m);
+    expect(result.stderr).toMatch(
+      /^Abandoned \(still running 1s after the run stopped \(an asset threw outside its run\)\): 2024-02-03, 2024-02-04$/m,
+    );
     expect(result.stderr).toMatch(new RegExp(`^Error: an asset threw outside its run: thrown from a microtask on ${BAD}$`, "m"));
     expect(result.stderr).toMatch(/materialize events -c \S+ --window 2024-02-01\.\.2024-02-04$/m);
   });
@@ -84,9 +100,14 @@ describe.concurrent("an asset that fails outside its own promise", () => {
 
   it("in the pool: the child fails its partition the same way; the parent's summary names it", async () => {
     const data = await tempDir();
-    const result = await run(["materialize", "events", "-w", String(WINDOW), "--processes", "2", "--no-fail-fast"], data, { REL_THROW_ON: BAD, REL_THROW: "timer" });
+    const result = await run(["materialize", "events", "-w", String(WINDOW), "--processes", "2", "--no-fail-fast"], data, {
+      REL_THROW_ON: BAD,
+      REL_THROW: "timer",
+    });
     await expectOrderlyFailure(result, data);
-    expect(result.stderr).toMatch(new RegExp(`^  ${BAD}: rel\\.events: asset "rel\\.events" for ${BAD} threw outside its run: .*JSON`, "m"));
+    expect(result.stderr).toMatch(
+      new RegExp(`^  ${BAD}: rel\\.events: asset "rel\\.events" for ${BAD} threw outside its run: .*JSON`, "m"),
+    );
   });
 
   it("--verbose adds the stack trace", async () => {

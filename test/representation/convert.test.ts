@@ -29,7 +29,10 @@ describe("conversions", () => {
     const data = { b: [1, 2], a: ["x", "y"] };
     const table = TableData.from(data)!;
     const rows = table.to("rows");
-    expect(rows).toEqual([{ b: 1, a: "x" }, { b: 2, a: "y" }]);
+    expect(rows).toEqual([
+      { b: 1, a: "x" },
+      { b: 2, a: "y" },
+    ]);
     expect(Object.keys(rows[0]!)).toEqual(["b", "a"]);
     expect(Object.getPrototypeOf(rows[0])).toBe(Object.prototype);
     expect(table.rows).toEqual(rows);

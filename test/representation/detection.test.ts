@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  ColumnsTable,
-  RowsTable,
-  TableData,
-  representationKinds,
-} from "../../src/representation/index.js";
+import { ColumnsTable, RowsTable, TableData, representationKinds } from "../../src/representation/index.js";
 
 class Point {
   constructor(readonly x: number) {}
@@ -64,7 +59,13 @@ describe("TableData.from: detection", () => {
     ["a Set", new Set([1])],
     ["a Date", new Date(Date.UTC(2026, 0, 1))],
     ["an array of numbers", [1, 2, 3]],
-    ["an array of arrays", [[1, 2], [3, 4]]],
+    [
+      "an array of arrays",
+      [
+        [1, 2],
+        [3, 4],
+      ],
+    ],
     ["an array mixing objects and null", [{ a: 1 }, null]],
     ["an array of class instances", [new Point(1)]],
     ["an array of Dates", [new Date(Date.UTC(2026, 0, 1))]],

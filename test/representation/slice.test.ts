@@ -23,7 +23,10 @@ describe.each(["rows", "columns"])("slice (%s)", (kind) => {
     ]);
     const slice = table.slice(new TimePartition("2026-01-01"), "date");
     expect(slice.kind).toBe(kind);
-    expect(slice.rows).toEqual([{ date: "2026-01-01", n: 1 }, { date: "2026-01-01", n: 3 }]);
+    expect(slice.rows).toEqual([
+      { date: "2026-01-01", n: 1 },
+      { date: "2026-01-01", n: 3 },
+    ]);
   });
 
   it("slices by a monthly partition over daily ISO date strings", () => {

@@ -20,7 +20,13 @@ describe.each(["rows", "columns"])("split (%s)", (kind) => {
   it("gives one slice per partition of a 7-day window, in window order, empty ones included", () => {
     const { slices } = table.split(week, "date");
     expect(slices.map(([p]) => p.key)).toEqual([
-      "2026-01-01", "2026-01-02", "2026-01-03", "2026-01-04", "2026-01-05", "2026-01-06", "2026-01-07",
+      "2026-01-01",
+      "2026-01-02",
+      "2026-01-03",
+      "2026-01-04",
+      "2026-01-05",
+      "2026-01-06",
+      "2026-01-07",
     ]);
     expect(slices.map(([, t]) => t.length)).toEqual([1, 0, 2, 0, 0, 0, 1]);
     expect(slices.every(([, t]) => t.kind === kind)).toBe(true);
@@ -48,11 +54,20 @@ describe.each(["rows", "columns"])("split (%s)", (kind) => {
       { at: new Date(Date.UTC(2026, 0, 31, 23, 30)), n: 3 },
     ])!;
     expect(dated.split(months, "at").slices.map(([p, t]) => [p.key, t.rows.map((r) => r.n)])).toEqual([
-      ["2026-01", [2, 3]], ["2026-02", []], ["2026-03", [1]],
+      ["2026-01", [2, 3]],
+      ["2026-02", []],
+      ["2026-03", [1]],
     ]);
     const regions = new ListPartitionConfig({ column: "region", values: ["eu", "us", "apac"] });
-    const split = TableData.from({ region: ["apac", "eu", "mars", "apac"], n: [1, 2, 3, 4] })!.split(regions.window("eu", "apac"), "region");
-    expect(split.slices.map(([p, t]) => [p.key, t.to("columns").n])).toEqual([["eu", [2]], ["us", []], ["apac", [1, 4]]]);
+    const split = TableData.from({ region: ["apac", "eu", "mars", "apac"], n: [1, 2, 3, 4] })!.split(
+      regions.window("eu", "apac"),
+      "region",
+    );
+    expect(split.slices.map(([p, t]) => [p.key, t.to("columns").n])).toEqual([
+      ["eu", [2]],
+      ["us", []],
+      ["apac", [1, 4]],
+    ]);
     expect(split.outside).toBe(1);
   });
 });

@@ -21,7 +21,10 @@ declare module "../../src/representation/index.js" {
 /** A toy third shape: a Map from column name to values, as a user's library might hand back. */
 class MapTable extends TableData<ColumnMap> {
   readonly kind = "map";
-  constructor(readonly data: ColumnMap, readonly length = data.size === 0 ? 0 : [...data.values()][0]!.length) {
+  constructor(
+    readonly data: ColumnMap,
+    readonly length = data.size === 0 ? 0 : [...data.values()][0]!.length,
+  ) {
     super();
   }
   get rows() {
@@ -41,16 +44,26 @@ class MapTable extends TableData<ColumnMap> {
   }
   take(indices: readonly number[]) {
     const out: ColumnMap = new Map();
-    for (const [name, values] of this.data) out.set(name, indices.map((i) => values[i]));
+    for (const [name, values] of this.data)
+      out.set(
+        name,
+        indices.map((i) => values[i]),
+      );
     return new MapTable(out, indices.length);
   }
   protected concat(others: readonly TableData<ColumnMap>[]) {
     const tables: TableData<ColumnMap>[] = [this, ...others];
     const out: ColumnMap = new Map();
     for (const name of new Set(tables.flatMap((t) => t.columns()))) {
-      out.set(name, tables.flatMap((t) => [...t.values(name)]));
+      out.set(
+        name,
+        tables.flatMap((t) => [...t.values(name)]),
+      );
     }
-    return new MapTable(out, tables.reduce((n, t) => n + t.length, 0));
+    return new MapTable(
+      out,
+      tables.reduce((n, t) => n + t.length, 0),
+    );
   }
 }
 
@@ -85,7 +98,9 @@ describe("a registered third shape", () => {
     expect(slice.to("map").get("n")).toEqual([1, 3]);
     const split = table.split(new TimePartitionWindow("2026-01-01", "2026-01-03"), "date");
     expect(split.slices.map(([p, t]) => [p.key, t.to("map").get("n")])).toEqual([
-      ["2026-01-01", [2]], ["2026-01-02", [1, 3]], ["2026-01-03", []],
+      ["2026-01-01", [2]],
+      ["2026-01-02", [1, 3]],
+      ["2026-01-03", []],
     ]);
     expect(split.outside).toBe(1);
   });
@@ -101,7 +116,12 @@ describe("a registered third shape", () => {
     const table = TableData.from(sample())!;
     expect(table.to("rows")[1]).toEqual({ date: "2026-01-01", n: 2 });
     expect(table.to("columns")).toEqual({ date: ["2026-01-02", "2026-01-01", "2026-01-02", "2026-02-01"], n: [1, 2, 3, 4] });
-    expect(TableData.from([{ a: 1 }, { b: 2 }])!.to("map")).toEqual(new Map([["a", [1, null]], ["b", [null, 2]]]));
+    expect(TableData.from([{ a: 1 }, { b: 2 }])!.to("map")).toEqual(
+      new Map([
+        ["a", [1, null]],
+        ["b", [null, 2]],
+      ]),
+    );
   });
 });
 

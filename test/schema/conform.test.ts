@@ -19,7 +19,10 @@ function schemaError(fn: () => unknown, ...mentions: string[]): string {
 
 describe("conform: auto", () => {
   it("without a schema, infers one and passes the rows through", () => {
-    const rows = [{ id: 1, at: new Date(0) }, { id: 2.5, at: null }];
+    const rows = [
+      { id: 1, at: new Date(0) },
+      { id: 2.5, at: null },
+    ];
     const result = conform(rows, { strategy: "auto", schema: null });
     expect(result.schema).toEqual([
       { name: "id", type: "number", nullable: true },
@@ -50,7 +53,10 @@ describe("conform: auto", () => {
   });
 
   it("refuses a null in a non-nullable field, naming field, row and asset", () => {
-    const rows = [{ id: 1, amount: 1 }, { id: 2, amount: null }];
+    const rows = [
+      { id: 1, amount: 1 },
+      { id: 2, amount: null },
+    ];
     schemaError(() => conform(rows, { strategy: "auto", schema, assetKey: "orders" }), 'asset "orders"', '"amount"', "row 1", "null");
   });
 
@@ -60,7 +66,14 @@ describe("conform: auto", () => {
 
   it("refuses a value that cannot be coerced", () => {
     const message = schemaError(
-      () => conform([{ id: 1, amount: 1 }, { id: "x", amount: 1 }], { strategy: "auto", schema, assetKey: "orders" }),
+      () =>
+        conform(
+          [
+            { id: 1, amount: 1 },
+            { id: "x", amount: 1 },
+          ],
+          { strategy: "auto", schema, assetKey: "orders" },
+        ),
       'asset "orders"',
       '"id" expected integer',
       'got string "x" (row 1)',
@@ -71,7 +84,10 @@ describe("conform: auto", () => {
 
 describe("conform: strict", () => {
   it("passes rows that match exactly, unchanged", () => {
-    const rows = [{ id: 1, amount: 2.5, note: null, day: "2026-01-01" }, { id: 2n ** 64n, amount: Number.NaN }];
+    const rows = [
+      { id: 1, amount: 2.5, note: null, day: "2026-01-01" },
+      { id: 2n ** 64n, amount: Number.NaN },
+    ];
     const result = conform(rows, { strategy: "strict", schema });
     expect(result.rows).toEqual(rows);
     expect(result.rows[1]).toBe(rows[1]);
@@ -136,7 +152,10 @@ describe("conform: strict", () => {
 
 describe("conform: reconcile", () => {
   it("drops extra fields with one warning per field, adds missing nullable ones, coerces", () => {
-    const rows = [{ id: "1", amount: "2", x: 1 }, { id: 2, amount: 3, x: 2, y: 3 }];
+    const rows = [
+      { id: "1", amount: "2", x: 1 },
+      { id: 2, amount: 3, x: 2, y: 3 },
+    ];
     const result = conform(rows, { strategy: "reconcile", schema, assetKey: "orders" });
     expect(result.rows).toEqual([
       { id: 1, amount: 2, note: null, day: null },
@@ -153,7 +172,10 @@ describe("conform: reconcile", () => {
   });
 
   it("refuses nulls in non-nullable fields and values it cannot coerce, all in one error", () => {
-    const rows = [{ id: 1, amount: 1, day: "2026-13-01" }, { id: null, amount: "lots" }];
+    const rows = [
+      { id: 1, amount: 1, day: "2026-13-01" },
+      { id: null, amount: "lots" },
+    ];
     const message = schemaError(() => conform(rows, { strategy: "reconcile", schema, assetKey: "orders" }));
     expect(message).toBe(
       'asset "orders": 3 fields cannot be conformed to the schema: "id" is not nullable but is null (row 1); ' +

@@ -63,12 +63,9 @@ describe("row building", () => {
   });
 
   it("still works where code generation from strings is disabled", () => {
-    vi.stubGlobal(
-      "Function",
-      function refuse(): never {
-        throw new EvalError("Code generation from strings disallowed for this context");
-      },
-    );
+    vi.stubGlobal("Function", function refuse(): never {
+      throw new EvalError("Code generation from strings disallowed for this context");
+    });
     const schema: FieldSpec[] = [
       { name: "a", type: "integer", nullable: false },
       { name: "__proto__", type: "string", nullable: true },

@@ -56,13 +56,20 @@ describe("inferFieldSpecs: widening across rows", () => {
 
 describe("inferFieldSpecs: columns", () => {
   it("lists fields in order of first appearance, across rows of different shapes", () => {
-    const specs = inferFieldSpecs([{ b: 1, a: "x" }, { c: true, a: "y" }, { d: null, b: 2 }]);
+    const specs = inferFieldSpecs([
+      { b: 1, a: "x" },
+      { c: true, a: "y" },
+      { d: null, b: 2 },
+    ]);
     expect(specs.map((spec) => spec.name)).toEqual(["b", "a", "c", "d"]);
     expect(specs.map((spec) => spec.type)).toEqual(["integer", "string", "boolean", "string"]);
   });
 
   it("handles rows whose keys come in a different order", () => {
-    const specs = inferFieldSpecs([{ a: 1, b: "x" }, { b: "y", a: 2.5 }]);
+    const specs = inferFieldSpecs([
+      { a: 1, b: "x" },
+      { b: "y", a: 2.5 },
+    ]);
     expect(specs).toEqual([
       { name: "a", type: "number", nullable: true },
       { name: "b", type: "string", nullable: true },

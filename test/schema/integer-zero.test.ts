@@ -14,9 +14,17 @@ const isNegativeZero = (value: unknown) => Object.is(value, -0);
 
 describe("conform: an integer field's -0 is 0", () => {
   it("auto, rows that already conform: the rows with a -0 are copied with 0, the others passed as they are", () => {
-    const rows = [{ i: 1, n: -0 }, { i: -0, n: -0 }, { i: 2n ** 64n, n: 1 }];
+    const rows = [
+      { i: 1, n: -0 },
+      { i: -0, n: -0 },
+      { i: 2n ** 64n, n: 1 },
+    ];
     const result = conform(rows, { strategy: "auto", schema });
-    expect(result.rows).toEqual([{ i: 1, n: -0 }, { i: 0, n: -0 }, { i: 2n ** 64n, n: 1 }]);
+    expect(result.rows).toEqual([
+      { i: 1, n: -0 },
+      { i: 0, n: -0 },
+      { i: 2n ** 64n, n: 1 },
+    ]);
     expect(isNegativeZero(result.rows[1]!["i"])).toBe(false);
     expect(isNegativeZero(result.rows[1]!["n"])).toBe(true);
     // The asset's rows are not changed.
@@ -24,19 +32,30 @@ describe("conform: an integer field's -0 is 0", () => {
   });
 
   it("auto, rows without a -0 that already conform are passed through untouched", () => {
-    const rows = [{ i: 0, n: -0 }, { i: null, n: null }];
+    const rows = [
+      { i: 0, n: -0 },
+      { i: null, n: null },
+    ];
     expect(conform(rows, { strategy: "auto", schema }).rows).toBe(rows);
   });
 
-  it.each(["auto", "reconcile"] as const)("%s, coerced: -0, the text \"-0\" and -0.0 become 0", (strategy) => {
-    const rows = [{ i: -0, n: "1" }, { i: "-0", n: null }, { i: "-0.0", n: null }, { i: "-00", n: null }];
+  it.each(["auto", "reconcile"] as const)('%s, coerced: -0, the text "-0" and -0.0 become 0', (strategy) => {
+    const rows = [
+      { i: -0, n: "1" },
+      { i: "-0", n: null },
+      { i: "-0.0", n: null },
+      { i: "-00", n: null },
+    ];
     const result = conform(rows, { strategy, schema });
     expect(result.rows.map((row) => row["i"])).toEqual([0, 0, 0, 0]);
     expect(result.rows.some((row) => isNegativeZero(row["i"]))).toBe(false);
   });
 
   it("strict: -0 matches an integer field and is stored as 0; rows without one are passed as they are", () => {
-    const rows = [{ i: 5, n: -0 }, { i: -0, n: 2.5 }];
+    const rows = [
+      { i: 5, n: -0 },
+      { i: -0, n: 2.5 },
+    ];
     const result = conform(rows, { strategy: "strict", schema });
     expect(result.rows[0]).toBe(rows[0]);
     expect(result.rows[1]).toEqual({ i: 0, n: 2.5 });
@@ -46,7 +65,10 @@ describe("conform: an integer field's -0 is 0", () => {
   });
 
   it("auto without a schema: a field inferred as integer gets 0, one inferred as number keeps -0", () => {
-    const rows = [{ i: -0, n: -0, __proto__: -0 }, { i: 3, n: 0.5 }];
+    const rows = [
+      { i: -0, n: -0, __proto__: -0 },
+      { i: 3, n: 0.5 },
+    ];
     // A field named "__proto__" is an own field: built with defineProperty as conform reads it.
     Object.defineProperty(rows[0], "__proto__", { value: -0, enumerable: true, writable: true, configurable: true });
     const result = conform(rows, { strategy: "auto", schema: null });
@@ -59,7 +81,7 @@ describe("conform: an integer field's -0 is 0", () => {
     expect(result.rows[1]).toBe(rows[1]);
   });
 
-  it("reading stored text: \"-0\" in an integer column is 0 (CSV files written before the change)", () => {
+  it('reading stored text: "-0" in an integer column is 0 (CSV files written before the change)', () => {
     const [row] = reconcileRows([{ i: "-0", n: "-0" }], schema);
     expect(isNegativeZero(row!["i"])).toBe(false);
     expect(row!["i"]).toBe(0);
@@ -79,7 +101,10 @@ describe("every destination gets 0 for an integer field's -0", () => {
     ["a stream, declared schema", true, true],
     ["a stream, inferred schema", false, true],
   ])("%s: reads back 0 from memory (which keeps any value)", async (_label, declared, stream) => {
-    const rows = [{ date: "2025-01-02", i: -0, n: -0 }, { date: "2025-01-02", i: 7, n: 1.5 }];
+    const rows = [
+      { date: "2025-01-02", i: -0, n: -0 },
+      { date: "2025-01-02", i: 7, n: 1.5 },
+    ];
     const a = il.asset({
       key: "zeros",
       partitioning: partitioning(),
@@ -95,7 +120,10 @@ describe("every destination gets 0 for an integer field's -0", () => {
     const bound = il.source({ key: "zero", assets: [a] })({ destinations: new il.MemoryDestination() });
     await bound.assets["zeros"]!.materialize(day);
     const back = il.TableData.from(await bound.assets["zeros"]!.read(day))!.rows;
-    expect(back).toEqual([{ date: "2025-01-02", i: 0, n: -0 }, { date: "2025-01-02", i: 7, n: 1.5 }]);
+    expect(back).toEqual([
+      { date: "2025-01-02", i: 0, n: -0 },
+      { date: "2025-01-02", i: 7, n: 1.5 },
+    ]);
     expect(isNegativeZero(back[0]!["i"])).toBe(false);
     expect(isNegativeZero(back[0]!["n"])).toBe(true);
     expect(isNegativeZero(rows[0]!.i)).toBe(true);

@@ -61,7 +61,12 @@ describe("reconcileRows: conversions", () => {
     ["datetime (Date): from a bare date", spec("datetime"), "2026-05-20", new Date(DAY)],
     ["datetime (Date): as is", spec("datetime", { asDate: true }), new Date(DAY + 1), new Date(DAY + 1)],
     ["datetime (string): from a Date", spec("datetime", { asDate: false }), new Date(DAY), "2026-05-20T00:00:00.000Z"],
-    ["datetime (string): zoned text kept verbatim", spec("datetime", { asDate: false }), "2026-05-20T13:00+05:30", "2026-05-20T13:00+05:30"],
+    [
+      "datetime (string): zoned text kept verbatim",
+      spec("datetime", { asDate: false }),
+      "2026-05-20T13:00+05:30",
+      "2026-05-20T13:00+05:30",
+    ],
     ["datetime (string): zoneless text becomes UTC", spec("datetime", { asDate: false }), "2026-05-20 13:00", "2026-05-20T13:00:00.000Z"],
     ["json: object from JSON text", spec("json"), '{"a":[1,2]}', { a: [1, 2] }],
     ["json: array from JSON text", spec("json"), " [1]", [1]],

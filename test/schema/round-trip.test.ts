@@ -35,7 +35,12 @@ function withoutNestedNegativeZero(value: unknown, top = true): unknown {
   if (typeof value === "object" && value !== null) {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
-      Object.defineProperty(out, key, { value: withoutNestedNegativeZero(item, false), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: withoutNestedNegativeZero(item, false),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }
@@ -78,7 +83,10 @@ const cases: Case[] = [
   {
     label: "datetime (asDate false)",
     spec: { type: "datetime", asDate: false },
-    values: fc.oneof(instants.map((d) => d.toISOString()), offsetText),
+    values: fc.oneof(
+      instants.map((d) => d.toISOString()),
+      offsetText,
+    ),
   },
   {
     // A top-level string in a json field is ambiguous as plain text ("123" reads as JSON); the

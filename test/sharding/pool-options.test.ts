@@ -5,7 +5,11 @@ import { describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
 
 function dag() {
-  const daily = il.asset({ key: "daily", partitioning: new il.TimePartitionConfig({ column: "date", start: "2026-01-01" }), run: () => [] });
+  const daily = il.asset({
+    key: "daily",
+    partitioning: new il.TimePartitionConfig({ column: "date", start: "2026-01-01" }),
+    run: () => [],
+  });
   return il.source({ key: "s", assets: [daily] })({ destinations: new il.MemoryDestination() });
 }
 
@@ -13,7 +17,9 @@ const window = () => il.TimePartitionWindow.parse("2026-01-01..2026-01-03");
 
 describe("backfill options of the process pool", () => {
   it.each([0, -1, 1.5, Number.NaN])("processes: %s is a ConfigError", async (processes) => {
-    const error = await il.backfill(new il.DAG(dag()), window(), { processes, childProcess: { configPath: "interloper.config.ts" } }).catch((e: unknown) => e);
+    const error = await il
+      .backfill(new il.DAG(dag()), window(), { processes, childProcess: { configPath: "interloper.config.ts" } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(il.ConfigError);
     expect((error as Error).message).toContain("processes");
   });

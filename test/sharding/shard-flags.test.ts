@@ -26,14 +26,19 @@ describe("--shard i/n", () => {
     expect(shardFromFlags({ shard: text }, {})).toEqual(shard);
   });
 
-  it.each(["0/4", "5/4", "a/b", "1/0", "0/0", "-1/4", "1", "1/4/2", "", "1.5/4", "2of4"])("%j is refused with a ConfigError naming it and the expected form", (text) => {
-    const error = configError(() => shardFromFlags({ shard: text }, {}));
-    expect(error.message).toContain(`"${text}"`);
-    expect(error.message).toContain("i/n");
-  });
+  it.each(["0/4", "5/4", "a/b", "1/0", "0/0", "-1/4", "1", "1/4/2", "", "1.5/4", "2of4"])(
+    "%j is refused with a ConfigError naming it and the expected form",
+    (text) => {
+      const error = configError(() => shardFromFlags({ shard: text }, {}));
+      expect(error.message).toContain(`"${text}"`);
+      expect(error.message).toContain("i/n");
+    },
+  );
 
   it("cannot be combined with --shard-index-env or --shard-count", () => {
-    expect(configError(() => shardFromFlags({ shard: "1/4", shardIndexEnv: "JOB_COMPLETION_INDEX" }, { JOB_COMPLETION_INDEX: "0" })).message).toMatch(/--shard.*--shard-index-env/);
+    expect(
+      configError(() => shardFromFlags({ shard: "1/4", shardIndexEnv: "JOB_COMPLETION_INDEX" }, { JOB_COMPLETION_INDEX: "0" })).message,
+    ).toMatch(/--shard.*--shard-index-env/);
     expect(configError(() => shardFromFlags({ shard: "1/4", shardCount: 4 }, {})).message).toMatch(/--shard.*--shard-count/);
   });
 
@@ -50,7 +55,9 @@ describe("--shard-index-env VAR --shard-count n", () => {
     ["0", 1, { index: 1, count: 1 }],
   ])("VAR=%s (0-based) with --shard-count %d is shard %j", (value, count, shard) => {
     expect(shardFromFlags({ shardIndexEnv: "JOB_COMPLETION_INDEX", shardCount: count }, { JOB_COMPLETION_INDEX: value })).toEqual(shard);
-    expect(shardFromFlags({ shardIndexEnv: "AWS_BATCH_JOB_ARRAY_INDEX", shardCount: count }, { AWS_BATCH_JOB_ARRAY_INDEX: value })).toEqual(shard);
+    expect(shardFromFlags({ shardIndexEnv: "AWS_BATCH_JOB_ARRAY_INDEX", shardCount: count }, { AWS_BATCH_JOB_ARRAY_INDEX: value })).toEqual(
+      shard,
+    );
   });
 
   it("reads process.env by default", () => {
@@ -74,13 +81,17 @@ describe("--shard-index-env VAR --shard-count n", () => {
   });
 
   it.each(["", "x", "-1", "1.5", "one", "0x1", "1/4"])("the variable holding %j: a ConfigError quoting the value", (value) => {
-    const error = configError(() => shardFromFlags({ shardIndexEnv: "JOB_COMPLETION_INDEX", shardCount: 4 }, { JOB_COMPLETION_INDEX: value }));
+    const error = configError(() =>
+      shardFromFlags({ shardIndexEnv: "JOB_COMPLETION_INDEX", shardCount: 4 }, { JOB_COMPLETION_INDEX: value }),
+    );
     expect(error.message).toContain("JOB_COMPLETION_INDEX");
     expect(error.message).toContain(`"${value}"`);
   });
 
   it("--shard-index-env needs --shard-count, and --shard-count needs --shard-index-env", () => {
-    expect(configError(() => shardFromFlags({ shardIndexEnv: "JOB_COMPLETION_INDEX" }, { JOB_COMPLETION_INDEX: "0" })).message).toContain("--shard-count");
+    expect(configError(() => shardFromFlags({ shardIndexEnv: "JOB_COMPLETION_INDEX" }, { JOB_COMPLETION_INDEX: "0" })).message).toContain(
+      "--shard-count",
+    );
     expect(configError(() => shardFromFlags({ shardCount: 4 }, {})).message).toContain("--shard-index-env");
   });
 });

@@ -74,107 +74,128 @@ function expectExactCover(shards: readonly Plan[], expected: readonly string[]):
 }
 
 describe("shards of a backfill", () => {
-  test("cover the unsharded plan exactly, balanced, shard 1 starting with the first partition dispatched", () => {
-    fc.assert(
-      fc.property(windowArb, ({ from, length, n, order, shape }) => {
-        const keys = dayKeys(from, length);
-        const window = `${keys[0]}..${keys[keys.length - 1]}`;
-        const p = project(shape);
-        const whole = planMaterialize(p, { window, order });
-        const dispatch = order === "newest" ? [...keys].reverse() : keys;
-        expect([...whole.partitions].sort()).toEqual(keys);
-        const shards = shardPlans(p, { window, order }, n);
-
-        expectExactCover(shards, whole.partitions);
-        for (const shard of shards) {
-          expect(shard.mode).toBe("backfill");
-          // each shard runs its share in dispatch order
-          const mine = new Set(shard.partitions);
-          expect(shard.partitions).toEqual(dispatch.filter((k) => mine.has(k)));
-          expect(shard.runs.filter((r) => r.partition !== null).map((r) => r.partition)).toEqual(shard.partitions);
-        }
-        const sizes = shards.map((s) => s.partitions.length);
-        expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
-        // shard i starts on the i-th partition dispatched: shard 1 on the newest (or oldest with --order oldest)
-        shards.forEach((shard, i) => {
-          if (i < length) expect(shard.partitions[0]).toBe(dispatch[i]);
-          else expect(shard.partitions).toEqual([]);
-        });
-        // unpartitioned assets run once, in shard 1 only
-        const unpartitionedRuns = shards.map((s) => s.runs.filter((r) => r.partition === null).length);
-        expect(unpartitionedRuns).toEqual(shards.map((_, i) => (shape === "daily+unpartitioned" && i === 0 ? 1 : 0)));
-      }),
-      RUNS,
-    );
-  }, SLOW);
-
-  test("with a set of missing partitions (plan option `only`): shards cover exactly the missing ones, and the assignment ignores what is missing", () => {
-    fc.assert(
-      fc.property(withMissingArb, ({ w: { from, length, n, order, shape }, present }) => {
-        const keys = dayKeys(from, length);
-        const window = `${keys[0]}..${keys[keys.length - 1]}`;
-        const missing = new Set(keys.filter((_, i) => !present[i]));
-        const p = project(shape);
-        const plan = planMaterialize(p, { window, order, only: missing });
-        expect([...plan.partitions].sort()).toEqual([...missing].sort());
-        const shards = shardPlans(p, { window, order, only: missing }, n);
-        expectExactCover(shards, plan.partitions);
-        // Two shards that look at storage at different times still agree on who runs what:
-        // shard i with a missing set is shard i without one, filtered.
-        const unfiltered = shardPlans(p, { window, order }, n);
-        shards.forEach((shard, i) => expect(shard.partitions).toEqual(unfiltered[i]!.partitions.filter((k) => missing.has(k))));
-      }),
-      RUNS,
-    );
-  }, SLOW);
-
-  test("--missing as the CLI computes it (coverage of a destination): shards cover exactly the missing (and, with includeEmpty, empty) partitions", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        windowArb.chain((w) =>
-          fc.record({
-            w: fc.constant(w),
-            stored: fc.array(fc.constantFrom<number | null>(null, 0, 1, 5), { minLength: w.length, maxLength: w.length }),
-            includeEmpty: fc.boolean(),
-          }),
-        ),
-        async ({ w: { from, length, n, order, shape }, stored, includeEmpty }) => {
+  test(
+    "cover the unsharded plan exactly, balanced, shard 1 starting with the first partition dispatched",
+    () => {
+      fc.assert(
+        fc.property(windowArb, ({ from, length, n, order, shape }) => {
           const keys = dayKeys(from, length);
           const window = `${keys[0]}..${keys[keys.length - 1]}`;
-          const destination = new CountsDestination();
-          destination.counts = Object.fromEntries(keys.flatMap((k, i) => (stored[i] === null ? [] : [[k, stored[i]!]])));
-          const wanted = keys.filter((_, i) => stored[i] === null || (includeEmpty && stored[i] === 0));
-          const p = project(shape, destination);
-          const unsharded = planMaterialize(p, await missingPlanOptions(p, { window, order }, { includeEmpty }));
-          expect([...unsharded.partitions].sort()).toEqual(wanted);
-          const shards: Plan[] = [];
-          for (let i = 1; i <= n; i++) {
-            shards.push(planMaterialize(p, await missingPlanOptions(p, { window, order, shard: { index: i, count: n } }, { includeEmpty })));
+          const p = project(shape);
+          const whole = planMaterialize(p, { window, order });
+          const dispatch = order === "newest" ? [...keys].reverse() : keys;
+          expect([...whole.partitions].sort()).toEqual(keys);
+          const shards = shardPlans(p, { window, order }, n);
+
+          expectExactCover(shards, whole.partitions);
+          for (const shard of shards) {
+            expect(shard.mode).toBe("backfill");
+            // each shard runs its share in dispatch order
+            const mine = new Set(shard.partitions);
+            expect(shard.partitions).toEqual(dispatch.filter((k) => mine.has(k)));
+            expect(shard.runs.filter((r) => r.partition !== null).map((r) => r.partition)).toEqual(shard.partitions);
           }
-          expectExactCover(shards, wanted);
-          // --missing leaves unpartitioned assets out
-          for (const shard of shards) expect(shard.runs.every((r) => r.partition !== null)).toBe(true);
-        },
-      ),
-      RUNS,
-    );
-  }, SLOW);
+          const sizes = shards.map((s) => s.partitions.length);
+          expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+          // shard i starts on the i-th partition dispatched: shard 1 on the newest (or oldest with --order oldest)
+          shards.forEach((shard, i) => {
+            if (i < length) expect(shard.partitions[0]).toBe(dispatch[i]);
+            else expect(shard.partitions).toEqual([]);
+          });
+          // unpartitioned assets run once, in shard 1 only
+          const unpartitionedRuns = shards.map((s) => s.runs.filter((r) => r.partition === null).length);
+          expect(unpartitionedRuns).toEqual(shards.map((_, i) => (shape === "daily+unpartitioned" && i === 0 ? 1 : 0)));
+        }),
+        RUNS,
+      );
+    },
+    SLOW,
+  );
+
+  test(
+    "with a set of missing partitions (plan option `only`): shards cover exactly the missing ones, and the assignment ignores what is missing",
+    () => {
+      fc.assert(
+        fc.property(withMissingArb, ({ w: { from, length, n, order, shape }, present }) => {
+          const keys = dayKeys(from, length);
+          const window = `${keys[0]}..${keys[keys.length - 1]}`;
+          const missing = new Set(keys.filter((_, i) => !present[i]));
+          const p = project(shape);
+          const plan = planMaterialize(p, { window, order, only: missing });
+          expect([...plan.partitions].sort()).toEqual([...missing].sort());
+          const shards = shardPlans(p, { window, order, only: missing }, n);
+          expectExactCover(shards, plan.partitions);
+          // Two shards that look at storage at different times still agree on who runs what:
+          // shard i with a missing set is shard i without one, filtered.
+          const unfiltered = shardPlans(p, { window, order }, n);
+          shards.forEach((shard, i) => expect(shard.partitions).toEqual(unfiltered[i]!.partitions.filter((k) => missing.has(k))));
+        }),
+        RUNS,
+      );
+    },
+    SLOW,
+  );
+
+  test(
+    "--missing as the CLI computes it (coverage of a destination): shards cover exactly the missing (and, with includeEmpty, empty) partitions",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          windowArb.chain((w) =>
+            fc.record({
+              w: fc.constant(w),
+              stored: fc.array(fc.constantFrom<number | null>(null, 0, 1, 5), { minLength: w.length, maxLength: w.length }),
+              includeEmpty: fc.boolean(),
+            }),
+          ),
+          async ({ w: { from, length, n, order, shape }, stored, includeEmpty }) => {
+            const keys = dayKeys(from, length);
+            const window = `${keys[0]}..${keys[keys.length - 1]}`;
+            const destination = new CountsDestination();
+            destination.counts = Object.fromEntries(keys.flatMap((k, i) => (stored[i] === null ? [] : [[k, stored[i]!]])));
+            const wanted = keys.filter((_, i) => stored[i] === null || (includeEmpty && stored[i] === 0));
+            const p = project(shape, destination);
+            const unsharded = planMaterialize(p, await missingPlanOptions(p, { window, order }, { includeEmpty }));
+            expect([...unsharded.partitions].sort()).toEqual(wanted);
+            const shards: Plan[] = [];
+            for (let i = 1; i <= n; i++) {
+              shards.push(
+                planMaterialize(p, await missingPlanOptions(p, { window, order, shard: { index: i, count: n } }, { includeEmpty })),
+              );
+            }
+            expectExactCover(shards, wanted);
+            // --missing leaves unpartitioned assets out
+            for (const shard of shards) expect(shard.runs.every((r) => r.partition !== null)).toBe(true);
+          },
+        ),
+        RUNS,
+      );
+    },
+    SLOW,
+  );
 
   test("list partitions: shards cover the declared values exactly, in declared order", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 12 }), fc.constantFrom("newest" as const, "oldest" as const), (count, n, order) => {
-        const values = Array.from({ length: count }, (_, i) => `v${String(i).padStart(3, "0")}`);
-        const sales = il.asset({ key: "sales", partitioning: new il.ListPartitionConfig({ column: "region", values }), run: () => [] });
-        const p = il.projectOf(il.defineConfig({ sources: [il.source({ key: "r", assets: [sales] })({ destinations: new il.MemoryDestination() })] }));
-        const window = `${values[0]}..${values[count - 1]}`;
-        const whole = planMaterialize(p, { window, order });
-        const shards = shardPlans(p, { window, order }, n);
-        expectExactCover(shards, whole.partitions);
-        expect([...whole.partitions].sort()).toEqual(values);
-        const sizes = shards.map((s) => s.partitions.length);
-        expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
-        expect(shards[0]!.partitions[0]).toBe(order === "newest" ? values[count - 1] : values[0]);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.constantFrom("newest" as const, "oldest" as const),
+        (count, n, order) => {
+          const values = Array.from({ length: count }, (_, i) => `v${String(i).padStart(3, "0")}`);
+          const sales = il.asset({ key: "sales", partitioning: new il.ListPartitionConfig({ column: "region", values }), run: () => [] });
+          const p = il.projectOf(
+            il.defineConfig({ sources: [il.source({ key: "r", assets: [sales] })({ destinations: new il.MemoryDestination() })] }),
+          );
+          const window = `${values[0]}..${values[count - 1]}`;
+          const whole = planMaterialize(p, { window, order });
+          const shards = shardPlans(p, { window, order }, n);
+          expectExactCover(shards, whole.partitions);
+          expect([...whole.partitions].sort()).toEqual(values);
+          const sizes = shards.map((s) => s.partitions.length);
+          expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+          expect(shards[0]!.partitions[0]).toBe(order === "newest" ? values[count - 1] : values[0]);
+        },
+      ),
       RUNS,
     );
   });

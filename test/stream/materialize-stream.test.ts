@@ -43,7 +43,11 @@ class StreamRecorder extends il.Destination {
   writePartition(_context: il.IOContext, partition: il.Partition | null, data: unknown): void {
     this.writes.push({ partition: partition?.key ?? null, rows: (data as unknown[]).length });
   }
-  override async writePartitionStream(context: il.IOContext, partition: il.Partition | null, batches: AsyncIterable<il.Row[]>): Promise<void> {
+  override async writePartitionStream(
+    context: il.IOContext,
+    partition: il.Partition | null,
+    batches: AsyncIterable<il.Row[]>,
+  ): Promise<void> {
     this.streamed.push({ partition: partition?.key ?? null, schema: context.schema });
     for await (const batch of batches) this.batches.push(batch);
   }

@@ -130,7 +130,11 @@ describe("schema inference on a stream (auto, no declared schema)", () => {
 
   it("gives a downstream asset the widened type: 1.5 reads back as a number", async () => {
     const at = INFERENCE_PREFIX_ROWS + 10;
-    const items = il.asset({ key: "items", partitioning: daily(), run: (ctx) => batched(INFERENCE_PREFIX_ROWS + 100, 50, { [at]: (r) => ({ ...r, qty: 1.5 }) })(ctx.partition!.key) });
+    const items = il.asset({
+      key: "items",
+      partitioning: daily(),
+      run: (ctx) => batched(INFERENCE_PREFIX_ROWS + 100, 50, { [at]: (r) => ({ ...r, qty: 1.5 }) })(ctx.partition!.key),
+    });
     let qtys: unknown[] = [];
     const totals = il.asset({
       key: "totals",
@@ -153,7 +157,11 @@ describe("schema inference on a stream (auto, no declared schema)", () => {
   it("accepts nulls in later rows (inferred fields are nullable)", async () => {
     const t = setup();
     const at = INFERENCE_PREFIX_ROWS + 7;
-    t.set(batched(INFERENCE_PREFIX_ROWS + 20, 100, { [at]: (r) => ({ ...r, amount: null as unknown as number, label: null as unknown as string }) }));
+    t.set(
+      batched(INFERENCE_PREFIX_ROWS + 20, 100, {
+        [at]: (r) => ({ ...r, amount: null as unknown as number, label: null as unknown as string }),
+      }),
+    );
     await t.asset.materialize(day(D));
     const back = (await t.asset.run(day(D))) as Item[];
     expect(back[at]!.amount).toBeNull();
@@ -246,7 +254,13 @@ describe("schema inference on a stream (auto, no declared schema)", () => {
 });
 
 describe("a declared schema on a stream", () => {
-  const Declared = z.object({ date: z.iso.date(), id: z.number().int(), qty: z.number().int(), amount: z.number(), label: z.string().nullable() });
+  const Declared = z.object({
+    date: z.iso.date(),
+    id: z.number().int(),
+    qty: z.number().int(),
+    amount: z.number(),
+    label: z.string().nullable(),
+  });
 
   it("strict: a later row with an extra field fails with a SchemaError naming the field; the previous file stays", async () => {
     const t = setup({ schema: Declared, strategy: "strict" });
@@ -305,7 +319,7 @@ describe("a declared schema on a stream", () => {
     expect(await listFiles(dir.path)).toEqual([]);
   });
 
-  it("auto: coerces stored forms in later rows (\"7\" to 7)", async () => {
+  it('auto: coerces stored forms in later rows ("7" to 7)', async () => {
     const t = setup({ schema: Declared });
     t.set(batched(1_500, 100, { [1_450]: (r) => ({ ...r, qty: "7" as unknown as number }) }));
     await t.asset.materialize(day(D));

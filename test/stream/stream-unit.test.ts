@@ -37,7 +37,8 @@ describe("isRowStream", () => {
       () => [{ id: 1 }],
       new Date(Date.UTC(2025, 0, 1)),
     ];
-    for (const value of values) expect(isRowStream(value), String(typeof value === "symbol" ? "symbol" : Object.prototype.toString.call(value))).toBe(false);
+    for (const value of values)
+      expect(isRowStream(value), String(typeof value === "symbol" ? "symbol" : Object.prototype.toString.call(value))).toBe(false);
   });
 
   it("takes sync generators, async generators and async iterables for streams", () => {

@@ -84,7 +84,11 @@ class StreamingMemory extends il.Destination {
     this.writePartitionCalls.push(partition?.key ?? "*");
     this.stored.set(partition?.key ?? "*", structuredClone(data as il.Row[]));
   }
-  override async writePartitionStream(_context: il.IOContext, partition: il.Partition | null, batches: AsyncIterable<il.Row[]>): Promise<void> {
+  override async writePartitionStream(
+    _context: il.IOContext,
+    partition: il.Partition | null,
+    batches: AsyncIterable<il.Row[]>,
+  ): Promise<void> {
     this.opened.push(partition?.key ?? "*");
     const rows: il.Row[] = [];
     for await (const batch of batches) for (const row of batch) rows.push(structuredClone(row));
@@ -301,7 +305,11 @@ describe("a window write of a stream to other destinations", () => {
     // The writer of one day gives up at once; the producer keeps sending that day many more
     // batches than a channel holds. The write must end with the writer's error.
     class FailingDay extends StreamingMemory {
-      override async writePartitionStream(context: il.IOContext, partition: il.Partition | null, batches: AsyncIterable<il.Row[]>): Promise<void> {
+      override async writePartitionStream(
+        context: il.IOContext,
+        partition: il.Partition | null,
+        batches: AsyncIterable<il.Row[]>,
+      ): Promise<void> {
         if (partition?.key === DAYS[1]) throw new Error(`disk full for ${partition.key}`);
         return super.writePartitionStream(context, partition, batches);
       }

@@ -158,7 +158,14 @@ export async function startGcsServer(options: GcsServerOptions = {}): Promise<Gc
   };
 
   /** Stores a new generation of an object, if the preconditions hold against the live one. */
-  const insert = (bucketName: string, name: string, data: Buffer, contentType: string, metadata: Record<string, string>, preconditions: URLSearchParams): GcsObject => {
+  const insert = (
+    bucketName: string,
+    name: string,
+    data: Buffer,
+    contentType: string,
+    metadata: Record<string, string>,
+    preconditions: URLSearchParams,
+  ): GcsObject => {
     const bucket = bucketOf(bucketName);
     const hook = beforeNextCommit;
     beforeNextCommit = null;
@@ -166,7 +173,17 @@ export async function startGcsServer(options: GcsServerOptions = {}): Promise<Gc
     checkPreconditions(bucket.get(name), preconditions);
     const now = new Date().toISOString();
     const hashes = { md5Hash: md5(data), crc32c: crc32cBase64(data) };
-    const object: GcsObject = { name, generation: nextGeneration(), metageneration: "1", contentType, metadata, data, ...hashes, timeCreated: now, updated: now };
+    const object: GcsObject = {
+      name,
+      generation: nextGeneration(),
+      metageneration: "1",
+      contentType,
+      metadata,
+      data,
+      ...hashes,
+      timeCreated: now,
+      updated: now,
+    };
     bucket.set(name, object);
     return object;
   };
@@ -188,7 +205,8 @@ export async function startGcsServer(options: GcsServerOptions = {}): Promise<Gc
           response.writeHead(499, { "content-length": "0" }).end();
           return;
         }
-        if (method !== "PUT" && method !== "POST") throw new HttpError(405, `Method ${method} is not allowed on an upload session`, "methodNotAllowed");
+        if (method !== "PUT" && method !== "POST")
+          throw new HttpError(405, `Method ${method} is not allowed on an upload session`, "methodNotAllowed");
         return continueUpload(upload, request, response);
       }
       if (method !== "POST") throw new HttpError(405, `Method ${method} is not allowed here`, "methodNotAllowed");
@@ -233,7 +251,13 @@ export async function startGcsServer(options: GcsServerOptions = {}): Promise<Gc
       }
       checkMetadataSize(metadata);
       const contentType = typeof body["contentType"] === "string" ? body["contentType"] : live.contentType;
-      const patched: GcsObject = { ...live, metadata, contentType, metageneration: String(Number(live.metageneration) + 1), updated: new Date().toISOString() };
+      const patched: GcsObject = {
+        ...live,
+        metadata,
+        contentType,
+        metageneration: String(Number(live.metageneration) + 1),
+        updated: new Date().toISOString(),
+      };
       bucket.set(route.object, patched);
       return sendJson(response, 200, resource(route.bucket, patched));
     }
@@ -279,7 +303,12 @@ export async function startGcsServer(options: GcsServerOptions = {}): Promise<Gc
     };
   };
 
-  const startUpload = async (bucketName: string, request: IncomingMessage, response: ServerResponse, query: URLSearchParams): Promise<void> => {
+  const startUpload = async (
+    bucketName: string,
+    request: IncomingMessage,
+    response: ServerResponse,
+    query: URLSearchParams,
+  ): Promise<void> => {
     const type = query.get("uploadType");
     if (type === null) throw invalid("Upload requests must include an uploadType URL parameter and a URL specified for /upload/.");
     if (type !== "media" && type !== "multipart" && type !== "resumable") throw invalid(`Invalid upload type: ${type}`);
@@ -360,12 +389,15 @@ export async function startGcsServer(options: GcsServerOptions = {}): Promise<Gc
     if (range.first === null) {
       if (body.length > 0) throw invalid("A status query (Content-Range: bytes */...) carries no bytes");
       if (range.total !== null && range.total === upload.size) return finish();
-      if (range.total !== null && range.total < upload.size) throw invalid(`The total ${range.total} is less than the ${upload.size} bytes already received`);
+      if (range.total !== null && range.total < upload.size)
+        throw invalid(`The total ${range.total} is less than the ${upload.size} bytes already received`);
       return incomplete();
     }
     const last = range.last ?? range.first + body.length - 1;
     if (range.last !== null && range.last - range.first + 1 !== body.length) {
-      throw invalid(`Content-Range bytes ${range.first}-${range.last} names ${range.last - range.first + 1} bytes, but the request carried ${body.length}`);
+      throw invalid(
+        `Content-Range bytes ${range.first}-${range.last} names ${range.last - range.first + 1} bytes, but the request carried ${body.length}`,
+      );
     }
     if (range.first > upload.size) throw invalid(`The chunk starts at byte ${range.first}, but only ${upload.size} bytes were received`);
     const final = range.last === null || (range.total !== null && last + 1 === range.total);
@@ -395,17 +427,28 @@ export async function startGcsServer(options: GcsServerOptions = {}): Promise<Gc
         return response;
       }) as typeof response.end;
     }
-    const log = () => requests.push({ method: request.method ?? "", url: request.url ?? "", status: response.statusCode, authorization: headerOf(request, "authorization") });
+    const log = () =>
+      requests.push({
+        method: request.method ?? "",
+        url: request.url ?? "",
+        status: response.statusCode,
+        authorization: headerOf(request, "authorization"),
+      });
     response.once("finish", log);
     handle(request, response).catch((error: unknown) => {
       if (response.headersSent) {
         response.destroy();
         return;
       }
-      const known = error instanceof HttpError ? error : new HttpError(500, `Internal error: ${(error as Error)?.message ?? String(error)}`, "backendError");
+      const known =
+        error instanceof HttpError
+          ? error
+          : new HttpError(500, `Internal error: ${(error as Error)?.message ?? String(error)}`, "backendError");
       // The body is drained first: a client still sending would otherwise see a reset.
       request.resume();
-      sendJson(response, known.status, { error: { code: known.status, message: known.message, errors: [{ message: known.message, domain: "global", reason: known.reason }] } });
+      sendJson(response, known.status, {
+        error: { code: known.status, message: known.message, errors: [{ message: known.message, domain: "global", reason: known.reason }] },
+      });
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -420,7 +463,8 @@ export async function startGcsServer(options: GcsServerOptions = {}): Promise<Gc
       if (!buckets.has(name)) buckets.set(name, new Map());
     },
     objects: (name) => bucketOf(name),
-    put: (bucket, name, data, metadata = {}, contentType = "application/octet-stream") => insert(bucket, objectName(name), Buffer.from(data), contentType, { ...metadata }, new URLSearchParams()),
+    put: (bucket, name, data, metadata = {}, contentType = "application/octet-stream") =>
+      insert(bucket, objectName(name), Buffer.from(data), contentType, { ...metadata }, new URLSearchParams()),
     dropResponse: (matches) => {
       dropNext = matches;
     },
@@ -439,7 +483,8 @@ export async function startGcsServer(options: GcsServerOptions = {}): Promise<Gc
   };
 }
 
-type Route = { kind: "list"; bucket: string } | { kind: "upload"; bucket: string } | { kind: "object" | "download"; bucket: string; object: string };
+type Route =
+  { kind: "list"; bucket: string } | { kind: "upload"; bucket: string } | { kind: "object" | "download"; bucket: string; object: string };
 
 function matchRoute(pathname: string): Route | null {
   const match = /^\/(storage|upload\/storage|download\/storage)\/v1\/b\/([^/]+)\/o(?:\/(.+))?$/.exec(pathname);
@@ -549,7 +594,8 @@ function parseContentRange(header: string | undefined): ContentRange {
     last: last === undefined || last === "*" ? null : Number(last),
     total: total === "*" ? null : Number(total),
   };
-  if (range.first !== null && range.last !== null && range.last < range.first) throw invalid(`Content-Range ${header} ends before it starts`);
+  if (range.first !== null && range.last !== null && range.last < range.first)
+    throw invalid(`Content-Range ${header} ends before it starts`);
   return range;
 }
 
@@ -588,8 +634,10 @@ function checkHash(header: string | undefined, data: Buffer): void {
   for (const pair of header.split(",")) {
     const at = pair.indexOf("=");
     const [kind, value] = [pair.slice(0, at).trim().toLowerCase(), pair.slice(at + 1).trim()];
-    if (kind === "crc32c" && value !== crc32cBase64(data)) throw invalid(`Provided CRC32C "${value}" doesn't match calculated CRC32C "${crc32cBase64(data)}".`);
-    if (kind === "md5" && value !== md5(data)) throw invalid(`Provided MD5 hash "${value}" doesn't match calculated MD5 hash "${md5(data)}".`);
+    if (kind === "crc32c" && value !== crc32cBase64(data))
+      throw invalid(`Provided CRC32C "${value}" doesn't match calculated CRC32C "${crc32cBase64(data)}".`);
+    if (kind === "md5" && value !== md5(data))
+      throw invalid(`Provided MD5 hash "${value}" doesn't match calculated MD5 hash "${md5(data)}".`);
   }
 }
 

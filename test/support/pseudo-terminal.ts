@@ -38,12 +38,29 @@ export async function runInTerminal(argv: readonly string[], options: TerminalOp
   const columns = options.columns ?? 100;
   const rows = options.rows ?? 40;
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries({ ...process.env, CI: undefined, NO_COLOR: undefined, FORCE_COLOR: undefined, DEBUG: undefined, TERM: "xterm-256color", ...options.env })) {
+  for (const [name, value] of Object.entries({
+    ...process.env,
+    CI: undefined,
+    NO_COLOR: undefined,
+    FORCE_COLOR: undefined,
+    DEBUG: undefined,
+    TERM: "xterm-256color",
+    ...options.env,
+  })) {
     if (value !== undefined) env[name] = value;
   }
   // The size is set on the terminal itself, before the program starts and reads it.
   const command = `stty cols ${columns} rows ${rows}; exec ${argv.map(shellWord).join(" ")}`;
-  const child = execa("script", ["-qfec", command, "/dev/null"], { cwd: options.cwd, env, extendEnv: false, reject: false, stdin: "pipe", stripFinalNewline: false, timeout: options.timeoutMs ?? 60_000, encoding: "utf8" });
+  const child = execa("script", ["-qfec", command, "/dev/null"], {
+    cwd: options.cwd,
+    env,
+    extendEnv: false,
+    reject: false,
+    stdin: "pipe",
+    stripFinalNewline: false,
+    timeout: options.timeoutMs ?? 60_000,
+    encoding: "utf8",
+  });
   const screen = new TerminalScreen(columns, rows);
   let output = "";
   let interrupted = false;

@@ -51,7 +51,12 @@ export class TerminalScreen {
 
   /** Every line, scrollback included, without trailing blanks, and without the blank lines at the end. */
   get lines(): string[] {
-    const lines = this.rows.map((cells) => cells.map((c) => c ?? " ").join("").trimEnd());
+    const lines = this.rows.map((cells) =>
+      cells
+        .map((c) => c ?? " ")
+        .join("")
+        .trimEnd(),
+    );
     while (lines.length > 0 && lines.at(-1) === "") lines.pop();
     return lines;
   }

@@ -18,12 +18,22 @@ export function dayKeys(days: number): string[] {
 }
 
 export function loadRows(count: number, keys: readonly string[]): Order[] {
-  return Array.from({ length: count }, (_, i) => ({ date: keys[i % keys.length]!, id: i, amount: i * 0.25, note: i % 7 === 0 ? null : `note ${i}` }));
+  return Array.from({ length: count }, (_, i) => ({
+    date: keys[i % keys.length]!,
+    id: i,
+    amount: i * 0.25,
+    note: i % 7 === 0 ? null : `note ${i}`,
+  }));
 }
 
 /** The IOContext of one write of every day of `keys` to table `orders` of `dataset`. */
 export function loadContext(dataset: string, keys: readonly string[]): IOContext {
-  const asset = { key: "bench.orders", table: "orders", dataset, partitioning: new TimePartitionConfig({ column: "date", allowWindow: true }) };
+  const asset = {
+    key: "bench.orders",
+    table: "orders",
+    dataset,
+    partitioning: new TimePartitionConfig({ column: "date", allowWindow: true }),
+  };
   const window = new TimePartitionWindow(keys[0]!, keys.at(-1)!, TimeGranularity.DAY);
   return new IOContext({ asset, window, schema: LOAD_FIELDS });
 }

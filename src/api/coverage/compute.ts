@@ -2,7 +2,16 @@ import type { Asset } from "../../asset/asset.js";
 import { ConfigError } from "../../errors.js";
 import { currentPeriod } from "../../partitioning/current-period.js";
 import { ListPartitionConfig, TimePartitionConfig, TimeGranularity, type PartitionWindow } from "../../partitioning/index.js";
-import { destinationCoverage, lacking, lookupOf, unionCounts, type CountLookup, type DestinationCounts, type DestinationCoverage, type KeyStatus } from "./destinations.js";
+import {
+  destinationCoverage,
+  lacking,
+  lookupOf,
+  unionCounts,
+  type CountLookup,
+  type DestinationCounts,
+  type DestinationCoverage,
+  type KeyStatus,
+} from "./destinations.js";
 
 /**
  * "in-progress" marks only `Coverage.inProgress`, the period under way: `partitions` holds the
@@ -100,10 +109,14 @@ function horizonOf(asset: Asset, config: TimePartitionConfig, scope: CoverageSco
   const current = currentPeriod(g, scope.now ?? new Date(), scope.timeZone ?? "UTC");
   if (scope.window) {
     const flag = scope.until !== undefined ? "--until" : scope.includeCurrent ? "--include-current" : null;
-    if (flag) throw new ConfigError(`${flag} cannot be used with a window (--partition, --window or --lookback): the window already says which partitions`);
+    if (flag)
+      throw new ConfigError(
+        `${flag} cannot be used with a window (--partition, --window or --lookback): the window already says which partitions`,
+      );
     return { last: current, current };
   }
-  if (scope.until !== undefined && scope.includeCurrent) throw new ConfigError("--until and --include-current cannot be used together: --until already ends the range");
+  if (scope.until !== undefined && scope.includeCurrent)
+    throw new ConfigError("--until and --include-current cannot be used together: --until already ends the range");
   if (scope.until !== undefined) {
     const until = untilOf(asset, g, scope.until);
     return { last: until > current ? current : until, current };
@@ -114,7 +127,9 @@ function horizonOf(asset: Asset, config: TimePartitionConfig, scope: CoverageSco
 function untilOf(asset: Asset, g: TimeGranularity, key: string): Date {
   if (typeof key !== "string" || !isKeyOf(g, key)) {
     const example = g.format(new Date(Date.UTC(2026, 4, 20, 13)));
-    throw new ConfigError(`--until ${JSON.stringify(key)}: asset "${asset.qualifiedKey}" is partitioned by ${g.name}: expected a ${g.name} key such as ${example}`);
+    throw new ConfigError(
+      `--until ${JSON.stringify(key)}: asset "${asset.qualifiedKey}" is partitioned by ${g.name}: expected a ${g.name} key such as ${example}`,
+    );
   }
   return g.parse(key);
 }
@@ -125,7 +140,8 @@ export function expectedKeys(asset: Asset, counts: Readonly<Record<string, numbe
   if (config instanceof ListPartitionConfig) {
     return scope.window ? scope.window.partitions.map((p) => p.key) : [...config.values];
   }
-  if (!(config instanceof TimePartitionConfig)) throw new ConfigError(`asset "${asset.qualifiedKey}" is not partitioned: it has no coverage`);
+  if (!(config instanceof TimePartitionConfig))
+    throw new ConfigError(`asset "${asset.qualifiedKey}" is not partitioned: it has no coverage`);
   return timeExpected(config, Object.keys(counts), scope, horizonOf(asset, config, scope));
 }
 
@@ -162,7 +178,11 @@ function isKeyOf(g: TimeGranularity, key: string): boolean {
  * Stored keys that are neither expected nor unexpected: everything outside a window, and the
  * periods after the end of the range up to the current one (data of those may exist).
  */
-function outOfScope(config: TimePartitionConfig | ListPartitionConfig, scope: CoverageScope, horizon: Horizon | null): (key: string) => boolean {
+function outOfScope(
+  config: TimePartitionConfig | ListPartitionConfig,
+  scope: CoverageScope,
+  horizon: Horizon | null,
+): (key: string) => boolean {
   if (scope.window) return () => true;
   if (!horizon || !(config instanceof TimePartitionConfig)) return () => false;
   const g = config.granularity;
@@ -175,7 +195,11 @@ function outOfScope(config: TimePartitionConfig | ListPartitionConfig, scope: Co
  * asset (a partition is missing when any of them lacks it), or one record of counts, read as
  * the asset's first destination's.
  */
-export function computeCoverage(asset: Asset, counts: Readonly<Record<string, number>> | readonly DestinationCounts[], scope: CoverageScope = {}): Coverage {
+export function computeCoverage(
+  asset: Asset,
+  counts: Readonly<Record<string, number>> | readonly DestinationCounts[],
+  scope: CoverageScope = {},
+): Coverage {
   const config = asset.partitioning;
   if (!(config instanceof TimePartitionConfig) && !(config instanceof ListPartitionConfig)) {
     throw new ConfigError(`asset "${asset.qualifiedKey}" is not partitioned: it has no coverage`);
@@ -183,13 +207,18 @@ export function computeCoverage(asset: Asset, counts: Readonly<Record<string, nu
   const stores: readonly DestinationCounts[] = isStoreList(counts)
     ? counts
     : [{ key: asset.destinationKeys[0] ?? "destination", type: asset.destinations[0]?.displayName ?? "destination", counts }];
-  if (stores.length === 0) throw new ConfigError(`asset "${asset.qualifiedKey}" has no destination to count: set destinations on the asset or its source`);
+  if (stores.length === 0)
+    throw new ConfigError(`asset "${asset.qualifiedKey}" has no destination to count: set destinations on the asset or its source`);
   const lookups = stores.map((store) => lookupOf(store.counts));
   const union = unionCounts(lookups);
   const several = stores.length > 1;
   const horizon = config instanceof TimePartitionConfig ? horizonOf(asset, config, scope) : null;
   const expected =
-    config instanceof TimePartitionConfig ? timeExpected(config, union.keys(), scope, horizon!) : scope.window ? scope.window.partitions.map((p) => p.key) : [...config.values];
+    config instanceof TimePartitionConfig
+      ? timeExpected(config, union.keys(), scope, horizon!)
+      : scope.window
+        ? scope.window.partitions.map((p) => p.key)
+        : [...config.values];
   const expectedSet = new Set(expected);
   const partitions: PartitionCoverage[] = [];
   let materialized = 0;
@@ -200,7 +229,12 @@ export function computeCoverage(asset: Asset, counts: Readonly<Record<string, nu
     const stored = union.get(key);
     const absent = several && stored !== undefined ? lacking(stores, lookups, key) : NONE;
     if (stored === undefined || absent.length > 0) {
-      partitions.push({ key, status: "missing", rows: null, ...(several ? { missingIn: stored === undefined ? stores.map((s) => s.key) : absent } : {}) });
+      partitions.push({
+        key,
+        status: "missing",
+        rows: null,
+        ...(several ? { missingIn: stored === undefined ? stores.map((s) => s.key) : absent } : {}),
+      });
     } else if (stored === 0) {
       empty++;
       partitions.push({ key, status: "empty", rows: 0 });
@@ -215,9 +249,15 @@ export function computeCoverage(asset: Asset, counts: Readonly<Record<string, nu
   const unexpected = [...union.keys()].filter((k) => !expectedSet.has(k) && !ignored(k)).sort();
   for (const key of unexpected) partitions.push({ key, status: "unexpected", rows: union.get(key)! });
   counted.sort((a, b) => a - b);
-  const median = counted.length ? (counted.length % 2 ? counted[(counted.length - 1) / 2]! : (counted[counted.length / 2 - 1]! + counted[counted.length / 2]!) / 2) : null;
+  const median = counted.length
+    ? counted.length % 2
+      ? counted[(counted.length - 1) / 2]!
+      : (counted[counted.length / 2 - 1]! + counted[counted.length / 2]!) / 2
+    : null;
   const suspicious =
-    median !== null && counted.length >= SUSPICIOUS_MIN_PARTITIONS ? partitions.filter((p) => p.status === "materialized" && p.rows! < median * SUSPICIOUS_RATIO) : [];
+    median !== null && counted.length >= SUSPICIOUS_MIN_PARTITIONS
+      ? partitions.filter((p) => p.status === "materialized" && p.rows! < median * SUSPICIOUS_RATIO)
+      : [];
   const definition = config.toDefinition();
   const missingRanges = ranges(partitions, "missing");
   const emptyRanges = ranges(partitions, "empty");

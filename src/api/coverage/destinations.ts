@@ -30,7 +30,8 @@ export interface DestinationCoverage {
  */
 export async function destinationCounts(asset: Asset): Promise<DestinationCounts[]> {
   if (!asset.partitioning) throw new ConfigError(`asset "${asset.qualifiedKey}" is not partitioned: it has no partition row counts`);
-  if (asset.destinations.length === 0) throw new ConfigError(`asset "${asset.qualifiedKey}" has no destination to count: set destinations on the asset or its source`);
+  if (asset.destinations.length === 0)
+    throw new ConfigError(`asset "${asset.qualifiedKey}" has no destination to count: set destinations on the asset or its source`);
   const context = asset.ioContext(null);
   const settled = await Promise.allSettled(asset.destinations.map(async (d) => d.partitionRowCounts(context)));
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");

@@ -7,7 +7,16 @@ import { assetWindow } from "../scope.js";
 import { computeCoverage, type Coverage } from "./compute.js";
 import { destinationCounts } from "./destinations.js";
 
-export { computeCoverage, expectedKeys, SUSPICIOUS_MIN_PARTITIONS, SUSPICIOUS_RATIO, type Coverage, type CoverageScope, type PartitionCoverage, type PartitionStatus } from "./compute.js";
+export {
+  computeCoverage,
+  expectedKeys,
+  SUSPICIOUS_MIN_PARTITIONS,
+  SUSPICIOUS_RATIO,
+  type Coverage,
+  type CoverageScope,
+  type PartitionCoverage,
+  type PartitionStatus,
+} from "./compute.js";
 export { destinationCounts, type DestinationCounts, type DestinationCoverage } from "./destinations.js";
 
 /** Options of `coverage`. */
@@ -40,7 +49,11 @@ export async function assetCoverage(asset: Asset, options: CoverageOptions = {})
  * Coverage of the partitioned assets a selection names (one selector as a string, e.g. an asset
  * key), or of every partitioned asset when none is given; upstream first.
  */
-export async function coverage(project: Project, selection?: string | Pick<Selection, "select" | "exclude">, options: CoverageOptions = {}): Promise<Coverage[]> {
+export async function coverage(
+  project: Project,
+  selection?: string | Pick<Selection, "select" | "exclude">,
+  options: CoverageOptions = {},
+): Promise<Coverage[]> {
   const { select = [], exclude = [] } = typeof selection === "string" ? { select: [selection] } : (selection ?? {});
   const assets = selectAssets(project.dag, { select, exclude, keep: partitioned("coverage") });
   checkRangeEnd(assets, options);
@@ -52,5 +65,7 @@ export function checkRangeEnd(assets: readonly Asset[], options: Pick<CoverageOp
   const flag = options.until !== undefined ? "--until" : options.includeCurrent ? "--include-current" : null;
   if (!flag || assets.length === 0 || assets.some((a) => a.partitioning instanceof TimePartitionConfig)) return;
   const names = assets.map((a) => `"${a.qualifiedKey}"`).join(", ");
-  throw new ConfigError(`${flag} applies to time-partitioned assets; ${names} ${assets.length === 1 ? "is" : "are"} ${assets.every((a) => a.partitioning) ? "partitioned by a list" : "not partitioned by time"}`);
+  throw new ConfigError(
+    `${flag} applies to time-partitioned assets; ${names} ${assets.length === 1 ? "is" : "are"} ${assets.every((a) => a.partitioning) ? "partitioned by a list" : "not partitioned by time"}`,
+  );
 }

@@ -14,7 +14,9 @@ import { printable } from "../printable.js";
 export async function checkCommand(flags: GlobalOptions): Promise<number> {
   const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
   const assets = project.dag.assets;
-  const problems = assets.flatMap((asset) => assetProblems(project.dag.problems(asset), asset).map((problem) => `${asset.qualifiedKey}: ${problem}`));
+  const problems = assets.flatMap((asset) =>
+    assetProblems(project.dag.problems(asset), asset).map((problem) => `${asset.qualifiedKey}: ${problem}`),
+  );
   if (problems.length > 0) {
     for (const line of problems) process.stderr.write(`${printable(line)}\n`);
     process.stderr.write(`${printable(`${project.filepath}: ${count(problems.length, "problem")} found`)}\n`);
@@ -49,4 +51,3 @@ function assetProblems(edgeProblems: readonly string[], asset: Asset): string[] 
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split("\n")[0]!.trim();
 }
-

@@ -10,8 +10,14 @@ const TAKES_ASSETS = ["materialize", "plan", "list", "coverage", "show"];
 
 /** `interloper completion <shell>`: prints the script; returns the exit code. */
 export function completionCommand(shell: string, program: Command): number {
-  if (!(SHELLS as readonly string[]).includes(shell)) throw new ConfigError(`completion: unknown shell "${shell}": expected ${SHELLS.join(", ")}`);
-  const script = shell === "fish" ? fishScript(program) : shell === "zsh" ? `#compdef interloper\nautoload -U +X bashcompinit && bashcompinit\n${bashScript(program)}` : bashScript(program);
+  if (!(SHELLS as readonly string[]).includes(shell))
+    throw new ConfigError(`completion: unknown shell "${shell}": expected ${SHELLS.join(", ")}`);
+  const script =
+    shell === "fish"
+      ? fishScript(program)
+      : shell === "zsh"
+        ? `#compdef interloper\nautoload -U +X bashcompinit && bashcompinit\n${bashScript(program)}`
+        : bashScript(program);
   process.stdout.write(script);
   return 0;
 }
@@ -62,8 +68,12 @@ function visible(program: Command): Command[] {
 function bashScript(program: Command): string {
   const global = shapeOf(program);
   const commands = visible(program).map(shapeOf);
-  const valued = [...new Set([...global.valued, ...commands.flatMap((c) => c.valued)])].filter((f) => f !== "-c" && f !== "--config" && f !== "--exclude");
-  const flagCases = commands.map((c) => `      ${c.name}) COMPREPLY=($(compgen -W "${[...c.flags, ...global.flags].join(" ")}" -- "$cur")) ;;`).join("\n");
+  const valued = [...new Set([...global.valued, ...commands.flatMap((c) => c.valued)])].filter(
+    (f) => f !== "-c" && f !== "--config" && f !== "--exclude",
+  );
+  const flagCases = commands
+    .map((c) => `      ${c.name}) COMPREPLY=($(compgen -W "${[...c.flags, ...global.flags].join(" ")}" -- "$cur")) ;;`)
+    .join("\n");
   return `# interloper completion for bash: add to ~/.bashrc
 #   source <(interloper completion bash)
 # Asset keys and sources are read from the config (-c on the line, else the one found from here).
@@ -126,7 +136,16 @@ function fishScript(program: Command): string {
     "end",
     "complete -c interloper -f",
     ...global.options.map((o) => option(o, "")),
-    ...commands.map((c) => `complete -c interloper -n __fish_use_subcommand -a ${c.name} -d ${quote(visible(program).find((v) => v.name() === c.name)!.description().split(/[:;(]/)[0]!.trim())}`),
+    ...commands.map(
+      (c) =>
+        `complete -c interloper -n __fish_use_subcommand -a ${c.name} -d ${quote(
+          visible(program)
+            .find((v) => v.name() === c.name)!
+            .description()
+            .split(/[:;(]/)[0]!
+            .trim(),
+        )}`,
+    ),
     ...commands.flatMap((c) => c.options.map((o) => option(o, `-n '__fish_seen_subcommand_from ${c.name}'`))),
     `complete -c interloper -n '__fish_seen_subcommand_from ${TAKES_ASSETS.join(" ")}' -a '(__interloper_assets)'`,
     `complete -c interloper -n '__fish_seen_subcommand_from completion' -a '${SHELLS.join(" ")}'`,

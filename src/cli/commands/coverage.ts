@@ -48,11 +48,18 @@ export async function coverageCommand(selectors: readonly string[], flags: Cover
   }
   const single = singleAsset(project.dag, selection) !== null;
   if (flags.html) {
-    const context = { name: await projectName(project.filepath), configPath: project.filepath, lastWritten: await lastWrittenOf(project, results) };
+    const context = {
+      name: await projectName(project.filepath),
+      configPath: project.filepath,
+      lastWritten: await lastWrittenOf(project, results),
+    };
     try {
       await writeFile(flags.html, coverageHtml(results, new Date(), context));
     } catch (error) {
-      throw new ConfigError(`--html ${flags.html}: cannot write the report there (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); expected a file path in an existing folder`, { cause: error });
+      throw new ConfigError(
+        `--html ${flags.html}: cannot write the report there (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); expected a file path in an existing folder`,
+        { cause: error },
+      );
     }
   }
   if (flags.json) process.stdout.write(`${terminalJson(JSON.stringify(single ? results[0] : results))}\n`);
@@ -66,7 +73,9 @@ async function lastWrittenOf(project: Project, results: readonly Coverage[]): Pr
   const out: Record<string, Date | null> = {};
   for (const c of results) {
     const asset = project.dag.assets.find((a) => a.qualifiedKey === c.asset)!;
-    const stored = c.partitions.filter((p) => p.status === "materialized" || p.status === "empty" || p.status === "unexpected").map((p) => p.key);
+    const stored = c.partitions
+      .filter((p) => p.status === "materialized" || p.status === "empty" || p.status === "unexpected")
+      .map((p) => p.key);
     out[c.asset] = await lastWritten(asset, stored);
   }
   return out;
@@ -86,8 +95,14 @@ async function materializeFromExplorer(asset: string, window: string, flags: Cov
 async function show(results: readonly Coverage[], single: boolean): Promise<void> {
   const width = Math.max(40, process.stdout.columns || Number(process.env["COLUMNS"]) || 100);
   if (single && process.stdout.isTTY && !process.env["CI"]) {
-    const [{ render }, { CoverageReport }, React] = await Promise.all([import("ink"), import("../views/coverage-view.js"), import("react")]);
-    const app = render(React.createElement(CoverageReport, { coverage: results[0]!, width, color: !process.env["NO_COLOR"] }), { patchConsole: false });
+    const [{ render }, { CoverageReport }, React] = await Promise.all([
+      import("ink"),
+      import("../views/coverage-view.js"),
+      import("react"),
+    ]);
+    const app = render(React.createElement(CoverageReport, { coverage: results[0]!, width, color: !process.env["NO_COLOR"] }), {
+      patchConsole: false,
+    });
     app.unmount();
     await app.waitUntilExit();
     return;
@@ -102,4 +117,3 @@ async function show(results: readonly Coverage[], single: boolean): Promise<void
   }
   process.stdout.write(`${printableLines(summaryLines(results, width))}\n`);
 }
-

@@ -52,8 +52,13 @@ export function dryRunLines(dryRun: DryRun): string[] {
     lines.push(`  ${asset.key} -> ${destinations}`);
     const existing = Object.entries(asset.replaces.partitions);
     if (existing.length > 0) {
-      const shown = existing.slice(0, 10).map(([key, n]) => `${key}: ${formatCount(n)}`).join(", ");
-      lines.push(`    replaces ${count(existing.length, "stored partition")}, ${count(asset.replaces.rows, "row")} (${shown}${existing.length > 10 ? ", ..." : ""})`);
+      const shown = existing
+        .slice(0, 10)
+        .map(([key, n]) => `${key}: ${formatCount(n)}`)
+        .join(", ");
+      lines.push(
+        `    replaces ${count(existing.length, "stored partition")}, ${count(asset.replaces.rows, "row")} (${shown}${existing.length > 10 ? ", ..." : ""})`,
+      );
     }
   }
   lines.push(...dryRun.skipped.map((s) => `Skipping ${s.asset}: ${s.reason}`));

@@ -54,7 +54,11 @@ export function rebuildLine(plan: Plan): string {
  * default; anywhere else the drop is refused (ConfigError, exit 2): a script must say --yes.
  * Returns null to go ahead, else the exit code to end with (DECLINED_EXIT, or 130 on Ctrl-C).
  */
-export async function confirmFullRefresh(targets: readonly FullRefreshTarget[], plan: Plan, flags: FullRefreshFlags): Promise<number | null> {
+export async function confirmFullRefresh(
+  targets: readonly FullRefreshTarget[],
+  plan: Plan,
+  flags: FullRefreshFlags,
+): Promise<number | null> {
   if (flags.yes) return null;
   const err = (line: string) => process.stderr.write(`${printable(line)}\n`);
   if (!process.stdin.isTTY || !process.stderr.isTTY) {

@@ -18,8 +18,13 @@ const IGNORED = "/data/";
 export async function initCommand(flags: GlobalOptions): Promise<number> {
   const target = resolve(flags.config ?? "interloper.config.ts");
   const folder = dirname(target);
-  const existing = [target, ...SEARCH_PLACES.filter((name) => name !== "package.json").map((name) => join(folder, name))].find((path) => existsSync(path));
-  if (existing) throw new ConfigError(`${existing} already exists: init writes a new project and never overwrites one (edit that config, or remove it first)`);
+  const existing = [target, ...SEARCH_PLACES.filter((name) => name !== "package.json").map((name) => join(folder, name))].find((path) =>
+    existsSync(path),
+  );
+  if (existing)
+    throw new ConfigError(
+      `${existing} already exists: init writes a new project and never overwrites one (edit that config, or remove it first)`,
+    );
   const start = `${commandNow().getUTCFullYear() - 1}-01-01`;
   // "wx": a config another process writes meanwhile is not overwritten either.
   await writeFile(target, starterConfig(start), { flag: "wx" }).catch((error: NodeJS.ErrnoException) => {

@@ -31,9 +31,14 @@ function describeLines(asset: AssetDescription): string[] {
       ? `${String(p["granularity"])} on "${p.column}"${p["start"] ? ` from ${String(p["start"])}` : ""}${p.allowWindow ? ", windows allowed" : ""}`
       : `list on "${p.column}": ${(p["values"] as string[]).join(", ")}${p.allowWindow ? ", windows allowed" : ""}`;
   const lines = [`${asset.key}${asset.materializable ? "" : "  (not materializable)"}`, `  partitioning  ${partitioning}`];
-  lines.push(`  stored as     ${asset.dataset ? `${asset.dataset}.` : ""}${asset.table} in ${asset.destinations.map((d) => `${d.key} (${d.type})${d.default && asset.destinations.length > 1 ? " *" : ""}`).join(", ") || "no destination"}`);
+  lines.push(
+    `  stored as     ${asset.dataset ? `${asset.dataset}.` : ""}${asset.table} in ${asset.destinations.map((d) => `${d.key} (${d.type})${d.default && asset.destinations.length > 1 ? " *" : ""}`).join(", ") || "no destination"}`,
+  );
   if (asset.tags.length) lines.push(`  tags          ${asset.tags.join(", ")}`);
-  if (asset.dependencies.length) lines.push(`  depends on    ${asset.dependencies.map((d) => `${d.name}=${d.asset ?? "(absent)"}${d.optional ? "?" : ""}${d.mapping ? ` (${d.mapping})` : ""}`).join(", ")}`);
+  if (asset.dependencies.length)
+    lines.push(
+      `  depends on    ${asset.dependencies.map((d) => `${d.name}=${d.asset ?? "(absent)"}${d.optional ? "?" : ""}${d.mapping ? ` (${d.mapping})` : ""}`).join(", ")}`,
+    );
   for (const problem of asset.problems) lines.push(`  problem       ${problem}`);
   if (asset.schema) lines.push(`  schema        ${asset.schema.map((f) => `${f.name}: ${f.type}${f.nullable ? "?" : ""}`).join(", ")}`);
   if (asset.description) lines.push(`  ${asset.description}`);
@@ -42,5 +47,7 @@ function describeLines(asset: AssetDescription): string[] {
 
 /** Where each destination keeps the asset: absolute paths, URLs without passwords. */
 function locationLines(asset: Asset): string[] {
-  return asset.destinations.map((d, i) => `  ${i === 0 ? "location" : "        "}      ${asset.destinationKeys[i]}: ${d.location ?? "(not said by this destination)"}`);
+  return asset.destinations.map(
+    (d, i) => `  ${i === 0 ? "location" : "        "}      ${asset.destinationKeys[i]}: ${d.location ?? "(not said by this destination)"}`,
+  );
 }

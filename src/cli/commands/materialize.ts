@@ -56,19 +56,27 @@ export async function materializeCommand(assets: readonly string[], flags: Mater
 async function materializeGuarded(assets: readonly string[], flags: MaterializeFlags): Promise<number> {
   const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
   const shard = shardFromFlags(flags);
-  let options: PlanOptions = { ...planOptions(assets, flags), now: commandNow(), order: flags.order ?? "newest", ...(shard ? { shard } : {}) };
+  let options: PlanOptions = {
+    ...planOptions(assets, flags),
+    now: commandNow(),
+    order: flags.order ?? "newest",
+    ...(shard ? { shard } : {}),
+  };
   const timeoutMs = flags.timeout !== undefined ? parseDuration(flags.timeout, "--timeout") : undefined;
   const graceMs = flags.grace !== undefined ? parseDuration(flags.grace, "--grace", { allowZero: true }) : DEFAULT_GRACE_MS;
   if (flags.includeEmpty && !flags.missing) throw new ConfigError("--include-empty only applies with --missing");
   rangeEndNeedsMissing(flags);
   checkYes(flags);
   if (flags.fullRefresh) checkFullRefreshOptions({ only: flags.missing || undefined, shard });
-  if (flags.missing) options = await missingPlanOptions(project, options, { includeEmpty: flags.includeEmpty ?? false, ...rangeEnd(flags) });
+  if (flags.missing)
+    options = await missingPlanOptions(project, options, { includeEmpty: flags.includeEmpty ?? false, ...rangeEnd(flags) });
   const plan = planMaterialize(project, options);
   if ((flags.missing || shard) && plan.runs.length === 0) {
     // A script reading --dry-run --json gets its object, with no runs, whatever the case.
     if (flags.dryRun && flags.json) out(terminalJson(JSON.stringify(await describeDryRun(plan))));
-    err(`Nothing to do: no partition ${flags.missing ? "is missing" : "falls to this shard"}${plan.window ? ` in ${String(plan.window)}` : ""}.`);
+    err(
+      `Nothing to do: no partition ${flags.missing ? "is missing" : "falls to this shard"}${plan.window ? ` in ${String(plan.window)}` : ""}.`,
+    );
     return 0;
   }
   // Every destination is checked (and described) before anything is dropped.
@@ -95,7 +103,9 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
       process.exit(code);
     }
     signalCode = code;
-    reporter.notice(`${signal} received: finishing running partitions (for up to ${formatLimit(graceMs)}, then they are abandoned), starting no new ones (press Ctrl-C again to stop at once)`);
+    reporter.notice(
+      `${signal} received: finishing running partitions (for up to ${formatLimit(graceMs)}, then they are abandoned), starting no new ones (press Ctrl-C again to stop at once)`,
+    );
     // The reason names the signal: assets see it on context.signal, abandoned ones in their message.
     interrupt.abort(new DOMException(signal, "AbortError"));
   };

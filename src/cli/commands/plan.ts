@@ -33,7 +33,11 @@ export async function planCommand(assets: readonly string[], flags: PlanFlags): 
       return { shard: `${shard.index}/${shard.count}`, partitions: planMaterialize(project, { ...options, shard }).partitions };
     });
     if (flags.json) print(terminalJson(JSON.stringify({ include: shards })));
-    else for (const { shard, partitions } of shards) print(`shard ${shard}: ${count(partitions.length, "partition")}${partitions.length ? ` (${partitions.slice(0, 6).join(", ")}${partitions.length > 6 ? ", ..." : ""})` : ""}`);
+    else
+      for (const { shard, partitions } of shards)
+        print(
+          `shard ${shard}: ${count(partitions.length, "partition")}${partitions.length ? ` (${partitions.slice(0, 6).join(", ")}${partitions.length > 6 ? ", ..." : ""})` : ""}`,
+        );
     return 0;
   }
   if (flags.json) {
@@ -51,8 +55,14 @@ export async function planCommand(assets: readonly string[], flags: PlanFlags): 
     );
     return 0;
   }
-  print(`${plan.mode === "backfill" ? `Backfill of ${count(plan.runs.length, "run")}, ${plan.order} first` : "One run"}${plan.window ? ` over ${String(plan.window)}` : ""}:`);
+  print(
+    `${plan.mode === "backfill" ? `Backfill of ${count(plan.runs.length, "run")}, ${plan.order} first` : "One run"}${plan.window ? ` over ${String(plan.window)}` : ""}:`,
+  );
   for (const line of skippedLines(plan)) print(line);
-  plan.runs.forEach((run, index) => print(`${String(index + 1).padStart(String(plan.runs.length).length)}. ${run.partition ?? "(unpartitioned)"}  ${run.assets.join(", ")}`));
+  plan.runs.forEach((run, index) =>
+    print(
+      `${String(index + 1).padStart(String(plan.runs.length).length)}. ${run.partition ?? "(unpartitioned)"}  ${run.assets.join(", ")}`,
+    ),
+  );
   return 0;
 }

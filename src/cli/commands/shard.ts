@@ -16,7 +16,8 @@ export interface ShardFlags {
  */
 export function shardFromFlags(flags: ShardFlags, env: NodeJS.ProcessEnv = process.env): Shard | undefined {
   if (flags.shard !== undefined) {
-    if (flags.shardIndexEnv !== undefined || flags.shardCount !== undefined) throw new ConfigError("--shard cannot be combined with --shard-index-env or --shard-count");
+    if (flags.shardIndexEnv !== undefined || flags.shardCount !== undefined)
+      throw new ConfigError("--shard cannot be combined with --shard-index-env or --shard-count");
     return parseShard(flags.shard);
   }
   if (flags.shardIndexEnv === undefined) {
@@ -26,7 +27,9 @@ export function shardFromFlags(flags: ShardFlags, env: NodeJS.ProcessEnv = proce
   if (flags.shardCount === undefined) throw new ConfigError("--shard-index-env needs --shard-count <n>");
   const raw = env[flags.shardIndexEnv];
   if (raw === undefined || !/^\d+$/.test(raw.trim())) {
-    throw new ConfigError(`--shard-index-env ${flags.shardIndexEnv}: expected the variable to hold a 0-based worker index, got ${raw === undefined ? "nothing (it is not set)" : `"${raw}"`}`);
+    throw new ConfigError(
+      `--shard-index-env ${flags.shardIndexEnv}: expected the variable to hold a 0-based worker index, got ${raw === undefined ? "nothing (it is not set)" : `"${raw}"`}`,
+    );
   }
   return parseShard(`${Number(raw) + 1}/${flags.shardCount}`);
 }
@@ -38,7 +41,9 @@ export function parseDuration(text: string, flag = "--timeout", options: { allow
   const ms = match ? Math.round(Number(match[1]) * unit) : NaN;
   const least = options.allowZero ? 0 : 1;
   if (!(ms >= least && ms <= MAX_TIMER_MS)) {
-    throw new ConfigError(`${flag} "${text}" is not a duration${options.allowZero ? "" : " above 0"} of at most 24 days: expected e.g. 90s, 5m, 1h or 250ms`);
+    throw new ConfigError(
+      `${flag} "${text}" is not a duration${options.allowZero ? "" : " above 0"} of at most 24 days: expected e.g. 90s, 5m, 1h or 250ms`,
+    );
   }
   return ms;
 }

@@ -28,14 +28,19 @@ export async function showCommand(key: string, flags: ShowFlags): Promise<number
   // CSV is the data itself, exact; JSON escapes what a terminal would act on; a table or a
   // value shows it as escapes.
   if (!result.rows) {
-    write(flags.format === "json" ? terminalJson(JSON.stringify(result.value, jsonValue)) : printableLines(String(result.value).split("\n")));
+    write(
+      flags.format === "json" ? terminalJson(JSON.stringify(result.value, jsonValue)) : printableLines(String(result.value).split("\n")),
+    );
     return 0;
   }
   if (flags.format === "json") write(terminalJson(JSON.stringify(result.rows, jsonValue)));
   else if (flags.format === "csv") write(csvText(result.columns, result.rows));
   else {
     write(renderTable(result.columns, result.rows, process.stdout.columns || 120));
-    const shown = result.rows.length < result.total ? `${formatCount(result.rows.length)} of ${count(result.total, "row")} (--limit 0 shows all)` : count(result.total, "row");
+    const shown =
+      result.rows.length < result.total
+        ? `${formatCount(result.rows.length)} of ${count(result.total, "row")} (--limit 0 shows all)`
+        : count(result.total, "row");
     const from = flags.destination !== undefined ? ` from ${result.destination}` : "";
     write(printable(`${shown}${result.window ? ` in ${result.window}` : ""}${from}`));
   }
@@ -45,7 +50,8 @@ export async function showCommand(key: string, flags: ShowFlags): Promise<number
 /** CSV as CSVDestination writes it: each value's text form, null an empty field, "" a quoted one. */
 function csvText(columns: readonly string[], rows: readonly Record<string, unknown>[]): string {
   let text = csvLine(columns);
-  for (const row of rows) text += csvLine(columns.map((column) => (row[column] === null || row[column] === undefined ? null : toText(row[column]))));
+  for (const row of rows)
+    text += csvLine(columns.map((column) => (row[column] === null || row[column] === undefined ? null : toText(row[column]))));
   return text;
 }
 
@@ -60,7 +66,9 @@ function jsonValue(_key: string, value: unknown): unknown {
  * line up.
  */
 export function renderTable(columns: readonly string[], rows: readonly Record<string, unknown>[], width: number): string {
-  const cells = rows.map((row) => columns.map((c) => (row[c] === null || row[c] === undefined ? "" : printable(toText(row[c]).replace(/\s+/g, " ")))));
+  const cells = rows.map((row) =>
+    columns.map((c) => (row[c] === null || row[c] === undefined ? "" : printable(toText(row[c]).replace(/\s+/g, " ")))),
+  );
   const names = columns.map(printable);
   const widths = names.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
   const budget = Math.max(columns.length * 4, width - (columns.length - 1) * 2);
@@ -70,7 +78,9 @@ export function renderTable(columns: readonly string[], rows: readonly Record<st
     if (widths[widest]! <= 4) break;
     widths[widest]!--;
   }
-  const numeric = columns.map((c) => rows.some((row) => isNumber(row[c])) && rows.every((row) => row[c] === null || row[c] === undefined || isNumber(row[c])));
+  const numeric = columns.map(
+    (c) => rows.some((row) => isNumber(row[c])) && rows.every((row) => row[c] === null || row[c] === undefined || isNumber(row[c])),
+  );
   const cutToWidth = (s: string, i: number) => {
     const w = widths[i]!;
     if (s.length > w) return `${s.slice(0, w - 1)}…`;
@@ -81,5 +91,6 @@ export function renderTable(columns: readonly string[], rows: readonly Record<st
 }
 
 /** A number, or text that reads as one (what a destination without a schema gives back). */
-const isNumber = (value: unknown) => typeof value === "number" || typeof value === "bigint" || (typeof value === "string" && NUMERAL.test(value));
+const isNumber = (value: unknown) =>
+  typeof value === "number" || typeof value === "bigint" || (typeof value === "string" && NUMERAL.test(value));
 const NUMERAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;

@@ -12,7 +12,9 @@ export interface ExplorerPlace {
 }
 
 /** What the explorer asks its caller to do when it closes. */
-export type ExplorerExit = { readonly kind: "quit" } | { readonly kind: "materialize"; readonly asset: string; readonly window: string; readonly place: ExplorerPlace };
+export type ExplorerExit =
+  | { readonly kind: "quit" }
+  | { readonly kind: "materialize"; readonly asset: string; readonly window: string; readonly place: ExplorerPlace };
 
 /** The assets the filter keeps. */
 export function filtered(coverages: readonly Coverage[], filter: string): Coverage[] {
@@ -26,7 +28,9 @@ export function filtered(coverages: readonly Coverage[], filter: string): Covera
  */
 export function steps(c: Coverage, width: number, hourDays: number): PartitionCoverage[] {
   if (c.kind === "list") return c.partitions.filter((p) => p.status !== "unexpected");
-  const shown = layoutCoverage(c, width, { hourDays }).flatMap((b) => b.rows.flatMap((r) => r.cells.flatMap((cell) => (cell.partition ? [cell.partition] : []))));
+  const shown = layoutCoverage(c, width, { hourDays }).flatMap((b) =>
+    b.rows.flatMap((r) => r.cells.flatMap((cell) => (cell.partition ? [cell.partition] : []))),
+  );
   return shown.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 

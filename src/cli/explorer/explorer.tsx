@@ -27,7 +27,10 @@ export interface ExplorerProps {
 
 export const KEYS_HELP = "←→ period  ↑↓ asset  enter details  m materialize  / filter  q quit";
 
-type Details = { readonly key: string; readonly state: "loading" } | { readonly key: string; readonly state: "ready"; readonly rows: readonly PartitionInDestination[] } | { readonly key: string; readonly state: "failed"; readonly error: string };
+type Details =
+  | { readonly key: string; readonly state: "loading" }
+  | { readonly key: string; readonly state: "ready"; readonly rows: readonly PartitionInDestination[] }
+  | { readonly key: string; readonly state: "failed"; readonly error: string };
 
 /**
  * `coverage --interactive`: every selected asset as a summary line, the selected one's picture
@@ -55,7 +58,8 @@ export function CoverageExplorer({ coverages, width, height, color = true, place
     let live = true;
     details(current.asset, opened.key).then(
       (rows) => live && setOpened({ key: opened.key, state: "ready", rows }),
-      (error: unknown) => live && setOpened({ key: opened.key, state: "failed", error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) =>
+        live && setOpened({ key: opened.key, state: "failed", error: error instanceof Error ? error.message : String(error) }),
     );
     return () => {
       live = false;
@@ -104,7 +108,12 @@ export function CoverageExplorer({ coverages, width, height, color = true, place
     else if (k.escape) setOpened(null);
     else if (k.return && selected) setOpened(opened?.key === selected.key ? null : { key: selected.key, state: "loading" });
     else if (input === "m" && current && selected) {
-      exit({ kind: "materialize", asset: current.asset, window: windowAround(current, selected.key), place: { asset: current.asset, key: selected.key, filter } });
+      exit({
+        kind: "materialize",
+        asset: current.asset,
+        window: windowAround(current, selected.key),
+        place: { asset: current.asset, key: selected.key, filter },
+      });
     }
   };
   // ink subscribes again whenever the handler changes; a key arriving between a render and the
@@ -120,9 +129,16 @@ export function CoverageExplorer({ coverages, width, height, color = true, place
   const columns = shown.length ? summaryColumns(shown, width - 2) : null;
   return (
     <Box flexDirection="column">
-      <Text bold={color}>{cutToWidth(`coverage explorer: ${count(shown.length, "asset")}${filter || typing ? ` matching "${filter}"${typing ? "▏" : ""}` : ""}`, width)}</Text>
+      <Text bold={color}>
+        {cutToWidth(
+          `coverage explorer: ${count(shown.length, "asset")}${filter || typing ? ` matching "${filter}"${typing ? "▏" : ""}` : ""}`,
+          width,
+        )}
+      </Text>
       {message ? <Text color={color ? "cyan" : undefined}>{cutToWidth(message, width)}</Text> : null}
-      {shown.length === 0 ? <Text>{coverages.length ? "no asset matches the filter (/ then Esc clears it)" : "no partitioned assets"}</Text> : null}
+      {shown.length === 0 ? (
+        <Text>{coverages.length ? "no asset matches the filter (/ then Esc clears it)" : "no partitioned assets"}</Text>
+      ) : null}
       {shown.map((c) =>
         summaryEntry(c, columns!.key, columns!.bar, width - 2, columns!).map((line, i) => (
           <Text key={`${c.asset}:${i}`} inverse={color && c === current && i === 0} bold={!color && c === current}>
@@ -131,7 +147,14 @@ export function CoverageExplorer({ coverages, width, height, color = true, place
         )),
       )}
       {current ? <Picture coverage={current} width={width} hourDays={hourDays} selected={selected?.key} color={color} /> : null}
-      {current && selected ? <Text>{cutToWidth(`${current.asset} ${selected.key}: ${statusOf(selected)}${selected.status === "missing" ? `; m materializes ${windowAround(current, selected.key)}` : ""}`, width)}</Text> : null}
+      {current && selected ? (
+        <Text>
+          {cutToWidth(
+            `${current.asset} ${selected.key}: ${statusOf(selected)}${selected.status === "missing" ? `; m materializes ${windowAround(current, selected.key)}` : ""}`,
+            width,
+          )}
+        </Text>
+      ) : null}
       {opened && opened.key === selected?.key ? <DetailsPanel details={opened} width={width} /> : null}
       {ready ? <Text dimColor={color}>{cutToWidth(typing ? "type to filter  enter keep  esc clear" : KEYS_HELP, width)}</Text> : null}
     </Box>
@@ -153,11 +176,26 @@ function statusOf(p: PartitionCoverage): string {
 }
 
 /** The selected asset's calendar (or list of bars) with the cursor's cell in inverse video. */
-function Picture({ coverage, width, hourDays, selected, color }: { coverage: Coverage; width: number; hourDays: number; selected: string | undefined; color: boolean }) {
+function Picture({
+  coverage,
+  width,
+  hourDays,
+  selected,
+  color,
+}: {
+  coverage: Coverage;
+  width: number;
+  hourDays: number;
+  selected: string | undefined;
+  color: boolean;
+}) {
   if (coverage.kind === "list") {
     const expected = coverage.partitions.filter((p) => p.status !== "unexpected");
     const labelWidth = Math.max(...expected.map((p) => p.key.length));
-    const rows = expected.map((p) => ({ label: "", cells: [{ status: p.status, level: p.status === "materialized" ? 4 : 0, partition: p }] }));
+    const rows = expected.map((p) => ({
+      label: "",
+      cells: [{ status: p.status, level: p.status === "materialized" ? 4 : 0, partition: p }],
+    }));
     return (
       <Box flexDirection="column" marginTop={1}>
         {rows.map((row, i) => (

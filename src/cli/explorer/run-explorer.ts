@@ -6,11 +6,21 @@ import { printableCoverage } from "../views/printable-coverage.js";
 import type { ExplorerExit, ExplorerPlace } from "./explorer-state.js";
 
 /** The flags `--interactive` cannot go with: outputs meant for files and other programs. */
-export function refuseInteractive(flags: { readonly json?: boolean; readonly html?: string }, terminal: { stdin: boolean; stdout: boolean }): void {
+export function refuseInteractive(
+  flags: { readonly json?: boolean; readonly html?: string },
+  terminal: { stdin: boolean; stdout: boolean },
+): void {
   if (flags.json) throw new ConfigError("--interactive cannot be used with --json: the explorer is for a terminal; drop one of them");
-  if (flags.html !== undefined) throw new ConfigError("--interactive cannot be used with --html: the explorer is for a terminal; drop one of them");
-  if (!terminal.stdout) throw new ConfigError("--interactive needs a terminal, but stdout is not a TTY; run it in a terminal, or drop -i for the static picture");
-  if (!terminal.stdin) throw new ConfigError("--interactive reads keys from a terminal, but stdin is not a TTY; run it in a terminal, or drop -i for the static picture");
+  if (flags.html !== undefined)
+    throw new ConfigError("--interactive cannot be used with --html: the explorer is for a terminal; drop one of them");
+  if (!terminal.stdout)
+    throw new ConfigError(
+      "--interactive needs a terminal, but stdout is not a TTY; run it in a terminal, or drop -i for the static picture",
+    );
+  if (!terminal.stdin)
+    throw new ConfigError(
+      "--interactive reads keys from a terminal, but stdin is not a TTY; run it in a terminal, or drop -i for the static picture",
+    );
 }
 
 /** What the explorer needs from the command around it. */

@@ -21,10 +21,9 @@ function rect(x: number, y: number, cell: Cell, held: readonly string[], width =
   const tip = `${p.key}: ${tipOf(p, held)}`;
   // Which destinations lack a missing partition, for an asset with several.
   const lacking = p.missingIn ? ` data-missing-in="${escape(p.missingIn.join(","))}"` : "";
-  const stroke =
-    cell.partial
-      ? ` stroke="#a040a0" stroke-width="1"`
-      : cell.status === "missing"
+  const stroke = cell.partial
+    ? ` stroke="#a040a0" stroke-width="1"`
+    : cell.status === "missing"
       ? ` stroke="#d9534f" stroke-width="1"`
       : cell.status === "empty"
         ? ` stroke="#d4a017" stroke-width="1"`
@@ -57,8 +56,18 @@ function svgOf(c: Coverage): string {
       const width = p.status === "materialized" && max ? Math.max(CELL, Math.round((p.rows! / max) * 400)) : CELL;
       parts.push(`<text x="0" y="${y + CELL - 2}" class="label">${escape(p.key)}</text>`);
       const partial = isPartial(p, held.length);
-      parts.push(rect(LABEL, y, { status: p.status, level: p.status === "materialized" ? 4 : 0, partition: p, ...(partial ? { partial } : {}) }, held, width));
-      parts.push(`<text x="${LABEL + width + 6}" y="${y + CELL - 2}" class="label">${p.status === "missing" ? (partial ? `missing in ${escape(p.missingIn!.join(", "))}` : "missing") : formatCount(p.rows ?? 0)}</text>`);
+      parts.push(
+        rect(
+          LABEL,
+          y,
+          { status: p.status, level: p.status === "materialized" ? 4 : 0, partition: p, ...(partial ? { partial } : {}) },
+          held,
+          width,
+        ),
+      );
+      parts.push(
+        `<text x="${LABEL + width + 6}" y="${y + CELL - 2}" class="label">${p.status === "missing" ? (partial ? `missing in ${escape(p.missingIn!.join(", "))}` : "missing") : formatCount(p.rows ?? 0)}</text>`,
+      );
       y += CELL + GAP * 2;
     }
     return `<svg xmlns="http://www.w3.org/2000/svg" width="${LABEL + 520}" height="${y}">${parts.join("")}</svg>`;
@@ -70,7 +79,9 @@ function svgOf(c: Coverage): string {
     if (block.header) {
       // Each label sits over its own column, as in the terminal.
       for (const label of block.header.matchAll(/\S+/g)) {
-        parts.push(`<text x="${LABEL + (label.index! / block.cellWidth) * (CELL + GAP)}" y="${y + CELL - 2}" class="header">${escape(label[0])}</text>`);
+        parts.push(
+          `<text x="${LABEL + (label.index! / block.cellWidth) * (CELL + GAP)}" y="${y + CELL - 2}" class="header">${escape(label[0])}</text>`,
+        );
       }
       y += CELL + GAP;
     }
@@ -106,7 +117,13 @@ function overviewTable(coverages: readonly Coverage[], lastWritten: Readonly<Rec
   const rows = coverages.map((c) => {
     const written = Object.hasOwn(lastWritten, c.asset) ? lastWritten[c.asset] : undefined;
     const stored = c.materialized + c.empty + c.unexpected > 0;
-    const when = written ? `<time datetime="${written.toISOString()}">${escape(written.toISOString().replace("T", " ").slice(0, 19))} UTC</time>` : !stored ? "never" : written === null ? "not recorded" : "";
+    const when = written
+      ? `<time datetime="${written.toISOString()}">${escape(written.toISOString().replace("T", " ").slice(0, 19))} UTC</time>`
+      : !stored
+        ? "never"
+        : written === null
+          ? "not recorded"
+          : "";
     return `<tr data-asset="${escape(c.asset)}"${c.missing > 0 ? ' class="has-missing"' : ""}><th scope="row"><a href="#${escape(sectionId(c.asset))}">${escape(c.asset)}</a></th>${number(c.expected, "expected")}${number(c.materialized, "materialized")}${number(c.empty, "empty")}${number(c.missing, "missing")}${number(c.rows, "rows")}<td class="written">${when}</td></tr>`;
   });
   return `<table class="overview">
@@ -124,7 +141,10 @@ export function coverageHtml(coverages: readonly Coverage[], generatedAt: Date =
     (c) => `<section id="${escape(sectionId(c.asset))}" data-asset="${escape(c.asset)}">
 <h2>${escape(c.asset)}</h2>
 ${svgOf(c)}
-<ul class="facts">${factLines(c).slice(1).map((line) => `<li>${escape(line)}</li>`).join("")}</ul>
+<ul class="facts">${factLines(c)
+      .slice(1)
+      .map((line) => `<li>${escape(line)}</li>`)
+      .join("")}</ul>
 </section>`,
   );
   return `<!doctype html>

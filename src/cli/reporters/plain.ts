@@ -4,7 +4,15 @@ import { formatDuration, logLine, RunTracker, type FinishedUnit } from "./tracke
 import { STATUS_WORDS, type UnitStatus } from "./unit-status.js";
 
 /** The first word of a unit's line in the plain log: fixed width, greppable. */
-const MARKS: Readonly<Record<UnitStatus, string>> = { completed: "ok  ", failed: "FAIL", abandoned: "STOP", canceled: "STOP", skipped: "SKIP", waiting: "WAIT", notRun: "    " };
+const MARKS: Readonly<Record<UnitStatus, string>> = {
+  completed: "ok  ",
+  failed: "FAIL",
+  abandoned: "STOP",
+  canceled: "STOP",
+  skipped: "SKIP",
+  waiting: "WAIT",
+  notRun: "    ",
+};
 
 /** One line per finished run (or asset), for logs and CI: no colour, no cursor movement. */
 export class PlainReporter {
@@ -33,7 +41,9 @@ export class PlainReporter {
   private line(unit: FinishedUnit): string {
     const { done, total } = this.tracker;
     const progress = total > 1 ? `[${String(done).padStart(String(total).length)}/${total}] ` : "";
-    const detail = unit.ok ? count(unit.rows, "row") : `${unit.status === "failed" ? "" : `${STATUS_WORDS[unit.status]}: `}${unit.failures.join("; ")}`;
+    const detail = unit.ok
+      ? count(unit.rows, "row")
+      : `${unit.status === "failed" ? "" : `${STATUS_WORDS[unit.status]}: `}${unit.failures.join("; ")}`;
     return `${MARKS[unit.status]} ${progress}${unit.label}  ${detail}  ${formatDuration(unit.durationMs)}`;
   }
 }

@@ -25,11 +25,21 @@ export function summaryLines(outcome: MaterializeOutcome, rows: number, invocati
   if ("partitions" in result) {
     const failed = result.failedPartitions;
     const abandoned = result.abandonedPartitions;
-    lines.push(`${verdict}: ${counts.completed} of ${count(result.partitions.length, "partition")} completed${restOf(counts)}, ${count(rows, "row")} in ${seconds}`);
+    lines.push(
+      `${verdict}: ${counts.completed} of ${count(result.partitions.length, "partition")} completed${restOf(counts)}, ${count(rows, "row")} in ${seconds}`,
+    );
     if (failed.length) lines.push(`Failed partitions: ${compactKeys(failed)}`);
-    const reasons = result.partitions.flatMap((p) => (p.status === "failed" && p.result?.error ? [`  ${p.key}: ${firstFailure(p.result)}`] : []));
-    lines.push(...reasons.slice(0, MAX_REASONS), ...(reasons.length > MAX_REASONS ? [`  (and ${reasons.length - MAX_REASONS} more failed ${nounFor(reasons.length - MAX_REASONS, "partition")})`] : []));
-    if (abandoned.length) lines.push(`Abandoned (${abandonedWhy(result.partitions.find((p) => p.key === abandoned[0])!.result!)}): ${compactKeys(abandoned)}`);
+    const reasons = result.partitions.flatMap((p) =>
+      p.status === "failed" && p.result?.error ? [`  ${p.key}: ${firstFailure(p.result)}`] : [],
+    );
+    lines.push(
+      ...reasons.slice(0, MAX_REASONS),
+      ...(reasons.length > MAX_REASONS
+        ? [`  (and ${reasons.length - MAX_REASONS} more failed ${nounFor(reasons.length - MAX_REASONS, "partition")})`]
+        : []),
+    );
+    if (abandoned.length)
+      lines.push(`Abandoned (${abandonedWhy(result.partitions.find((p) => p.key === abandoned[0])!.result!)}): ${compactKeys(abandoned)}`);
   } else {
     const failed = result.failedAssets;
     lines.push(
@@ -37,23 +47,29 @@ export function summaryLines(outcome: MaterializeOutcome, rows: number, invocati
         `${result.partitionOrWindow ? ` for ${result.partitionOrWindow}` : ""}${restOf(counts)}, ${count(rows, "row")} in ${seconds}`,
     );
     for (const key of failed) lines.push(`  ${key}: ${oneLine(result.assetExecutions[key]!.error?.message ?? "failed")}`);
-    for (const key of result.abandonedAssets) lines.push(`  ${key}: ${oneLine(result.assetExecutions[key]!.error?.message ?? "abandoned")}`);
+    for (const key of result.abandonedAssets)
+      lines.push(`  ${key}: ${oneLine(result.assetExecutions[key]!.error?.message ?? "abandoned")}`);
   }
   if (result.runError) lines.push(`Error: ${oneLine(result.runError.message)}`);
   if ("waiting" in result && result.waiting.length > 0) {
     lines.push(`Not run, waiting for upstream data that is not stored:`);
-    const shown = result.waiting.slice(0, MAX_REASONS).map((w) => `  ${w.asset}${w.partition === null ? "" : ` ${w.partition}`}: "${w.upstream}" ${w.missing}`);
+    const shown = result.waiting
+      .slice(0, MAX_REASONS)
+      .map((w) => `  ${w.asset}${w.partition === null ? "" : ` ${w.partition}`}: "${w.upstream}" ${w.missing}`);
     lines.push(...shown, ...(result.waiting.length > MAX_REASONS ? [`  (and ${result.waiting.length - MAX_REASONS} more)`] : []));
   }
   if ("notRun" in result && result.notRun.length > 0) {
     lines.push(`Not run, an upstream partition did not complete:`);
-    const shown = result.notRun.slice(0, MAX_REASONS).map((n) => `  ${n.asset}${n.partition === null ? "" : ` ${n.partition}`}: ${n.reason}`);
+    const shown = result.notRun
+      .slice(0, MAX_REASONS)
+      .map((n) => `  ${n.asset}${n.partition === null ? "" : ` ${n.partition}`}: ${n.reason}`);
     lines.push(...shown, ...(result.notRun.length > MAX_REASONS ? [`  (and ${result.notRun.length - MAX_REASONS} more)`] : []));
   }
   const rerun = rerunCommands(outcome, invocation);
   if (rerun.length) lines.push(`Re-run what did not complete with:`, ...rerun.map((c) => `  ${c}`));
   const upstream = upstreamCommands(outcome, invocation);
-  if (upstream.length) lines.push(`Upstream data is missing: materialize it too (+ selects everything upstream) with:`, ...upstream.map((c) => `  ${c}`));
+  if (upstream.length)
+    lines.push(`Upstream data is missing: materialize it too (+ selects everything upstream) with:`, ...upstream.map((c) => `  ${c}`));
   return lines;
 }
 
@@ -76,7 +92,11 @@ export function outcomeCounts(outcome: MaterializeOutcome): Record<UnitStatus, n
   return counts;
 }
 
-function partitionStatus(p: BackfillResult["partitions"][number], skipped: ReadonlySet<string | null>, waiting: ReadonlySet<string | null>): UnitStatus {
+function partitionStatus(
+  p: BackfillResult["partitions"][number],
+  skipped: ReadonlySet<string | null>,
+  waiting: ReadonlySet<string | null>,
+): UnitStatus {
   if (p.status !== "canceled") return p.status;
   if (skipped.has(p.key)) return "skipped";
   if (waiting.has(p.key)) return "waiting";
@@ -124,7 +144,10 @@ export function upstreamCommands(outcome: MaterializeOutcome, invocation: Invoca
   const assets = new Set<string>();
   const partitions: string[] = [];
   const result = outcome.result;
-  const starved = (run: RunResult) => Object.values(run.assetExecutions).filter((e) => e.status === "failed" && e.error?.name === "DataNotFoundError").map((e) => e.asset);
+  const starved = (run: RunResult) =>
+    Object.values(run.assetExecutions)
+      .filter((e) => e.status === "failed" && e.error?.name === "DataNotFoundError")
+      .map((e) => e.asset);
   if ("partitions" in result) {
     for (const p of result.partitions) {
       const keys = p.status === "failed" && p.result ? starved(p.result) : [];
@@ -141,15 +164,35 @@ export function upstreamCommands(outcome: MaterializeOutcome, invocation: Invoca
     const keys = result.waiting.flatMap((w) => (w.partition === null ? [] : [w.partition]));
     // An unpartitioned asset has no partition to name: its command takes no window.
     const once = [...new Set(result.waiting.filter((w) => w.partition === null).map((w) => w.asset))];
-    const base = once.length > 0 ? [["interloper", "materialize", ...once.map((key) => `+${key}`), ...(invocation.config ? ["-c", invocation.config] : [])].map(quote).join(" ")] : [];
-    return [...base, ...stagedCommands(outcome.plan, keys, invocation.config, (group) => group.filter((key) => waiting.has(key)).map((key) => `+${key}`))];
+    const base =
+      once.length > 0
+        ? [
+            ["interloper", "materialize", ...once.map((key) => `+${key}`), ...(invocation.config ? ["-c", invocation.config] : [])]
+              .map(quote)
+              .join(" "),
+          ]
+        : [];
+    return [
+      ...base,
+      ...stagedCommands(outcome.plan, keys, invocation.config, (group) => group.filter((key) => waiting.has(key)).map((key) => `+${key}`)),
+    ];
   }
   if (assets.size === 0) return [];
-  return commandsFor([...assets].map((key) => `+${key}`), outcome, partitions, invocation.config);
+  return commandsFor(
+    [...assets].map((key) => `+${key}`),
+    outcome,
+    partitions,
+    invocation.config,
+  );
 }
 
 /** `interloper materialize WORDS` over the given partitions of the outcome's window, one command per contiguous range. */
-function commandsFor(words: readonly string[], outcome: MaterializeOutcome, partitions: readonly string[], config: string | undefined): string[] {
+function commandsFor(
+  words: readonly string[],
+  outcome: MaterializeOutcome,
+  partitions: readonly string[],
+  config: string | undefined,
+): string[] {
   if (partitions.length === 0) return [];
   if (outcome.plan.stages) return stagedCommands(outcome.plan, partitions, config);
   const base = ["interloper", "materialize", ...words, ...(config ? ["-c", config] : [])].map(quote).join(" ");
@@ -159,14 +202,23 @@ function commandsFor(words: readonly string[], outcome: MaterializeOutcome, part
   const ranges: string[] = [];
   let start: string | null = null;
   let previous: string | null = null;
-  return rangeCommands(base, window.partitions.map((p) => p.key), incomplete);
+  return rangeCommands(
+    base,
+    window.partitions.map((p) => p.key),
+    incomplete,
+  );
 }
 
 /**
  * For a staged plan (several partitionings): per group of assets sharing partitions, the
  * command that re-runs those assets over their incomplete partitions, a range each.
  */
-function stagedCommands(plan: Plan, partitions: readonly string[], config: string | undefined, words: (assets: readonly string[]) => string[] = (assets) => [...assets]): string[] {
+function stagedCommands(
+  plan: Plan,
+  partitions: readonly string[],
+  config: string | undefined,
+  words: (assets: readonly string[]) => string[] = (assets) => [...assets],
+): string[] {
   const incomplete = new Set(partitions);
   const groups = new Map<string, { assets: readonly string[]; keys: string[] }>();
   // Groups in stage order (days before their month), so that the commands run in the order

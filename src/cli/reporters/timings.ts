@@ -16,6 +16,10 @@ export function timingLines(timings: Iterable<AssetTiming>): string[] {
   if (rows.length === 0) return [];
   const header = ["asset", "partitions", "rows", "time"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ").trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   return [line(header), ...rows.map(line)];
 }

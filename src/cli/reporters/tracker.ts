@@ -163,7 +163,7 @@ export class RunTracker {
       case "run:canceled": {
         const open = this.unit(unit);
         const status: UnitStatus =
-          event.type === "run:failed" ? "failed" : open.blocked ?? (event.type === "run:completed" ? "completed" : "canceled");
+          event.type === "run:failed" ? "failed" : (open.blocked ?? (event.type === "run:completed" ? "completed" : "canceled"));
         if (event.type === "run:failed" && event.error && open.reasons.length === 0) open.reasons.push(event.error.message);
         return [this.finish(unit, status, event.durationMs)];
       }

@@ -55,7 +55,12 @@ export function layoutCoverage(coverage: Coverage, width: number, options: { all
   if (coverage.inProgress) expected.push(coverage.inProgress);
   const shade = shader(coverage);
   const destinations = coverage.destinations.length;
-  const cell = (p: PartitionCoverage): Cell => ({ status: p.status, level: shade(p), partition: p, ...(isPartial(p, destinations) ? { partial: true } : {}) });
+  const cell = (p: PartitionCoverage): Cell => ({
+    status: p.status,
+    level: shade(p),
+    partition: p,
+    ...(isPartial(p, destinations) ? { partial: true } : {}),
+  });
   switch (coverage.granularity) {
     case "day":
       return dayBlocks(expected, cell, width);
@@ -92,7 +97,12 @@ function dayBlocks(partitions: readonly PartitionCoverage[], cell: (p: Partition
   const halves = width < 62;
   const blocks: Block[] = [];
   for (let year = first.getUTCFullYear(); year <= last.getUTCFullYear(); year++) {
-    const spans: Array<[number, number]> = halves ? [[0, 5], [6, 11]] : [[0, 11]];
+    const spans: Array<[number, number]> = halves
+      ? [
+          [0, 5],
+          [6, 11],
+        ]
+      : [[0, 11]];
     for (const [fromMonth, toMonth] of spans) {
       const from = Math.max(Date.UTC(year, fromMonth, 1), first.getTime());
       const to = Math.min(Date.UTC(year, toMonth + 1, 1) - DAY_MS, last.getTime());
@@ -108,7 +118,13 @@ function dayBlocks(partitions: readonly PartitionCoverage[], cell: (p: Partition
         }),
       }));
       const cellWidth = cellWidthFor(weeks, width - WEEKDAY_LABEL);
-      blocks.push({ title: halves ? `${year} ${fromMonth === 0 ? "H1" : "H2"}` : String(year), header: monthHeader(monday, weeks, from, to, cellWidth, width - WEEKDAY_LABEL), rows, note: null, cellWidth });
+      blocks.push({
+        title: halves ? `${year} ${fromMonth === 0 ? "H1" : "H2"}` : String(year),
+        header: monthHeader(monday, weeks, from, to, cellWidth, width - WEEKDAY_LABEL),
+        rows,
+        note: null,
+        cellWidth,
+      });
     }
   }
   return blocks;
@@ -170,7 +186,13 @@ function monthBlock(partitions: readonly PartitionCoverage[], cell: (p: Partitio
     cells[Number(p.key.slice(5, 7)) - 1] = cell(p);
     years.set(p.key.slice(0, 4), cells);
   }
-  return { title: "months", header: "JFMAMJJASOND", rows: [...years.entries()].map(([label, cells]) => ({ label, cells })), note: null, cellWidth: 1 };
+  return {
+    title: "months",
+    header: "JFMAMJJASOND",
+    rows: [...years.entries()].map(([label, cells]) => ({ label, cells })),
+    note: null,
+    cellWidth: 1,
+  };
 }
 
 /** Weeks, quarters and years as a strip, wrapped to the width. */

@@ -23,7 +23,16 @@ function facts(c: Coverage, width: number): string[] {
   const scope = c.kind === "time" ? `${c.granularity} partitions on "${c.column}"` : `list partitions on "${c.column}"`;
   const lines = [
     `${c.asset}  ${scope}${c.first ? `, ${c.first === c.last ? c.first : `${c.first}..${c.last}`}` : ", nothing expected yet"}`,
-    ...wrapped([`expected ${formatCount(c.expected)}`, `materialized ${formatCount(c.materialized)}`, `empty ${formatCount(c.empty)}`, `missing ${formatCount(c.missing)}`, `unexpected ${formatCount(c.unexpected)}`], width),
+    ...wrapped(
+      [
+        `expected ${formatCount(c.expected)}`,
+        `materialized ${formatCount(c.materialized)}`,
+        `empty ${formatCount(c.empty)}`,
+        `missing ${formatCount(c.missing)}`,
+        `unexpected ${formatCount(c.unexpected)}`,
+      ],
+      width,
+    ),
     `rows ${formatCount(c.rows)}${c.medianRows !== null ? ` (per partition: min ${formatCount(c.minRows!)}, median ${formatCount(c.medianRows)}, max ${formatCount(c.maxRows!)})` : ""}`,
   ];
   if (c.inProgress) lines.push(inProgressLine(c.inProgress));
@@ -91,7 +100,9 @@ const SHORT_PARTIAL = "  ◐ partly missing";
  */
 export function legend(width: number, inProgress = false, partial = false): string {
   const full = LEGEND + (partial ? PARTIAL : "") + (inProgress ? IN_PROGRESS : "");
-  return full.length <= width ? full : cutToWidth(SHORT_LEGEND + (partial ? SHORT_PARTIAL : "") + (inProgress ? SHORT_IN_PROGRESS : ""), width);
+  return full.length <= width
+    ? full
+    : cutToWidth(SHORT_LEGEND + (partial ? SHORT_PARTIAL : "") + (inProgress ? SHORT_IN_PROGRESS : ""), width);
 }
 
 /** A block as plain text lines (labels padded to one width). */
@@ -100,7 +111,10 @@ export function blockLines(block: Block): string[] {
   const pad = labelWidth ? labelWidth + 1 : 0;
   const lines = [block.title];
   if (block.header) lines.push(" ".repeat(pad) + block.header);
-  for (const row of block.rows) lines.push(`${row.label.padEnd(labelWidth)}${pad ? " " : ""}${row.cells.map((c) => cellText(cellChar(c), block.cellWidth)).join("")}`.trimEnd());
+  for (const row of block.rows)
+    lines.push(
+      `${row.label.padEnd(labelWidth)}${pad ? " " : ""}${row.cells.map((c) => cellText(cellChar(c), block.cellWidth)).join("")}`.trimEnd(),
+    );
   if (block.note) lines.push(`(${block.note})`);
   return lines;
 }
@@ -122,7 +136,8 @@ export function listBars(c: Coverage, width: number): string[] {
   const max = c.maxRows ?? 0;
   return expected.map((p) => {
     const label = p.key.padEnd(labelWidth);
-    if (p.status === "missing") return isPartial(p, c.destinations.length) ? `${label}  ◐ missing in ${p.missingIn!.join(", ")}` : `${label}  · missing`;
+    if (p.status === "missing")
+      return isPartial(p, c.destinations.length) ? `${label}  ◐ missing in ${p.missingIn!.join(", ")}` : `${label}  · missing`;
     if (p.status === "empty") return `${label}  ○ empty (0 rows)`;
     const length = max ? Math.max(1, Math.round((p.rows! / max) * barWidth)) : 1;
     return `${label}  ${"█".repeat(length)} ${formatCount(p.rows!)}`;
@@ -145,7 +160,13 @@ const rowsOf = (c: Coverage) => count(c.rows, "row");
  * its missing ranges, on the same line when they fit `width`, else wrapped onto lines of their
  * own under the bar: every range shown whole (up to MAX_RANGES, then "and N more"), never cut.
  */
-export function summaryEntry(c: Coverage, keyWidth: number, barWidth: number, width = Infinity, columns: Partial<SummaryColumns> = {}): string[] {
+export function summaryEntry(
+  c: Coverage,
+  keyWidth: number,
+  barWidth: number,
+  width = Infinity,
+  columns: Partial<SummaryColumns> = {},
+): string[] {
   const head = `${c.asset.padEnd(keyWidth)}  ${coverageBar(c, barWidth)}  ${countsOf(c).padStart(columns.counts ?? 0)}  ${rowsOf(c).padStart(columns.rows ?? 0)}`;
   if (c.missingRanges.length === 0) return [cutToWidth(head, width)];
   const where = lackingDestinations(c);
@@ -153,7 +174,12 @@ export function summaryEntry(c: Coverage, keyWidth: number, barWidth: number, wi
   const rest = c.missingRanges.length - shown.length;
   // "missing" stays with the first range: never a label alone at the end of a line.
   const ranges = shown.map((r, i) => (i < shown.length - 1 ? `${r},` : r));
-  const words = [`missing ${ranges[0]}`, ...ranges.slice(1), ...(rest > 0 ? ["and", `${formatCount(rest)} more`] : []), ...(where ? where.trim().split(" ") : [])];
+  const words = [
+    `missing ${ranges[0]}`,
+    ...ranges.slice(1),
+    ...(rest > 0 ? ["and", `${formatCount(rest)} more`] : []),
+    ...(where ? where.trim().split(" ") : []),
+  ];
   const inline = `${head}  ${words.join(" ")}`;
   if (inline.length <= width) return [inline];
   // Under the bar, or at the margin when the key takes most of the width.

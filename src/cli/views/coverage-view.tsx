@@ -22,7 +22,19 @@ function colorOf(cell: Cell): string | undefined {
  * Cells of one colour run as one <Text>, so a year of days is a few dozen nodes, not 365. The
  * cell of `selected` (a partition key), when given, stands apart in inverse video.
  */
-export function CellRun({ row, labelWidth, color, cellWidth, selected }: { row: CellRow; labelWidth: number; color: boolean; cellWidth: number; selected?: string | undefined }) {
+export function CellRun({
+  row,
+  labelWidth,
+  color,
+  cellWidth,
+  selected,
+}: {
+  row: CellRow;
+  labelWidth: number;
+  color: boolean;
+  cellWidth: number;
+  selected?: string | undefined;
+}) {
   const runs: Array<{ color: string | undefined; text: string; inverse?: boolean }> = [];
   for (const cell of row.cells) {
     const c = color ? colorOf(cell) : undefined;
@@ -55,7 +67,20 @@ export function CoverageView({ coverage, width, color = true }: { coverage: Cove
     <Box flexDirection="column">
       {coverage.kind === "list"
         ? listBars(coverage, width).map((line, i) => (
-            <Text key={i} color={color ? (line.includes("· missing") ? "red" : line.includes("◐ missing") ? "magenta" : line.includes("○ empty") ? "yellow" : "green") : undefined}>
+            <Text
+              key={i}
+              color={
+                color
+                  ? line.includes("· missing")
+                    ? "red"
+                    : line.includes("◐ missing")
+                      ? "magenta"
+                      : line.includes("○ empty")
+                        ? "yellow"
+                        : "green"
+                  : undefined
+              }
+            >
               {cutToWidth(line, width)}
             </Text>
           ))
@@ -75,7 +100,19 @@ export function CoverageView({ coverage, width, color = true }: { coverage: Cove
       {coverage.expected > 0 ? <Text dimColor={color}>{legend(width, coverage.inProgress !== null, hasPartial(coverage))}</Text> : null}
       <Box flexDirection="column" marginTop={1}>
         {factLines(coverage, width).map((line, i) => (
-          <Text key={i} bold={color && i === 0} color={color && (line.startsWith("missing") || (line.startsWith(DESTINATION_LINE) && line.includes("; missing"))) ? "red" : color && line.startsWith("suspicious") ? "yellow" : color && line.startsWith("in progress") ? "cyan" : undefined}>
+          <Text
+            key={i}
+            bold={color && i === 0}
+            color={
+              color && (line.startsWith("missing") || (line.startsWith(DESTINATION_LINE) && line.includes("; missing")))
+                ? "red"
+                : color && line.startsWith("suspicious")
+                  ? "yellow"
+                  : color && line.startsWith("in progress")
+                    ? "cyan"
+                    : undefined
+            }
+          >
             {line}
           </Text>
         ))}

@@ -51,7 +51,12 @@ export async function partitionDetails(asset: Asset, key: string): Promise<Parti
     counts.map(async (store, i) => {
       const rows = Object.hasOwn(store.counts, key) ? store.counts[key]! : null;
       const file = fileOf(asset, i, partition);
-      return { destination: store.key, rows, writtenAt: rows === null ? null : await modified(file), location: file ?? asset.destinations[i]!.location };
+      return {
+        destination: store.key,
+        rows,
+        writtenAt: rows === null ? null : await modified(file),
+        location: file ?? asset.destinations[i]!.location,
+      };
     }),
   );
 }

@@ -6,7 +6,11 @@ import { printable } from "../printable.js";
  * made before the layout so that widths count what the terminal shows.
  */
 export function printableCoverage(c: Coverage): Coverage {
-  const partition = (p: PartitionCoverage): PartitionCoverage => ({ ...p, key: printable(p.key), ...(p.missingIn ? { missingIn: p.missingIn.map(printable) } : {}) });
+  const partition = (p: PartitionCoverage): PartitionCoverage => ({
+    ...p,
+    key: printable(p.key),
+    ...(p.missingIn ? { missingIn: p.missingIn.map(printable) } : {}),
+  });
   return {
     ...c,
     asset: printable(c.asset),
@@ -18,6 +22,12 @@ export function printableCoverage(c: Coverage): Coverage {
     missingRanges: c.missingRanges.map(printable),
     emptyRanges: c.emptyRanges.map(printable),
     inProgress: c.inProgress === null ? null : partition(c.inProgress),
-    destinations: c.destinations.map((d) => ({ ...d, key: printable(d.key), type: printable(d.type), missingRanges: d.missingRanges.map(printable), emptyRanges: d.emptyRanges.map(printable) })),
+    destinations: c.destinations.map((d) => ({
+      ...d,
+      key: printable(d.key),
+      type: printable(d.type),
+      missingRanges: d.missingRanges.map(printable),
+      emptyRanges: d.emptyRanges.map(printable),
+    })),
   };
 }

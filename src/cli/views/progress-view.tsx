@@ -56,7 +56,11 @@ export function ProgressView({ feed, title, color = true, closing = null }: Prog
               {printable(line.text)}
             </Text>
           ) : (
-            <Text key={index} color={color ? (line.level === "error" ? "red" : line.level === "warn" ? "yellow" : undefined) : undefined} dimColor={color && (line.level === "info" || line.level === "debug")}>
+            <Text
+              key={index}
+              color={color ? (line.level === "error" ? "red" : line.level === "warn" ? "yellow" : undefined) : undefined}
+              dimColor={color && (line.level === "info" || line.level === "debug")}
+            >
               {printable(line.text)}
             </Text>
           )

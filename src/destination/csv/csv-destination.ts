@@ -32,7 +32,9 @@ export class CSVDestination extends FileTableDestination {
   async writePartition(context: IOContext, partition: Partition | null, data: unknown): Promise<void> {
     let table = TableData.from(data);
     if (!table) {
-      throw new SchemaError(`CSVDestination stores tables, but asset "${context.asset.key}" produced ${describeValue(data)}; use FileDestination for other values`);
+      throw new SchemaError(
+        `CSVDestination stores tables, but asset "${context.asset.key}" produced ${describeValue(data)}; use FileDestination for other values`,
+      );
     }
     let rows: readonly Row[] | null = table.rows;
     const count = rows.length;

@@ -38,7 +38,13 @@ export class CsvEncoder {
   }
 
   /** The bytes of a whole file holding `rows`, in one buffer. */
-  static encodeAll(rows: readonly Readonly<Row>[], header: readonly string[], assetKey: string, schema: readonly FieldSpec[] | null, others: "refuse" | "ignore" = "refuse"): Buffer {
+  static encodeAll(
+    rows: readonly Readonly<Row>[],
+    header: readonly string[],
+    assetKey: string,
+    schema: readonly FieldSpec[] | null,
+    others: "refuse" | "ignore" = "refuse",
+  ): Buffer {
     const encoder = new CsvEncoder(header, assetKey, schema, others);
     encoder.encode(rows);
     const chunks = encoder.bytes.finish();
@@ -58,11 +64,14 @@ export class CsvEncoder {
     let i = from;
     for (; i < rows.length && bytes.size < budget; i++) {
       const row = rows[i]!;
-      if (known) for (const key in row) {
-        if (!known.has(key)) {
-          throw new SchemaError(`asset "${this.assetKey}": row ${offset + i} has the column "${key}", which is not in the CSV header (${header.join(", ")}) taken from the first row`);
+      if (known)
+        for (const key in row) {
+          if (!known.has(key)) {
+            throw new SchemaError(
+              `asset "${this.assetKey}": row ${offset + i} has the column "${key}", which is not in the CSV header (${header.join(", ")}) taken from the first row`,
+            );
+          }
         }
-      }
       for (let j = 0; j < width; j++) cells[j]!(bytes, reads[j]!(row), offset + i, j === 0);
       bytes.endRecord();
     }
@@ -78,7 +87,7 @@ export class CsvEncoder {
 
   /** Encodes rows from `from` on, giving each chunk as soon as it is full (the last partial one stays). */
   *chunks(rows: readonly Readonly<Row>[], from = 0, offset = 0): Generator<Uint8Array> {
-    for (let i = from; i < rows.length; ) {
+    for (let i = from; i < rows.length;) {
       i = this.encode(rows, i, offset, this.bytes.size + CHUNK_BYTES);
       yield* this.bytes.takeFullChunks();
     }

@@ -3,7 +3,6 @@ import type { Row } from "../../representation/index.js";
 import { type FieldSpec, reconcileRows } from "../../schema/index.js";
 import { readWrittenCsv } from "./csv-reader.js";
 
-
 // csv-parse is loaded on first use, and as CommonJS (one file; its ES build is eleven modules):
 // a command that reads no CSV, such as `list`, does not load it at all.
 const load = createRequire(import.meta.url);
@@ -173,7 +172,8 @@ function markQuotedEmpty(bytes: Buffer, slots: Int32Array, count: number, quoted
       }
       if (byte === LF || byte === CR) {
         if (delimiter === 0) delimiter = byte === LF ? 1 : bytes[pos + 1] === LF ? 2 : 3;
-        const length = delimiter === 1 ? (byte === LF ? 1 : 0) : delimiter === 2 ? (byte === CR && bytes[pos + 1] === LF ? 2 : 0) : byte === CR ? 1 : 0;
+        const length =
+          delimiter === 1 ? (byte === LF ? 1 : 0) : delimiter === 2 ? (byte === CR && bytes[pos + 1] === LF ? 2 : 0) : byte === CR ? 1 : 0;
         if (length > 0) {
           pos += length;
           record++;

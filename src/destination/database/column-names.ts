@@ -16,18 +16,27 @@ export interface ColumnsOf {
  * that would be an existing column of another name, and the reserved insertion-order column.
  * Such a write would fail half-way, or put one field's values in another's column.
  */
-export function checkColumnNames(dialect: SqlDialect, where: ColumnsOf, fields: readonly FieldSpec[], existing: ReadonlyMap<string, string> | null): void {
+export function checkColumnNames(
+  dialect: SqlDialect,
+  where: ColumnsOf,
+  fields: readonly FieldSpec[],
+  existing: ReadonlyMap<string, string> | null,
+): void {
   const key = (name: string) => dialect.columnKey(name);
   const why = `${where.destination} column names ignore case`;
   const reserved = fields.find((field) => key(field.name) === key(ROW_COLUMN));
   if (reserved) {
-    throw new SchemaError(`${where.destination}: column "${reserved.name}" of asset "${where.asset}" is reserved for insertion order (table ${where.table}); rename the field`);
+    throw new SchemaError(
+      `${where.destination}: column "${reserved.name}" of asset "${where.asset}" is reserved for insertion order (table ${where.table}); rename the field`,
+    );
   }
   const seen = new Map<string, string>();
   for (const field of fields) {
     const other = seen.get(key(field.name));
     if (other !== undefined && other !== field.name) {
-      throw new SchemaError(`${where.destination}: fields "${other}" and "${field.name}" of asset "${where.asset}" would be one column of table ${where.table} (${why}); rename one of them`);
+      throw new SchemaError(
+        `${where.destination}: fields "${other}" and "${field.name}" of asset "${where.asset}" would be one column of table ${where.table} (${why}); rename one of them`,
+      );
     }
     seen.set(key(field.name), field.name);
   }
@@ -36,7 +45,9 @@ export function checkColumnNames(dialect: SqlDialect, where: ColumnsOf, fields: 
     if (existing.has(field.name)) continue;
     const column = [...existing.keys()].find((name) => key(name) === key(field.name));
     if (column !== undefined) {
-      throw new SchemaError(`${where.destination}: field "${field.name}" of asset "${where.asset}" would be the existing column "${column}" of table ${where.table} (${why}); rename the field to "${column}" or to a distinct name`);
+      throw new SchemaError(
+        `${where.destination}: field "${field.name}" of asset "${where.asset}" would be the existing column "${column}" of table ${where.table} (${why}); rename the field to "${column}" or to a distinct name`,
+      );
     }
   }
 }

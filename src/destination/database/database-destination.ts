@@ -71,7 +71,12 @@ export abstract class DatabaseDestination extends Destination implements Databas
    * one per distinct value. Null when it cannot for this column: the base then calls `count`.
    * Not called when a subclass overrides `count` below the class that defines this.
    */
-  countPeriods?(table: string, dataset: string | null, column: string, granularity: TimeGranularity): MaybePromise<Record<string, number> | null>;
+  countPeriods?(
+    table: string,
+    dataset: string | null,
+    column: string,
+    granularity: TimeGranularity,
+  ): MaybePromise<Record<string, number> | null>;
   /**
    * Optional, with `writtenPartitions`: records, inside the write's transaction, that these
    * partitions of `table` were written (an empty partition then reads as empty, not missing).
@@ -122,7 +127,9 @@ export abstract class DatabaseDestination extends Destination implements Databas
   override async write(context: IOContext, data: unknown): Promise<void> {
     const table = TableData.from(data);
     if (!table) {
-      throw new SchemaError(`${this.displayName} stores tables only: asset "${context.asset.key}" gave ${describeValue(data)}, expected rows or columns`);
+      throw new SchemaError(
+        `${this.displayName} stores tables only: asset "${context.asset.key}" gave ${describeValue(data)}, expected rows or columns`,
+      );
     }
     const { table: name, dataset } = context.asset;
     const window = context.window;
@@ -154,7 +161,9 @@ export abstract class DatabaseDestination extends Destination implements Databas
     const selected = await this.#select(name, dataset, window && column ? filtersOf(window, column) : [null]);
     if (selected === null || selected === undefined) {
       const scope = window ? ` (${nounFor(window.partitions.length, "partition")} ${window.partitions.map((p) => p.key).join(", ")})` : "";
-      throw new DataNotFoundError(`no data for asset "${context.asset.key}"${scope} in ${this.displayName}: table ${this.#where(context)} does not exist`);
+      throw new DataNotFoundError(
+        `no data for asset "${context.asset.key}"${scope} in ${this.displayName}: table ${this.#where(context)} does not exist`,
+      );
     }
     let table = TableData.from(selected);
     if (!table) return selected;
@@ -173,7 +182,8 @@ export abstract class DatabaseDestination extends Destination implements Databas
       // Rows come back in insertion order; the window's order (oldest or declared first) wins.
       if (window.length > 1) table = TableData.join(split.slices.map(([, slice]) => slice));
     }
-    if (context.schema && table.kind === "rows") return reconcileRows(table.rows, context.schema, { assetKey: context.asset.key, typed: true });
+    if (context.schema && table.kind === "rows")
+      return reconcileRows(table.rows, context.schema, { assetKey: context.asset.key, typed: true });
     return table.data;
   }
 
@@ -225,7 +235,9 @@ export abstract class DatabaseDestination extends Destination implements Databas
     const { table: name, dataset, partitioning } = context.asset;
     const column = context.partitionColumn();
     // Rows and ledger from one snapshot, as in `read`.
-    const [stored, written] = await this.snapshot(async () => [await this.#storedCounts(name, dataset, column, partitioning), await writtenKeys(this, name, dataset)] as const);
+    const [stored, written] = await this.snapshot(
+      async () => [await this.#storedCounts(name, dataset, column, partitioning), await writtenKeys(this, name, dataset)] as const,
+    );
     const counts = new Map<string, number>();
     for (const [value, n] of Object.entries(stored)) {
       const key = partitionKeyOf(partitioning, value);
@@ -236,7 +248,12 @@ export abstract class DatabaseDestination extends Destination implements Databas
   }
 
   /** Rows per stored value, grouped by period where the backend can (`countPeriods`). */
-  async #storedCounts(table: string, dataset: string | null, column: string, partitioning: PartitionConfig | null): Promise<Record<string, number>> {
+  async #storedCounts(
+    table: string,
+    dataset: string | null,
+    column: string,
+    partitioning: PartitionConfig | null,
+  ): Promise<Record<string, number>> {
     if (partitioning instanceof TimePartitionConfig && this.countPeriods && definedAtOrBelow(this, "countPeriods", "count")) {
       const periods = await this.countPeriods(table, dataset, column, partitioning.granularity);
       if (periods !== null) return periods;

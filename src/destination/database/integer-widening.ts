@@ -17,7 +17,11 @@ const DOUBLE_EXACT = 2n ** 53n;
  * an integer partition beside number partitions is stored as numbers, which the column holds
  * exactly, rather than refused as a changed type.
  */
-export function widenedIntoDouble(fields: readonly FieldSpec[], columns: ReadonlyMap<string, string>, holds: (catalogType: string) => IntegerHold | null): FieldSpec[] {
+export function widenedIntoDouble(
+  fields: readonly FieldSpec[],
+  columns: ReadonlyMap<string, string>,
+  holds: (catalogType: string) => IntegerHold | null,
+): FieldSpec[] {
   return fields.filter((field) => field.type === "integer" && columns.has(field.name) && holds(columns.get(field.name)!) === "double");
 }
 
@@ -25,7 +29,13 @@ export function widenedIntoDouble(fields: readonly FieldSpec[], columns: Readonl
  * Refuses, before anything is stored, an integer a double column would round: conformed
  * integers are safe numbers or bigints, and a bigint past 2^53 in magnitude may not survive.
  */
-export function checkDoubleIntegers(destination: string, table: string, fields: readonly FieldSpec[], columns: ReadonlyMap<string, string>, rows: readonly Row[]): void {
+export function checkDoubleIntegers(
+  destination: string,
+  table: string,
+  fields: readonly FieldSpec[],
+  columns: ReadonlyMap<string, string>,
+  rows: readonly Row[],
+): void {
   if (fields.length === 0) return;
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;

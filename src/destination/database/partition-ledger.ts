@@ -52,19 +52,28 @@ export async function recordWritten(backend: Backend, table: string, dataset: st
   if (backend.recordPartitions) return backend.recordPartitions(table, dataset, keys);
   const entries = keys.map((key) => entryOf(table, key));
   for (const entry of entries) await backend.delete(LEDGER_TABLE, dataset, { column: ENTRY, value: entry });
-  await backend.insert(LEDGER_TABLE, dataset, entries.map((entry) => ({ [ENTRY]: entry })), ledgerContext(dataset));
+  await backend.insert(
+    LEDGER_TABLE,
+    dataset,
+    entries.map((entry) => ({ [ENTRY]: entry })),
+    ledgerContext(dataset),
+  );
 }
 
 /** Which of `keys` the ledger records as written. */
 export async function writtenAmong(backend: Backend, table: string, dataset: string | null, keys: readonly string[]): Promise<Set<string>> {
   const wanted = new Set(keys);
-  const recorded = backend.writtenPartitions ? await backend.writtenPartitions(table, dataset, keys) : await countedKeys(backend, table, dataset);
+  const recorded = backend.writtenPartitions
+    ? await backend.writtenPartitions(table, dataset, keys)
+    : await countedKeys(backend, table, dataset);
   return new Set([...recorded].filter((key) => wanted.has(key)));
 }
 
 /** Every partition key of `table` the ledger records. */
 export async function writtenKeys(backend: Backend, table: string, dataset: string | null): Promise<string[]> {
-  return [...(backend.writtenPartitions ? await backend.writtenPartitions(table, dataset, null) : await countedKeys(backend, table, dataset))];
+  return [
+    ...(backend.writtenPartitions ? await backend.writtenPartitions(table, dataset, null) : await countedKeys(backend, table, dataset)),
+  ];
 }
 
 /** The keys of `table` in the ledger table, from one `count` of its entries. */
@@ -78,7 +87,8 @@ async function countedKeys(hooks: DatabaseHooks, table: string, dataset: string 
 /** Removes every entry of `table` from the ledger (inside the caller's transaction). */
 export async function forgetTable(backend: Backend, table: string, dataset: string | null): Promise<void> {
   if (backend.recordPartitions) return backend.forgetPartitions!(table, dataset);
-  for (const key of await countedKeys(backend, table, dataset)) await backend.delete(LEDGER_TABLE, dataset, { column: ENTRY, value: entryOf(table, key) });
+  for (const key of await countedKeys(backend, table, dataset))
+    await backend.delete(LEDGER_TABLE, dataset, { column: ENTRY, value: entryOf(table, key) });
 }
 
 /**
@@ -89,7 +99,12 @@ export const ledgerTable = {
   async record(hooks: DatabaseHooks, table: string, dataset: string | null, keys: readonly string[]): Promise<void> {
     const entries = keys.map((key) => entryOf(table, key));
     await hooks.delete(LEDGER_TABLE, dataset, { column: ENTRY, values: entries });
-    await hooks.insert(LEDGER_TABLE, dataset, entries.map((entry) => ({ [ENTRY]: entry })), ledgerContext(dataset));
+    await hooks.insert(
+      LEDGER_TABLE,
+      dataset,
+      entries.map((entry) => ({ [ENTRY]: entry })),
+      ledgerContext(dataset),
+    );
   },
 
   async written(hooks: DatabaseHooks, table: string, dataset: string | null, keys: readonly string[] | null): Promise<string[]> {

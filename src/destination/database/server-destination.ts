@@ -11,7 +11,10 @@ export abstract class ServerSqlDestination extends SqlDestination {
   readonly #connection: ResolvedConnection;
 
   /** `resolve` turns the `connection` option (checked, never set on the instance) into the driver's settings. */
-  protected constructor(options: { readonly connection?: ConnectionOptions } | undefined, resolve: (given: ConnectionOptions | undefined) => ResolvedConnection) {
+  protected constructor(
+    options: { readonly connection?: ConnectionOptions } | undefined,
+    resolve: (given: ConnectionOptions | undefined) => ResolvedConnection,
+  ) {
     super(options);
     this.#connection = resolve(options?.connection);
   }

@@ -90,7 +90,14 @@ export abstract class SqlDestination extends DatabaseDestination {
     await this.ensureTable(table, dataset, typed);
     if (rows.length === 0) return;
     const columns = await this.columnsOf(table, dataset);
-    if (columns) checkDoubleIntegers(this.displayName, table, widenedIntoDouble(typed.schema!, columns, (type) => this.dialect.holdsIntegers(type)), columns, rows.rows);
+    if (columns)
+      checkDoubleIntegers(
+        this.displayName,
+        table,
+        widenedIntoDouble(typed.schema!, columns, (type) => this.dialect.holdsIntegers(type)),
+        columns,
+        rows.rows,
+      );
     await this.load(table, dataset, typed.schema!, rows);
   }
 
@@ -114,7 +121,8 @@ export abstract class SqlDestination extends DatabaseDestination {
     // Object.prototype's names). When a name is one of those, every column is selected under a
     // positional alias and the rows are rebuilt with their names as own fields.
     const aliased = names.some((name) => name in Object.prototype);
-    const list = names.length === 0 ? q(ROW_COLUMN) : names.map((name, i) => (aliased ? `${q(name)} AS ${q(`c${i}`)}` : q(name))).join(", ");
+    const list =
+      names.length === 0 ? q(ROW_COLUMN) : names.map((name, i) => (aliased ? `${q(name)} AS ${q(`c${i}`)}` : q(name))).join(", ");
     const rows = await this.run(`SELECT ${list} FROM ${this.dialect.table(table, dataset)}${condition} ORDER BY ${q(ROW_COLUMN)}`, params);
     if (names.length === 0) return rows.map(() => ({}));
     return aliased ? rows.map((row) => namedRow(row, names)) : rows;
@@ -124,7 +132,9 @@ export abstract class SqlDestination extends DatabaseDestination {
     const columns = await this.columnsOf(table, dataset);
     if (!columns?.has(column)) return {};
     const c = this.dialect.quote(column);
-    const rows = await this.run(`SELECT ${c} AS v, COUNT(*) AS n FROM ${this.dialect.table(table, dataset)} WHERE ${c} IS NOT NULL GROUP BY ${c}`);
+    const rows = await this.run(
+      `SELECT ${c} AS v, COUNT(*) AS n FROM ${this.dialect.table(table, dataset)} WHERE ${c} IS NOT NULL GROUP BY ${c}`,
+    );
     const counts: Record<string, number> = {};
     for (const row of rows) counts[keyText(row["v"])] = (counts[keyText(row["v"])] ?? 0) + Number(row["n"]);
     return counts;
@@ -147,7 +157,12 @@ export abstract class SqlDestination extends DatabaseDestination {
    * (see DatabaseDestination.countPeriods): one row per partition comes back, not one per
    * distinct value. Null for a column the dialect counts by value only.
    */
-  override async countPeriods(table: string, dataset: string | null, column: string, granularity: TimeGranularity): Promise<Record<string, number> | null> {
+  override async countPeriods(
+    table: string,
+    dataset: string | null,
+    column: string,
+    granularity: TimeGranularity,
+  ): Promise<Record<string, number> | null> {
     const columns = await this.columnsOf(table, dataset);
     if (!columns?.has(column)) return {};
     const sql = periodCountStatement(this.dialect, table, dataset, column, columns.get(column)!, granularity);

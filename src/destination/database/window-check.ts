@@ -14,7 +14,14 @@ function sampleText(value: unknown): string {
  * warning to `logger`, as the spec asks: downstream reads by partition will find nothing. Any
  * other row outside the window is a PartitionError.
  */
-export function checkWindowRows(assetKey: string, owner: string, table: TableData, window: PartitionWindow, column: string, logger: IOLogger): void {
+export function checkWindowRows(
+  assetKey: string,
+  owner: string,
+  table: TableData,
+  window: PartitionWindow,
+  column: string,
+  logger: IOLogger,
+): void {
   if (table.length === 0) return;
   const values = table.values(column);
   let outside = 0;
@@ -36,7 +43,9 @@ export function checkWindowRows(assetKey: string, owner: string, table: TableDat
   if (outside === 0) return;
   if (nulls === values.length) {
     const scope = window.length === 1 ? `partition ${String(window)}` : `the partitions of ${String(window)}`;
-    logger.warn(`asset "${assetKey}": the data written to ${owner} has no "${column}" column, so reads of ${scope} will not find ${values.length === 1 ? "this row" : `these ${count(values.length, "row")}`}`);
+    logger.warn(
+      `asset "${assetKey}": the data written to ${owner} has no "${column}" column, so reads of ${scope} will not find ${values.length === 1 ? "this row" : `these ${count(values.length, "row")}`}`,
+    );
     return;
   }
   throw new PartitionError(

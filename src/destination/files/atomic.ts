@@ -185,7 +185,7 @@ export async function writeFileAtomic(
     for await (const chunk of chunks) {
       const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
       // A write may take fewer bytes than it was given; the rest follows.
-      for (let at = 0; at < bytes.byteLength; ) at += (await handle.write(bytes, at)).bytesWritten;
+      for (let at = 0; at < bytes.byteLength;) at += (await handle.write(bytes, at)).bytesWritten;
     }
     // The bytes reach the disk before the name does: a crash after the rename can then only
     // find the whole new file or, if the folder was not synced yet, the old one.

@@ -28,7 +28,9 @@ function ownFile(name: string, fileName: string): boolean {
  * the folder does not exist.
  */
 async function ownedEntries(table: string, fileName: string): Promise<Owned | null> {
-  const entries = await readdir(table, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? null : Promise.reject(error)));
+  const entries = await readdir(table, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) =>
+    error.code === "ENOENT" ? null : Promise.reject(error),
+  );
   if (entries === null) return null;
   const files: string[] = [];
   const partitions: string[] = [];
@@ -66,7 +68,13 @@ export async function dropTableFolder(base: string, table: string, fileName: str
 }
 
 /** What `dropTableFolder` would remove: the folder, and how many partition folders it holds. */
-export async function describeTableFolder(base: string, table: string, fileName: string, owner: string, partitioned: boolean): Promise<DropTarget> {
+export async function describeTableFolder(
+  base: string,
+  table: string,
+  fileName: string,
+  owner: string,
+  partitioned: boolean,
+): Promise<DropTarget> {
   checkInside(base, table, owner);
   const owned = await ownedEntries(table, fileName);
   const exists = owned !== null && (owned.files.length > 0 || owned.partitions.length > 0);

@@ -59,7 +59,7 @@ export class Ledger {
       for (let attempt = 0; attempt < 4; attempt++) {
         const fd = openSync(this.path, "a");
         try {
-          for (let at = 0; at < bytes.byteLength; ) at += writeSync(fd, bytes, at);
+          for (let at = 0; at < bytes.byteLength;) at += writeSync(fd, bytes, at);
           const mine = fstatSync(fd);
           const current = statSync(this.path, { throwIfNoEntry: false });
           if (!current || (current.ino === mine.ino && current.dev === mine.dev)) return;
@@ -107,7 +107,11 @@ export class Ledger {
         const content = await old.readFile();
         const { entries } = parseLedger(content.toString("utf8"));
         const kept = [...entries.values()].filter((entry) => keep.has(entry.folder));
-        await writeFileAtomic(this.path, [kept.map((entry) => `\n${JSON.stringify([entry.folder, entry.file, entry.metadata])}\n`).join("")], { durable: false });
+        await writeFileAtomic(
+          this.path,
+          [kept.map((entry) => `\n${JSON.stringify([entry.folder, entry.file, entry.metadata])}\n`).join("")],
+          { durable: false },
+        );
         // What writers appended to the old journal between the read and the rename.
         const tail = Buffer.alloc(Math.max(0, (await old.stat()).size - content.byteLength));
         if (tail.byteLength > 0) {

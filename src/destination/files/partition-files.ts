@@ -85,7 +85,9 @@ export class PartitionFiles {
     const whileOpen = partition
       ? async (file: string) => {
           const count = typeof rows === "number" ? rows : rows();
-          this.ledger(context).append([{ folder: partitionSegment(context, partition, this.owner), file, metadata: { row_count: String(count) } }]);
+          this.ledger(context).append([
+            { folder: partitionSegment(context, partition, this.owner), file, metadata: { row_count: String(count) } },
+          ]);
         }
       : undefined;
     await writeFileAtomic(path, chunks, { durable: this.durable, sweep: true, whileOpen });
@@ -100,7 +102,9 @@ export class PartitionFiles {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") {
         const what = partition ? `partition ${partition.key} of` : "";
-        throw new DataNotFoundError(`no data for ${what} asset "${context.asset.key}": ${path} does not exist`.replace("  ", " "), { cause: error });
+        throw new DataNotFoundError(`no data for ${what} asset "${context.asset.key}": ${path} does not exist`.replace("  ", " "), {
+          cause: error,
+        });
       }
       throw error;
     }
@@ -119,7 +123,10 @@ export class PartitionFiles {
     const table = this.tableDir(context);
     const prefix = `${safeSegment(context.partitionColumn(), "partition column", this.owner)}=`;
     const ledger = this.ledger(context);
-    const [listed, journal] = await Promise.all([readdir(table).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? null : Promise.reject(error))), ledger.read()]);
+    const [listed, journal] = await Promise.all([
+      readdir(table).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? null : Promise.reject(error))),
+      ledger.read(),
+    ]);
     if (listed === null) return {};
     // Sorted here, as names: keys sort chronologically (or as declared) as strings, and the
     // counts come back in that order without sorting a table of 100,000 entries afterwards.
@@ -128,7 +135,9 @@ export class PartitionFiles {
     // A stat holds no file descriptor: many at once, in slices that bound what is queued.
     const infos: Array<BigIntStats | null> = [];
     for (let start = 0; start < paths.length; start += PARALLEL_STATS) {
-      infos.push(...(await Promise.all(paths.slice(start, start + PARALLEL_STATS).map((path) => stat(path, { bigint: true }).catch(() => null)))));
+      infos.push(
+        ...(await Promise.all(paths.slice(start, start + PARALLEL_STATS).map((path) => stat(path, { bigint: true }).catch(() => null)))),
+      );
     }
     const found: Array<number | null | undefined> = new Array(names.length);
     const stale: number[] = [];
@@ -197,7 +206,9 @@ export class PartitionFiles {
       const file = fileIdentity(await handle.stat({ bigint: true }));
       const legacy = [indexed, await readLegacySidecar(path, this.fileName)].find((count) => isLegacyCount(count) && count.file === file);
       const rows = legacy ? legacy.rows : await recount(handle);
-      Ledger.of(dirname(dirname(path)), this.fileName).append([{ folder: basename(dirname(path)), file, metadata: { row_count: String(rows) } }]);
+      Ledger.of(dirname(dirname(path)), this.fileName).append([
+        { folder: basename(dirname(path)), file, metadata: { row_count: String(rows) } },
+      ]);
       return rows;
     } finally {
       await handle.close();
@@ -219,7 +230,13 @@ async function sweepTableOnce(folder: string): Promise<void> {
 
 function isLegacyCount(value: unknown): value is LegacyCount {
   const record = value as LegacyCount | null | undefined;
-  return typeof record === "object" && record !== null && Number.isSafeInteger(record.rows) && record.rows >= 0 && typeof record.file === "string";
+  return (
+    typeof record === "object" &&
+    record !== null &&
+    Number.isSafeInteger(record.rows) &&
+    record.rows >= 0 &&
+    typeof record.file === "string"
+  );
 }
 
 /** An older version's index, by partition key, in an object without a prototype (keys are list values, `__proto__` included). */

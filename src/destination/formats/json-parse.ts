@@ -41,7 +41,7 @@ class Parser {
     const out: Record<string, unknown> = {};
     this.at++;
     this.space();
-    if (this.text[this.at] === "}") return this.at++, out;
+    if (this.text[this.at] === "}") return (this.at++, out);
     for (;;) {
       this.space();
       const key = this.string();
@@ -51,7 +51,7 @@ class Parser {
       Object.defineProperty(out, key, { value: this.value(depth + 1), enumerable: true, writable: true, configurable: true });
       this.space();
       if (this.text[this.at] === ",") this.at++;
-      else return this.expect("}"), out;
+      else return (this.expect("}"), out);
     }
   }
 
@@ -59,12 +59,12 @@ class Parser {
     const out: unknown[] = [];
     this.at++;
     this.space();
-    if (this.text[this.at] === "]") return this.at++, out;
+    if (this.text[this.at] === "]") return (this.at++, out);
     for (;;) {
       out.push(this.value(depth + 1));
       this.space();
       if (this.text[this.at] === ",") this.at++;
-      else return this.expect("]"), out;
+      else return (this.expect("]"), out);
     }
   }
 

@@ -59,10 +59,15 @@ type ValueWriter = (value: unknown, row: number) => string;
 
 /** The JSON text of one field's values, chosen once per field. */
 function valueWriter(spec: FieldSpec): ValueWriter {
-  const nullable = (write: ValueWriter): ValueWriter => (value, row) => (value === null || value === undefined ? "null" : write(value, row));
+  const nullable =
+    (write: ValueWriter): ValueWriter =>
+    (value, row) =>
+      value === null || value === undefined ? "null" : write(value, row);
   switch (spec.type) {
     case "number":
-      return nullable((v) => (typeof v !== "number" ? JSON.stringify(String(v)) : Object.is(v, -0) ? "-0" : Number.isFinite(v) ? String(v) : `"${v}"`));
+      return nullable((v) =>
+        typeof v !== "number" ? JSON.stringify(String(v)) : Object.is(v, -0) ? "-0" : Number.isFinite(v) ? String(v) : `"${v}"`,
+      );
     case "date":
       return nullable((v) => JSON.stringify(v instanceof Date ? formatIsoDate(v) : v));
     case "datetime":

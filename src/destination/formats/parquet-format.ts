@@ -45,7 +45,9 @@ export class ParquetFormat implements FileFormat {
     const root: SchemaElement = { name: "root", num_children: columns.length };
     try {
       const kvMetadata = exactNamesMetadata(schema.map((spec) => spec.name));
-      return new Uint8Array(parquetWriteBuffer({ columnData, schema: [root, ...columns.map((c) => c.element)], ...(kvMetadata && { kvMetadata }) }));
+      return new Uint8Array(
+        parquetWriteBuffer({ columnData, schema: [root, ...columns.map((c) => c.element)], ...(kvMetadata && { kvMetadata }) }),
+      );
     } catch (error) {
       throw new SchemaError(`Parquet: cannot write ${count(rows.length, "row")}: ${(error as Error).message}`, { cause: error });
     }
@@ -72,7 +74,8 @@ export class ParquetFormat implements FileFormat {
  */
 async function readRows(hyparquet: Reader, file: ArrayBuffer, metadata: FileMetaData): Promise<Row[]> {
   const columns = hyparquet.parquetSchema(metadata).children.map((child) => child.element.name);
-  if (!columns.includes("__proto__")) return (await hyparquet.parquetReadObjects({ file, metadata, parsers: { stringFromBytes } })) as Row[];
+  if (!columns.includes("__proto__"))
+    return (await hyparquet.parquetReadObjects({ file, metadata, parsers: { stringFromBytes } })) as Row[];
   const values = await new Promise<unknown[][]>((resolve, reject) => {
     hyparquet.parquetRead({ file, metadata, columns, parsers: { stringFromBytes }, rowFormat: "array", onComplete: resolve }).catch(reject);
   });

@@ -116,7 +116,8 @@ export interface ElementInfo {
 export function fieldOfElement(element: ElementInfo): FieldSpec | null {
   const { name, type, converted_type: converted, logical_type: logical } = element;
   const nullable = element.repetition_type !== "REQUIRED";
-  const spec = (t: FieldSpec["type"], asDate?: boolean): FieldSpec => (asDate === undefined ? { name, type: t, nullable } : { name, type: t, nullable, asDate });
+  const spec = (t: FieldSpec["type"], asDate?: boolean): FieldSpec =>
+    asDate === undefined ? { name, type: t, nullable } : { name, type: t, nullable, asDate };
   if (converted === "JSON" || logical?.type === "JSON") return spec("json");
   if (converted === "DATE" || logical?.type === "DATE") return spec("date");
   if (converted === "TIMESTAMP_MILLIS" || converted === "TIMESTAMP_MICROS" || logical?.type === "TIMESTAMP" || type === "INT96") {

@@ -9,5 +9,10 @@ import { restoreRows } from "../../schema/reconcile.js";
  * null apart from "" and nest JSON, so nothing may be reinterpreted on the way back.
  */
 export function restoreTypedRows(rows: readonly Readonly<Row>[], schema: readonly FieldSpec[], what: string): Row[] {
-  return restoreRows(rows, schema, "output", (spec, value, index) => `${what}: cannot restore field "${spec.name}" (${spec.type}) at row ${index} from ${String(value)}`);
+  return restoreRows(
+    rows,
+    schema,
+    "output",
+    (spec, value, index) => `${what}: cannot restore field "${spec.name}" (${spec.type}) at row ${index} from ${String(value)}`,
+  );
 }

@@ -16,7 +16,12 @@ export interface BucketOptions<C> {
  * in errors, `toJSON()` or `inspect`. A backend says how to check, redact and connect.
  */
 export abstract class BucketDestination<C extends object, H> extends ObjectStoreDestination {
-  static override readonly options = declareOptions<BucketOptions<object>>({ bucket: "required", prefix: "optional", format: "optional", connection: "private" });
+  static override readonly options = declareOptions<BucketOptions<object>>({
+    bucket: "required",
+    prefix: "optional",
+    format: "optional",
+    connection: "private",
+  });
   /** The bucket's name. */
   readonly bucket: string = "";
   readonly #connection: C;
@@ -70,7 +75,11 @@ export abstract class BucketDestination<C extends object, H> extends ObjectStore
     return { destination: this.constructor.name, bucket: this.bucket, prefix: this.prefix, format, connection: this.connection };
   }
 
-  [Symbol.for("nodejs.util.inspect.custom")](_depth: number, options: object, inspect: (value: unknown, options: object) => string): string {
+  [Symbol.for("nodejs.util.inspect.custom")](
+    _depth: number,
+    options: object,
+    inspect: (value: unknown, options: object) => string,
+  ): string {
     return `${this.constructor.name} ${inspect(this.toJSON(), options)}`;
   }
 }

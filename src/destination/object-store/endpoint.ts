@@ -18,6 +18,8 @@ export function checkHttpEndpoint(endpoint: unknown, option: string, example: st
   if (protocol !== "http:" && protocol !== "https:") {
     const at = endpoint.lastIndexOf("@");
     const shown = at < 0 ? endpoint : `${/^[a-z][a-z0-9+.-]*:\/\//i.exec(endpoint)?.[0] ?? ""}***${endpoint.slice(at)}`;
-    throw new ConfigError(`${option} ${protocol ? `has the scheme "${protocol}"` : "is not a valid URL"}: ${expected}, got ${JSON.stringify(shown)}`);
+    throw new ConfigError(
+      `${option} ${protocol ? `has the scheme "${protocol}"` : "is not a valid URL"}: ${expected}, got ${JSON.stringify(shown)}`,
+    );
   }
 }

@@ -43,7 +43,9 @@ const NAME = "GCSDestination";
 export function checkGCSConnection(connection: unknown): void {
   if (connection === undefined) return;
   if (typeof connection !== "object" || connection === null || Array.isArray(connection)) {
-    throw new ConfigError(`${NAME}: connection must be an object with projectId, keyFilename, credentials or apiEndpoint, got ${Array.isArray(connection) ? describeKind(connection) : describeValue(connection)}`);
+    throw new ConfigError(
+      `${NAME}: connection must be an object with projectId, keyFilename, credentials or apiEndpoint, got ${Array.isArray(connection) ? describeKind(connection) : describeValue(connection)}`,
+    );
   }
   const given = connection as Record<string, unknown>;
   const known = ["projectId", "keyFilename", "credentials", "apiEndpoint"];
@@ -61,7 +63,9 @@ export function checkGCSConnection(connection: unknown): void {
     const key = credentials as Record<string, unknown> | null;
     const ok = typeof key === "object" && key !== null && typeof key["client_email"] === "string" && typeof key["private_key"] === "string";
     if (!ok) {
-      throw new ConfigError(`${NAME}: connection.credentials must be a service account key with client_email and private_key strings (the JSON key file's contents), got ${kindOf(credentials)}`);
+      throw new ConfigError(
+        `${NAME}: connection.credentials must be a service account key with client_email and private_key strings (the JSON key file's contents), got ${kindOf(credentials)}`,
+      );
     }
   }
   checkHttpEndpoint(given["apiEndpoint"], `${NAME}: connection.apiEndpoint`, "http://127.0.0.1:4443");

@@ -3,7 +3,15 @@ import type { File } from "@google-cloud/storage";
 import { ConfigError } from "../../errors.js";
 import { BucketDestination, type BucketOptions } from "./bucket-destination.js";
 import type { StoredObject } from "./object-store-destination.js";
-import { checkGCSConnection, createGCSClient, type GCSConnectionOptions, type GCSHandle, gcsStorageError, isObjectNotFound, statusOf } from "./gcs-client.js";
+import {
+  checkGCSConnection,
+  createGCSClient,
+  type GCSConnectionOptions,
+  type GCSHandle,
+  gcsStorageError,
+  isObjectNotFound,
+  statusOf,
+} from "./gcs-client.js";
 
 /** Options of `GCSDestination`. */
 export type GCSDestinationOptions = BucketOptions<GCSConnectionOptions>;
@@ -94,7 +102,9 @@ export class GCSDestination extends BucketDestination<GCSConnectionOptions, GCSH
     let pageToken: string | undefined;
     do {
       const page = await this.call("objects.list", prefix, async ({ storage }) => {
-        const [files, next] = await storage.bucket(this.bucket).getFiles({ prefix, autoPaginate: false, ...(pageToken !== undefined && { pageToken }) });
+        const [files, next] = await storage
+          .bucket(this.bucket)
+          .getFiles({ prefix, autoPaginate: false, ...(pageToken !== undefined && { pageToken }) });
         const objects = files.map((file): StoredObject => ({ name: file.name, metadata: stringValues(file.metadata.metadata) }));
         const token = (next as { pageToken?: unknown } | null)?.pageToken;
         return { objects, next: typeof token === "string" && token !== "" ? token : undefined };
@@ -127,7 +137,9 @@ export class GCSDestination extends BucketDestination<GCSConnectionOptions, GCSH
  */
 function checkObjectName(name: string, uri: string): void {
   if (/[\r\n]/.test(name)) {
-    throw new ConfigError(`GCSDestination: ${printable(uri)} holds a carriage return or line feed, which Google Cloud Storage does not allow in object names (check prefix and dataset)`);
+    throw new ConfigError(
+      `GCSDestination: ${printable(uri)} holds a carriage return or line feed, which Google Cloud Storage does not allow in object names (check prefix and dataset)`,
+    );
   }
 }
 

@@ -42,7 +42,12 @@ interface LegacySidecar {
  */
 export class LocalObjectStoreDestination extends ObjectStoreDestination {
   static override destinationName = "Local object store";
-  static override readonly options = declareOptions<LocalObjectStoreOptions>({ basePath: "required", prefix: "optional", format: "optional", durable: "optional" });
+  static override readonly options = declareOptions<LocalObjectStoreOptions>({
+    basePath: "required",
+    prefix: "optional",
+    format: "optional",
+    durable: "optional",
+  });
   /** The folder that plays the bucket. */
   readonly basePath: string = "";
   /** Whether puts are synced to disk (see the option). */
@@ -120,12 +125,14 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
       const file = basename(path);
       await rm(path, { force: true });
       const beside = await readdir(folder).catch((error: unknown) => (isMissing(error) ? [] : Promise.reject(error)));
-      for (const entry of beside) if (entry.startsWith(`.${file}`) || entry.startsWith(`..${file}`)) await rm(join(folder, entry), { force: true });
+      for (const entry of beside)
+        if (entry.startsWith(`.${file}`) || entry.startsWith(`..${file}`)) await rm(join(folder, entry), { force: true });
       for (let dir = folder; dir !== this.folder && dir.startsWith(this.folder + sep); dir = dirname(dir)) {
         await removeOrphanLedgers(dir);
         const removed = await rmdir(dir).then(
           () => true,
-          (error: NodeJS.ErrnoException) => (error.code === "ENOTEMPTY" || error.code === "EEXIST" || error.code === "ENOENT" ? false : Promise.reject(error)),
+          (error: NodeJS.ErrnoException) =>
+            error.code === "ENOTEMPTY" || error.code === "EEXIST" || error.code === "ENOENT" ? false : Promise.reject(error),
         );
         if (!removed) break;
       }
@@ -215,7 +222,10 @@ async function removeOrphanLedgers(folder: string): Promise<void> {
 }
 
 function isLedgerFile(name: string): boolean {
-  return name.startsWith(".") && (name.endsWith(".ledger") || name.endsWith(".ledger.compacting") || (name.includes(".ledger.tmp-") && parseTempName(name) !== null));
+  return (
+    name.startsWith(".") &&
+    (name.endsWith(".ledger") || name.endsWith(".ledger.compacting") || (name.includes(".ledger.tmp-") && parseTempName(name) !== null))
+  );
 }
 
 function isMissing(error: unknown): boolean {

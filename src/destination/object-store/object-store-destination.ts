@@ -40,7 +40,8 @@ export abstract class ObjectStoreDestination extends Destination {
 
   /** For a bucket-backed destination's constructor: refuses a `bucket` option that names no bucket. */
   protected checkBucket(bucket: unknown): void {
-    if (typeof bucket !== "string" || bucket === "") throw new ConfigError(`${this.constructor.name}: bucket must be a non-empty bucket name`);
+    if (typeof bucket !== "string" || bucket === "")
+      throw new ConfigError(`${this.constructor.name}: bucket must be a non-empty bucket name`);
   }
 
   /** Uploads an object, replacing any object of that name, with the given custom metadata. */
@@ -76,7 +77,11 @@ export abstract class ObjectStoreDestination extends Destination {
   override async describeDrop(context: IOContext): Promise<DropTarget> {
     const { names, partitions } = await this.ownObjects(context);
     const prefix = this.tablePath(context).join("/");
-    return { what: `objects under ${this.objectUri(prefix)}/`, partitions: context.asset.partitioning ? partitions : null, exists: names.length > 0 };
+    return {
+      what: `objects under ${this.objectUri(prefix)}/`,
+      partitions: context.asset.partitioning ? partitions : null,
+      exists: names.length > 0,
+    };
   }
 
   /**
@@ -104,7 +109,12 @@ export abstract class ObjectStoreDestination extends Destination {
 
   /** Where the objects are: the URI of the prefix (`s3://bucket/prefix`, a folder). */
   override get location(): string {
-    return this.objectUri(String(this.prefix ?? "").split("/").filter((part) => part !== "").join("/"));
+    return this.objectUri(
+      String(this.prefix ?? "")
+        .split("/")
+        .filter((part) => part !== "")
+        .join("/"),
+    );
   }
 
   /** The object a partition lives in (null: the whole of an unpartitioned asset). */
@@ -118,7 +128,9 @@ export abstract class ObjectStoreDestination extends Destination {
   async writePartition(context: IOContext, partition: Partition | null, data: unknown): Promise<void> {
     const table = TableData.from(data);
     if (!table) {
-      throw new SchemaError(`${this.displayName} stores tables, but asset "${context.asset.key}" produced ${describeValue(data)}; use FileDestination for other values`);
+      throw new SchemaError(
+        `${this.displayName} stores tables, but asset "${context.asset.key}" produced ${describeValue(data)}; use FileDestination for other values`,
+      );
     }
     const rows = table.rows;
     let fields = effectiveFields(context.schema, rows);
@@ -149,10 +161,17 @@ export abstract class ObjectStoreDestination extends Destination {
   async partitionRowCounts(context: IOContext): Promise<Record<string, number>> {
     const column = safeSegment(context.partitionColumn(), "partition column", this.displayName);
     const format = this.fileFormat();
-    return countRows(this, `${this.tablePath(context).join("/")}/`, `${column}=`, `data.${format.extension}`, async (name) => {
-      const bytes = await this.getObject(name);
-      return bytes === null ? null : (await format.deserialize(bytes, null)).length;
-    }, context.asset.partitioning);
+    return countRows(
+      this,
+      `${this.tablePath(context).join("/")}/`,
+      `${column}=`,
+      `data.${format.extension}`,
+      async (name) => {
+        const bytes = await this.getObject(name);
+        return bytes === null ? null : (await format.deserialize(bytes, null)).length;
+      },
+      context.asset.partitioning,
+    );
   }
 
   /** The format object `format` names. */
@@ -162,14 +181,20 @@ export abstract class ObjectStoreDestination extends Destination {
 
   /** `[...prefix, dataset?, table]`: the folder of an asset's objects. */
   protected tablePath(context: IOContext): string[] {
-    const prefix = String(this.prefix ?? "").split("/").filter((part) => part !== "");
+    const prefix = String(this.prefix ?? "")
+      .split("/")
+      .filter((part) => part !== "");
     for (const part of prefix) safeSegment(part, "prefix segment", this.displayName);
     return [...prefix, ...tableSegments(context, this.displayName)];
   }
 
   private partitionColumn(context: IOContext, partition: Partition): PartitionColumn {
     const name = context.partitionColumn();
-    return new PartitionColumn(name, partition, context.schema?.find((spec) => spec.name === name));
+    return new PartitionColumn(
+      name,
+      partition,
+      context.schema?.find((spec) => spec.name === name),
+    );
   }
 }
 

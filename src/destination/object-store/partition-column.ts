@@ -45,7 +45,8 @@ export class PartitionColumn {
    */
   attach(rows: readonly Row[], schema: readonly FieldSpec[] | null): Row[] {
     const position = schema ? schema.findIndex((spec) => spec.name === this.name) : -1;
-    const fromPath = this.restored !== NONE ? this.restored : this.spec ? restore(storedText(this.partition, this.spec), this.spec) : this.partition.key;
+    const fromPath =
+      this.restored !== NONE ? this.restored : this.spec ? restore(storedText(this.partition, this.spec), this.spec) : this.partition.key;
     return rows.map((row) => {
       const own = Object.hasOwn(row, this.name);
       const value = own ? (this.spec ? restore(row[this.name], this.spec) : row[this.name]) : fromPath;
@@ -88,7 +89,8 @@ function restorable(partition: Partition, spec: FieldSpec): Restored {
 /** `restorable` for a value of no declared type: the key as a string, a day's or hour's start as a Date. */
 function untypedRestorable(partition: Partition, sample: unknown): Restored {
   if (typeof sample === "string") return partition.key;
-  if (sample instanceof Date && partition instanceof TimePartition && instantGranularity(partition)) return new Date(partition.value.getTime());
+  if (sample instanceof Date && partition instanceof TimePartition && instantGranularity(partition))
+    return new Date(partition.value.getTime());
   return NONE;
 }
 

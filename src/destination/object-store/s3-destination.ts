@@ -41,7 +41,15 @@ export class S3Destination extends BucketDestination<S3ConnectionOptions, S3Hand
    */
   async putObject(name: string, payload: Uint8Array, contentType: string, metadata: Record<string, string>): Promise<void> {
     await this.call("PutObject", name, ({ sdk, client }) =>
-      client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key: name, Body: payload, ContentType: contentType, Metadata: withAliases(metadata) })),
+      client.send(
+        new sdk.PutObjectCommand({
+          Bucket: this.bucket,
+          Key: name,
+          Body: payload,
+          ContentType: contentType,
+          Metadata: withAliases(metadata),
+        }),
+      ),
     );
   }
 
@@ -79,10 +87,14 @@ export class S3Destination extends BucketDestination<S3ConnectionOptions, S3Hand
   override async deleteObjects(names: readonly string[]): Promise<void> {
     if (names.length === 0) return;
     await this.call("DeleteObjects", names[0]!, async ({ sdk, client }) => {
-      const response = await client.send(new sdk.DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: names.map((Key) => ({ Key })), Quiet: true } }));
+      const response = await client.send(
+        new sdk.DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: names.map((Key) => ({ Key })), Quiet: true } }),
+      );
       const failed = response.Errors?.[0];
       if (failed) {
-        const error = new Error(`${failed.Code ?? "Error"}: ${failed.Message ?? "not deleted"} (${this.objectUri(failed.Key ?? "")}, ${response.Errors!.length} key(s) not deleted)`);
+        const error = new Error(
+          `${failed.Code ?? "Error"}: ${failed.Message ?? "not deleted"} (${this.objectUri(failed.Key ?? "")}, ${response.Errors!.length} key(s) not deleted)`,
+        );
         error.name = failed.Code ?? "Error";
         throw error;
       }
@@ -98,11 +110,15 @@ export class S3Destination extends BucketDestination<S3ConnectionOptions, S3Hand
     let token: string | undefined;
     do {
       const page = await this.call("ListObjectsV2", prefix, async ({ sdk, client }) => {
-        const listed = await client.send(new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token, EncodingType: "url" }));
+        const listed = await client.send(
+          new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token, EncodingType: "url" }),
+        );
         // A server that ignores the request (some S3-compatible ones do) says so by omitting
         // EncodingType. A key that is not valid encoding fails the call, as any bad answer would.
         const encoded = listed.EncodingType === "url";
-        const keys = (listed.Contents ?? []).flatMap((item) => (typeof item.Key === "string" ? [encoded ? decodeListedKey(item.Key) : item.Key] : []));
+        const keys = (listed.Contents ?? []).flatMap((item) =>
+          typeof item.Key === "string" ? [encoded ? decodeListedKey(item.Key) : item.Key] : [],
+        );
         return { keys, next: listed.IsTruncated ? listed.NextContinuationToken : undefined };
       });
       yield page.keys;

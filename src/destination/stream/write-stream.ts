@@ -83,5 +83,7 @@ async function* checkedBatches(context: IOContext, batches: AsyncIterable<Row[]>
 
 function outside(context: IOContext, value: unknown): PartitionError {
   const shown = value instanceof Date ? value.toISOString() : JSON.stringify(value);
-  return new PartitionError(`asset "${context.asset.key}": a row has a "${context.partitionColumn()}" value outside the window ${String(context.window)} (${shown}); rows must carry their partition's value`);
+  return new PartitionError(
+    `asset "${context.asset.key}": a row has a "${context.partitionColumn()}" value outside the window ${String(context.window)} (${shown}); rows must carry their partition's value`,
+  );
 }

@@ -67,7 +67,8 @@ export class PartitionRun {
       return this.result("completed", Object.fromEntries(this.executions));
     }
     const known = new Map(reported ? Object.entries(reported.assetExecutions) : this.executions);
-    const said = !reported && this.ended && !(timedOut && this.ended.type === "run:canceled") ? (this.ended.type.slice(4) as ExecutionStatus) : null;
+    const said =
+      !reported && this.ended && !(timedOut && this.ended.type === "run:canceled") ? (this.ended.type.slice(4) as ExecutionStatus) : null;
     const status: ExecutionStatus = said ?? (timedOut ? "failed" : end.asked === "interrupt" ? "canceled" : "failed");
     const error = new AssetError(`the process running partition ${this.partition} ${this.how(end)}${tailOf(end.stderr)}`);
     const executions: Record<string, AssetExecution> = {};
@@ -85,7 +86,16 @@ export class PartitionRun {
       changed = true;
       const durationMs = Date.now() - this.startedAt;
       const startTime = this.started.has(asset) ? new Date(this.startedAt) : null;
-      executions[asset] = { asset, status, startTime, endTime: null, error, rows: null, written: execution?.written ?? [], failedDestinations: execution?.failedDestinations ?? [] };
+      executions[asset] = {
+        asset,
+        status,
+        startTime,
+        endTime: null,
+        error,
+        rows: null,
+        written: execution?.written ?? [],
+        failedDestinations: execution?.failedDestinations ?? [],
+      };
       if (status === "failed") this.emit({ ...base, type: "asset:failed", time: now, asset, error: errorInfo(error), durationMs });
       else this.emit({ ...base, type: "asset:canceled", time: now, asset, reason: error.message, ...(startTime ? { durationMs } : {}) });
     }
@@ -114,7 +124,13 @@ export class PartitionRun {
   }
 
   private result(status: ExecutionStatus, executions: Record<string, AssetExecution>): RunResult {
-    return new RunResult({ runId: this.runId, status, executionTime: Date.now() - this.startedAt, partitionOrWindow: this.partition, assetExecutions: executions });
+    return new RunResult({
+      runId: this.runId,
+      status,
+      executionTime: Date.now() - this.startedAt,
+      partitionOrWindow: this.partition,
+      assetExecutions: executions,
+    });
   }
 
   /** The per-asset outcome, from the events, for a worker that exits before it can send its result. */

@@ -82,9 +82,16 @@ export interface RunResultData {
 }
 
 export function errorToData(error: Error): ErrorData {
-  const writes = error instanceof errors.DestinationWriteError ? { written: error.written, failedDestinations: error.failedDestinations } : {};
+  const writes =
+    error instanceof errors.DestinationWriteError ? { written: error.written, failedDestinations: error.failedDestinations } : {};
   const code = (error as { code?: unknown }).code;
-  return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}), ...(typeof code === "string" ? { code } : {}), ...writes };
+  return {
+    name: error.name,
+    message: error.message,
+    ...(error.stack ? { stack: error.stack } : {}),
+    ...(typeof code === "string" ? { code } : {}),
+    ...writes,
+  };
 }
 
 /** The error classes a worker's errors come back as, by name, so `instanceof` holds in the parent. */

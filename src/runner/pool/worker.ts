@@ -45,7 +45,10 @@ export async function serveTasks(load: () => Promise<WorkerProject>): Promise<vo
     if (exiting) return;
     exiting = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([(project?.close() ?? Promise.resolve()).catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_LIMIT_MS)))]);
+    await Promise.race([
+      (project?.close() ?? Promise.resolve()).catch(() => undefined),
+      new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_LIMIT_MS))),
+    ]);
     clearTimeout(timer);
     process.exit(code);
   };

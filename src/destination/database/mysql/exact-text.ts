@@ -37,13 +37,15 @@ export function wantedCollation(definition: string): string | null {
 
 /** A catalog name that may appear in SQL text unquoted (charsets and collations are words). */
 function word(name: string | null, what: string): string {
-  if (name === null || !/^\w+$/.test(name)) throw new SchemaError(`MySQL: the catalog gave ${what} ${JSON.stringify(name)}; expected a name of letters, digits and underscores`);
+  if (name === null || !/^\w+$/.test(name))
+    throw new SchemaError(`MySQL: the catalog gave ${what} ${JSON.stringify(name)}; expected a name of letters, digits and underscores`);
   return name;
 }
 
 /** The statement converting a column to `collation`, its type and nullability restated. */
 export function convertStatement(qualified: string, column: string, catalog: CatalogColumn, collation: string): string {
-  if (!/^[a-z]+(\(\d+\))?$/i.test(catalog.type)) throw new SchemaError(`MySQL: the catalog gave the text type ${JSON.stringify(catalog.type)}; expected a type such as varchar(255)`);
+  if (!/^[a-z]+(\(\d+\))?$/i.test(catalog.type))
+    throw new SchemaError(`MySQL: the catalog gave the text type ${JSON.stringify(catalog.type)}; expected a type such as varchar(255)`);
   return `ALTER TABLE ${qualified} MODIFY COLUMN ${column} ${catalog.type} CHARACTER SET utf8mb4 COLLATE ${word(collation, "the collation")} ${catalog.nullable ? "NULL" : "NOT NULL"}`;
 }
 
@@ -53,10 +55,19 @@ export function convertStatement(qualified: string, column: string, catalog: Cat
  * bound, is compared byte for byte). Each row is one group of such values, as comma-separated
  * hex of their UTF-8 text; at most `limit` groups.
  */
-export function collisionQuery(qualified: string, column: string, catalog: CatalogColumn, ledger: { qualified: string; entry: string } | null, limit = 3): string {
-  const text = (expression: string) => `CONVERT(${expression} USING ${word(catalog.charset, "the character set")}) COLLATE ${word(catalog.collation, "the collation")}`;
+export function collisionQuery(
+  qualified: string,
+  column: string,
+  catalog: CatalogColumn,
+  ledger: { qualified: string; entry: string } | null,
+  limit = 3,
+): string {
+  const text = (expression: string) =>
+    `CONVERT(${expression} USING ${word(catalog.charset, "the character set")}) COLLATE ${word(catalog.collation, "the collation")}`;
   const part = (i: number) => `CASE WHEN JSON_VALID(${ledger?.entry}) THEN JSON_UNQUOTE(JSON_EXTRACT(${ledger?.entry}, '$[${i}]')) END`;
-  const fromLedger = ledger ? ` UNION ALL SELECT ${text(part(1))} FROM ${ledger.qualified} WHERE CAST(${part(0)} AS BINARY) = CAST(? AS BINARY)` : "";
+  const fromLedger = ledger
+    ? ` UNION ALL SELECT ${text(part(1))} FROM ${ledger.qualified} WHERE CAST(${part(0)} AS BINARY) = CAST(? AS BINARY)`
+    : "";
   return (
     `SELECT GROUP_CONCAT(DISTINCT HEX(CONVERT(v USING utf8mb4)) SEPARATOR ',') AS members` +
     ` FROM (SELECT ${text(column)} AS v FROM ${qualified} WHERE ${column} IS NOT NULL${fromLedger}) AS stored` +
@@ -75,7 +86,13 @@ export function collisionGroups(rows: readonly Record<string, unknown>[]): strin
 }
 
 /** The refusal of a write to a table whose old collation made stored values one. */
-export function collisionError(where: string, column: string, catalog: CatalogColumn, groups: readonly string[][], convert: string): SchemaError {
+export function collisionError(
+  where: string,
+  column: string,
+  catalog: CatalogColumn,
+  groups: readonly string[][],
+  convert: string,
+): SchemaError {
   const listed = groups.map((group) => group.map((value) => JSON.stringify(value)).join(" and ")).join("; ");
   return new SchemaError(
     `MySQL: column ${JSON.stringify(column)} of table ${where} compares text with collation ${catalog.collation}, under which the stored partitions ${listed} are one value, so a write of one may have replaced the rows of another; expected every distinct value to be its own partition: convert the column (${convert}), then write those partitions again`,

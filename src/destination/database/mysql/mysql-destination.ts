@@ -72,7 +72,9 @@ export class MySQLDestination extends ServerSqlDestination {
   }
 
   private pool(): Promise<MySQL.Pool> {
-    this.#pool ??= loadDriver<typeof MySQL>("mysql2/promise", "MySQLDestination", "npm install mysql2").then((mysql) => createPool(mysql, this.settings));
+    this.#pool ??= loadDriver<typeof MySQL>("mysql2/promise", "MySQLDestination", "npm install mysql2").then((mysql) =>
+      createPool(mysql, this.settings),
+    );
     return this.#pool;
   }
 
@@ -81,7 +83,11 @@ export class MySQLDestination extends ServerSqlDestination {
    * a strict sql_mode (`SESSION_SETUP`). One that cannot be set up is discarded.
    */
   private async connection(): Promise<MySQL.PoolConnection> {
-    const connection = await (await this.pool()).getConnection().catch((error: unknown) => Promise.reject(this.fail(error, "connect failed")));
+    const connection = await (
+      await this.pool()
+    )
+      .getConnection()
+      .catch((error: unknown) => Promise.reject(this.fail(error, "connect failed")));
     if (this.#ready.has(connection.connection)) return connection;
     try {
       await connection.query(SESSION_SETUP);
@@ -135,7 +141,17 @@ export class MySQLDestination extends ServerSqlDestination {
     const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
     this.#catalogColumns.set(
       JSON.stringify([dataset, table]),
-      new Map(rows.map((row) => [String(row["name"]), { type: String(row["type"]), charset: text(row["charset"]), collation: text(row["collation"]), nullable: row["nullable"] !== "NO" }])),
+      new Map(
+        rows.map((row) => [
+          String(row["name"]),
+          {
+            type: String(row["type"]),
+            charset: text(row["charset"]),
+            collation: text(row["collation"]),
+            nullable: row["nullable"] !== "NO",
+          },
+        ]),
+      ),
     );
     return rows.length === 0 ? null : new Map(rows.map((row) => [String(row["name"]), String(row["type"])]));
   }
@@ -159,7 +175,9 @@ export class MySQLDestination extends ServerSqlDestination {
     const column = this.dialect.quote(field.name);
     const convert = convertStatement(qualified, column, catalog, collation);
     if (table !== LEDGER_TABLE) {
-      const ledger = (await this.readColumns(LEDGER_TABLE, dataset))?.has(LEDGER_ENTRY) ? { qualified: this.dialect.table(LEDGER_TABLE, dataset), entry: this.dialect.quote(LEDGER_ENTRY) } : null;
+      const ledger = (await this.readColumns(LEDGER_TABLE, dataset))?.has(LEDGER_ENTRY)
+        ? { qualified: this.dialect.table(LEDGER_TABLE, dataset), entry: this.dialect.quote(LEDGER_ENTRY) }
+        : null;
       const groups = collisionGroups(await this.run(collisionQuery(qualified, column, catalog, ledger), ledger ? [table] : []));
       if (groups.length > 0) throw collisionError(dataset === null ? table : `${dataset}.${table}`, field.name, catalog, groups, convert);
     }
@@ -196,7 +214,8 @@ export class MySQLDestination extends ServerSqlDestination {
     for (let start = 0; start < data.length; start += batch) {
       const end = Math.min(data.length, start + batch);
       const values: unknown[] = [];
-      for (let i = start; i < end; i++) for (let j = 0; j < fields.length; j++) values.push(mysqlValue(kinds[j]!, columns[j]![i], fields[j]!.name, i));
+      for (let i = start; i < end; i++)
+        for (let j = 0; j < fields.length; j++) values.push(mysqlValue(kinds[j]!, columns[j]![i], fields[j]!.name, i));
       await this.run(head + new Array(end - start).fill(tuple).join(", "), values);
     }
   }
@@ -216,7 +235,13 @@ export class MySQLDestination extends ServerSqlDestination {
     const locks = scope ? partitionLocks(scope.dataset ?? database ?? "", scope.table, scope.partitions) : [];
     let reusable = true;
     try {
-      return await holdingLocks(connection, locks, scope?.table ?? "", () => retryOnLockConflict(() => this.writeOnce(connection, fn, writeIsolation)), () => (reusable = false));
+      return await holdingLocks(
+        connection,
+        locks,
+        scope?.table ?? "",
+        () => retryOnLockConflict(() => this.writeOnce(connection, fn, writeIsolation)),
+        () => (reusable = false),
+      );
     } catch (error) {
       throw this.fail(error, "transaction failed");
     } finally {

@@ -37,7 +37,8 @@ export const SESSION_SETUP =
 export const MAX_COMMENT = 2048;
 
 function quote(identifier: string): string {
-  if (identifier.length > MAX_IDENTIFIER) throw new ConfigError(`MySQL identifier ${JSON.stringify(identifier)} is longer than ${MAX_IDENTIFIER} characters`);
+  if (identifier.length > MAX_IDENTIFIER)
+    throw new ConfigError(`MySQL identifier ${JSON.stringify(identifier)} is longer than ${MAX_IDENTIFIER} characters`);
   return quoteBacktick(identifier);
 }
 
@@ -159,7 +160,12 @@ function period(column: string, catalogType: string, granularity: TimeGranularit
   switch (family(catalogType)) {
     case "date":
     case "datetime":
-      return { exact: `(${column} >= '0002-01-01' AND ${column} < '9999-01-01')`, start: periodStart(column, granularity), render: asText, text: false };
+      return {
+        exact: `(${column} >= '0002-01-01' AND ${column} < '9999-01-01')`,
+        start: periodStart(column, granularity),
+        render: asText,
+        text: false,
+      };
     case "text":
       return {
         exact:
@@ -235,8 +241,15 @@ export function mysqlValue(kind: StorageKind, value: unknown, field: string, row
     case "string":
       return typeof value === "string" ? utf8Text(value, "MySQL", field, row) : String(value);
     case "number":
-      if (typeof value === "number" && !Number.isFinite(value)) throw unstorable("MySQL", field, row, `a DOUBLE column cannot hold ${value}; expected a finite number`);
-      if (Object.is(value, -0)) throw unstorable("MySQL", field, row, "a DOUBLE column does not keep the sign of zero (MariaDB stores -0 as 0); expected a number other than -0");
+      if (typeof value === "number" && !Number.isFinite(value))
+        throw unstorable("MySQL", field, row, `a DOUBLE column cannot hold ${value}; expected a finite number`);
+      if (Object.is(value, -0))
+        throw unstorable(
+          "MySQL",
+          field,
+          row,
+          "a DOUBLE column does not keep the sign of zero (MariaDB stores -0 as 0); expected a number other than -0",
+        );
       return value;
     default:
       return value;

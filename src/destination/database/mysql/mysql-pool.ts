@@ -25,7 +25,8 @@ export function createPool(mysql: typeof MySQL, settings: ResolvedConnection): M
     jsonStrings: true,
     // JSON as its text: reconcile parses it, and a JSON string "123" stays a string.
     // DATETIME as its text, read as UTC here: mysql2's own parse builds years 0-99 as 1900-1999.
-    typeCast: (field, next) => (field.type === "JSON" ? field.string("utf8") : field.type === "DATETIME" ? utcDateTime(field.string("utf8")) : next()),
+    typeCast: (field, next) =>
+      field.type === "JSON" ? field.string("utf8") : field.type === "DATETIME" ? utcDateTime(field.string("utf8")) : next(),
   });
   // A connection losing its server emits 'error' (after failing the statement in flight,
   // which reports it), and an 'error' event nobody listens to ends the process. mysql2's

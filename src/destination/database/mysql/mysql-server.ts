@@ -37,6 +37,9 @@ export function serverFacts(row: Readonly<Record<string, unknown>>): ServerFacts
     // READ COMMITTED takes no gap locks, so writers of neighbouring partitions never wait on
     // each other. A server logging statements (binlog_format STATEMENT) refuses InnoDB writes
     // at that level: there writes stay at REPEATABLE READ, and deadlocks are retried.
-    writeIsolation: (logBin === "1" || logBin === "ON") && String(row["binlogFormat"]).toUpperCase() === "STATEMENT" ? "REPEATABLE READ" : "READ COMMITTED",
+    writeIsolation:
+      (logBin === "1" || logBin === "ON") && String(row["binlogFormat"]).toUpperCase() === "STATEMENT"
+        ? "REPEATABLE READ"
+        : "READ COMMITTED",
   };
 }

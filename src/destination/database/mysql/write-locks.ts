@@ -28,7 +28,12 @@ export interface PartitionLock {
  */
 export function partitionLocks(database: string, table: string, partitions: readonly string[] | null): PartitionLock[] {
   const keys = partitions === null ? [null] : [...new Set(partitions)];
-  const locks = keys.map((partition) => ({ name: `interloper:${createHash("sha1").update(JSON.stringify([database, table, partition])).digest("hex")}`, partition }));
+  const locks = keys.map((partition) => ({
+    name: `interloper:${createHash("sha1")
+      .update(JSON.stringify([database, table, partition]))
+      .digest("hex")}`,
+    partition,
+  }));
   return locks.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
@@ -43,10 +48,18 @@ function chunks<T>(items: readonly T[]): T[][] {
  * (the wait it gives DDL for a table lock), appending each one taken to `held`, so the caller
  * releases what was taken whatever fails. One not had in time is a DatabaseError naming it.
  */
-export async function takeLocks(connection: MySQL.PoolConnection, locks: readonly PartitionLock[], held: PartitionLock[], table: string): Promise<void> {
+export async function takeLocks(
+  connection: MySQL.PoolConnection,
+  locks: readonly PartitionLock[],
+  held: PartitionLock[],
+  table: string,
+): Promise<void> {
   for (const batch of chunks(locks)) {
     const sql = `SELECT ${batch.map((_, i) => `GET_LOCK(?, @@lock_wait_timeout) AS l${i}`).join(", ")}`;
-    const [rows] = await connection.execute(sql, batch.map((lock) => lock.name));
+    const [rows] = await connection.execute(
+      sql,
+      batch.map((lock) => lock.name),
+    );
     const row = (rows as Record<string, unknown>[])[0] ?? {};
     const taken = batch.filter((_, i) => Number(row[`l${i}`]) === 1);
     held.push(...taken);
@@ -61,7 +74,10 @@ export async function takeLocks(connection: MySQL.PoolConnection, locks: readonl
 /** Releases `locks` on `connection`; a failure leaves them held until the connection closes. */
 export async function releaseLocks(connection: MySQL.PoolConnection, locks: readonly PartitionLock[]): Promise<void> {
   for (const batch of chunks(locks)) {
-    await connection.execute(`SELECT ${batch.map((_, i) => `RELEASE_LOCK(?) AS r${i}`).join(", ")}`, batch.map((lock) => lock.name));
+    await connection.execute(
+      `SELECT ${batch.map((_, i) => `RELEASE_LOCK(?) AS r${i}`).join(", ")}`,
+      batch.map((lock) => lock.name),
+    );
   }
 }
 
@@ -70,7 +86,13 @@ export async function releaseLocks(connection: MySQL.PoolConnection, locks: read
  * does). `broken` is called when a release fails: the connection may still hold a lock, and
  * must be closed (which frees them) rather than go back to the pool.
  */
-export async function holdingLocks<T>(connection: MySQL.PoolConnection, locks: readonly PartitionLock[], table: string, body: () => Promise<T>, broken: () => void): Promise<T> {
+export async function holdingLocks<T>(
+  connection: MySQL.PoolConnection,
+  locks: readonly PartitionLock[],
+  table: string,
+  body: () => Promise<T>,
+  broken: () => void,
+): Promise<T> {
   const held: PartitionLock[] = [];
   try {
     await takeLocks(connection, locks, held, table);

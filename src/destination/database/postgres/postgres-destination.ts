@@ -65,7 +65,10 @@ export class PostgresDestination extends ServerSqlDestination {
         keepAliveInitialDelayMillis: 10_000,
         // Instants are compared and cast in UTC whatever the server's default zone is.
         options: "-c TimeZone=UTC",
-        types: { getTypeParser: ((oid: number, format?: "text" | "binary") => (TEXT_TYPES.has(oid) ? (value: string) => value : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser },
+        types: {
+          getTypeParser: ((oid: number, format?: "text" | "binary") =>
+            TEXT_TYPES.has(oid) ? (value: string) => value : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+        },
       });
       // A client losing its connection (a server restart, a network cut) emits 'error', and an
       // 'error' event nobody listens to ends the process. The pool listens to its idle clients;
@@ -102,9 +105,10 @@ export class PostgresDestination extends ServerSqlDestination {
   }
 
   protected async createDataset(dataset: string | null): Promise<void> {
-    if (dataset !== null) await this.run(`CREATE SCHEMA IF NOT EXISTS ${this.dialect.quote(dataset)}`).catch((error: unknown) => {
-      if (!this.isAlreadyDone(error)) throw error;
-    });
+    if (dataset !== null)
+      await this.run(`CREATE SCHEMA IF NOT EXISTS ${this.dialect.quote(dataset)}`).catch((error: unknown) => {
+        if (!this.isAlreadyDone(error)) throw error;
+      });
   }
 
   protected isAlreadyDone(error: unknown): boolean {
@@ -124,7 +128,9 @@ export class PostgresDestination extends ServerSqlDestination {
     const copy = await loadDriver<typeof PgCopyStreams>("pg-copy-streams", "PostgresDestination", INSTALL);
     const names = fields.map((field) => this.dialect.quote(field.name)).join(", ");
     const sql = `COPY ${this.dialect.table(table, dataset)} (${names}) FROM STDIN`;
-    const own = this.#client.getStore() ? null : await (await this.pool()).connect().catch((error: unknown) => Promise.reject(this.fail(error, "connect failed")));
+    const own = this.#client.getStore()
+      ? null
+      : await (await this.pool()).connect().catch((error: unknown) => Promise.reject(this.fail(error, "connect failed")));
     const client = this.#client.getStore() ?? own!;
     let failed = false;
     try {
@@ -178,7 +184,9 @@ export class PostgresDestination extends ServerSqlDestination {
     const client = await (await this.pool()).connect().catch((error: unknown) => Promise.reject(this.fail(error, "connect failed")));
     let broken = false;
     try {
-      await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY").catch((error: unknown) => Promise.reject(this.fail(error, "starting a read failed")));
+      await client
+        .query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        .catch((error: unknown) => Promise.reject(this.fail(error, "starting a read failed")));
       const result = await this.#client.run(client, fn);
       await client.query("COMMIT").catch((error: unknown) => Promise.reject(this.fail(error, "ending a read failed")));
       return result;
@@ -195,7 +203,6 @@ export class PostgresDestination extends ServerSqlDestination {
     this.#pool = undefined;
     if (pending) await (await pending).end();
   }
-
 }
 
 const TAB = 0x09;

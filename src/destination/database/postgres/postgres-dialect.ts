@@ -54,9 +54,19 @@ function period(column: string, catalogType: string, granularity: TimeGranularit
   const render = (start: string) => `to_char(${start}, 'YYYY-MM-DD HH24:MI:SS')`;
   switch (postgresDialect.family(catalogType)) {
     case "timestamptz":
-      return { exact: `(${column} >= '0002-01-01T00:00:00Z' AND ${column} < '9999-01-01T00:00:00Z')`, start: trunc(`${column} AT TIME ZONE 'UTC'`), render, text: false };
+      return {
+        exact: `(${column} >= '0002-01-01T00:00:00Z' AND ${column} < '9999-01-01T00:00:00Z')`,
+        start: trunc(`${column} AT TIME ZONE 'UTC'`),
+        render,
+        text: false,
+      };
     case "date":
-      return { exact: `(${column} >= '0002-01-01' AND ${column} < '9999-01-01')`, start: trunc(`CAST(${column} AS timestamp)`), render, text: false };
+      return {
+        exact: `(${column} >= '0002-01-01' AND ${column} < '9999-01-01')`,
+        start: trunc(`CAST(${column} AS timestamp)`),
+        render,
+        text: false,
+      };
     case "text":
       return {
         exact: `(${column} ~ '${ISO_TEXT_REGEX}' AND ${notFeb29OfCommonYear(column, TEXT_FUNCTIONS)})`,

@@ -58,7 +58,9 @@ const NOT_DATES = new Set(["INTEGER", "REAL", "BOOLEAN", "JSON TEXT"]);
 function period(column: string, catalogType: string, granularity: TimeGranularity): PeriodSql | null {
   if (NOT_DATES.has(catalogType.trim().toUpperCase())) return null;
   const utc = `(CASE WHEN ${hasOffset(column, TEXT_FUNCTIONS)} THEN strftime('%Y-%m-%d %H:%M:%S', ${column}) ELSE ${column} END)`;
-  const shaped = ISO_GLOBS.map(([length, globs]) => ` WHEN ${length} THEN ${globs.map((glob) => `${column} GLOB '${glob}'`).join(" OR ")}`).join("");
+  const shaped = ISO_GLOBS.map(
+    ([length, globs]) => ` WHEN ${length} THEN ${globs.map((glob) => `${column} GLOB '${glob}'`).join(" OR ")}`,
+  ).join("");
   return {
     exact: `(typeof(${column}) = 'text' AND (CASE length(${column})${shaped} ELSE 0 END) AND ${realIsoText(column, TEXT_FUNCTIONS)})`,
     start: periodStart(utc, granularity),
@@ -134,8 +136,15 @@ export function sqliteValue(kind: StorageKind, value: unknown, field: string, ro
     case "string":
       return typeof value === "string" ? utf8Text(value, "SQLite", field, row) : String(value);
     case "number":
-      if (typeof value === "number" && Number.isNaN(value)) throw unstorable("SQLite", field, row, "SQLite stores NaN as NULL; expected a number other than NaN");
-      if (Object.is(value, -0)) throw unstorable("SQLite", field, row, "SQLite keeps an integral REAL as an integer on disk, so -0 would read back as 0; expected a number other than -0");
+      if (typeof value === "number" && Number.isNaN(value))
+        throw unstorable("SQLite", field, row, "SQLite stores NaN as NULL; expected a number other than NaN");
+      if (Object.is(value, -0))
+        throw unstorable(
+          "SQLite",
+          field,
+          row,
+          "SQLite keeps an integral REAL as an integer on disk, so -0 would read back as 0; expected a number other than -0",
+        );
       return value;
     default:
       return value;
