@@ -1,7 +1,8 @@
-// Lint rules that catch what the compiler does not: promises nobody awaits or that are passed
-// where a callback's result is ignored, switches that miss a case of a union, and type-only
-// imports that would otherwise load a module at run time. Formatting is Prettier's alone.
+// Lint catches what the compiler does not: promises nobody awaits or that go where a callback's
+// result is ignored, switches that miss a member of a union, and type-only imports that would
+// load a module at run time. Formatting is Prettier's alone (npm run format).
 import js from "@eslint/js";
+import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
@@ -10,14 +11,23 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: {
+      globals: globals.node,
       parserOptions: { project: ["./tsconfig.test.json"], tsconfigRootDir: import.meta.dirname },
-      globals: { process: "readonly", console: "readonly", URL: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", Buffer: "readonly" },
     },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-misused-promises": "error",
       "@typescript-eslint/switch-exhaustiveness-check": ["error", { considerDefaultExhaustiveForUnions: true }],
-      "@typescript-eslint/consistent-type-imports": "error",
+      // `typeof import("pg")` types the optional drivers that are loaded lazily, on first use.
+      "@typescript-eslint/consistent-type-imports": ["error", { disallowTypeAnnotations: false }],
+      // A leading underscore marks what is unused on purpose: a parameter an override ignores,
+      // a property left out of a rest object.
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
+      ],
+      // Terminal text is made and checked with its escape and control characters on purpose.
+      "no-control-regex": "off",
     },
   },
 );

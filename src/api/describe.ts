@@ -43,14 +43,12 @@ function describeAsset(dag: DAG, asset: Asset): AssetDescription {
       type: d.displayName,
       default: asset.destinationKeys[i] === asset.defaultDestinationKey,
     })),
-    dependencies: dag
-      .dependencies(asset)
-      .map((d) => ({
-        name: d.name,
-        asset: d.asset?.qualifiedKey ?? null,
-        optional: d.optional,
-        ...(d.mapping ? { mapping: d.mapping.describe() } : {}),
-      })),
+    dependencies: dag.dependencies(asset).map((d) => ({
+      name: d.name,
+      asset: d.asset?.qualifiedKey ?? null,
+      optional: d.optional,
+      ...(d.mapping ? { mapping: d.mapping.describe() } : {}),
+    })),
     problems: dag.problems(asset),
     schema: asset.schema ? asset.schema.map((f) => ({ name: f.name, type: f.type, nullable: f.nullable })) : null,
   };

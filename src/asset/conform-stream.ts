@@ -55,7 +55,7 @@ export async function conformStream(asset: Asset, stream: RowStream): Promise<Co
       for (let next = await source.next(); !next.done; next = await source.next()) yield next.value;
     })();
     for await (const batch of all) {
-      let out = batch;
+      let out: Row[];
       if (declared) {
         const result = conform(batch, { strategy: asset.strategy, schema, assetKey: asset.qualifiedKey, rowOffset: count });
         // One warning per dropped field, naming the first row of the stream that held it.

@@ -50,9 +50,10 @@ export interface AssetOptions<
   R extends Record<string, DependencyTarget>,
   O extends Record<string, DependencyTarget>,
   Out,
+  K extends string = string,
 > {
   /** Starts with a letter; letters, digits and underscores. */
-  readonly key: string;
+  readonly key: K;
   readonly partitioning?: PartitionConfig | null;
   readonly schema?: S;
   readonly strategy?: ConformStrategy;
@@ -71,9 +72,9 @@ export interface AssetOptions<
 }
 
 /** An asset as declared: immutable; sources and DAGs turn it into runtime assets. */
-export interface AssetDefinition<S extends ObjectSchema | undefined = ObjectSchema | undefined, Out = unknown> {
+export interface AssetDefinition<S extends ObjectSchema | undefined = ObjectSchema | undefined, Out = unknown, K extends string = string> {
   readonly kind: "asset-definition";
-  readonly key: string;
+  readonly key: K;
   readonly partitioning: PartitionConfig | null;
   readonly schema: S;
   readonly strategy: ConformStrategy | undefined;
@@ -97,8 +98,9 @@ export function asset<
   const R extends Record<string, DependencyTarget> = Record<never, never>,
   const O extends Record<string, DependencyTarget> = Record<never, never>,
   Out = unknown,
->(options: AssetOptions<S, R, O, Out>): AssetDefinition<S, Out> {
-  const key = checkKey(options?.key, "asset");
+  const K extends string = string,
+>(options: AssetOptions<S, R, O, Out, K>): AssetDefinition<S, Out, K> {
+  const key = checkKey(options?.key, "asset") as K;
   if (typeof options.run !== "function") throw new ConfigError(`asset "${key}": run must be a function`);
   if (options.partitioning != null && !(options.partitioning instanceof PartitionConfig)) {
     throw new ConfigError(`asset "${key}": partitioning must be a TimePartitionConfig or ListPartitionConfig`);

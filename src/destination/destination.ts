@@ -136,6 +136,7 @@ export abstract class Destination {
     // V8 keeps an async function's variables alive across await: each slice is handed over
     // rather than held here, so that a destination done with the rows before its I/O (as
     // CSVDestination is, once they are encoded) lets them be collected while young.
+    // eslint-disable-next-line no-useless-assignment -- dropped for the collector, as said above
     data = undefined;
     for (let i = 0; i < slices.length; i++) await this.writePartition(context, slices[i]![0], handOver(slices, i));
   }

@@ -14,6 +14,8 @@ export type DeclaredOptions = Readonly<Record<string, OptionKind>>;
 
 /** Every key of an options interface `T`, marked "required" exactly where `T` requires it (or "private"). */
 export type OptionKinds<T extends object> = {
+  // `{} extends Pick<T, K>` holds exactly when K is optional in T: the empty object type is the point.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   readonly [K in keyof T]-?: ({} extends Pick<T, K> ? "optional" : "required") | "private";
 };
 

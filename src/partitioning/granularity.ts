@@ -35,6 +35,9 @@ const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 const UTC = { in: inUtc } as const;
 
 /** How a granularity's periods start, step and are named: date-fns does the calendar. */
+/** A key's numeric fields in order (year first); a shape has at most four groups. */
+type KeyGroups = readonly [number, number, number, number];
+
 interface Calendar {
   readonly shape: RegExp;
   readonly example: string;
@@ -45,8 +48,8 @@ interface Calendar {
   between(a: Date, b: Date): number;
   /** The key of the period holding an instant: read from its fields, so it needs no truncating. */
   format(instant: Date): string;
-  /** The period start a key's matched groups name, or null when they name no real period. */
-  read(groups: readonly number[]): Date | null;
+  /** The period start a key's matched groups name (unmatched trailing ones 0), or null when they name no real period. */
+  read(groups: KeyGroups): Date | null;
 }
 
 type Truncate = (d: Date, options: typeof UTC) => Date;
@@ -63,6 +66,13 @@ function arithmetic(truncate: Truncate, step: Step, between: Between): Pick<Cale
 }
 
 /** Monday of ISO week 1 of an ISO week-year (January 4th always lies in that week-year). */
+const keyGroups = (match: RegExpExecArray): KeyGroups => [
+  Number(match[1]),
+  Number(match[2] ?? 0),
+  Number(match[3] ?? 0),
+  Number(match[4] ?? 0),
+];
+
 const isoWeekYearStart = (weekYear: number) => startOfISOWeekYear(utc(weekYear, 0, 4), UTC);
 
 const calendars: Record<GranularityName, Calendar> = {
@@ -181,7 +191,7 @@ export class TimeGranularity {
   parse(key: string): Date {
     if (typeof key !== "string") throw new TypeError(`expected a ${this.name} key string, got ${describeValue(key)}`);
     const match = this.calendar.shape.exec(key);
-    const start = match ? this.calendar.read(match.slice(1).map(Number)) : null;
+    const start = match ? this.calendar.read(keyGroups(match)) : null;
     if (!start) {
       const why = match
         ? `has the shape of ${this.calendar.example} but names no real ${this.name}`

@@ -1,6 +1,7 @@
 import { PartitionError } from "../errors.js";
 import { describeValue } from "../text/describe-value.js";
-import { PartitionConfig, type PartitionWindow } from "./base.js";
+import type { PartitionConfig } from "./base.js";
+import { type PartitionWindow } from "./base.js";
 import { ListPartitionConfig } from "./list.js";
 import { TimePartitionConfig, TimePartitionWindow } from "./time.js";
 import type { TimeGranularity } from "./granularity.js";

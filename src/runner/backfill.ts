@@ -163,8 +163,8 @@ async function runSlots(dag: AssetGraph, stages: readonly Stage[], options: Stag
   emit({ ...base, type: "backfill:started", time: new Date().toISOString(), partitions: keys, order: options.order ?? "newest" });
 
   // Runs deliver through the backfill's emitter, so subscribers see each event once.
-  const { window: _window, ...backfillOptions } = options;
-  const runOptions = { ...backfillOptions, onEvent: undefined, emit, backfillId, limiter, schemas, failFast, control } as const;
+  const { window: _window, onEvent: _onEvent, ...backfillOptions } = options;
+  const runOptions = { ...backfillOptions, emit, backfillId, limiter, schemas, failFast, control } as const;
   const timeoutMs = options.childProcess?.timeoutMs ?? options.timeoutMs;
   const graceMs = options.childProcess?.graceMs ?? options.graceMs;
   const pool = options.processes

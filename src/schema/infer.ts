@@ -80,7 +80,7 @@ export function inferFieldSpecs(rows: readonly Readonly<Record<string, unknown>>
         kinds.push(0);
         index.set(key, column);
       }
-      kinds[column] |= kindOf(row[key]);
+      kinds[column] = kinds[column]! | kindOf(row[key]);
       position++;
     }
   }

@@ -1,7 +1,8 @@
 import type { Asset } from "../../asset/asset.js";
 import { ConfigError } from "../../errors.js";
 import { currentPeriod } from "../../partitioning/current-period.js";
-import { ListPartitionConfig, TimePartitionConfig, TimeGranularity, type PartitionWindow } from "../../partitioning/index.js";
+import type { TimeGranularity } from "../../partitioning/index.js";
+import { ListPartitionConfig, TimePartitionConfig, type PartitionWindow } from "../../partitioning/index.js";
 import {
   destinationCoverage,
   lacking,

@@ -8,6 +8,7 @@ import { cutToWidth, summaryColumns, summaryEntry } from "../views/coverage-text
 import { CellRun } from "../views/coverage-view.js";
 import type { PartitionInDestination } from "../views/partition-details.js";
 import { filtered, steps, windowAround, type ExplorerExit, type ExplorerPlace } from "./explorer-state.js";
+import { colorProp } from "../views/color-prop.js";
 
 export interface ExplorerProps {
   readonly coverages: readonly Coverage[];
@@ -135,7 +136,7 @@ export function CoverageExplorer({ coverages, width, height, color = true, place
           width,
         )}
       </Text>
-      {message ? <Text color={color ? "cyan" : undefined}>{cutToWidth(message, width)}</Text> : null}
+      {message ? <Text {...colorProp(color ? "cyan" : undefined)}>{cutToWidth(message, width)}</Text> : null}
       {shown.length === 0 ? (
         <Text>{coverages.length ? "no asset matches the filter (/ then Esc clears it)" : "no partitioned assets"}</Text>
       ) : null}

@@ -198,14 +198,10 @@ function commandsFor(
   const base = ["interloper", "materialize", ...words, ...(config ? ["-c", config] : [])].map(quote).join(" ");
   const window = outcome.plan.window;
   if (!window || outcome.plan.mode === "run") return [window ? `${base} --window ${quote(String(window))}` : base];
-  const incomplete = new Set(partitions);
-  const ranges: string[] = [];
-  let start: string | null = null;
-  let previous: string | null = null;
   return rangeCommands(
     base,
     window.partitions.map((p) => p.key),
-    incomplete,
+    new Set(partitions),
   );
 }
 

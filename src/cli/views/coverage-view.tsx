@@ -2,6 +2,7 @@ import { Box, Static, Text } from "ink";
 import type { Coverage } from "../../api/coverage/index.js";
 import { cellChar, cellText, hasPartial, layoutCoverage, type Cell, type CellRow } from "./coverage-layout.js";
 import { DESTINATION_LINE, factLines, cutToWidth, legend, listBars } from "./coverage-text.js";
+import { colorProp } from "./color-prop.js";
 
 // Greens from pale to deep for row counts; missing and empty stand apart in red and yellow,
 // and keep their own marks so the picture still reads without colour.
@@ -52,12 +53,28 @@ export function CellRun({
       {row.label.padEnd(labelWidth)}
       {labelWidth ? " " : ""}
       {runs.map((run, i) => (
-        <Text key={i} color={run.color} inverse={run.inverse ?? false}>
+        <Text key={i} {...colorProp(run.color)} inverse={run.inverse ?? false}>
           {run.text}
         </Text>
       ))}
     </Text>
   );
+}
+
+/** The color of a list asset's bar line: by the state it shows. */
+function listLineColor(line: string): string {
+  if (line.includes("· missing")) return "red";
+  if (line.includes("◐ missing")) return "magenta";
+  if (line.includes("○ empty")) return "yellow";
+  return "green";
+}
+
+/** The color of a fact line under the picture: what needs attention stands out. */
+function factLineColor(line: string): string | undefined {
+  if (line.startsWith("missing") || (line.startsWith(DESTINATION_LINE) && line.includes("; missing"))) return "red";
+  if (line.startsWith("suspicious")) return "yellow";
+  if (line.startsWith("in progress")) return "cyan";
+  return undefined;
 }
 
 /** One asset's coverage: the calendar (or bars), a legend, then totals and ranges. */
@@ -67,20 +84,7 @@ export function CoverageView({ coverage, width, color = true }: { coverage: Cove
     <Box flexDirection="column">
       {coverage.kind === "list"
         ? listBars(coverage, width).map((line, i) => (
-            <Text
-              key={i}
-              color={
-                color
-                  ? line.includes("· missing")
-                    ? "red"
-                    : line.includes("◐ missing")
-                      ? "magenta"
-                      : line.includes("○ empty")
-                        ? "yellow"
-                        : "green"
-                  : undefined
-              }
-            >
+            <Text key={i} {...colorProp(color ? listLineColor(line) : undefined)}>
               {cutToWidth(line, width)}
             </Text>
           ))
@@ -100,19 +104,7 @@ export function CoverageView({ coverage, width, color = true }: { coverage: Cove
       {coverage.expected > 0 ? <Text dimColor={color}>{legend(width, coverage.inProgress !== null, hasPartial(coverage))}</Text> : null}
       <Box flexDirection="column" marginTop={1}>
         {factLines(coverage, width).map((line, i) => (
-          <Text
-            key={i}
-            bold={color && i === 0}
-            color={
-              color && (line.startsWith("missing") || (line.startsWith(DESTINATION_LINE) && line.includes("; missing")))
-                ? "red"
-                : color && line.startsWith("suspicious")
-                  ? "yellow"
-                  : color && line.startsWith("in progress")
-                    ? "cyan"
-                    : undefined
-            }
-          >
+          <Text key={i} bold={color && i === 0} {...colorProp(color ? factLineColor(line) : undefined)}>
             {line}
           </Text>
         ))}

@@ -4,6 +4,7 @@ import { count } from "../../text/english.js";
 import { printable } from "../printable.js";
 import { formatDuration, type FinishedUnit, type RunTracker } from "../reporters/tracker.js";
 import { STATUS_WORDS, type UnitStatus } from "../reporters/unit-status.js";
+import { colorProp } from "./color-prop.js";
 
 /** Notifies the view when the tracker changed. */
 export interface ProgressFeed {
@@ -58,7 +59,7 @@ export function ProgressView({ feed, title, color = true, closing = null }: Prog
           ) : (
             <Text
               key={index}
-              color={color ? (line.level === "error" ? "red" : line.level === "warn" ? "yellow" : undefined) : undefined}
+              {...colorProp(color ? (line.level === "error" ? "red" : line.level === "warn" ? "yellow" : undefined) : undefined)}
               dimColor={color && (line.level === "info" || line.level === "debug")}
             >
               {printable(line.text)}
@@ -100,12 +101,12 @@ function Bar({ tracker: t, color }: { tracker: RunTracker; color: boolean }) {
   const troubles = (["failed", "abandoned", "canceled", "skipped", "waiting"] as const).filter((s) => t.counts[s] > 0);
   return (
     <Text>
-      <Text color={color ? "green" : undefined}>{"█".repeat(filled)}</Text>
+      <Text {...colorProp(color ? "green" : undefined)}>{"█".repeat(filled)}</Text>
       <Text dimColor={color}>{"░".repeat(BAR_WIDTH - filled)}</Text>
       {` ${t.done}/${t.total}  ${Math.round(ratio * 100)}%  ${count(t.rows, "row")}  ${t.rate.toFixed(1)}/s`}
       {eta !== null && t.done < t.total ? `  ETA ${formatDuration(eta)}` : ""}
       {troubles.map((s) => (
-        <Text key={s} color={color ? MARKS[s].color : undefined}>{`  ${t.counts[s]} ${STATUS_WORDS[s]}`}</Text>
+        <Text key={s} {...colorProp(color ? MARKS[s].color : undefined)}>{`  ${t.counts[s]} ${STATUS_WORDS[s]}`}</Text>
       ))}
     </Text>
   );
@@ -119,7 +120,7 @@ function FinishedLine({ unit, color }: { unit: FinishedUnit; color: boolean }) {
       : `${unit.status === "failed" ? "" : `${STATUS_WORDS[unit.status]}: `}${unit.failures.join("; ")}`;
   return (
     <Text>
-      <Text color={color ? tint : undefined}>{`${mark} `}</Text>
+      <Text {...colorProp(color ? tint : undefined)}>{`${mark} `}</Text>
       {printable(`${unit.label}  ${detail}`)}
     </Text>
   );

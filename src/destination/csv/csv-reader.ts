@@ -62,7 +62,7 @@ function typedRecords(names: readonly string[], schema: readonly FieldSpec[], co
   // A column whose text repeats the previous record's converts it once for both.
   const fields = prepareFields(schema, "typed").map((field, j) => {
     const at = positions[j];
-    return at !== null && columns[at]!.repeats ? { ...field, convert: convertingRepeatsOnce(field.convert) } : field;
+    return typeof at === "number" && columns[at]!.repeats ? { ...field, convert: convertingRepeatsOnce(field.convert) } : field;
   });
   const shape = compileShaper(
     fields,

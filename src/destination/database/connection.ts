@@ -5,21 +5,21 @@ import { maskUserinfo, redactor, redactUrl, urlPassword } from "./secrets.js";
 export type ConnectionOptions =
   | { readonly url: string }
   | {
-      readonly host?: string;
-      readonly port?: number;
-      readonly user?: string;
-      readonly password?: string;
-      readonly database?: string;
+      readonly host?: string | undefined;
+      readonly port?: number | undefined;
+      readonly user?: string | undefined;
+      readonly password?: string | undefined;
+      readonly database?: string | undefined;
     };
 
 /** A resolved connection: the settings for the driver and everything safe to show. */
 export interface ResolvedConnection {
-  readonly url?: string;
-  readonly host?: string;
-  readonly port?: number;
-  readonly user?: string;
-  readonly password?: string;
-  readonly database?: string;
+  readonly url?: string | undefined;
+  readonly host?: string | undefined;
+  readonly port?: number | undefined;
+  readonly user?: string | undefined;
+  readonly password?: string | undefined;
+  readonly database?: string | undefined;
   /** Removes every password this connection may involve from a text. */
   readonly redact: (text: string) => string;
 }

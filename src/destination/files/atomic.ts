@@ -159,7 +159,7 @@ export interface AtomicWriteOptions {
    * (`fileIdentity`): records that name the file are written here, so that its inode number
    * cannot pass to another file before they land (see file-identity.ts).
    */
-  readonly whileOpen?: (identity: string) => Promise<void>;
+  readonly whileOpen?: ((identity: string) => Promise<void>) | undefined;
 }
 
 /**

@@ -9,7 +9,7 @@ export function checkHttpEndpoint(endpoint: unknown, option: string, example: st
   if (endpoint === undefined) return;
   const expected = `expected an http(s) URL such as ${example}`;
   if (typeof endpoint !== "string") throw new ConfigError(`${option} must be a string (${expected}), got ${typeof endpoint}`);
-  let protocol: string | null = null;
+  let protocol: string | null;
   try {
     protocol = new URL(endpoint).protocol;
   } catch {

@@ -79,7 +79,8 @@ export class GCSDestination extends BucketDestination<GCSConnectionOptions, GCSH
           if (statusOf(error) !== 412) throw error;
           const now = await liveResource(file);
           if (now && now.md5Hash === md5 && now.contentType === contentType && sameMetadata(now.metadata, metadata)) return;
-          if (attempt === MAX_RACES) throw new Error(`other writers replaced the object ${MAX_RACES} times while this write was under way`);
+          if (attempt === MAX_RACES)
+            throw new Error(`other writers replaced the object ${MAX_RACES} times while this write was under way`, { cause: error });
         }
       }
     });
