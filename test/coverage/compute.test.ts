@@ -71,7 +71,6 @@ async function materialize(made: Made, keys: readonly string[]): Promise<void> {
   }
 }
 
-const statusOf = (c: Coverage) => Object.fromEntries(c.partitions.map((p) => [p.key, p.status]));
 const keysOf = (c: Coverage) => c.partitions.map((p) => p.key);
 
 /** Table of rows per day of a January prepared with gaps. */

@@ -220,7 +220,7 @@ describe("fullRefresh (the library call)", () => {
         key: "orders_daily",
         partitioning: daily,
         requires: { orders: source },
-        run: (c, { orders }) => orders.map((o) => ({ ...o, d: true })),
+        run: (_ctx, { orders }) => orders.map((o) => ({ ...o, d: true })),
       });
       const shop = il.source({ key: "shop", assets: [source, derived] })({ destinations: new CSVDestination({ basePath: base }) });
       const project = il.projectOf(il.defineConfig({ sources: [shop] }));

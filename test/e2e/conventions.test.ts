@@ -4,7 +4,7 @@ import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BIN, cli, ensureBuilt, installPackages, listFiles, oneLineError, ROOT, SHOP, useSandboxes, type Sandbox } from "./helpers.js";
+import { BIN, ensureBuilt, installPackages, listFiles, oneLineError, ROOT, SHOP, useSandboxes, type Sandbox } from "./helpers.js";
 
 beforeAll(ensureBuilt, 180_000);
 const sandbox = useSandboxes();

@@ -95,9 +95,22 @@ export async function waitUntil(check: () => boolean | Promise<boolean>, what: s
   }
 }
 
+/** How `startPool` starts the CLI: the whole output kept, a failure returned rather than thrown. */
+interface PoolProcessOptions {
+  readonly cwd: string;
+  readonly env: Record<string, string>;
+  readonly extendEnv: false;
+  readonly reject: false;
+  readonly stripFinalNewline: false;
+  readonly stdin: "ignore";
+  readonly timeout: number;
+}
+
 /** A CLI process the test keeps a handle on (to signal it), on the pool fixture, in the sandbox. */
 export interface RunningCli {
-  readonly process: ResultPromise;
+  // Typed by its own options: under exactOptionalPropertyTypes, execa's result for these options
+  // is not assignable to the one for its general Options.
+  readonly process: ResultPromise<PoolProcessOptions>;
   readonly pid: number;
   readonly done: Promise<CliResult & { signal: string | null }>;
 }
@@ -120,7 +133,7 @@ export function startPool(
     if (value !== undefined) env[name] = value;
   }
   const config = options.config === undefined ? POOL : options.config;
-  const child = execa(process.execPath, [BIN, ...args, ...(config === null ? [] : ["-c", config])], {
+  const processOptions: PoolProcessOptions = {
     cwd: options.cwd ?? box.dir,
     env,
     extendEnv: false,
@@ -128,7 +141,8 @@ export function startPool(
     stripFinalNewline: false,
     stdin: "ignore",
     timeout: 120_000,
-  });
+  };
+  const child = execa(process.execPath, [BIN, ...args, ...(config === null ? [] : ["-c", config])], processOptions);
   const lines = (text: string) => text.split("\n").filter((line) => line.trim() !== "");
   const done = child.then((result) => {
     const stdout = String(result.stdout ?? "");

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as il from "../../src/index.js";
 import { caught, day, RecordingDestination, tempDir } from "./helpers.js";

@@ -10,7 +10,7 @@ import type { AssetRef } from "../../src/destination/index.js";
 import { TimeGranularity, TimePartition, TimePartitionConfig } from "../../src/partitioning/index.js";
 import { type FieldSpec, inferFieldSpecs } from "../../src/schema/index.js";
 import { listFiles, makeTempDir } from "../contract/temp-dir.js";
-import { ctx, days, orderRows, orders, orderSchema, regions, sales } from "./helpers.js";
+import { ctx, days, orderRows, orders, regions, sales } from "./helpers.js";
 
 let dir: { path: string; remove(): Promise<void> };
 beforeEach(async () => {
@@ -241,7 +241,7 @@ describe("custom backends", () => {
 });
 
 describe("the partition column, dropped whenever the partition gives every row's value back", () => {
-  const { DAY, HOUR, WEEK, MONTH, QUARTER, YEAR } = TimeGranularity;
+  const { HOUR, MONTH } = TimeGranularity;
   const FORMATS = ["parquet", "jsonl", "csv"] as const;
   const midnight = (day: string) => new Date(`${day}T00:00:00Z`);
   const assetOf = (granularity: TimeGranularity): AssetRef => ({

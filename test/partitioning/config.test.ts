@@ -2,14 +2,13 @@ import { describe, expect, it, test } from "vitest";
 import {
   ListPartitionConfig,
   PartitionConfig,
-  PartitionError,
   TimeGranularity,
   TimePartition,
   TimePartitionConfig,
   TimePartitionWindow,
 } from "../../src/index.js";
 import type { PartitionDefinition } from "../../src/index.js";
-import { D, errorOf, expectPartitionError } from "../support/assertions.js";
+import { D, expectPartitionError } from "../support/assertions.js";
 
 /** A UTC instant from an ISO string; a bare date means UTC midnight. Never the local zone. */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from "vitest";
-import { PartitionError, PartitionWindow, TimeGranularity, TimePartition, TimePartitionWindow } from "../../src/index.js";
+import { PartitionWindow, TimeGranularity, TimePartition, TimePartitionWindow } from "../../src/index.js";
 import { D, errorOf, expectPartitionError } from "../support/assertions.js";
 
 /** A UTC instant from an ISO string; a bare date means UTC midnight. Never the local zone. */

@@ -31,8 +31,6 @@ import { useTempDirs } from "./helpers.js";
 const tempDir = useTempDirs();
 
 const BOM_ID = "\uFEFFid";
-/** The hostile names, the BOM one first: a CSV header's first field is where a reader strips a BOM. */
-const NAMES = [BOM_ID, "__proto__", "constructor", "toString", "hasOwnProperty", "valueOf", "id"] as const;
 
 /** An object with own fields, "__proto__" among them, made without assignment. */
 function own(entries: ReadonlyArray<readonly [string, unknown]>): Record<string, unknown> {

@@ -16,7 +16,7 @@ const monthly = il.asset({
   key: "monthly_revenue",
   partitioning: new il.TimePartitionConfig({ column: "month", granularity: il.TimeGranularity.MONTH }),
   requires: { orders },
-  run: (ctx, { orders }) => [{ month: "2026-02-01", revenue: (orders as Array<{ amount: number }>).reduce((t, o) => t + o.amount, 0) }],
+  run: (_ctx, { orders }) => [{ month: "2026-02-01", revenue: (orders as Array<{ amount: number }>).reduce((t, o) => t + o.amount, 0) }],
 });
 const stock = il.asset({
   key: "stock",

@@ -17,7 +17,7 @@ import { MySQLDestination, PostgresDestination } from "../../src/destination/dat
 import { InterloperError } from "../../src/errors.js";
 import { MYSQL_CONNECTION, mysqlAvailable, PG_CONNECTION, postgresAvailable } from "../database/servers.js";
 import { motoAvailable, startMoto, TEST_CONNECTION, type Moto } from "../object-store/moto.js";
-import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.js";
+import { startTcpProxy } from "../support/tcp-proxy.js";
 import { type GcsServer, startGcsServer } from "../support/gcs-server.js";
 import { SECRETS } from "../../fixtures/projects/reliability/interloper.config.js";
 import {

@@ -113,7 +113,7 @@ describe("schema inference on a stream (auto, no declared schema)", () => {
     expect(back[at]!.qty).toBe(1.5);
     expect(back[at - 1]!.qty).toBe(item(D, at - 1).qty);
     expect(back[0]).toEqual(item(D, 0));
-    expect(back.filter((r, i) => i !== at).every((r) => Number.isInteger(r.qty))).toBe(true);
+    expect(back.filter((_row, i) => i !== at).every((r) => Number.isInteger(r.qty))).toBe(true);
   });
 
   it("widens after the prefix when single rows are streamed too, and run() returns the values intact", async () => {

@@ -310,7 +310,7 @@ describe("a window write of a stream to other destinations", () => {
         partition: il.Partition | null,
         batches: AsyncIterable<il.Row[]>,
       ): Promise<void> {
-        if (partition?.key === DAYS[1]) throw new Error(`disk full for ${partition.key}`);
+        if (partition !== null && partition.key === DAYS[1]) throw new Error(`disk full for ${partition.key}`);
         return super.writePartitionStream(context, partition, batches);
       }
     }
