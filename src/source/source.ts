@@ -3,6 +3,7 @@ import { Asset, destinationEntries, type SourceSettings } from "../asset/asset.j
 import { isAssetDefinition, type AssetDefinition, type DestinationsInput, type Relations } from "../asset/definition.js";
 import { checkKey } from "../asset/keys.js";
 import type { ConformStrategy } from "../schema/index.js";
+import { withoutUndefined } from "../without-undefined.js";
 
 /** Settings a source passes down to its assets; each may be given when defining or calling it. */
 export interface SourceOptions {
@@ -38,7 +39,7 @@ export class Source<A extends readonly AssetDefinition[] = readonly AssetDefinit
     this.definition = definition;
     this.key = definition.key;
     this.options = Object.freeze({ ...options });
-    const merged = { ...definition.options, ...stripUndefined(options) };
+    const merged = { ...definition.options, ...withoutUndefined(options) };
     this.dataset = merged.dataset ?? definition.key;
     // Checked here too, so that the message names the source the destinations were given to.
     destinationEntries(merged.destinations, `source "${this.key}"`);
@@ -100,8 +101,4 @@ export function source<const A extends readonly AssetDefinition[]>(options: Sour
   });
   Object.defineProperty(definition, "name", { value: key });
   return Object.freeze(definition);
-}
-
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import type { PartitionFilter } from "../../src/destination/index.js";
 import type { TimeGranularity } from "../../src/partitioning/index.js";
-import { IOContext } from "../../src/destination/index.js";
+import type { IOContext } from "../../src/destination/index.js";
 import { MySQLDestination, PostgresDestination } from "../../src/destination/database/index.js";
 import { quoteBacktick, quoteDouble } from "../../src/destination/database/sql-dialect.js";
 import { serviceAvailable } from "../support/services.js";
@@ -70,7 +70,7 @@ function isolation(prefix: string): Isolated {
 
 /** Renames every dataset a hook is given; the rest is the real destination's behaviour. */
 function renaming<T extends Hooks>(target: T, iso: Isolated): void {
-  const base = Object.getPrototypeOf(Object.getPrototypeOf(target)) as Hooks & { ensureTable: Function };
+  const base = Object.getPrototypeOf(Object.getPrototypeOf(target)) as Hooks & { ensureTable: (...args: unknown[]) => Promise<unknown> };
   const self = target as unknown as Record<string, unknown>;
   self["insert"] = (t: string, d: string | null, data: unknown, c: IOContext) => base.insert.call(target, t, iso.rename(d), data, c);
   self["delete"] = (t: string, d: string | null, w: PartitionFilter | null) => base.delete.call(target, t, iso.rename(d), w);

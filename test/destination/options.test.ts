@@ -233,7 +233,6 @@ describe("an undecorated subclass of Destination", () => {
   });
 
   it("a plain JavaScript class (fields defined natively) keeps its options too", () => {
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval
     const make = new Function(
       "Destination",
       `return class Plain extends Destination {

@@ -51,7 +51,7 @@ export async function ensureBuilt(): Promise<void> {
       // A lock older than two minutes was left by a killed run.
       const lock = await stat(LOCK).catch(() => null);
       if (lock && Date.now() - lock.mtimeMs > 120_000) await rmdir(LOCK).catch(() => undefined);
-      if (Date.now() - started > 150_000) throw new Error(`waited too long for the build lock ${LOCK}`);
+      if (Date.now() - started > 150_000) throw new Error(`waited too long for the build lock ${LOCK}`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }

@@ -128,7 +128,7 @@ describe("TimeGranularity: accepted inputs", () => {
       g.bounds(input);
       g.periodsBetween(input, other);
       g.format(input);
-      [...g.periodRange(input, other)];
+      Array.from(g.periodRange(input, other));
       expect(input.getTime()).toBe(before);
       expect(other.getTime()).toBe(otherBefore);
     });

@@ -24,7 +24,9 @@ const asset = {
   partitioning: new il.TimePartitionConfig({ column: "date", start: "2020-01-01" }),
 };
 
-process.on("message", async ({ key }) => {
+process.on("message", ({ key }) => void write(key));
+
+async function write(key) {
   try {
     const partition = il.TimePartition.fromKey(key);
     const context = new il.IOContext({ asset, window: partition, metadata: { runId: "race" } });
@@ -37,5 +39,5 @@ process.on("message", async ({ key }) => {
   } catch (error) {
     process.send({ error: String(error?.stack ?? error) });
   }
-});
+}
 process.send({ ready: true });

@@ -259,7 +259,7 @@ describe("SIGTERM with a partition that never finishes", () => {
     const result = await ended(child);
     expect(result.code, result.stderr).toBe(143);
     expect(result.stderr).toMatch(/^Interrupted: 0 of 1 asset completed for 2024-02-04/m);
-    expect(result.stderr).toMatch(/^  rel\.events: abandoned: still running 1s after SIGTERM$/m);
+    expect(result.stderr).toMatch(/^ {2}rel\.events: abandoned: still running 1s after SIGTERM$/m);
   });
 
   it("in the pool, --grace 1s: the child abandons it, the parent reports it and exits 143; the child is gone", async () => {

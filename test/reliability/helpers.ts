@@ -95,7 +95,11 @@ export function startCli(args: readonly string[], data: string, env: Record<stri
   let err = "";
   const waiters: Array<{ n: number; resolve: () => void }> = [];
   const wake = () => {
-    for (const w of [...waiters]) if (lines.length >= w.n) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
+    for (const w of [...waiters]) {
+      if (lines.length < w.n) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
   };
   child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
     out += chunk;

@@ -69,6 +69,7 @@ describe("TableData.from: detection", () => {
     ["an array mixing objects and null", [{ a: 1 }, null]],
     ["an array of class instances", [new Point(1)]],
     ["an array of Dates", [new Date(Date.UTC(2026, 0, 1))]],
+    // eslint-disable-next-line no-sparse-arrays -- a hole is the case under test
     ["a sparse array", [, { a: 1 }]],
     ["{}", {}],
     ["a plain object of scalars", { a: 1, b: 2 }],

@@ -1,5 +1,6 @@
 import type * as MySQL from "mysql2/promise";
 import type { ResolvedConnection } from "../connection.js";
+import { withoutUndefined } from "../../../without-undefined.js";
 
 /**
  * A mysql2 pool for a destination: utf8mb4, UTC and values as text wherever the driver's own
@@ -8,7 +9,7 @@ import type { ResolvedConnection } from "../connection.js";
 export function createPool(mysql: typeof MySQL, settings: ResolvedConnection): MySQL.Pool {
   const { url, host, port, user, password, database } = settings;
   const pool = mysql.createPool({
-    ...(url ? { uri: url } : serverSettings({ host, port, user, password, database })),
+    ...(url ? { uri: url } : withoutUndefined({ host, port, user, password, database })),
     connectionLimit: 4,
     // A server that does not answer fails the connect after 10 s rather than never; mysql2
     // keeps TCP keepalive on, so one that vanishes while a statement runs is found too. A
@@ -33,11 +34,6 @@ export function createPool(mysql: typeof MySQL, settings: ResolvedConnection): M
   // pool listens once per connection to drop it; this listener stays for any error after.
   pool.on("connection", (connection) => connection.on("error", () => undefined));
   return pool;
-}
-
-/** The settings that are set: mysql2's options type has no room for a key set to undefined. */
-function serverSettings(settings: Record<string, string | number | undefined>): Record<string, string | number> {
-  return Object.fromEntries(Object.entries(settings).filter((entry): entry is [string, string | number] => entry[1] !== undefined));
 }
 
 /** A DATETIME's text ("0001-01-01 00:00:00.000", UTC on the wire) as a Date; null stays null. */
