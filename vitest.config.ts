@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import ts from "typescript";
 import { defineConfig, type Plugin } from "vitest/config";
 
@@ -32,6 +33,11 @@ export default defineConfig({
   plugins: [standardDecorators],
   test: {
     reporters: ["default", "./test/support/summary-reporter.ts"],
+    // Most of the suite's time is spent waiting on database servers, child processes and timers,
+    // not computing: one worker more than the cores keeps the machine busy (vitest's default, one
+    // fewer than the cores, runs the files one at a time on a 2-core machine, 19.7 min against
+    // 13.3 min with 3 workers, measured on one).
+    maxWorkers: availableParallelism() + 1,
     testTimeout: 20_000,
     projects: [
       ...zones.map((zone) => ({
