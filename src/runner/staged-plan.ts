@@ -48,8 +48,8 @@ export function stagedPlan(
   const groups = new Map<string, { stage: number; members: Array<{ asset: Asset; partitions: readonly Partition[] | null }> }>();
   for (const asset of assets) {
     const partitions = partitionsOf(asset, window);
-    if (typeof partitions === "string") {
-      skipped.push({ asset: asset.qualifiedKey, reason: partitions });
+    if (partitions !== null && "reason" in partitions) {
+      skipped.push({ asset: asset.qualifiedKey, ...partitions });
       continue;
     }
     const stage = numbers.get(asset.qualifiedKey)!;
@@ -104,24 +104,32 @@ function slotsOf(
     .filter((slot) => slot.assets.length > 0);
 }
 
+/** Why an asset has no partitions in a window. */
+type Skip = Omit<SkippedAsset, "asset">;
+
 /** An asset's partitions in the window (null: unpartitioned), or why it has none. */
-function partitionsOf(asset: Asset, window: PartitionWindow | null): readonly Partition[] | null | string {
+function partitionsOf(asset: Asset, window: PartitionWindow | null): readonly Partition[] | null | Skip {
   const config = asset.partitioning;
   if (!config) return null;
-  const key = asset.qualifiedKey;
   if (config instanceof TimePartitionConfig) {
     if (!(window instanceof TimePartitionWindow))
-      return `partitioned by ${config.granularity.name}, and the window ${window ? `${String(window)} names list values` : "is missing"}: give a window of time`;
+      return {
+        reason: `partitioned by ${config.granularity.name}, and the window ${window ? `${String(window)} names list values` : "is missing"}: give a window of time`,
+      };
     const within = periodsWithin(window, config);
-    return within ? within.partitions : `no ${config.granularity.name} of it lies wholly inside ${String(window)}`;
+    return within ? within.partitions : { reason: `no ${config.granularity.name} of it lies wholly inside ${String(window)}` };
   }
   if (config instanceof ListPartitionConfig) {
     if (!window) return config.all().partitions;
+    // How to run it instead is the caller's to say, in its own terms (a command, a function call).
     if (window instanceof TimePartitionWindow)
-      return `partitioned by a list (${config.values.join(", ")}), which a window of time does not name: run \`interloper materialize ${key}\` for all its values, or add --partition VALUE`;
+      return {
+        reason: `partitioned by a list (${config.values.join(", ")}), which a window of time does not name`,
+        listValues: config.values,
+      };
     const values = new Set(config.values);
     const inList = window.partitions.filter((p) => values.has(p.key));
-    return inList.length > 0 ? inList : `none of its values (${config.values.join(", ")}) is in the window ${String(window)}`;
+    return inList.length > 0 ? inList : { reason: `none of its values (${config.values.join(", ")}) is in the window ${String(window)}` };
   }
-  return `partitioned by ${config.kind}, which a project-wide window does not reach: select it alone`;
+  return { reason: `partitioned by ${config.kind}, which a project-wide window does not reach: select it alone` };
 }

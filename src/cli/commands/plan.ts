@@ -4,7 +4,7 @@ import { loadProject } from "../../api/project.js";
 import type { GlobalOptions } from "../main.js";
 import { commandNow } from "../now.js";
 import { printable, terminalJson } from "../printable.js";
-import { skippedLines } from "./materialize.js";
+import { skippedLines } from "./skipped.js";
 import { planOptions, rangeEnd, rangeEndNeedsMissing, type SelectionFlags } from "./selection.js";
 import { count } from "../../text/english.js";
 
@@ -49,7 +49,8 @@ export async function planCommand(assets: readonly string[], flags: PlanFlags): 
           order: plan.order,
           assets: plan.assets.map((a) => a.qualifiedKey),
           runs: plan.runs,
-          skipped: plan.skipped,
+          // The library's reasons, in its own terms: a script reads them, and runs what it chooses.
+          skipped: plan.skipped.map((s) => ({ asset: s.asset, reason: s.reason })),
         }),
       ),
     );
@@ -58,7 +59,7 @@ export async function planCommand(assets: readonly string[], flags: PlanFlags): 
   print(
     `${plan.mode === "backfill" ? `Backfill of ${count(plan.runs.length, "run")}, ${plan.order} first` : "One run"}${plan.window ? ` over ${String(plan.window)}` : ""}:`,
   );
-  for (const line of skippedLines(plan)) print(line);
+  for (const line of skippedLines(plan.skipped)) print(line);
   plan.runs.forEach((run, index) =>
     print(
       `${String(index + 1).padStart(String(plan.runs.length).length)}. ${run.partition ?? "(unpartitioned)"}  ${run.assets.join(", ")}`,
