@@ -35,6 +35,29 @@ export function needsStages(dag: AssetGraph, assets: readonly Asset[], window: P
   return readsAcrossPartitions(dag, partitioned);
 }
 
+/**
+ * The window gives no selected asset anything to run. The message says why for each asset;
+ * `skipped` holds the reasons apart, for a front end to add its own advice to.
+ */
+export class NothingToRunError extends PartitionError {
+  constructor(
+    readonly window: PartitionWindow | null,
+    readonly skipped: readonly SkippedAsset[],
+  ) {
+    super(
+      nothingToRun(
+        window,
+        skipped.map((s) => `${s.asset}: ${s.reason}`),
+      ),
+    );
+  }
+}
+
+/** The message of a NothingToRunError, with each asset's reason as `reasons` say it. */
+export function nothingToRun(window: PartitionWindow | null, reasons: readonly string[]): string {
+  return `nothing to run${window ? ` in ${String(window)}` : ""}: ${reasons.join("; ")}`;
+}
+
 /** The staged plan of a selection over a window (null: each list asset over all its values). */
 export function stagedPlan(
   dag: AssetGraph,
@@ -63,11 +86,7 @@ export function stagedPlan(
   }
   const planned: Stage[] = stages.filter((stage) => stage && stage.length > 0);
   const runs = planned.flat().map((slot) => ({ partition: slot.partition?.key ?? null, assets: slot.assets.map((a) => a.qualifiedKey) }));
-  if (runs.length === 0 && !options.only) {
-    throw new PartitionError(
-      `nothing to run${window ? ` in ${String(window)}` : ""}: ${skipped.map((s) => `${s.asset}: ${s.reason}`).join("; ")}`,
-    );
-  }
+  if (runs.length === 0 && !options.only) throw new NothingToRunError(window, skipped);
   const ran = new Set(runs.flatMap((run) => run.assets));
   return {
     mode: "backfill",

@@ -1,6 +1,6 @@
 import { checkFullRefreshOptions, fullRefreshTargets } from "../../api/full-refresh.js";
 import { materializePlan, type MaterializeOutcome } from "../../api/materialize.js";
-import { planMaterialize, type Plan, type PlanOptions } from "../../api/plan.js";
+import type { Plan, PlanOptions } from "../../api/plan.js";
 import { missingPlanOptions } from "../../api/missing.js";
 import { loadProject } from "../../api/project.js";
 import { ConfigError } from "../../errors.js";
@@ -19,7 +19,7 @@ import { debugging } from "../errors.js";
 import type { LogLevel } from "../../runner/events.js";
 import { RunTracker } from "../reporters/tracker.js";
 import { describeDryRun, dryRunLines } from "./dry-run.js";
-import { skippedLines } from "./skipped.js";
+import { planOnCommandLine, skippedLines } from "./skipped.js";
 import { checkYes, confirmAndDrop, dryRunDropLines, type FullRefreshFlags } from "./full-refresh.js";
 import { planOptions, rangeEnd, rangeEndNeedsMissing, type SelectionFlags } from "./selection.js";
 import { parseDuration, shardFromFlags, type ShardFlags } from "./shard.js";
@@ -71,7 +71,7 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   if (flags.fullRefresh) checkFullRefreshOptions({ only: flags.missing || undefined, shard });
   if (flags.missing)
     options = await missingPlanOptions(project, options, { includeEmpty: flags.includeEmpty ?? false, ...rangeEnd(flags) });
-  const plan = planMaterialize(project, options);
+  const plan = planOnCommandLine(project, options);
   if ((flags.missing || shard) && plan.runs.length === 0) {
     // A script reading --dry-run --json gets its object, with no runs, whatever the case.
     if (flags.dryRun && flags.json) out(terminalJson(JSON.stringify(await describeDryRun(plan))));
