@@ -20,8 +20,10 @@ export interface PlannedRun {
 /** A selected asset the window gives nothing to run. */
 export interface SkippedAsset {
   readonly asset: string;
-  /** Why, and what to run instead: one line. */
+  /** Why: one line, true for any caller (the API's and the command line's). */
   readonly reason: string;
+  /** Set when the asset is partitioned by a list and the window is one of time: its values, which the window does not name (run it without a window, or by one of them). */
+  readonly listValues?: readonly string[];
 }
 
 /** The runs an execution makes, in order, before anything executes. */

@@ -35,6 +35,29 @@ export function needsStages(dag: AssetGraph, assets: readonly Asset[], window: P
   return readsAcrossPartitions(dag, partitioned);
 }
 
+/**
+ * The window gives no selected asset anything to run. The message says why for each asset;
+ * `skipped` holds the reasons apart, for a front end to add its own advice to.
+ */
+export class NothingToRunError extends PartitionError {
+  constructor(
+    readonly window: PartitionWindow | null,
+    readonly skipped: readonly SkippedAsset[],
+  ) {
+    super(
+      nothingToRun(
+        window,
+        skipped.map((s) => `${s.asset}: ${s.reason}`),
+      ),
+    );
+  }
+}
+
+/** The message of a NothingToRunError, with each asset's reason as `reasons` say it. */
+export function nothingToRun(window: PartitionWindow | null, reasons: readonly string[]): string {
+  return `nothing to run${window ? ` in ${String(window)}` : ""}: ${reasons.join("; ")}`;
+}
+
 /** The staged plan of a selection over a window (null: each list asset over all its values). */
 export function stagedPlan(
   dag: AssetGraph,
@@ -48,8 +71,8 @@ export function stagedPlan(
   const groups = new Map<string, { stage: number; members: Array<{ asset: Asset; partitions: readonly Partition[] | null }> }>();
   for (const asset of assets) {
     const partitions = partitionsOf(asset, window);
-    if (typeof partitions === "string") {
-      skipped.push({ asset: asset.qualifiedKey, reason: partitions });
+    if (partitions !== null && "reason" in partitions) {
+      skipped.push({ asset: asset.qualifiedKey, ...partitions });
       continue;
     }
     const stage = numbers.get(asset.qualifiedKey)!;
@@ -63,11 +86,7 @@ export function stagedPlan(
   }
   const planned: Stage[] = stages.filter((stage) => stage && stage.length > 0);
   const runs = planned.flat().map((slot) => ({ partition: slot.partition?.key ?? null, assets: slot.assets.map((a) => a.qualifiedKey) }));
-  if (runs.length === 0 && !options.only) {
-    throw new PartitionError(
-      `nothing to run${window ? ` in ${String(window)}` : ""}: ${skipped.map((s) => `${s.asset}: ${s.reason}`).join("; ")}`,
-    );
-  }
+  if (runs.length === 0 && !options.only) throw new NothingToRunError(window, skipped);
   const ran = new Set(runs.flatMap((run) => run.assets));
   return {
     mode: "backfill",
@@ -104,24 +123,32 @@ function slotsOf(
     .filter((slot) => slot.assets.length > 0);
 }
 
+/** Why an asset has no partitions in a window. */
+type Skip = Omit<SkippedAsset, "asset">;
+
 /** An asset's partitions in the window (null: unpartitioned), or why it has none. */
-function partitionsOf(asset: Asset, window: PartitionWindow | null): readonly Partition[] | null | string {
+function partitionsOf(asset: Asset, window: PartitionWindow | null): readonly Partition[] | null | Skip {
   const config = asset.partitioning;
   if (!config) return null;
-  const key = asset.qualifiedKey;
   if (config instanceof TimePartitionConfig) {
     if (!(window instanceof TimePartitionWindow))
-      return `partitioned by ${config.granularity.name}, and the window ${window ? `${String(window)} names list values` : "is missing"}: give a window of time`;
+      return {
+        reason: `partitioned by ${config.granularity.name}, and the window ${window ? `${String(window)} names list values` : "is missing"}: give a window of time`,
+      };
     const within = periodsWithin(window, config);
-    return within ? within.partitions : `no ${config.granularity.name} of it lies wholly inside ${String(window)}`;
+    return within ? within.partitions : { reason: `no ${config.granularity.name} of it lies wholly inside ${String(window)}` };
   }
   if (config instanceof ListPartitionConfig) {
     if (!window) return config.all().partitions;
+    // How to run it instead is the caller's to say, in its own terms (a command, a function call).
     if (window instanceof TimePartitionWindow)
-      return `partitioned by a list (${config.values.join(", ")}), which a window of time does not name: run \`interloper materialize ${key}\` for all its values, or add --partition VALUE`;
+      return {
+        reason: `partitioned by a list (${config.values.join(", ")}), which a window of time does not name`,
+        listValues: config.values,
+      };
     const values = new Set(config.values);
     const inList = window.partitions.filter((p) => values.has(p.key));
-    return inList.length > 0 ? inList : `none of its values (${config.values.join(", ")}) is in the window ${String(window)}`;
+    return inList.length > 0 ? inList : { reason: `none of its values (${config.values.join(", ")}) is in the window ${String(window)}` };
   }
-  return `partitioned by ${config.kind}, which a project-wide window does not reach: select it alone`;
+  return { reason: `partitioned by ${config.kind}, which a project-wide window does not reach: select it alone` };
 }

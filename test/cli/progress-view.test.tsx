@@ -36,6 +36,8 @@ const time = "2026-02-01T10:00:00.000Z";
 const backfillId = "bf-1";
 const window = "2026-01-01..2026-01-04";
 const runId = (partition: string) => `run-${partition}`;
+/** What every event of a backfill's run of a partition carries. */
+const ofPartition = (partition: string) => ({ time, runId: runId(partition), backfillId, partition });
 
 const backfillStarted: InterloperEvent = {
   type: "backfill:started",
@@ -48,36 +50,24 @@ const backfillStarted: InterloperEvent = {
 };
 const runStarted = (partition: string): InterloperEvent => ({
   type: "run:started",
-  time,
-  runId: runId(partition),
-  backfillId,
-  partition,
+  ...ofPartition(partition),
   assets: ["shop.orders"],
 });
 const assetStarted = (partition: string): InterloperEvent => ({
   type: "asset:started",
-  time,
-  runId: runId(partition),
-  backfillId,
-  partition,
+  ...ofPartition(partition),
   asset: "shop.orders",
 });
 const assetCompleted = (partition: string, rows: number): InterloperEvent => ({
   type: "asset:completed",
-  time,
-  runId: runId(partition),
-  backfillId,
-  partition,
+  ...ofPartition(partition),
   asset: "shop.orders",
   rows,
   durationMs: 1500,
 });
 const runCompleted = (partition: string): InterloperEvent => ({
   type: "run:completed",
-  time,
-  runId: runId(partition),
-  backfillId,
-  partition,
+  ...ofPartition(partition),
   durationMs: 1600,
   completed: ["shop.orders"],
   failed: [],
@@ -85,25 +75,56 @@ const runCompleted = (partition: string): InterloperEvent => ({
 });
 const assetFailed = (partition: string, message: string): InterloperEvent => ({
   type: "asset:failed",
-  time,
-  runId: runId(partition),
-  backfillId,
-  partition,
+  ...ofPartition(partition),
   asset: "shop.orders",
   error: { name: "Error", message },
   durationMs: 20,
 });
 const runFailed = (partition: string): InterloperEvent => ({
   type: "run:failed",
-  time,
-  runId: runId(partition),
-  backfillId,
-  partition,
+  ...ofPartition(partition),
   durationMs: 25,
   completed: [],
   failed: ["shop.orders"],
   canceled: [],
 });
+const assetCanceled = (partition: string, asset: string, reason: string): InterloperEvent => ({
+  type: "asset:canceled",
+  ...ofPartition(partition),
+  asset,
+  reason,
+});
+const runCanceled = (partition: string, completed: string[], canceled: string[]): InterloperEvent => ({
+  type: "run:canceled",
+  ...ofPartition(partition),
+  durationMs: 40,
+  completed,
+  failed: [],
+  canceled,
+});
+
+/** The events of a single run (no backfill) of 2026-01-05. */
+const single = { time, runId: "run-1", partition: "2026-01-05" };
+const one = {
+  runStarted: (...assets: string[]): InterloperEvent => ({ ...single, type: "run:started", assets }),
+  assetStarted: (asset: string): InterloperEvent => ({ ...single, type: "asset:started", asset }),
+  assetCompleted: (asset: string, rows: number, durationMs: number): InterloperEvent => ({
+    ...single,
+    type: "asset:completed",
+    asset,
+    rows,
+    durationMs,
+  }),
+  assetFailed: (asset: string, message: string): InterloperEvent => ({
+    ...single,
+    type: "asset:failed",
+    asset,
+    error: { name: "Error", message },
+    durationMs: 3,
+  }),
+  assetCanceled: (asset: string, reason: string): InterloperEvent => ({ ...single, type: "asset:canceled", asset, reason }),
+  log: (asset: string, level: "info" | "warn", message: string): InterloperEvent => ({ ...single, type: "log", asset, level, message }),
+};
 
 const ANSI = /\u001b\[/;
 const mounted: { unmount(): void }[] = [];
@@ -111,10 +132,12 @@ afterEach(() => {
   for (const app of mounted.splice(0)) app.unmount();
 });
 
-function show(feed: Feed, color: boolean) {
+/** A feed of a run or a backfill, and the view it drives, rendered (colourless unless told). */
+function show(mode: "run" | "backfill", { color = false, logLevel = "warn" }: { color?: boolean; logLevel?: "info" | "warn" } = {}) {
+  const feed = new Feed(mode, logLevel);
   const app = render(view(feed, color));
   mounted.push(app);
-  return app;
+  return { feed, app };
 }
 
 function view(feed: Feed, color: boolean, closing: readonly string[] | null = null) {
@@ -132,8 +155,7 @@ async function frameWith(app: ReturnType<typeof render>, ...texts: string[]): Pr
 
 describe("ProgressView", () => {
   it("shows done/total, the percentage, rows, failures with ✗ and their message, and the running partitions", async () => {
-    const feed = new Feed("backfill");
-    const app = show(feed, false);
+    const { feed, app } = show("backfill");
     expect(app.lastFrame()).toContain(`Backfilling shop.orders for ${window}`);
     // Before the runner said how many partitions there are: no "0/0 0%".
     expect(app.lastFrame()).toContain("starting…");
@@ -172,8 +194,7 @@ describe("ProgressView", () => {
   });
 
   it("draws a bar that fills with the share done", async () => {
-    const feed = new Feed("backfill");
-    const app = show(feed, false);
+    const { feed, app } = show("backfill");
     feed.send(backfillStarted, runStarted("2026-01-04"), assetCompleted("2026-01-04", 5), runCompleted("2026-01-04"));
     const frame = await frameWith(app, "1/4", "25%");
     const bar = frame.split("\n").find((line) => line.includes("1/4"))!;
@@ -184,8 +205,7 @@ describe("ProgressView", () => {
   });
 
   it("caps the running partitions it lists", async () => {
-    const feed = new Feed("backfill");
-    const app = show(feed, false);
+    const { feed, app } = show("backfill");
     const partitions = Array.from({ length: 9 }, (_, i) => `2026-01-${String(i + 1).padStart(2, "0")}`);
     feed.send({ ...backfillStarted, partitions } as InterloperEvent, ...partitions.map(runStarted));
     const frame = await frameWith(app, "0/9", "and 3 more");
@@ -193,40 +213,30 @@ describe("ProgressView", () => {
   });
 
   it("in a single run, counts assets and names the failed asset", async () => {
-    const feed = new Feed("run");
-    const app = show(feed, false);
-    const base = { time, runId: "run-1", partition: "2026-01-05" };
+    const { feed, app } = show("run");
     feed.send(
-      { ...base, type: "run:started", assets: ["shop.orders", "shop.daily_revenue"] },
-      { ...base, type: "asset:started", asset: "shop.orders" },
-      { ...base, type: "asset:completed", asset: "shop.orders", rows: 42, durationMs: 300 },
-      { ...base, type: "asset:started", asset: "shop.daily_revenue" },
+      one.runStarted("shop.orders", "shop.daily_revenue"),
+      one.assetStarted("shop.orders"),
+      one.assetCompleted("shop.orders", 42, 300),
+      one.assetStarted("shop.daily_revenue"),
     );
     let frame = await frameWith(app, "1/2", "50%", "42 rows", "running shop.daily_revenue");
     expect(frame).toMatch(/✓ shop\.orders +42 rows/);
-    feed.send({
-      ...base,
-      type: "asset:failed",
-      asset: "shop.daily_revenue",
-      error: { name: "Error", message: "division by zero" },
-      durationMs: 3,
-    });
+    feed.send(one.assetFailed("shop.daily_revenue", "division by zero"));
     frame = await frameWith(app, "2/2", "100%", "✗ shop.daily_revenue", "division by zero", "1 failed");
     expect(frame).not.toContain("running ");
   });
 
   it("prints warnings and errors of log events above the bar, in the order they came, naming the asset", async () => {
-    const feed = new Feed("run");
-    const app = show(feed, false);
-    const base = { time, runId: "run-1", partition: "2026-01-05" };
+    const { feed, app } = show("run");
     const warning =
       'asset "shop.orders": the data written to SQLite has no "date" column, so reads of partition 2026-01-05 will not find these 2 row(s)';
     feed.send(
-      { ...base, type: "run:started", assets: ["shop.orders"] },
-      { ...base, type: "asset:started", asset: "shop.orders" },
-      { ...base, type: "log", asset: "shop.orders", level: "info", message: "fetched 2 rows" },
-      { ...base, type: "log", asset: "shop.orders", level: "warn", message: warning },
-      { ...base, type: "asset:completed", asset: "shop.orders", rows: 2, durationMs: 30 },
+      one.runStarted("shop.orders"),
+      one.assetStarted("shop.orders"),
+      one.log("shop.orders", "info", "fetched 2 rows"),
+      one.log("shop.orders", "warn", warning),
+      one.assetCompleted("shop.orders", 2, 30),
     );
     const frame = await frameWith(app, "1/1", "warning: shop.orders: ");
     // The terminal wraps long lines: compare the text with its line breaks taken out.
@@ -244,45 +254,24 @@ describe("ProgressView", () => {
       runFailed("2026-01-04"),
       runStarted("2026-01-03"),
     ];
-    const plain = new Feed("backfill");
-    const plainApp = show(plain, false);
+    const { feed: plain, app: plainApp } = show("backfill");
     plain.send(...sequence);
     await frameWith(plainApp, "✗ 2026-01-04", "boom", "1 failed", "running 2026-01-03");
     for (const frame of plainApp.frames) expect(frame).not.toMatch(ANSI);
 
-    const coloured = new Feed("backfill");
-    const colouredApp = show(coloured, true);
+    const { feed: coloured, app: colouredApp } = show("backfill", { color: true });
     coloured.send(...sequence);
     await frameWith(colouredApp, "boom", "1 failed");
     expect(colouredApp.lastFrame()).toMatch(ANSI);
   });
 
   it("a partition stopped by the interrupt before its downstream asset started: ⊘ canceled with the asset named, counted canceled, not failed", async () => {
-    const feed = new Feed("backfill");
-    const app = show(feed, false);
+    const { feed, app } = show("backfill");
     const two = (partition: string) => ({ ...runStarted(partition), assets: ["shop.orders", "shop.daily_revenue"] }) as InterloperEvent;
     feed.send(backfillStarted, two("2026-01-04"), assetStarted("2026-01-04"), assetCompleted("2026-01-04", 7));
     feed.send(
-      {
-        type: "asset:canceled",
-        time,
-        runId: runId("2026-01-04"),
-        backfillId,
-        partition: "2026-01-04",
-        asset: "shop.daily_revenue",
-        reason: "the run was interrupted",
-      },
-      {
-        type: "run:canceled",
-        time,
-        runId: runId("2026-01-04"),
-        backfillId,
-        partition: "2026-01-04",
-        durationMs: 40,
-        completed: ["shop.orders"],
-        failed: [],
-        canceled: ["shop.daily_revenue"],
-      },
+      assetCanceled("2026-01-04", "shop.daily_revenue", "the run was interrupted"),
+      runCanceled("2026-01-04", ["shop.orders"], ["shop.daily_revenue"]),
     );
     const frame = await frameWith(app, "1/4", "1 canceled");
     expect(frame).toMatch(/⊘ 2026-01-04 +canceled: shop\.daily_revenue not started: the run was interrupted/);
@@ -302,14 +291,12 @@ describe("ProgressView", () => {
   });
 
   it("in a single run, an asset skipped because its upstream failed: ↷ with the reason, counted apart from the failure", async () => {
-    const feed = new Feed("run");
-    const app = show(feed, false);
-    const base = { time, runId: "run-1", partition: "2026-01-05" };
+    const { feed, app } = show("run");
     feed.send(
-      { ...base, type: "run:started", assets: ["shop.orders", "shop.daily_revenue"] },
-      { ...base, type: "asset:started", asset: "shop.orders" },
-      { ...base, type: "asset:failed", asset: "shop.orders", error: { name: "Error", message: "feed down" }, durationMs: 3 },
-      { ...base, type: "asset:canceled", asset: "shop.daily_revenue", reason: 'its dependency "shop.orders" failed' },
+      one.runStarted("shop.orders", "shop.daily_revenue"),
+      one.assetStarted("shop.orders"),
+      one.assetFailed("shop.orders", "feed down"),
+      one.assetCanceled("shop.daily_revenue", 'its dependency "shop.orders" failed'),
     );
     const frame = await frameWith(app, "2/2", "1 failed", "1 skipped (upstream failed)");
     expect(frame).toMatch(/✗ shop\.orders +feed down/);
@@ -317,19 +304,13 @@ describe("ProgressView", () => {
   });
 
   it("info logs show when the tracker's level is info (--verbose), dimmed like the rest of the detail", async () => {
-    const feed = new Feed("run", "info");
-    const app = show(feed, false);
-    const base = { time, runId: "run-1", partition: "2026-01-05" };
-    feed.send(
-      { ...base, type: "run:started", assets: ["shop.orders"] },
-      { ...base, type: "log", asset: "shop.orders", level: "info", message: "fetched 2 rows" },
-    );
+    const { feed, app } = show("run", { logLevel: "info" });
+    feed.send(one.runStarted("shop.orders"), one.log("shop.orders", "info", "fetched 2 rows"));
     await frameWith(app, "info: shop.orders: fetched 2 rows");
   });
 
   it("closing lines replace the bar, the title and the running lines; the finished lines stay above them", async () => {
-    const feed = new Feed("backfill");
-    const app = show(feed, false);
+    const { feed, app } = show("backfill");
     feed.send(
       backfillStarted,
       runStarted("2026-01-04"),

@@ -8,6 +8,7 @@ import { TimePartitionConfig, TimePartitionWindow } from "../../src/partitioning
 import type { Partition, PartitionWindow } from "../../src/partitioning/index.js";
 import type { Row } from "../../src/representation/index.js";
 import { makeTempDir } from "../contract/temp-dir.js";
+import { InertDestination } from "../support/stub-destinations.js";
 
 // The spec's JSONDestination, in TypeScript, with the standard class decorator.
 @destination({ name: "JSON files" })
@@ -109,17 +110,7 @@ describe("a custom destination (the spec's JSONDestination)", () => {
 
   it("carries relations declared on the decorator", () => {
     class Connection {}
-    const Related = destination({ name: "Related", relations: { connection: Connection } })(
-      class Related extends Destination {
-        writePartition(): void {}
-        readPartition(): unknown {
-          return null;
-        }
-        partitionRowCounts(): Record<string, number> {
-          return {};
-        }
-      },
-    );
+    const Related = destination({ name: "Related", relations: { connection: Connection } })(class Related extends InertDestination {});
     expect((Related as unknown as typeof Destination).relations).toEqual({ connection: Connection });
   });
 });

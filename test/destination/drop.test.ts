@@ -9,8 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
 import {
   CSVDestination,
-  DatabaseDestination,
-  Destination,
+  type Destination,
   FileDestination,
   IOContext,
   LocalObjectStoreDestination,
@@ -22,6 +21,7 @@ import {
 import { ConfigError, DataNotFoundError } from "../../src/errors.js";
 import { TimeGranularity, TimePartitionConfig, TimePartitionWindow } from "../../src/partitioning/index.js";
 import { listFiles, makeTempDir } from "../contract/temp-dir.js";
+import { InertDatabaseDestination, InertDestination } from "../support/stub-destinations.js";
 
 const daily = new TimePartitionConfig({ column: "date", allowWindow: true });
 const orders: AssetRef = { key: "shop.orders", table: "orders", dataset: "shop", partitioning: daily };
@@ -145,15 +145,8 @@ describe("the file destinations leave what they did not write", () => {
 });
 
 describe("a destination without the drop hook", () => {
-  class NoDrop extends Destination {
-    writePartition(): void {}
-    readPartition(): unknown {
-      return [];
-    }
-    partitionRowCounts(): Record<string, number> {
-      return {};
-    }
-  }
+  // Named classes of their own: the refusal names the destination's class.
+  class NoDrop extends InertDestination {}
   class NoDeleteStore extends ObjectStoreDestination {
     putObject(): void {}
     getObject(): null {
@@ -164,16 +157,7 @@ describe("a destination without the drop hook", () => {
       return `mem://${name}`;
     }
   }
-  class NoDropTable extends DatabaseDestination {
-    insert(): void {}
-    delete(): void {}
-    select(): null {
-      return null;
-    }
-    count(): Record<string, number> {
-      return {};
-    }
-  }
+  class NoDropTable extends InertDatabaseDestination {}
 
   it("names the hook to implement, for each kind of base", () => {
     expect(new NoDrop().missingDropHook()).toBe("dropAsset(context)");

@@ -6,8 +6,7 @@
 import { describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
 import { ConfigError } from "../../src/errors.js";
-import type { IOContext } from "../../src/destination/index.js";
-import type { Partition } from "../../src/partitioning/index.js";
+import { InertDatabaseDestination, InertDestination } from "../support/stub-destinations.js";
 
 const configError = (make: () => unknown, message: string) => {
   let caught: unknown;
@@ -20,18 +19,8 @@ const configError = (make: () => unknown, message: string) => {
   expect((caught as Error).message).toBe(message);
 };
 
-class Stored extends il.Destination {
-  writePartition(): void {}
-  readPartition(_context: IOContext, _partition: Partition | null): unknown {
-    return null;
-  }
-  partitionRowCounts(): Record<string, number> {
-    return {};
-  }
-}
-
 // An undecorated destination of a user's config: fields with defaults, options by reflection.
-class Undecorated extends Stored {
+class Undecorated extends InertDestination {
   basePath = "./default";
   pretty = false;
 }
@@ -134,7 +123,7 @@ describe("one options path for built-in and user destinations", () => {
       readonly root: string;
       readonly pretty?: boolean;
     }
-    class Lake extends Stored {
+    class Lake extends InertDestination {
       static override readonly options = il.declareOptions<LakeOptions>({ root: "required", pretty: "optional" });
       root = "";
       pretty = false;
@@ -167,16 +156,8 @@ describe("one options path for built-in and user destinations", () => {
   });
 
   it("a user subclass of DatabaseDestination keeps its options", () => {
-    class Warehouse extends il.DatabaseDestination {
+    class Warehouse extends InertDatabaseDestination {
       url = "default";
-      insert(): void {}
-      delete(): void {}
-      select(): null {
-        return null;
-      }
-      count(): Record<string, number> {
-        return {};
-      }
     }
     expect(new (Warehouse as unknown as new (options: object) => Warehouse)({ url: "db://given" }).url).toBe("db://given");
   });
@@ -202,7 +183,7 @@ describe("an undecorated subclass of Destination", () => {
   });
 
   it("sees its options in its own constructor, and a value it computes from one stands", () => {
-    class Normalising extends Stored {
+    class Normalising extends InertDestination {
       basePath = "./default";
       constructor(options: { basePath?: string }) {
         super(options);
@@ -216,7 +197,7 @@ describe("an undecorated subclass of Destination", () => {
   });
 
   it("with private fields and relative paths works through the constructor's proxy", () => {
-    class Private extends Stored {
+    class Private extends InertDestination {
       basePath = "data";
       #secret = "s";
       get secret(): string {
@@ -288,7 +269,7 @@ describe("an undecorated subclass of Destination", () => {
 describe("decorated destinations", () => {
   it("an unknown option names the nearest field", () => {
     @il.destination()
-    class Decorated extends Stored {
+    class Decorated extends InertDestination {
       basePath = "./default";
     }
     expect(new Decorated({ basePath: "./x" }).basePath).toBe("./x");

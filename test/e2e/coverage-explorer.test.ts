@@ -1,8 +1,8 @@
 // `interloper coverage --interactive` end to end (issue 22): once in a real pseudo-terminal
 // (util-linux `script`), keys typed as a user would; and refused, in one line, where it cannot run.
 import { execa } from "execa";
-import { beforeAll, describe, expect, it } from "vitest";
-import { BIN, ensureBuilt, oneLineError, useSandboxes, type Sandbox } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { BIN, oneLineError, usePreparedSandbox, useSandboxes } from "./helpers.js";
 import { COVERAGE, D, orderRows, prepare } from "./coverage-helpers.js";
 
 const sandbox = useSandboxes();
@@ -11,12 +11,7 @@ const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 /** Terminal output as text: escape sequences (colours, cursor moves) removed. */
 const plain = (text: string) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "").replace(/\u001b[()][A-Z0-9]/g, "");
 
-let box: Sandbox;
-beforeAll(async () => {
-  await ensureBuilt();
-  box = await sandbox();
-  await prepare(box);
-}, 180_000);
+const box = usePreparedSandbox(sandbox, prepare);
 
 describe("coverage --interactive", () => {
   it("is refused in one line when stdout is not a terminal, or with --json or --html", async () => {

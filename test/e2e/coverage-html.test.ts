@@ -7,10 +7,11 @@ import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromium } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, FIXTURES, useSandboxes, type Sandbox } from "./helpers.js";
+import { chromium, type BrowserContext } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { usePreparedSandbox, useSandboxes } from "./helpers.js";
 import { COVERAGE, prepare } from "./coverage-helpers.js";
+import { materializeWithWarehouseDown, runOnDestinations } from "./destinations-helpers.js";
 
 /** The chromium binary (`which chromium`), or null when it is not installed. */
 function findChromium(): string | null {
@@ -64,13 +65,25 @@ interface CoverageJson {
   inProgress: { key: string } | null;
 }
 
+/** Runs `use` with a headless Chromium of its own (a fresh profile), closed and removed after. */
+async function withChromium(use: (context: BrowserContext) => Promise<void>): Promise<void> {
+  const profile = await mkdtemp(join(tmpdir(), "interloper-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM!,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1400, height: 900 },
+  });
+  try {
+    await use(context);
+  } finally {
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+  }
+}
+
 describe("coverage --html in headless Chromium", () => {
-  let box: Sandbox;
-  beforeAll(async () => {
-    await ensureBuilt();
-    box = await sandbox();
-    await prepare(box);
-  }, 180_000);
+  const box = usePreparedSandbox(sandbox, prepare);
 
   it("fails when chromium is missing and CI is set", () => {
     if (REQUIRED && !CHROMIUM)
@@ -87,15 +100,8 @@ describe("coverage --html in headless Chromium", () => {
     const coverages = JSON.parse(json.stdout) as CoverageJson[];
     expect(coverages.map((c) => c.asset)).toEqual(["cov.orders", "cov.hourly", "cov.monthly", "cov.regions"]);
 
-    const profile = await mkdtemp(join(tmpdir(), "interloper-chromium-"));
     const shot = join(box.dir, "coverage.png");
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM!,
-      headless: true,
-      args: ARGS,
-      viewport: { width: 1400, height: 900 },
-    });
-    try {
+    await withChromium(async (context) => {
       const requests: string[] = [];
       const outside: string[] = [];
       await context.route("**/*", async (route) => {
@@ -188,10 +194,7 @@ describe("coverage --html in headless Chromium", () => {
       expect(errors).toEqual([]);
       expect(outside).toEqual([]);
       expect(requests).toEqual([url]);
-    } finally {
-      await context.close();
-      await rm(profile, { recursive: true, force: true });
-    }
+    });
     const png = await readFile(shot);
     expect((await stat(shot)).size).toBeGreaterThan(1000);
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
@@ -201,26 +204,12 @@ describe("coverage --html in headless Chromium", () => {
     "an asset of two destinations: a day missing in one of them is marked partial, naming it, and each destination has its line",
     { timeout: 60_000 },
     async () => {
-      const config = join(FIXTURES, "destinations", "interloper.config.ts");
       const two = await sandbox();
-      const env = { INTERLOPER_NOW: "2026-01-07T12:00:00Z" };
-      expect((await two.run(["materialize", "daily_revenue", "-p", "2026-01-01"], { config, env })).exitCode).toBe(0);
-      const rest = await two.run(["materialize", "daily_revenue", "-w", "2026-01-02..2026-01-06", "--no-fail-fast"], {
-        config,
-        env: { ...env, INTERLOPER_WAREHOUSE_DOWN: "2026-01-04" },
-      });
-      expect(rest.exitCode).toBe(1);
+      await materializeWithWarehouseDown(two, "2026-01-04");
       const report = join(two.dir, "coverage.html");
-      const written = await two.run(["coverage", "--html", report], { config, env });
+      const written = await runOnDestinations(two, ["coverage", "--html", report]);
       expect(written.exitCode, written.stderr).toBe(0);
-      const profile = await mkdtemp(join(tmpdir(), "interloper-chromium-"));
-      const context = await chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM!,
-        headless: true,
-        args: ARGS,
-        viewport: { width: 1400, height: 900 },
-      });
-      try {
+      await withChromium(async (context) => {
         const page = context.pages()[0] ?? (await context.newPage());
         await page.goto(pathToFileURL(report).href, { waitUntil: "load" });
         const section = page.locator('section[data-asset="shop.daily_revenue"]');
@@ -241,10 +230,7 @@ describe("coverage --html in headless Chromium", () => {
         expect(text).toContain("missing in some destinations");
         expect(text).toContain("destination csv (CSV files): 6/6 stored, 6 rows");
         expect(text).toContain("destination warehouse (SQLite): 5/6 stored, 5 rows; missing 2026-01-04");
-      } finally {
-        await context.close();
-        await rm(profile, { recursive: true, force: true });
-      }
+      });
     },
   );
 });

@@ -2,18 +2,12 @@
 // fixture project (fixtures/projects/coverage) with a data folder prepared with gaps, empty
 // partitions and an unexpected partition by the CLI itself.
 import { readFile } from "node:fs/promises";
-import { beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, oneLineError, useSandboxes, type Sandbox } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { oneLineError, usePreparedSandbox, useSandboxes, type Sandbox } from "./helpers.js";
 import { copyData, COVERAGE, D, mtimes, orderRows, ordersFile, prepare, PREPARED, runLog, span } from "./coverage-helpers.js";
 
 const sandbox = useSandboxes();
-let prepared: Sandbox;
-
-beforeAll(async () => {
-  await ensureBuilt();
-  prepared = await sandbox();
-  await prepare(prepared);
-}, 180_000);
+const prepared = usePreparedSandbox(sandbox, prepare);
 
 const run = (box: Sandbox, args: string[], env: Record<string, string> = {}) =>
   box.run(args, { config: COVERAGE, env: { INTERLOPER_RUN_LOG: runLog(box), ...env } });

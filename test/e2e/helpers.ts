@@ -7,7 +7,7 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { execa } from "execa";
-import { afterAll } from "vitest";
+import { afterAll, beforeAll } from "vitest";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const BIN = join(ROOT, "bin", "interloper");
@@ -165,6 +165,36 @@ export function useSandboxes(): () => Promise<Sandbox> {
         return full;
       },
     };
+  };
+}
+
+/**
+ * The one sandbox a file's tests share: made by `sandbox` (the file's useSandboxes) before the
+ * tests, once dist/ is built, and filled by `fill`. What it returns stands for that sandbox
+ * from then on, so a test uses it as it is.
+ */
+export function usePreparedSandbox(sandbox: () => Promise<Sandbox>, fill: (box: Sandbox) => Promise<void>): Sandbox {
+  let made: Sandbox | null = null;
+  beforeAll(async () => {
+    await ensureBuilt();
+    made = await sandbox();
+    await fill(made);
+  }, 180_000);
+  const box = (): Sandbox => {
+    if (!made) throw new Error("the prepared sandbox is made before the tests run: use it inside a test or hook");
+    return made;
+  };
+  return {
+    get dir() {
+      return box().dir;
+    },
+    get data() {
+      return box().data;
+    },
+    run: (args, options) => box().run(args, options),
+    files: () => box().files(),
+    dataFiles: () => box().dataFiles(),
+    write: (path, text) => box().write(path, text),
   };
 }
 

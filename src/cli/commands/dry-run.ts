@@ -1,6 +1,7 @@
 import { currentRowCounts } from "../../api/materialize.js";
-import type { Plan } from "../../api/plan.js";
+import type { Plan, SkippedAsset } from "../../api/plan.js";
 import { count, formatCount } from "../../text/english.js";
+import { skippedLines } from "./skipped.js";
 
 /** What `materialize --dry-run` would do: printed as text, or as this object with `--json`. */
 export interface DryRun {
@@ -43,8 +44,8 @@ export async function describeDryRun(plan: Plan): Promise<DryRun> {
   };
 }
 
-/** The dry run as text: the runs, the destinations, and the row counts they would replace. */
-export function dryRunLines(dryRun: DryRun): string[] {
+/** The dry run as text: the runs, the destinations, and the row counts they would replace; `skipped` as the plan gives them. */
+export function dryRunLines(dryRun: DryRun, skipped: readonly SkippedAsset[]): string[] {
   const what = dryRun.mode === "backfill" ? `backfill ${count(dryRun.runs.length, "run")} (${dryRun.order} first)` : "run once";
   const lines = [`Dry run: nothing is written.`, `Would ${what}${dryRun.window ? ` over ${dryRun.window}` : ""}:`];
   for (const asset of dryRun.assets) {
@@ -61,7 +62,7 @@ export function dryRunLines(dryRun: DryRun): string[] {
       );
     }
   }
-  lines.push(...dryRun.skipped.map((s) => `Skipping ${s.asset}: ${s.reason}`));
+  lines.push(...skippedLines(skipped));
   const runs = dryRun.runs.slice(0, 20).map((run) => `  ${run.partition ?? "(unpartitioned)"}: ${run.assets.join(", ")}`);
   return [...lines, "Runs, in order:", ...runs, ...(dryRun.runs.length > 20 ? [`  ... and ${dryRun.runs.length - 20} more`] : [])];
 }

@@ -1,6 +1,6 @@
 import { checkFullRefreshOptions, fullRefreshTargets } from "../../api/full-refresh.js";
 import { materializePlan, type MaterializeOutcome } from "../../api/materialize.js";
-import { planMaterialize, type Plan, type PlanOptions } from "../../api/plan.js";
+import type { Plan, PlanOptions } from "../../api/plan.js";
 import { missingPlanOptions } from "../../api/missing.js";
 import { loadProject } from "../../api/project.js";
 import { ConfigError } from "../../errors.js";
@@ -19,6 +19,7 @@ import { debugging } from "../errors.js";
 import type { LogLevel } from "../../runner/events.js";
 import { RunTracker } from "../reporters/tracker.js";
 import { describeDryRun, dryRunLines } from "./dry-run.js";
+import { planOnCommandLine, skippedLines } from "./skipped.js";
 import { checkYes, confirmAndDrop, dryRunDropLines, type FullRefreshFlags } from "./full-refresh.js";
 import { planOptions, rangeEnd, rangeEndNeedsMissing, type SelectionFlags } from "./selection.js";
 import { parseDuration, shardFromFlags, type ShardFlags } from "./shard.js";
@@ -70,7 +71,7 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   if (flags.fullRefresh) checkFullRefreshOptions({ only: flags.missing || undefined, shard });
   if (flags.missing)
     options = await missingPlanOptions(project, options, { includeEmpty: flags.includeEmpty ?? false, ...rangeEnd(flags) });
-  const plan = planMaterialize(project, options);
+  const plan = planOnCommandLine(project, options);
   if ((flags.missing || shard) && plan.runs.length === 0) {
     // A script reading --dry-run --json gets its object, with no runs, whatever the case.
     if (flags.dryRun && flags.json) out(terminalJson(JSON.stringify(await describeDryRun(plan))));
@@ -84,14 +85,14 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   if (flags.dryRun) {
     const dryRun = await describeDryRun(plan);
     if (flags.json) out(terminalJson(JSON.stringify(refresh ? { ...dryRun, drops: refresh } : dryRun)));
-    else for (const line of [...(refresh ? dryRunDropLines(refresh, plan) : []), ...dryRunLines(dryRun)]) out(line);
+    else for (const line of [...(refresh ? dryRunDropLines(refresh, plan) : []), ...dryRunLines(dryRun, plan.skipped)]) out(line);
     return 0;
   }
   if (refresh) {
     const stop = await confirmAndDrop(refresh, plan, flags);
     if (stop !== null) return stop;
   }
-  if (!flags.quiet) for (const line of skippedLines(plan)) err(line);
+  if (!flags.quiet) for (const line of skippedLines(plan.skipped)) err(line);
 
   const reporter = await chooseReporter(plan, flags);
   const interrupt = new AbortController();
@@ -203,9 +204,4 @@ async function chooseReporter(plan: Plan, flags: MaterializeFlags): Promise<Acti
   err(title);
   const plain = new PlainReporter(plan.mode, err, logLevel(flags));
   return printing(plain.onEvent, plain.tracker);
-}
-
-/** One line per selected asset the window gives nothing to run. */
-export function skippedLines(plan: Plan): string[] {
-  return plan.skipped.map((s) => `Skipping ${s.asset}: ${s.reason}`);
 }

@@ -1,10 +1,10 @@
 import { missingPlanOptions } from "../../api/missing.js";
-import { planMaterialize, type PlanOptions } from "../../api/plan.js";
+import type { PlanOptions } from "../../api/plan.js";
 import { loadProject } from "../../api/project.js";
 import type { GlobalOptions } from "../main.js";
 import { commandNow } from "../now.js";
 import { printable, terminalJson } from "../printable.js";
-import { skippedLines } from "./materialize.js";
+import { planOnCommandLine, skippedLines } from "./skipped.js";
 import { planOptions, rangeEnd, rangeEndNeedsMissing, type SelectionFlags } from "./selection.js";
 import { count } from "../../text/english.js";
 
@@ -26,11 +26,11 @@ export async function planCommand(assets: readonly string[], flags: PlanFlags): 
   if (flags.missing) options = await missingPlanOptions(project, options, rangeEnd(flags));
   // Keys and names are the project's text; JSON lines come through terminalJson.
   const print = (line: string) => process.stdout.write(`${printable(line)}\n`);
-  const plan = planMaterialize(project, options);
+  const plan = planOnCommandLine(project, options);
   if (flags.shards !== undefined) {
     const shards = Array.from({ length: flags.shards }, (_, i) => {
       const shard = { index: i + 1, count: flags.shards! };
-      return { shard: `${shard.index}/${shard.count}`, partitions: planMaterialize(project, { ...options, shard }).partitions };
+      return { shard: `${shard.index}/${shard.count}`, partitions: planOnCommandLine(project, { ...options, shard }).partitions };
     });
     if (flags.json) print(terminalJson(JSON.stringify({ include: shards })));
     else
@@ -49,7 +49,8 @@ export async function planCommand(assets: readonly string[], flags: PlanFlags): 
           order: plan.order,
           assets: plan.assets.map((a) => a.qualifiedKey),
           runs: plan.runs,
-          skipped: plan.skipped,
+          // The library's reasons, in its own terms: a script reads them, and runs what it chooses.
+          skipped: plan.skipped.map((s) => ({ asset: s.asset, reason: s.reason })),
         }),
       ),
     );
@@ -58,7 +59,7 @@ export async function planCommand(assets: readonly string[], flags: PlanFlags): 
   print(
     `${plan.mode === "backfill" ? `Backfill of ${count(plan.runs.length, "run")}, ${plan.order} first` : "One run"}${plan.window ? ` over ${String(plan.window)}` : ""}:`,
   );
-  for (const line of skippedLines(plan)) print(line);
+  for (const line of skippedLines(plan.skipped)) print(line);
   plan.runs.forEach((run, index) =>
     print(
       `${String(index + 1).padStart(String(plan.runs.length).length)}. ${run.partition ?? "(unpartitioned)"}  ${run.assets.join(", ")}`,

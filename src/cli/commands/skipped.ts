@@ -1,0 +1,31 @@
+// What the command line says of the assets a window skips: the library's reason (true for any
+// caller), and where the command line can say how to run the asset instead, the command to type.
+import { planMaterialize, type Plan, type PlanOptions, type SkippedAsset } from "../../api/plan.js";
+import type { Project } from "../../api/project.js";
+import { PartitionError } from "../../errors.js";
+import { nothingToRun, NothingToRunError } from "../../runner/staged-plan.js";
+
+/** One line per selected asset the window gives nothing to run. */
+export function skippedLines(skipped: readonly SkippedAsset[]): string[] {
+  return skipped.map((s) => `Skipping ${skippedReason(s)}`);
+}
+
+/** planMaterialize, whose error when the window gives nothing to run says what the skipped lines would. */
+export function planOnCommandLine(project: Project, options: PlanOptions): Plan {
+  try {
+    return planMaterialize(project, options);
+  } catch (error) {
+    if (!(error instanceof NothingToRunError)) throw error;
+    throw new PartitionError(nothingToRun(error.window, error.skipped.map(skippedReason)), { cause: error });
+  }
+}
+
+/** An asset and why it is skipped, with the command that runs a list asset a window of time skips. */
+function skippedReason(s: SkippedAsset): string {
+  return `${s.asset}: ${s.reason}${s.listValues ? `: ${howToRunList(s.asset)}` : ""}`;
+}
+
+/** A list asset a window of time skips runs on its own, over all its values or one of them. */
+function howToRunList(asset: string): string {
+  return `run \`interloper materialize ${asset}\` for all its values, or add --partition VALUE`;
+}
