@@ -6,6 +6,7 @@ import { applyColorChoice, colorChoice } from "./color.js";
 import { reportError } from "./errors.js";
 import { packageVersion } from "./version.js";
 import { printable } from "./printable.js";
+import { dropOutputOnceClosed } from "./closed-output.js";
 
 // Loaded as CommonJS, which commander is: through its ES module wrapper Node would first scan
 // its source for export names, a cost every command pays at start-up.
@@ -262,6 +263,8 @@ Examples:
 
 /** Runs the CLI; sets `process.exitCode` (0 done, 1 a run failed, 2 bad input or configuration). */
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
+  dropOutputOnceClosed(process.stdout);
+  dropOutputOnceClosed(process.stderr);
   const program = buildProgram();
   // An event loop that drains before the command ends means it waits on a promise nothing can
   // settle: the process would exit 0 as if all went well. A run under way fails what stalled
