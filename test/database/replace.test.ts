@@ -35,6 +35,26 @@ for (const dialect of await dialects()) {
       ]);
     };
 
+    // Loads go in statements of many rows (SQLite: 100, fewer for wide tables): the rows on
+    // either side of each statement's boundary, and the last short statement, must all land.
+    it("loads 1,234 rows, and 130 rows of 400 columns, whole and in order", async () => {
+      const many = rows("2026-01-01", ...Array.from({ length: 1_234 }, (_, i) => i));
+      await h.destination.write(ctx(orders, days("2026-01-01", "2026-01-01")), many);
+      expect(await h.destination.read(ctx(orders, days("2026-01-01", "2026-01-01")))).toEqual(many);
+
+      const wideSchema: FieldSpec[] = [
+        { name: "date", type: "date", nullable: false },
+        ...Array.from({ length: 399 }, (_, j): FieldSpec => ({ name: `c${j}`, type: "integer", nullable: false })),
+      ];
+      const wide: AssetRef = { key: "shop.wide", table: "wide", dataset: "shop", partitioning: daily };
+      const wideRows: Row[] = Array.from({ length: 130 }, (_, i) => ({
+        date: "2026-01-01",
+        ...Object.fromEntries(Array.from({ length: 399 }, (_, j) => [`c${j}`, i * 1_000 + j])),
+      }));
+      await h.destination.write(ctx(wide, days("2026-01-01", "2026-01-01"), wideSchema), wideRows);
+      expect(await h.destination.read(ctx(wide, days("2026-01-01", "2026-01-01"), wideSchema))).toEqual(wideRows);
+    });
+
     it("replaces every partition a window covers and leaves the rest", async () => {
       await seed();
       await h.destination.write(ctx(orders, days("2026-01-02", "2026-01-03")), rows("2026-01-03", 9));

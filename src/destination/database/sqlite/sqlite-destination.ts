@@ -14,6 +14,7 @@ import { sqliteDialect, sqliteNameKey, sqliteTableName, sqliteValue } from "./sq
 import { declareOptions } from "../../options.js";
 
 type Database = BetterSqlite3.Database;
+type Statement = BetterSqlite3.Statement;
 type DatabaseConstructor = new (path: string) => Database;
 
 /** Options of SQLiteDestination. */
@@ -25,6 +26,10 @@ export interface SQLiteDestinationOptions {
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const noRedaction = (text: string) => text;
 const READ = /^\s*SELECT\b/i;
+/** Rows an INSERT statement carries: past about a hundred, longer statements gain nothing. */
+const ROWS_PER_INSERT = 100;
+/** SQLite's limit on a statement's parameters (SQLITE_MAX_VARIABLE_NUMBER, since 3.32). */
+const MAX_PARAMETERS = 32_766;
 
 /**
  * Per database file, the end of the last write any instance of this process queued on it.
@@ -217,12 +222,25 @@ export class SQLiteDestination extends SqlDestination {
     const kinds = fields.map(storageKind);
     const columns = fields.map((field) => data.values(field.name));
     try {
-      const statement = db.prepare(`INSERT INTO ${this.dialect.table(table, dataset)} (${names}) VALUES (${marks})`);
+      // Rows go in statements of many rows each: binding and stepping a statement costs more
+      // than its rows, so one statement per row would double the load's time.
+      const into = `INSERT INTO ${this.dialect.table(table, dataset)} (${names}) VALUES `;
+      const perStatement = Math.max(1, Math.min(ROWS_PER_INSERT, Math.floor(MAX_PARAMETERS / fields.length)));
+      const prepared = new Map<number, Statement>();
+      const insertOf = (rows: number) => {
+        let statement = prepared.get(rows);
+        if (!statement) prepared.set(rows, (statement = db.prepare(into + Array.from({ length: rows }, () => `(${marks})`).join(", "))));
+        return statement;
+      };
       const insertAll = () => {
-        const values = new Array<unknown>(fields.length);
-        for (let i = 0; i < data.length; i++) {
-          for (let j = 0; j < fields.length; j++) values[j] = sqliteValue(kinds[j]!, columns[j]![i], fields[j]!.name, i);
-          statement.run(values);
+        for (let start = 0; start < data.length; start += perStatement) {
+          const end = Math.min(data.length, start + perStatement);
+          const values = new Array<unknown>((end - start) * fields.length);
+          let at = 0;
+          for (let i = start; i < end; i++) {
+            for (let j = 0; j < fields.length; j++) values[at++] = sqliteValue(kinds[j]!, columns[j]![i], fields[j]!.name, i);
+          }
+          insertOf(end - start).run(values);
         }
       };
       // Outside a transaction, one is still wanted: SQLite commits each statement otherwise.
