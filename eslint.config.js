@@ -30,4 +30,10 @@ export default tseslint.config(
       "no-control-regex": "off",
     },
   },
+  {
+    // Modules with a hand-written .d.mts beside them: TypeScript takes the declaration and leaves
+    // the module out of its program, so the rules that need types cannot see these files.
+    files: ["bench/lib/project.mjs", "bench/lib/rows.mjs"],
+    ...tseslint.configs.disableTypeChecked,
+  },
 );
