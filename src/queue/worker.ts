@@ -1,0 +1,217 @@
+import { hostname } from "node:os";
+import type PgBoss from "pg-boss";
+import type { Project } from "../api/project.js";
+import { ConfigError } from "../errors.js";
+import type { EventHandler, RunEvents } from "../runner/events.js";
+import { extendExpiry, returnJobs } from "./boss-internals.js";
+import { completeJob, withReconnect } from "./complete-job.js";
+import type { QueueConnection } from "./queue-connection.js";
+import { ensureTables, type JobData } from "./queue-tables.js";
+import { failureOf, failureOfError, runJob, type JobFailure } from "./run-job.js";
+
+// A worker fetches at most as many jobs as it has free slots, so nothing it holds waits
+// unstarted; pg-boss's own `work()` is not used: it swallows errors and fails active jobs
+// when stopped, where a worker told to stop lets its running partitions finish.
+
+/** How a worker runs. */
+export interface WorkerOptions {
+  /** Jobs (partitions) at once (default 1). */
+  readonly concurrency?: number;
+  /** Stop after starting this many jobs (and finishing them). */
+  readonly maxJobs?: number;
+  /** Exit when nothing ran and the queue had nothing for this many seconds. */
+  readonly idleExitSeconds?: number;
+  /** Stop fetching; running jobs finish, then the worker returns. */
+  readonly signal?: AbortSignal;
+  /** Interrupts the running partitions themselves (a second SIGTERM): they fail and are retried. */
+  readonly runSignal?: AbortSignal;
+  readonly onEvent?: EventHandler;
+  readonly events?: RunEvents;
+  /** Each job's start and end, for a command to print. */
+  readonly onJob?: (event: JobEvent) => void;
+  /** A lost server: what the worker is doing about it. */
+  readonly onWarning?: (message: string) => void;
+  /** A limit per partition (see `RunOptions.timeoutMs`). */
+  readonly timeoutMs?: number;
+  readonly graceMs?: number;
+  /** Assets at once within a partition (default 4). */
+  readonly assetConcurrency?: number;
+  /** Seconds between polls of an empty queue (default 2). */
+  readonly pollSeconds?: number;
+  /** How long the worker keeps trying a lost queue server before it exits with an error (default 60 s). */
+  readonly reconnectSeconds?: number;
+}
+
+/** A job starting or ending in this worker. */
+export type JobEvent =
+  | { readonly type: "job:started"; readonly job: string; readonly data: JobData; readonly attempt: number }
+  | { readonly type: "job:completed"; readonly job: string; readonly data: JobData; readonly released: number }
+  | { readonly type: "job:failed"; readonly job: string; readonly data: JobData; readonly failure: JobFailure; readonly final: boolean };
+
+/** What a worker did before it returned. */
+export interface WorkerSummary {
+  readonly worker: string;
+  readonly completed: number;
+  readonly failed: number;
+  /** Why it stopped. */
+  readonly reason: "stopped" | "max-jobs" | "idle";
+}
+
+/** This process as a queue's tables name it. */
+export function workerName(): string {
+  return `${hostname()}:${process.pid}`;
+}
+
+type Fetched = PgBoss.JobWithMetadata<JobData>;
+
+/** Runs jobs of the queue until stopped, `maxJobs` were run, or idle for `idleExitSeconds`. */
+export async function runWorker(connection: QueueConnection, project: Project, options: WorkerOptions = {}): Promise<WorkerSummary> {
+  const concurrency = options.concurrency ?? 1;
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new ConfigError(`concurrency must be an integer of at least 1, got ${concurrency}`);
+  if (options.maxJobs !== undefined && (!Number.isInteger(options.maxJobs) || options.maxJobs < 1))
+    throw new ConfigError(`max jobs must be an integer of at least 1, got ${options.maxJobs}`);
+  const worker = workerName();
+  const pollMs = (options.pollSeconds ?? 2) * 1000;
+  const reconnectMs = (options.reconnectSeconds ?? 60) * 1000;
+  const retry = { reconnectMs, ...(options.onWarning ? { onWarning: options.onWarning } : {}), server: connection.server };
+  await withReconnect(retry, "prepare the queue", () => ensureTables(connection));
+  const running = new Map<string, { promise: Promise<void>; expire: number }>();
+  let started = 0;
+  let completed = 0;
+  let failed = 0;
+  let idleSince = Date.now();
+  let wake: () => void = () => undefined;
+  let fatal: Error | null = null;
+
+  const heartbeat = startHeartbeat(connection, () => [...running].map(([id, job]) => ({ id, expire: job.expire })));
+  const run = async (job: Fetched): Promise<void> => {
+    const data = job.data;
+    options.onJob?.({ type: "job:started", job: job.id, data, attempt: job.retryCount + 1 });
+    await connection
+      .query(`UPDATE ${connection.schema}.slot SET worker = $3, started_at = now() WHERE backfill_id = $1 AND slot_id = $2`, [
+        data.backfill,
+        data.slot,
+        worker,
+      ])
+      .catch(() => undefined);
+    let failure: JobFailure | null = null;
+    try {
+      const result = await runJob(project, data, {
+        runId: job.id,
+        concurrency: options.assetConcurrency ?? 4,
+        ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+        ...(options.events ? { events: options.events } : {}),
+        ...(options.runSignal ? { signal: options.runSignal } : {}),
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
+      });
+      if (result.status !== "completed") failure = failureOf(result, data.partition);
+    } catch (error) {
+      if (error instanceof ConfigError) {
+        // Another project's job: give it back untouched, and stop.
+        await returnJobs(connection, [job.id]).catch(() => undefined);
+        fatal ??= error;
+        return;
+      }
+      failure = failureOfError(error, data.partition);
+    }
+    if (!failure) {
+      const released = await withReconnect(retry, "complete a job", () => completeJob(connection, job.id, data));
+      completed++;
+      options.onJob?.({ type: "job:completed", job: job.id, data, released });
+    } else {
+      await withReconnect(retry, "record a failed job", () => connection.boss.fail(connection.queueName, job.id, failure));
+      failed++;
+      options.onJob?.({ type: "job:failed", job: job.id, data, failure, final: job.retryCount >= job.retryLimit });
+    }
+  };
+
+  const stopping = () => options.signal?.aborted === true || fatal !== null;
+  const onAbort = () => wake();
+  options.signal?.addEventListener("abort", onAbort);
+  let reason: WorkerSummary["reason"] = "stopped";
+  try {
+    while (!stopping()) {
+      if (options.maxJobs !== undefined && started >= options.maxJobs) {
+        reason = "max-jobs";
+        break;
+      }
+      const free = Math.min(concurrency - running.size, (options.maxJobs ?? Infinity) - started);
+      const jobs = free > 0 ? await withReconnect(retry, "fetch jobs", () => fetchJobs(connection, free)) : [];
+      for (const job of jobs) {
+        started++;
+        const promise = run(job)
+          .catch((error: unknown) => void (fatal ??= error as Error))
+          .finally(() => {
+            running.delete(job.id);
+            wake();
+          });
+        running.set(job.id, { promise, expire: job.data.expire });
+      }
+      if (jobs.length > 0) heartbeat.now();
+      if (running.size > 0 || jobs.length > 0) idleSince = Date.now();
+      else if (options.idleExitSeconds !== undefined && Date.now() - idleSince >= options.idleExitSeconds * 1000) {
+        reason = "idle";
+        break;
+      }
+      if (running.size >= concurrency || jobs.length === 0) await waitFor(pollMs, (w) => (wake = w));
+    }
+    while (running.size > 0) await Promise.all([...running.values()].map((r) => r.promise));
+  } finally {
+    options.signal?.removeEventListener("abort", onAbort);
+    heartbeat.stop();
+  }
+  if (fatal) throw fatal;
+  return { worker, completed, failed, reason };
+}
+
+/** Fetches jobs; pg-boss returns none when the statement fails, so the connection's last error tells. */
+async function fetchJobs(connection: QueueConnection, count: number): Promise<Fetched[]> {
+  connection.lastError = null;
+  const jobs = await connection.boss.fetch<JobData>(connection.queueName, { batchSize: count, includeMetadata: true });
+  if (jobs.length === 0 && connection.lastError) throw connection.lastError;
+  return jobs;
+}
+
+/** Resolves after `ms`, or sooner when the worker is woken. */
+function waitFor(ms: number, setWake: (wake: () => void) => void): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    setWake(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Extends the expiry of the running jobs every third of the shortest one (at least every
+ * 10 s), so that a partition that runs long is not taken for a dead worker's.
+ */
+function startHeartbeat(connection: QueueConnection, jobs: () => Array<{ id: string; expire: number }>): { now(): void; stop(): void } {
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  let beating = false;
+  const beat = async () => {
+    if (beating) return;
+    beating = true;
+    const current = jobs();
+    await extendExpiry(connection, current).catch(() => undefined);
+    beating = false;
+    if (stopped) return;
+    const shortest = Math.min(30, ...current.map((j) => j.expire));
+    timer = setTimeout(() => void beat(), Math.max(500, (shortest * 1000) / 3));
+  };
+  timer = setTimeout(() => void beat(), 500);
+  return {
+    now() {
+      if (timer) clearTimeout(timer);
+      void beat();
+    },
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
