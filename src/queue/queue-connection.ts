@@ -1,7 +1,7 @@
 import type * as Pg from "pg";
 import type PgBoss from "pg-boss";
 import { loadDriver } from "../destination/database/optional-driver.js";
-import { ConfigError } from "../errors.js";
+import { ConfigError, InterloperError } from "../errors.js";
 
 // The queue lives in PostgreSQL: pg-boss's tables (its own schema) hold the jobs, ours (another
 // schema) hold each backfill's slots and the edges between them. One pool serves both, so that
@@ -155,6 +155,6 @@ export function queueServerError(server: string, error: unknown): Error {
 }
 
 /** The queue's PostgreSQL server did not answer. */
-export class QueueServerError extends Error {
-  override readonly name = "QueueServerError";
+export class QueueServerError extends InterloperError {
+  override readonly code: string = "QUEUE_SERVER_ERROR";
 }
