@@ -19,7 +19,10 @@ export interface WorkerOptions {
   readonly concurrency?: number;
   /** Stop after starting this many jobs (and finishing them). */
   readonly maxJobs?: number;
-  /** Exit when nothing ran and the queue had nothing for this many seconds. */
+  /**
+   * Exit when, for this many seconds, nothing ran here and the queue held no job to run, to retry
+   * or running elsewhere (whose completion could release more): the backfills are settled.
+   */
   readonly idleExitSeconds?: number;
   /** Stop fetching; running jobs finish, then the worker returns. */
   readonly signal?: AbortSignal;
@@ -151,6 +154,12 @@ export async function runWorker(connection: QueueConnection, project: Project, o
       }
       if (jobs.length > 0) heartbeat.now();
       if (running.size > 0 || jobs.length > 0) idleSince = Date.now();
+      else if (
+        options.idleExitSeconds !== undefined &&
+        (await withReconnect(retry, "look at the queue", () => pendingJobs(connection))) > 0
+      )
+        // A job waiting for its retry, or running in another worker (whose children will come): not idle.
+        idleSince = Date.now();
       else if (options.idleExitSeconds !== undefined && Date.now() - idleSince >= options.idleExitSeconds * 1000) {
         reason = "idle";
         break;
@@ -172,6 +181,12 @@ async function fetchJobs(connection: QueueConnection, count: number): Promise<Fe
   const jobs = await connection.boss.fetch<JobData>(connection.queueName, { batchSize: count, includeMetadata: true });
   if (jobs.length === 0 && connection.lastError) throw connection.lastError;
   return jobs;
+}
+
+/** Jobs of the queue not yet settled: waiting to start or retry, or running anywhere. */
+async function pendingJobs(connection: QueueConnection): Promise<number> {
+  connection.lastError = null;
+  return connection.boss.getQueueSize(connection.queueName, { before: "completed" });
 }
 
 /** Resolves after `ms`, or sooner when the worker is woken. */
