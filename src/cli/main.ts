@@ -236,6 +236,11 @@ Examples:
     )
     .option("--queue <url>", "the PostgreSQL work queue (default: $INTERLOPER_QUEUE_URL)")
     .option("--concurrency <n>", "partitions at once (default 1)", integer("--concurrency", 1, 1000))
+    .option(
+      "--processes <n>",
+      "run partitions in n child processes, each loading the config once (as materialize --processes); sets --concurrency to n",
+      integer("--processes", 1, 1000),
+    )
     .option("--max-jobs <n>", "stop after running n jobs", integer("--max-jobs", 1))
     .option("--idle-exit <seconds>", "exit 0 when nothing ran and the queue had nothing for this long (for CI)", integer("--idle-exit", 0))
     .option("--timeout <duration>", "fail a partition whose run takes longer (90s, 5m, 1h); the job retries")

@@ -1,3 +1,4 @@
+import type { Asset } from "../asset/asset.js";
 import { errorInfo } from "../asset/events.js";
 import type { Project } from "../api/project.js";
 import { ConfigError } from "../errors.js";
@@ -14,18 +15,23 @@ export interface JobFailure {
   readonly name: string;
 }
 
-/** Runs a job's slot in this process: one run of its assets over its partition, with the usual events. */
-export async function runJob(project: Project, data: JobData, options: RunOptions): Promise<RunResult> {
+/** The assets of a job, once it is known to be this project's; ConfigError when it is not. */
+export function jobAssets(project: Project, data: JobData): Asset[] {
   const identity = projectIdentity(project);
   if (data.project !== identity)
     throw new ConfigError(
       `this worker's project (${identity}) is not the one that enqueued backfill ${data.backfill} (${data.project}): start the worker with the same config`,
     );
-  const assets = data.assets.map((key) => {
+  return data.assets.map((key) => {
     const asset = project.dag.find(key);
     if (!asset) throw new ConfigError(`the job of backfill ${data.backfill} names the asset "${key}", which this project does not define`);
     return asset;
   });
+}
+
+/** Runs a job's slot in this process: one run of its assets over its partition, with the usual events. */
+export async function runJob(project: Project, data: JobData, options: RunOptions): Promise<RunResult> {
+  const assets = jobAssets(project, data);
   const partitioning = assets[0]?.partitioning ?? null;
   const window = data.partition !== null && partitioning ? partitioning.partition(data.partition).window : null;
   return runWindow(project.dag, assets, window, { ...options, backfillId: data.backfill });

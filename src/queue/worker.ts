@@ -7,7 +7,10 @@ import { extendExpiry, returnJobs } from "./boss-internals.js";
 import { completeJob, withReconnect } from "./complete-job.js";
 import type { QueueConnection } from "./queue-connection.js";
 import { ensureTables, type JobData } from "./queue-tables.js";
-import { failureOf, failureOfError, runJob, type JobFailure } from "./run-job.js";
+import { failureOf, failureOfError, jobAssets, runJob, type JobFailure } from "./run-job.js";
+import { RunControl } from "../runner/attempt.js";
+import { emitter } from "../runner/events.js";
+import { WorkerPool, type ChildProcessOptions } from "../runner/pool/worker-pool.js";
 
 // A worker fetches at most as many jobs as it has free slots, so nothing it holds waits
 // unstarted; pg-boss's own `work()` is not used: it swallows errors and fails active jobs
@@ -37,6 +40,11 @@ export interface WorkerOptions {
   /** A limit per partition (see `RunOptions.timeoutMs`). */
   readonly timeoutMs?: number;
   readonly graceMs?: number;
+  /**
+   * Run each partition in a child process that loads this config once (the pool of
+   * `materialize --processes`), at most `concurrency` of them; unpartitioned jobs run in process.
+   */
+  readonly childProcess?: ChildProcessOptions;
   /** Assets at once within a partition (default 4). */
   readonly assetConcurrency?: number;
   /** Seconds between polls of an empty queue (default 2). */
@@ -87,6 +95,22 @@ export async function runWorker(connection: QueueConnection, project: Project, o
   let wake: () => void = () => undefined;
   let fatal: Error | null = null;
 
+  // One pool per backfill: a pool's processes run partitions of one backfill id.
+  const pools = new Map<string, WorkerPool>();
+  const control = new RunControl(options.runSignal);
+  const poolFor = (backfill: string, childProcess: ChildProcessOptions): WorkerPool => {
+    let pool = pools.get(backfill);
+    if (!pool) {
+      const emit = emitter(options.onEvent, options.events);
+      const context = { backfillId: backfill, emit, control, concurrency: options.assetConcurrency ?? 4, failFast: true };
+      const limits = {
+        ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+        ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
+      };
+      pools.set(backfill, (pool = new WorkerPool({ ...childProcess, ...limits }, context)));
+    }
+    return pool;
+  };
   const heartbeat = startHeartbeat(connection, () => [...running].map(([id, job]) => ({ id, expire: job.expire })));
   const run = async (job: Fetched): Promise<void> => {
     const data = job.data;
@@ -100,15 +124,20 @@ export async function runWorker(connection: QueueConnection, project: Project, o
       .catch(() => undefined);
     let failure: JobFailure | null = null;
     try {
-      const result = await runJob(project, data, {
-        runId: job.id,
-        concurrency: options.assetConcurrency ?? 4,
-        ...(options.onEvent ? { onEvent: options.onEvent } : {}),
-        ...(options.events ? { events: options.events } : {}),
-        ...(options.runSignal ? { signal: options.runSignal } : {}),
-        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-        ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
-      });
+      // Another project's job is refused here, before a child process is handed it.
+      jobAssets(project, data);
+      const result =
+        options.childProcess && data.partition !== null
+          ? await poolFor(data.backfill, options.childProcess).run(data.partition, data.assets)
+          : await runJob(project, data, {
+              runId: job.id,
+              concurrency: options.assetConcurrency ?? 4,
+              ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+              ...(options.events ? { events: options.events } : {}),
+              ...(options.runSignal ? { signal: options.runSignal } : {}),
+              ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+              ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
+            });
       if (result.status !== "completed") failure = failureOf(result, data.partition);
     } catch (error) {
       if (error instanceof ConfigError) {
@@ -170,6 +199,8 @@ export async function runWorker(connection: QueueConnection, project: Project, o
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
     heartbeat.stop();
+    await Promise.all([...pools.values()].map((pool) => pool.close()));
+    control.dispose();
   }
   if (fatal) throw fatal;
   return { worker, completed, failed, reason };

@@ -122,6 +122,23 @@ describe.skipIf(!up)("backfills run by worker processes", () => {
     expect(new Set(progress.slots.map((s) => s.worker?.replace(/^.*:/, ""))).size).toBeGreaterThan(1);
   });
 
+  it("--processes: a worker runs its partitions in child processes, each once", async () => {
+    const w = await world({ QUEUE_SLOW_MS: "50" });
+    const enqueued = await w.run(["materialize", "--window", "2026-02-01..2026-02-06", "--queue", w.queue()]);
+    const id = enqueued.outLines[0]!;
+    const worker = w.worker(["--processes", "2", "--idle-exit", "1"]);
+    const end = await worker.done;
+    expect(end.exitCode, end.stderr).toBe(0);
+    const lines = await w.lines();
+    const days = daysOf("2026-02-01", "2026-02-06");
+    for (const day of days) expect(completions(lines, `orders ${day}`), day).toBe(1);
+    const pids = new Set(lines.filter((l) => l.startsWith("orders ")).map((l) => l.split(" ").at(-1)));
+    expect(pids.has(String(worker.pid))).toBe(false);
+    expect(pids.size).toBeLessThanOrEqual(2);
+    expect((await w.progress(id)).counts).toMatchObject({ completed: 6 });
+    expect((await w.stored()).days).toEqual(Object.fromEntries(days.map((d) => [d, dayCount(d)])));
+  });
+
   it("a worker SIGKILLed mid-partition: its job expires and completes in another worker, nothing torn, counts exact", async () => {
     const w = await world({ QUEUE_SLOW_MS: "1500" });
     const enqueued = await w.run([

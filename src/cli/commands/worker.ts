@@ -1,4 +1,5 @@
 import { loadProject } from "../../api/project.js";
+import { ConfigError } from "../../errors.js";
 import { QueueConnection, QueueServerError, runWorker, workerName, type JobEvent } from "../../queue/index.js";
 import { eventToJson } from "../../runner/events.js";
 import type { GlobalOptions } from "../main.js";
@@ -10,6 +11,7 @@ import { parseDuration } from "./shard.js";
 /** Flags of `interloper worker`. */
 export interface WorkerFlags extends GlobalOptions, QueueFlags {
   readonly concurrency?: number;
+  readonly processes?: number;
   readonly maxJobs?: number;
   readonly idleExit?: number;
   readonly timeout?: string;
@@ -49,7 +51,10 @@ async function workerGuarded(flags: WorkerFlags): Promise<number> {
   const pollMs = flags.poll !== undefined ? parseDuration(flags.poll, "--poll") : 2000;
   const superviseMs = flags.superviseEvery !== undefined ? parseDuration(flags.superviseEvery, "--supervise-every") : 60_000;
   const reconnectMs = flags.reconnect !== undefined ? parseDuration(flags.reconnect, "--reconnect", { allowZero: true }) : 60_000;
+  if (flags.processes && flags.concurrency && flags.processes !== flags.concurrency)
+    throw new ConfigError("--processes sets how many partitions run at once: leave out --concurrency");
   const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
+  if (flags.processes && !project.filepath) throw new ConfigError("--processes needs a config file that worker processes can load");
   const connection = await QueueConnection.open(
     { url },
     { supervise: true, maintenanceIntervalSeconds: Math.max(1, Math.round(superviseMs / 1000)) },
@@ -71,7 +76,8 @@ async function workerGuarded(flags: WorkerFlags): Promise<number> {
   try {
     if (!flags.quiet && !flags.json) err(`Worker ${workerName()} on ${connection.server}: waiting for jobs`);
     const summary = await runWorker(connection, project, {
-      ...(flags.concurrency ? { concurrency: flags.concurrency } : {}),
+      ...(flags.concurrency || flags.processes ? { concurrency: flags.processes ?? flags.concurrency } : {}),
+      ...(flags.processes && project.filepath ? { childProcess: { configPath: project.filepath, cwd: process.cwd() } } : {}),
       ...(flags.maxJobs ? { maxJobs: flags.maxJobs } : {}),
       ...(flags.idleExit !== undefined ? { idleExitSeconds: flags.idleExit } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
