@@ -14,6 +14,10 @@ export async function completeJob(connection: QueueConnection, jobId: string, da
     // pg-boss 10's complete() resolves to { affected } although its types say void.
     const done = (await connection.boss.complete(connection.queueName, jobId, {}, { db: sql })) as unknown as { affected: number };
     if (done.affected === 0) return 0;
+    await sql.executeSql(`UPDATE ${s}.slot SET completed_at = now(), last_error = NULL WHERE backfill_id = $1 AND slot_id = $2`, [
+      data.backfill,
+      data.slot,
+    ]);
     const backfill = await sql.executeSql(`SELECT state, project, total, job_options FROM ${s}.backfill WHERE id = $1 FOR SHARE`, [
       data.backfill,
     ]);

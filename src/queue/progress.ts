@@ -75,8 +75,10 @@ export async function backfillProgress(connection: QueueConnection, id: string):
     retry_count: number | null;
     output: { message?: unknown; asset?: unknown; value?: { message?: unknown } } | null;
     started_on: Date | null;
+    completed_at: Date | null;
+    last_error: { message?: unknown; asset?: unknown; value?: { message?: unknown } } | null;
   }>(
-    `SELECT s.slot_id, s.partition, s.assets, s.waiting_on, s.worker, s.started_at, j.state::text AS state, j.retry_count, j.output, j.started_on
+    `SELECT s.slot_id, s.partition, s.assets, s.waiting_on, s.worker, s.started_at, s.completed_at, s.last_error, j.state::text AS state, j.retry_count, j.output, j.started_on
      FROM ${s}.slot s
      LEFT JOIN LATERAL (
        SELECT state, retry_count, output, started_on FROM ${b}.job WHERE name = $2 AND id = s.job_id
@@ -107,6 +109,9 @@ export async function backfillProgress(connection: QueueConnection, id: string):
       case "cancelled":
         return "canceled";
       default:
+        // pg-boss deleted the settled job (after its retention): our own record tells.
+        if (row.completed_at) return "completed";
+        if (row.last_error && row.waiting_on === 0) return "failed";
         if (backfill.state === "canceled") return "canceled";
         // Rows come in slot order and parents precede children, so their states are known.
         return (parents.get(row.slot_id) ?? []).some((p) => ["failed", "blocked", "canceled"].includes(states.get(p) ?? ""))
@@ -117,7 +122,7 @@ export async function backfillProgress(connection: QueueConnection, id: string):
   const slots = rows.map((row): SlotProgress => {
     const state = stateOf(row);
     states.set(row.slot_id, state);
-    const output = row.output;
+    const output = row.output ?? row.last_error;
     const message = output?.message ?? output?.value?.message;
     const failedOnce = (state === "failed" || state === "queued") && typeof message === "string";
     return {

@@ -31,6 +31,9 @@ export async function ensureTables(connection: QueueConnection): Promise<void> {
         job_id uuid NOT NULL,
         worker text,
         started_at timestamptz,
+        -- Kept here too: pg-boss archives settled jobs after 12 hours and deletes them after 7 days.
+        completed_at timestamptz,
+        last_error jsonb,
         PRIMARY KEY (backfill_id, slot_id)
       )`);
     await sql.executeSql(`
@@ -80,7 +83,10 @@ export async function sendSlots(
       project: backfill.project,
       expire: backfill.options.expireInSeconds,
     };
-    return { id: slot.job_id, name: connection.queueName, data, priority: backfill.total - slot.slot_id, ...backfill.options };
+    // A job not started within pg-boss's retention (14 days) would be archived unrun: a long
+    // backfill with few workers keeps its jobs for a year.
+    const keepUntil = new Date(Date.now() + 365 * 86_400_000).toISOString();
+    return { id: slot.job_id, name: connection.queueName, data, priority: backfill.total - slot.slot_id, keepUntil, ...backfill.options };
   });
   await connection.boss.insert(jobs, { db: sql });
 }

@@ -3,7 +3,8 @@ import type PgBoss from "pg-boss";
 import type { Project } from "../api/project.js";
 import { ConfigError } from "../errors.js";
 import type { EventHandler, RunEvents } from "../runner/events.js";
-import { extendExpiry, returnJobs } from "./boss-internals.js";
+import { returnJobs } from "./boss-internals.js";
+import { startHeartbeat } from "./heartbeat.js";
 import { completeJob, withReconnect } from "./complete-job.js";
 import type { QueueConnection } from "./queue-connection.js";
 import { ensureTables, type JobData } from "./queue-tables.js";
@@ -153,7 +154,14 @@ export async function runWorker(connection: QueueConnection, project: Project, o
       completed++;
       options.onJob?.({ type: "job:completed", job: job.id, data, released });
     } else {
-      await withReconnect(retry, "record a failed job", () => connection.boss.fail(connection.queueName, job.id, failure));
+      await withReconnect(retry, "record a failed job", async () => {
+        await connection.boss.fail(connection.queueName, job.id, failure);
+        await connection.query(`UPDATE ${connection.schema}.slot SET last_error = $3 WHERE backfill_id = $1 AND slot_id = $2`, [
+          data.backfill,
+          data.slot,
+          JSON.stringify(failure),
+        ]);
+      });
       failed++;
       options.onJob?.({ type: "job:failed", job: job.id, data, failure, final: job.retryCount >= job.retryLimit });
     }
@@ -229,35 +237,4 @@ function waitFor(ms: number, setWake: (wake: () => void) => void): Promise<void>
       resolve();
     });
   });
-}
-
-/**
- * Extends the expiry of the running jobs every third of the shortest one (at least every
- * 10 s), so that a partition that runs long is not taken for a dead worker's.
- */
-function startHeartbeat(connection: QueueConnection, jobs: () => Array<{ id: string; expire: number }>): { now(): void; stop(): void } {
-  let timer: NodeJS.Timeout | null = null;
-  let stopped = false;
-  let beating = false;
-  const beat = async () => {
-    if (beating) return;
-    beating = true;
-    const current = jobs();
-    await extendExpiry(connection, current).catch(() => undefined);
-    beating = false;
-    if (stopped) return;
-    const shortest = Math.min(30, ...current.map((j) => j.expire));
-    timer = setTimeout(() => void beat(), Math.max(500, (shortest * 1000) / 3));
-  };
-  timer = setTimeout(() => void beat(), 500);
-  return {
-    now() {
-      if (timer) clearTimeout(timer);
-      void beat();
-    },
-    stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-    },
-  };
 }

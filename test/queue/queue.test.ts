@@ -181,4 +181,20 @@ describe.skipIf(!up)("backfills on the queue", () => {
     // Each day ran once in this worker, though its run outlived the job's expiry three times over.
     expect(runs.sort()).toEqual(["orders 2026-02-01", "orders 2026-02-02"]);
   });
+
+  it("progress outlives pg-boss's retention: settled jobs it deleted still count; unstarted jobs are kept a year", async () => {
+    await open();
+    poisoned = new Set(["2026-02-02"]);
+    const p = project();
+    const enqueued = await enqueuePlan(connection, p, il.planMaterialize(p, { window: "2026-02-01..2026-02-03" }), { retries: 0 });
+    const kept = await admin.query(`SELECT min(keep_until) > now() + interval '300 days' AS far FROM ${schema}_boss.job`);
+    expect(kept.rows[0].far).toBe(true);
+    await runWorker(connection, p, { concurrency: 3, idleExitSeconds: 0.5, pollSeconds: 0.2 });
+    const before = await backfillProgress(connection, enqueued.backfillId);
+    expect(before.counts).toMatchObject({ completed: 2, failed: 1 });
+    await admin.query(`DELETE FROM ${schema}_boss.job; DELETE FROM ${schema}_boss.archive`);
+    const after = await backfillProgress(connection, enqueued.backfillId);
+    expect(after.counts).toEqual(before.counts);
+    expect(after.slots.find((s) => s.state === "failed")!.error!.message).toContain("poisoned 2026-02-02");
+  });
 });
