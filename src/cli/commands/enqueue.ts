@@ -36,7 +36,7 @@ export async function enqueueCommand(url: string, project: Project, plan: Plan, 
     else process.stdout.write(`${result.backfillId}\n`);
     if (!flags.quiet || !result.created) {
       const line = result.created
-        ? `Enqueued backfill ${result.backfillId}: ${count(result.jobs, "job")} on ${connection.server}, ${result.ready} ready, the rest waiting for the partitions they read; run \`interloper worker\` to work on it`
+        ? `Enqueued backfill ${result.backfillId}: ${count(result.jobs, "job")} on ${connection.server}, ${result.ready === result.jobs ? "all" : result.ready} ready${result.ready < result.jobs ? ", the rest waiting for the partitions they read" : ""}; run \`interloper worker\` to work on it`
         : `Backfill ${result.backfillId} is already enqueued: nothing added`;
       process.stderr.write(`${printable(line)}\n`);
     }
