@@ -1,16 +1,18 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { holdsAttempt } from "./boss-internals.js";
 import { queueServerError, type QueueConnection } from "./queue-connection.js";
 import { sendSlots, type JobData, type JobOptions } from "./queue-tables.js";
 
 /**
  * Completes a job and releases the jobs that waited only on it, in one transaction: a crash
  * between the two can neither lose a child nor release it twice. A job that is no longer active
- * (it expired and went back to the queue) is left to the run that now holds it; a canceled
+ * in this attempt (it expired and went back to the queue) is left to the run that now holds it; a canceled
  * backfill releases nothing. Returns how many jobs were released.
  */
-export async function completeJob(connection: QueueConnection, jobId: string, data: JobData): Promise<number> {
+export async function completeJob(connection: QueueConnection, jobId: string, attempt: number, data: JobData): Promise<number> {
   const s = connection.schema;
   return connection.transaction(async (sql) => {
+    if (!(await holdsAttempt(connection, sql, jobId, attempt))) return 0;
     // pg-boss 10's complete() resolves to { affected } although its types say void.
     const done = (await connection.boss.complete(connection.queueName, jobId, {}, { db: sql })) as unknown as { affected: number };
     if (done.affected === 0) return 0;
@@ -89,4 +91,27 @@ export function isConnectionError(error: unknown): boolean {
   return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable|ECONNRESET|ECONNREFUSED/i.test(
     message,
   );
+}
+
+/**
+ * Fails this attempt of a job with its error, so that pg-boss retries it (with backoff) or
+ * keeps it failed; an attempt that is no longer the active one is left alone.
+ */
+export async function failJob(
+  connection: QueueConnection,
+  jobId: string,
+  attempt: number,
+  data: JobData,
+  failure: object,
+): Promise<boolean> {
+  return connection.transaction(async (sql) => {
+    if (!(await holdsAttempt(connection, sql, jobId, attempt))) return false;
+    await connection.boss.fail(connection.queueName, jobId, failure, { db: sql });
+    await sql.executeSql(`UPDATE ${connection.schema}.slot SET last_error = $3 WHERE backfill_id = $1 AND slot_id = $2`, [
+      data.backfill,
+      data.slot,
+      JSON.stringify(failure),
+    ]);
+    return true;
+  });
 }

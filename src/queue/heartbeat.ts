@@ -7,7 +7,7 @@ import type { QueueConnection } from "./queue-connection.js";
  */
 export function startHeartbeat(
   connection: QueueConnection,
-  jobs: () => Array<{ id: string; expire: number }>,
+  jobs: () => Array<{ id: string; attempt: number; expire: number }>,
 ): { now(): void; stop(): void } {
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;

@@ -5,7 +5,7 @@ import { ConfigError } from "../errors.js";
 import type { EventHandler, RunEvents } from "../runner/events.js";
 import { returnJobs } from "./boss-internals.js";
 import { startHeartbeat } from "./heartbeat.js";
-import { completeJob, withReconnect } from "./complete-job.js";
+import { completeJob, failJob, withReconnect } from "./complete-job.js";
 import type { QueueConnection } from "./queue-connection.js";
 import { ensureTables, type JobData } from "./queue-tables.js";
 import { failureOf, failureOfError, jobAssets, runJob, type JobFailure } from "./run-job.js";
@@ -88,7 +88,7 @@ export async function runWorker(connection: QueueConnection, project: Project, o
   const reconnectMs = (options.reconnectSeconds ?? 60) * 1000;
   const retry = { reconnectMs, ...(options.onWarning ? { onWarning: options.onWarning } : {}), server: connection.server };
   await withReconnect(retry, "prepare the queue", () => ensureTables(connection));
-  const running = new Map<string, { promise: Promise<void>; expire: number }>();
+  const running = new Map<string, { promise: Promise<void>; attempt: number; expire: number }>();
   let started = 0;
   let completed = 0;
   let failed = 0;
@@ -112,7 +112,7 @@ export async function runWorker(connection: QueueConnection, project: Project, o
     }
     return pool;
   };
-  const heartbeat = startHeartbeat(connection, () => [...running].map(([id, job]) => ({ id, expire: job.expire })));
+  const heartbeat = startHeartbeat(connection, () => [...running].map(([id, job]) => ({ id, attempt: job.attempt, expire: job.expire })));
   const run = async (job: Fetched): Promise<void> => {
     const data = job.data;
     options.onJob?.({ type: "job:started", job: job.id, data, attempt: job.retryCount + 1 });
@@ -150,18 +150,11 @@ export async function runWorker(connection: QueueConnection, project: Project, o
       failure = failureOfError(error, data.partition);
     }
     if (!failure) {
-      const released = await withReconnect(retry, "complete a job", () => completeJob(connection, job.id, data));
+      const released = await withReconnect(retry, "complete a job", () => completeJob(connection, job.id, job.retryCount, data));
       completed++;
       options.onJob?.({ type: "job:completed", job: job.id, data, released });
     } else {
-      await withReconnect(retry, "record a failed job", async () => {
-        await connection.boss.fail(connection.queueName, job.id, failure);
-        await connection.query(`UPDATE ${connection.schema}.slot SET last_error = $3 WHERE backfill_id = $1 AND slot_id = $2`, [
-          data.backfill,
-          data.slot,
-          JSON.stringify(failure),
-        ]);
-      });
+      await withReconnect(retry, "record a failed job", () => failJob(connection, job.id, job.retryCount, data, failure));
       failed++;
       options.onJob?.({ type: "job:failed", job: job.id, data, failure, final: job.retryCount >= job.retryLimit });
     }
@@ -187,7 +180,7 @@ export async function runWorker(connection: QueueConnection, project: Project, o
             running.delete(job.id);
             wake();
           });
-        running.set(job.id, { promise, expire: job.data.expire });
+        running.set(job.id, { promise, attempt: job.retryCount, expire: job.data.expire });
       }
       if (jobs.length > 0) heartbeat.now();
       if (running.size > 0 || jobs.length > 0) idleSince = Date.now();

@@ -11,8 +11,10 @@ import {
   QueueConnection,
   retryFailed,
   runWorker,
+  type JobData,
   type JobEvent,
 } from "../../src/queue/index.js";
+import { completeJob, failJob } from "../../src/queue/complete-job.js";
 import { PG_CONNECTION, postgresAvailable, uniqueName } from "../database/servers.js";
 
 const URL_BASE = `postgres://${PG_CONNECTION.user}@${PG_CONNECTION.host}:${PG_CONNECTION.port}/${PG_CONNECTION.database}`;
@@ -196,5 +198,20 @@ describe.skipIf(!up)("backfills on the queue", () => {
     const after = await backfillProgress(connection, enqueued.backfillId);
     expect(after.counts).toEqual(before.counts);
     expect(after.slots.find((s) => s.state === "failed")!.error!.message).toContain("poisoned 2026-02-02");
+  });
+
+  it("a worker whose job expired and was fetched again elsewhere neither completes nor fails the new attempt", async () => {
+    await open();
+    const p = project();
+    const enqueued = await enqueuePlan(connection, p, il.planMaterialize(p, { window: "2026-02-01..2026-02-01" }));
+    const [job] = await connection.boss.fetch<JobData>("interloper", { batchSize: 1, includeMetadata: true });
+    expect(job!.retryCount).toBe(0);
+    // As pg-boss's supervisor and another worker's fetch leave it: active again, one attempt later.
+    await admin.query(`UPDATE ${schema}_boss.job SET retry_count = 1, started_on = now() WHERE id = $1`, [job!.id]);
+    expect(await completeJob(connection, job!.id, 0, job!.data)).toBe(0);
+    expect(await failJob(connection, job!.id, 0, job!.data, { message: "stale" })).toBe(false);
+    expect((await backfillProgress(connection, enqueued.backfillId)).counts).toMatchObject({ running: 1 });
+    expect(await completeJob(connection, job!.id, 1, job!.data)).toBe(0);
+    expect((await backfillProgress(connection, enqueued.backfillId)).counts).toMatchObject({ completed: 1, running: 0 });
   });
 });
