@@ -126,6 +126,20 @@ export function buildProgram(): Command {
     )
     .option("-y, --yes", "with --full-refresh: drop without asking (required when no terminal can be asked)")
     .option("--json", "write the event stream as JSON lines on stdout (with --dry-run: the dry run as one JSON object)")
+    .option(
+      "--queue <url>",
+      "enqueue the backfill on this PostgreSQL work queue (postgres://…; ?schema=NAME picks its schema) instead of running it, and print its id; workers run it (default: $INTERLOPER_QUEUE_URL)",
+    )
+    .option(
+      "--retries <n>",
+      "with --queue: attempts after the first before a partition's job stays failed (default 2)",
+      integer("--retries", 0, 100),
+    )
+    .option("--retry-delay <duration>", "with --queue: the wait before the first retry, doubling after each (default 10s)")
+    .option(
+      "--job-expiry <duration>",
+      "with --queue: how long a job outlives its worker's last heartbeat before it goes back to the queue (default 5m)",
+    )
     .addHelpText(
       "after",
       `
@@ -139,7 +153,8 @@ Examples:
   $ interloper materialize orders --missing
   $ interloper materialize orders --window 2026-01-01..2026-01-31 --full-refresh --dry-run
   $ interloper materialize --window 2024-01-01..2024-12-31 --processes 2 --timeout 10m
-  $ interloper materialize --window 2024-01-01..2024-12-31 --shard 2/4`,
+  $ interloper materialize --window 2024-01-01..2024-12-31 --shard 2/4
+  $ interloper materialize --window 2024-01-01..2024-12-31 --queue postgres://localhost/jobs`,
     )
     .action(async (assets: string[], options: object, command: Command) => {
       const { materializeCommand } = await import("./commands/materialize.js");
@@ -213,6 +228,58 @@ Examples:
     .action(async (selectors: string[], options: object, command: Command) => {
       const { coverageCommand } = await import("./commands/coverage.js");
       process.exitCode = await coverageCommand(selectors, { ...command.optsWithGlobals(), ...options });
+    });
+
+  program
+    .command("worker")
+    .description(
+      "run the jobs of backfills enqueued with materialize --queue, partition by partition, until stopped (SIGTERM: running partitions finish)",
+    )
+    .option("--queue <url>", "the PostgreSQL work queue (default: $INTERLOPER_QUEUE_URL)")
+    .option("--concurrency <n>", "partitions at once (default 1)", integer("--concurrency", 1, 1000))
+    .option(
+      "--processes <n>",
+      "run partitions in n child processes, each loading the config once (as materialize --processes); sets --concurrency to n",
+      integer("--processes", 1, 1000),
+    )
+    .option("--max-jobs <n>", "stop after running n jobs", integer("--max-jobs", 1))
+    .option("--idle-exit <seconds>", "exit 0 when nothing ran and the queue had nothing for this long (for CI)", integer("--idle-exit", 0))
+    .option("--timeout <duration>", "fail a partition whose run takes longer (90s, 5m, 1h); the job retries")
+    .option(
+      "--grace <duration>",
+      `after a second SIGINT or SIGTERM, how long running partitions may take to finish (default ${formatLimit(DEFAULT_GRACE_MS)})`,
+    )
+    .option("--poll <duration>", "how often an idle worker asks the queue for jobs (default 2s)")
+    .option(
+      "--supervise-every <duration>",
+      "how often this worker looks for expired jobs (those of dead workers) and sends them back (default 1m)",
+    )
+    .option("--reconnect <duration>", "how long to keep trying a queue server that went away before exiting 1 (default 1m)")
+    .option("--json", "write the events and each job's start and end as JSON lines on stdout")
+    .addHelpText(
+      "after",
+      `\nExamples:\n  $ interloper worker --queue postgres://localhost/jobs --concurrency 2\n  $ INTERLOPER_QUEUE_URL=postgres://localhost/jobs interloper worker --idle-exit 30`,
+    )
+    .action(async (options: object, command: Command) => {
+      const { workerCommand } = await import("./commands/worker.js");
+      process.exitCode = await workerCommand({ ...command.optsWithGlobals(), ...options });
+    });
+
+  program
+    .command("backfills")
+    .argument("[id]", "one backfill (as materialize --queue printed it); none lists them all")
+    .description("show the progress of backfills on a work queue: queued, running (with the worker), completed, failed (with errors)")
+    .option("--queue <url>", "the PostgreSQL work queue (default: $INTERLOPER_QUEUE_URL)")
+    .option("--json", "print JSON")
+    .option("--retry-failed", "send the backfill's failed jobs back to the queue")
+    .option("--cancel", "cancel the backfill: no job of it starts any more (running ones finish)")
+    .addHelpText(
+      "after",
+      `\nExamples:\n  $ interloper backfills --queue postgres://localhost/jobs\n  $ interloper backfills 6f1c… --retry-failed`,
+    )
+    .action(async (id: string | undefined, options: object, command: Command) => {
+      const { backfillsCommand } = await import("./commands/backfills.js");
+      process.exitCode = await backfillsCommand(id, { ...command.optsWithGlobals(), ...options });
     });
 
   program

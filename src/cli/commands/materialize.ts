@@ -21,11 +21,13 @@ import { RunTracker } from "../reporters/tracker.js";
 import { describeDryRun, dryRunLines } from "./dry-run.js";
 import { planOnCommandLine, skippedLines } from "./skipped.js";
 import { checkYes, confirmAndDrop, dryRunDropLines, type FullRefreshFlags } from "./full-refresh.js";
+import { enqueueCommand, type EnqueueFlags } from "./enqueue.js";
+import { queueUrl, type QueueFlags } from "./queue-flags.js";
 import { planOptions, rangeEnd, rangeEndNeedsMissing, type SelectionFlags } from "./selection.js";
 import { parseDuration, shardFromFlags, type ShardFlags } from "./shard.js";
 
 /** Flags of `interloper materialize`. */
-export interface MaterializeFlags extends GlobalOptions, SelectionFlags, ShardFlags, FullRefreshFlags {
+export interface MaterializeFlags extends GlobalOptions, SelectionFlags, ShardFlags, FullRefreshFlags, QueueFlags, EnqueueFlags {
   readonly processes?: number;
   readonly timeout?: string;
   readonly grace?: string;
@@ -88,6 +90,8 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
     else for (const line of [...(refresh ? dryRunDropLines(refresh, plan) : []), ...dryRunLines(dryRun, plan.skipped)]) out(line);
     return 0;
   }
+  const queue = queueUrl(flags);
+  if (queue !== undefined) return enqueueCommand(queue, project, plan, flags);
   if (refresh) {
     const stop = await confirmAndDrop(refresh, plan, flags);
     if (stop !== null) return stop;

@@ -1,0 +1,151 @@
+import { ConfigError } from "../errors.js";
+import type { QueueConnection } from "./queue-connection.js";
+import { ensureTables } from "./queue-tables.js";
+
+// A backfill's progress, from our slots joined with pg-boss's jobs (live, or archived once
+// completed for a while).
+
+/** Where one job of a backfill stands. */
+export type SlotState = "queued" | "running" | "completed" | "failed" | "waiting" | "blocked" | "canceled";
+
+/** One job of a backfill. */
+export interface SlotProgress {
+  readonly slot: number;
+  readonly partition: string | null;
+  readonly assets: readonly string[];
+  readonly state: SlotState;
+  /** host:pid of the worker that last started it. */
+  readonly worker: string | null;
+  readonly startedAt: string | null;
+  /** Attempts made (retries included). */
+  readonly attempts: number;
+  /** The last failure, for a failed job (and one waiting to retry). */
+  readonly error: { readonly message: string; readonly asset: string | null } | null;
+}
+
+/** A backfill as the queue holds it. */
+export interface BackfillProgress {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly project: string;
+  readonly window: string | null;
+  /** "active" or "canceled". */
+  readonly state: string;
+  readonly total: number;
+  readonly counts: Readonly<Record<SlotState, number>>;
+  readonly slots: readonly SlotProgress[];
+}
+
+/** The backfills of a queue, newest first, each with its counts (no slots). */
+export async function listBackfills(connection: QueueConnection): Promise<BackfillProgress[]> {
+  await ensureTables(connection);
+  const rows = await connection.query<{ id: string }>(`SELECT id FROM ${connection.schema}.backfill ORDER BY created_at DESC, id`);
+  const out: BackfillProgress[] = [];
+  for (const row of rows) {
+    const progress = await backfillProgress(connection, row.id);
+    out.push({ ...progress, slots: [] });
+  }
+  return out;
+}
+
+/** One backfill's progress, job by job; ConfigError for an unknown id. */
+export async function backfillProgress(connection: QueueConnection, id: string): Promise<BackfillProgress> {
+  await ensureTables(connection);
+  const s = connection.schema;
+  const b = connection.bossSchema;
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))
+    throw new ConfigError(`${JSON.stringify(id)} is not a backfill id (a UUID, as materialize --queue printed it)`);
+  const [backfill] = await connection.query<{
+    id: string;
+    created_at: Date;
+    project: string;
+    window: string | null;
+    state: string;
+    total: number;
+  }>(`SELECT id, created_at, project, "window", state, total FROM ${s}.backfill WHERE id = $1`, [id]);
+  if (!backfill) throw new ConfigError(`no backfill ${id} in the queue`);
+  const rows = await connection.query<{
+    slot_id: number;
+    partition: string | null;
+    assets: string[];
+    waiting_on: number;
+    worker: string | null;
+    started_at: Date | null;
+    state: string | null;
+    retry_count: number | null;
+    output: { message?: unknown; asset?: unknown; value?: { message?: unknown } } | null;
+    started_on: Date | null;
+    completed_at: Date | null;
+    last_error: { message?: unknown; asset?: unknown; value?: { message?: unknown } } | null;
+  }>(
+    `SELECT s.slot_id, s.partition, s.assets, s.waiting_on, s.worker, s.started_at, s.completed_at, s.last_error, j.state::text AS state, j.retry_count, j.output, j.started_on
+     FROM ${s}.slot s
+     LEFT JOIN LATERAL (
+       SELECT state, retry_count, output, started_on FROM ${b}.job WHERE name = $2 AND id = s.job_id
+       UNION ALL
+       SELECT state, retry_count, output, started_on FROM ${b}.archive WHERE name = $2 AND id = s.job_id
+       LIMIT 1
+     ) j ON true
+     WHERE s.backfill_id = $1 ORDER BY s.slot_id`,
+    [id, connection.queueName],
+  );
+  const edges = await connection.query<{ parent: number; child: number }>(`SELECT parent, child FROM ${s}.edge WHERE backfill_id = $1`, [
+    id,
+  ]);
+  const parents = new Map<number, number[]>();
+  for (const e of edges) parents.set(e.child, [...(parents.get(e.child) ?? []), e.parent]);
+  const states = new Map<number, SlotState>();
+  const stateOf = (row: (typeof rows)[number]): SlotState => {
+    switch (row.state) {
+      case "created":
+      case "retry":
+        return "queued";
+      case "active":
+        return "running";
+      case "completed":
+        return "completed";
+      case "failed":
+        return "failed";
+      case "cancelled":
+        return "canceled";
+      default:
+        // pg-boss deleted the settled job (after its retention): our own record tells.
+        if (row.completed_at) return "completed";
+        if (row.last_error && row.waiting_on === 0) return "failed";
+        if (backfill.state === "canceled") return "canceled";
+        // Rows come in slot order and parents precede children, so their states are known.
+        return (parents.get(row.slot_id) ?? []).some((p) => ["failed", "blocked", "canceled"].includes(states.get(p) ?? ""))
+          ? "blocked"
+          : "waiting";
+    }
+  };
+  const slots = rows.map((row): SlotProgress => {
+    const state = stateOf(row);
+    states.set(row.slot_id, state);
+    const output = row.output ?? row.last_error;
+    const message = output?.message ?? output?.value?.message;
+    const failedOnce = (state === "failed" || state === "queued") && typeof message === "string";
+    return {
+      slot: row.slot_id,
+      partition: row.partition,
+      assets: row.assets,
+      state,
+      worker: row.worker,
+      startedAt: row.started_at ? row.started_at.toISOString() : null,
+      attempts: row.state === null ? 0 : (row.retry_count ?? 0) + (row.started_on ? 1 : 0),
+      error: failedOnce ? { message: message, asset: typeof output?.asset === "string" ? output.asset : null } : null,
+    };
+  });
+  const counts: Record<SlotState, number> = { queued: 0, running: 0, completed: 0, failed: 0, waiting: 0, blocked: 0, canceled: 0 };
+  for (const slot of slots) counts[slot.state]++;
+  return {
+    id: backfill.id,
+    createdAt: backfill.created_at.toISOString(),
+    project: backfill.project,
+    window: backfill.window,
+    state: backfill.state,
+    total: backfill.total,
+    counts,
+    slots,
+  };
+}
