@@ -55,7 +55,7 @@ console.log(`\nself time, top ${top}:`);
 for (const [k, t] of [...selfBy].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(t)}  ${k}`);
 console.log(`\ninclusive time, interloper code (dist/), top ${top}:`);
 for (const [k, t] of [...inclBy]
-  .filter(([k]) => k.includes(" src/"))
+  .filter(([k]) => k.includes(" dist/"))
   .sort((a, b) => b[1] - a[1])
   .slice(0, top))
   console.log(`  ${pct(t)}  ${k}`);
