@@ -5,11 +5,16 @@
  * partitions it started, and nothing is left half done because a reader lost interest.
  */
 export function dropOutputOnceClosed(stream: NodeJS.WriteStream): void {
+  // Once per stream, however many commands a process runs (tests run many in one).
+  if (guarded.has(stream)) return;
+  guarded.add(stream);
   stream.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code !== "EPIPE") throw error;
     stream.write = discardingWrite as typeof stream.write;
   });
 }
+
+const guarded = new WeakSet<NodeJS.WriteStream>();
 
 /** A `write` that takes a chunk and drops it, still calling back (exits wait for that callback). */
 function discardingWrite(_chunk: unknown, encodingOrDone?: unknown, done?: unknown): boolean {
