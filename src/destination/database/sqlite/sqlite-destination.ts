@@ -28,6 +28,8 @@ const noRedaction = (text: string) => text;
 const READ = /^\s*SELECT\b/i;
 /** Rows an INSERT statement carries: past about a hundred, longer statements gain nothing. */
 const ROWS_PER_INSERT = 100;
+/** Prepared statements kept per connection: more than one backfill's tables send. */
+const PREPARED_LIMIT = 256;
 /** SQLite's limit on a statement's parameters (SQLITE_MAX_VARIABLE_NUMBER, since 3.32). */
 const MAX_PARAMETERS = 32_766;
 
@@ -52,6 +54,8 @@ export class SQLiteDestination extends SqlDestination {
   /** The database file, or ":memory:". */
   readonly path: string = "";
   #db: Promise<Database> | undefined;
+  /** Statements prepared on the connection, by their text: a backfill sends the same few for every partition. */
+  readonly #prepared = new Map<string, Statement>();
   #file: string | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   /** Set inside `exclusive`: this async context owns the connection (a transaction, a snapshot, a statement). */
@@ -140,7 +144,7 @@ export class SQLiteDestination extends SqlDestination {
   private async statement(sql: string, params: readonly unknown[]): Promise<Row[]> {
     const db = await this.database();
     try {
-      const statement = db.prepare(sql);
+      const statement = this.prepare(db, sql);
       if (!statement.reader) {
         statement.run(...params);
         return [];
@@ -226,12 +230,7 @@ export class SQLiteDestination extends SqlDestination {
       // than its rows, so one statement per row would double the load's time.
       const into = `INSERT INTO ${this.dialect.table(table, dataset)} (${names}) VALUES `;
       const perStatement = Math.max(1, Math.min(ROWS_PER_INSERT, Math.floor(MAX_PARAMETERS / fields.length)));
-      const prepared = new Map<number, Statement>();
-      const insertOf = (rows: number) => {
-        let statement = prepared.get(rows);
-        if (!statement) prepared.set(rows, (statement = db.prepare(into + Array.from({ length: rows }, () => `(${marks})`).join(", "))));
-        return statement;
-      };
+      const insertOf = (rows: number) => this.prepare(db, into + Array.from({ length: rows }, () => `(${marks})`).join(", "));
       const insertAll = () => {
         for (let start = 0; start < data.length; start += perStatement) {
           const end = Math.min(data.length, start + perStatement);
@@ -282,9 +281,20 @@ export class SQLiteDestination extends SqlDestination {
     });
   }
 
+  /** The statement of this text, prepared once per connection (the oldest forgotten past PREPARED_LIMIT). */
+  private prepare(db: Database, sql: string): Statement {
+    let statement = this.#prepared.get(sql);
+    if (statement) return statement;
+    statement = db.prepare(sql);
+    if (this.#prepared.size >= PREPARED_LIMIT) this.#prepared.delete(this.#prepared.keys().next().value!);
+    this.#prepared.set(sql, statement);
+    return statement;
+  }
+
   override async close(): Promise<void> {
     const pending = this.#db;
     this.#db = undefined;
+    this.#prepared.clear();
     if (pending) (await pending).close();
   }
 
