@@ -231,6 +231,8 @@ export class SQLiteDestination extends SqlDestination {
       const into = `INSERT INTO ${this.dialect.table(table, dataset)} (${names}) VALUES `;
       const perStatement = Math.max(1, Math.min(ROWS_PER_INSERT, Math.floor(MAX_PARAMETERS / fields.length)));
       const insertOf = (rows: number) => this.prepare(db, into + Array.from({ length: rows }, () => `(${marks})`).join(", "));
+      // A full statement's text is built once a load; only the last, shorter one needs another.
+      const full = data.length >= perStatement ? insertOf(perStatement) : null;
       const insertAll = () => {
         for (let start = 0; start < data.length; start += perStatement) {
           const end = Math.min(data.length, start + perStatement);
@@ -239,7 +241,7 @@ export class SQLiteDestination extends SqlDestination {
           for (let i = start; i < end; i++) {
             for (let j = 0; j < fields.length; j++) values[at++] = sqliteValue(kinds[j]!, columns[j]![i], fields[j]!.name, i);
           }
-          insertOf(end - start).run(values);
+          (end - start === perStatement ? full! : insertOf(end - start)).run(values);
         }
       };
       // Outside a transaction, one is still wanted: SQLite commits each statement otherwise.
