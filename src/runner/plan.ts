@@ -3,8 +3,9 @@
 // in process or in a pool of workers.
 import type { Asset } from "../asset/asset.js";
 import type { AssetGraph } from "../asset/dependencies.js";
-import { ConfigError } from "../errors.js";
-import type { PartitionWindow } from "../partitioning/index.js";
+import { ConfigError, PartitionError } from "../errors.js";
+import { TimePartitionConfig, TimePartitionWindow, type PartitionWindow } from "../partitioning/index.js";
+import { formatCount } from "../text/english.js";
 import { checkRunWindow } from "./run.js";
 import { runsUnpartitioned, shardOf, type Shard } from "./shard.js";
 import { needsStages, stagedPlan } from "./staged-plan.js";
@@ -68,6 +69,31 @@ export interface PlanningOptions {
 }
 
 /**
+ * Partitions of one asset a plan may hold. A window past it is nearly always a slip of the
+ * keyboard (`..9999-12-31`), and planning it would take minutes and gigabytes before anything
+ * ran; a million is over a century of hours, or 2,700 years of days.
+ */
+export const MAX_PLANNED_PARTITIONS = 1_000_000;
+
+/** Refuses a window holding more than MAX_PLANNED_PARTITIONS partitions of one selected asset, before any is listed. */
+function checkPlanSize(assets: readonly Asset[], window: PartitionWindow | null): void {
+  if (!(window instanceof TimePartitionWindow)) return;
+  const [start, end] = window.bounds;
+  for (const asset of assets) {
+    const config = asset.partitioning;
+    if (!(config instanceof TimePartitionConfig)) continue;
+    // Only what lies after the asset's own start is planned.
+    const from = config.start && config.start > start ? config.start : start;
+    if (from >= end) continue;
+    const count = new TimePartitionWindow(from, new Date(end.getTime() - 1), config.granularity).length;
+    if (count <= MAX_PLANNED_PARTITIONS) continue;
+    throw new PartitionError(
+      `window ${String(window)} holds ${formatCount(count)} ${config.granularity.name} partitions of asset "${asset.qualifiedKey}": expected at most ${formatCount(MAX_PLANNED_PARTITIONS)} in one plan (run it in parts)`,
+    );
+  }
+}
+
+/**
  * Plans assets of a graph (selected, in dependency order) over a window (null: none given):
  * throws ConfigError or PartitionError, before anything runs, when they cannot run it.
  */
@@ -78,6 +104,7 @@ export function planExecution(
   options: PlanningOptions = {},
 ): Plan {
   const order = checkOrder(options.order);
+  checkPlanSize(assets, window);
   if (!options.perPartition && needsStages(graph, assets, window)) return stagedPlan(graph, assets, window, { ...options, order });
   const partitioned = assets.filter((a) => a.partitioning);
   const unpartitioned = assets.filter((a) => !a.partitioning);

@@ -82,7 +82,9 @@ export function stagedPlan(
   }
   const stages: Slot[][] = [];
   for (const { stage, members } of [...groups.values()].sort((a, b) => a.stage - b.stage)) {
-    (stages[stage] ??= []).push(...slotsOf(members, options));
+    // A loop, not push(...): a window of a few hundred thousand partitions would overflow the stack.
+    const slots = (stages[stage] ??= []);
+    for (const slot of slotsOf(members, options)) slots.push(slot);
   }
   const planned: Stage[] = stages.filter((stage) => stage && stage.length > 0);
   const runs = planned.flat().map((slot) => ({ partition: slot.partition?.key ?? null, assets: slot.assets.map((a) => a.qualifiedKey) }));

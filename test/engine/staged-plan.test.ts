@@ -150,6 +150,22 @@ describe("planMaterialize: a window over a whole project", () => {
     ]);
   });
 
+  it("plans a window of 365,000 days (a thousand years) and its months without running out of stack", () => {
+    const plan = il.planMaterialize(project([orders, monthly]), { window: "2026-01-01..3025-12-31", order: "oldest" });
+    expect(plan.runs).toHaveLength(365_242 + 12_000);
+    expect(plan.runs[0]).toEqual({ partition: "2026-01-01", assets: ["shop.orders"] });
+    expect(plan.runs.at(-1)).toEqual({ partition: "3025-12", assets: ["shop.monthly_revenue"] });
+  });
+
+  // The count starts at the orders' own start, 2026-01-01, not at the window's.
+  it("refuses a window of more than a million partitions of an asset, naming it, before listing any", () => {
+    expect(() => il.planMaterialize(project([orders, monthly]), { window: "2024-01-18..9999-12-31" })).toThrow(
+      new il.PartitionError(
+        'window 2024-01-18..9999-12-31 holds 2,912,443 day partitions of asset "shop.orders": expected at most 1,000,000 in one plan (run it in parts)',
+      ),
+    );
+  });
+
   it("newest first within each stage, the stages still in order", () => {
     const plan = il.planMaterialize(project([orders, monthly]), { window: "2026-01-01..2026-02-28" });
     expect(plan.order).toBe("newest");

@@ -156,7 +156,7 @@ export function upstreamCommands(outcome: MaterializeOutcome, invocation: Invoca
     }
   } else {
     for (const key of starved(result)) assets.add(key);
-    if (assets.size) partitions.push(...outcome.incomplete);
+    if (assets.size) for (const key of outcome.incomplete) partitions.push(key);
   }
   if ("waiting" in result && outcome.plan.stages) {
     // Assets left waiting: the command that runs them with their upstream, over their partitions.
