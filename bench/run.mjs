@@ -373,7 +373,7 @@ async function discoverHooks() {
         ...(w.hasBaseline
           ? { base: { task: ["external", { file: path, name: w.name, role: "baseline" }] }, baseWhat: "the module's baseline" }
           : {}),
-        target: w.target ? { kind: "ratio", max: Number(w.target) } : { kind: "ratio", max: null },
+        target: { kind: "ratio", max: w.target ? Number(w.target) : null, ...(w.count ? { count: w.count } : {}) },
       });
     }
   }
@@ -491,6 +491,11 @@ function evaluate(w, byId) {
     row.notes.push(
       `pool ${fmtMs(row.time)} vs in-process ${fmtMs(row.baseline)}; the pool adds ${overhead.toFixed(2)} ms a partition (pool / ${count} - in-process / 365)`,
     );
+  }
+  if (w.external && t.count && row.time !== null && row.baseline !== null) {
+    // A hook that names its partitions (or jobs) a run: what the workload adds to each, against its baseline.
+    row.overheadPerPartitionMs = (row.time - row.baseline) / t.count;
+    row.notes.push(`${row.overheadPerPartitionMs.toFixed(2)} ms a partition more than the baseline ((time - baseline) / ${t.count})`);
   }
   if (w.id === "C10Y" && row.time !== null) row.notes.push(`absolute ${fmtMs(row.time)} for ${TEN_YEARS_DAYS} partitions`);
   row.crashed = libErrors.length > 0 && !w.info;

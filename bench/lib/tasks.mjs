@@ -279,9 +279,10 @@ export async function external({ file, name, role, options = {} }) {
   const workload = workloads.find((w) => w.name === name);
   if (!workload) throw new Error(`${file} has no workload ${name}`);
   const fn = role === "baseline" ? workload.baseline : workload.run;
-  if (workload.setup) await workload.setup(options);
+  // setup and teardown are told which of the two they prepare for ({ role: "run" | "baseline" }).
+  if (workload.setup) await workload.setup({ ...options, role });
   const { ms, value } = await timed(() => fn(options));
-  if (workload.teardown) await workload.teardown(options);
+  if (workload.teardown) await workload.teardown({ ...options, role });
   return { ms, extra: value && typeof value === "object" ? value : {} };
 }
 
@@ -301,7 +302,15 @@ export async function probe({ file }) {
     } catch (error) {
       reason = `available() threw: ${error.message}`;
     }
-    out.push({ name: w.name, title: w.title ?? w.name, target: w.target ?? null, hasBaseline: typeof w.baseline === "function", reason });
+    const count = Number.isInteger(w.count) && w.count > 0 ? w.count : null;
+    out.push({
+      name: w.name,
+      title: w.title ?? w.name,
+      target: w.target ?? null,
+      count,
+      hasBaseline: typeof w.baseline === "function",
+      reason,
+    });
   }
   return { ms: 0, extra: { workloads: out } };
 }
