@@ -106,6 +106,14 @@ export class QueueConnection {
   async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken = false;
+    // A connection lost between two statements is reported as an 'error' event of the checked-out
+    // client, which nothing else listens to (the pool only watches idle clients): unheard, it
+    // would end the process. The next statement fails, and the caller decides.
+    const onLost = (error: Error) => {
+      broken = true;
+      this.lastError = error;
+    };
+    client.on("error", onLost);
     try {
       await client.query("BEGIN");
       const result = await work({ executeSql: (text, values) => client.query(text, values) });
@@ -118,6 +126,7 @@ export class QueueConnection {
       );
       throw error;
     } finally {
+      client.off("error", onLost);
       client.release(broken);
     }
   }
