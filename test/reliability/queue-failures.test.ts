@@ -7,22 +7,19 @@ import { PG_CONNECTION } from "../database/servers.js";
 import { startTcpProxy } from "../support/tcp-proxy.js";
 import { completions, dayCount, daysOf, up, world } from "./queue-helpers.js";
 
+type World = Awaited<ReturnType<typeof world>>;
+
+/** Enqueues the fixture's backfill over `window` with these flags; its id. */
+async function enqueue(w: World, window: string, flags: readonly string[]): Promise<string> {
+  const enqueued = await w.run(["materialize", "--window", window, "--queue", w.queue(), ...flags]);
+  expect(enqueued.exitCode, enqueued.stderr).toBe(0);
+  return enqueued.outLines[0]!;
+}
+
 describe.skipIf(!up)("failures of backfills run by worker processes", () => {
   it("a worker SIGKILLed mid-partition: its job expires and completes in another worker, nothing torn, counts exact", async () => {
     const w = await world({ QUEUE_SLOW_MS: "1500" });
-    const enqueued = await w.run([
-      "materialize",
-      "--window",
-      "2026-02-01..2026-02-08",
-      "--queue",
-      w.queue(),
-      "--job-expiry",
-      "2s",
-      "--retry-delay",
-      "0",
-    ]);
-    expect(enqueued.exitCode, enqueued.stderr).toBe(0);
-    const id = enqueued.outLines[0]!;
+    const id = await enqueue(w, "2026-02-01..2026-02-08", ["--job-expiry", "2s", "--retry-delay", "0"]);
     const doomed = w.worker(["--concurrency", "1"]);
     let victim: string | undefined;
     for (let i = 0; i < 200 && !victim; i++) {
@@ -47,19 +44,7 @@ describe.skipIf(!up)("failures of backfills run by worker processes", () => {
 
   it("a poisoned partition is retried, then stays failed with its error; the rest completes, the month that reads it is blocked", async () => {
     const w = await world({ QUEUE_SLOW_MS: "10", QUEUE_POISON: "2026-02-14" });
-    const enqueued = await w.run([
-      "materialize",
-      "--window",
-      "2026-02-01..2026-02-28",
-      "--queue",
-      w.queue(),
-      "--retries",
-      "2",
-      "--retry-delay",
-      "0",
-    ]);
-    expect(enqueued.exitCode, enqueued.stderr).toBe(0);
-    const id = enqueued.outLines[0]!;
+    const id = await enqueue(w, "2026-02-01..2026-02-28", ["--retries", "2", "--retry-delay", "0"]);
     const end = await w.worker(["--concurrency", "4", "--idle-exit", "1"]).done;
     expect(end.exitCode, end.stderr).toBe(0);
     expect(end.stderr).toMatch(/failed 2026-02-14 shop\.orders: .*orders feed poisoned for 2026-02-14 \(no retry left\)/);
@@ -89,19 +74,7 @@ describe.skipIf(!up)("failures of backfills run by worker processes", () => {
     const proxy = await startTcpProxy({ host: PG_CONNECTION.host, port: PG_CONNECTION.port });
     try {
       const viaProxy = `postgres://${PG_CONNECTION.user}@127.0.0.1:${proxy.port}/${PG_CONNECTION.database}`;
-      const enqueued = await w.run([
-        "materialize",
-        "--window",
-        "2026-02-01..2026-02-20",
-        "--queue",
-        w.queue(),
-        "--job-expiry",
-        "3s",
-        "--retry-delay",
-        "0",
-      ]);
-      expect(enqueued.exitCode, enqueued.stderr).toBe(0);
-      const id = enqueued.outLines[0]!;
+      const id = await enqueue(w, "2026-02-01..2026-02-20", ["--job-expiry", "3s", "--retry-delay", "0"]);
       const patient = w.worker(["--concurrency", "2", "--idle-exit", "1", "--supervise-every", "1s", "--reconnect", "30s"], {}, viaProxy);
       const impatient = w.worker(["--concurrency", "2", "--reconnect", "1s"], {}, viaProxy);
       const waitForCompletions = async (n: number) => {
