@@ -7,13 +7,14 @@
 //   all at once; the report job's coverage gate must pass and write the artifact.
 // - Kubernetes Indexed Job: the container command once per completion index 0..completions-1 in
 //   JOB_COMPLETION_INDEX, `parallelism` pods at a time.
-// `npx interloper <command>` runs as `node bin/interloper <command> -c <pool fixture>`.
+// Each interloper call runs as `node bin/interloper <command> -c <pool fixture>` (example-commands.ts).
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BIN, ensureBuilt, ROOT, useSandboxes, type Sandbox } from "./helpers.js";
+import { containerArgs, localScript } from "./example-commands.js";
+import { ensureBuilt, ROOT, useSandboxes, type Sandbox } from "./helpers.js";
 import { daysBetween, endsPerKey, expectComplete, loadYaml, POOL, runLog } from "./pool-helpers.js";
 
 beforeAll(ensureBuilt, 180_000);
@@ -22,16 +23,6 @@ const SLOW = 240_000;
 
 const GITHUB = join(ROOT, "examples", "github-actions", "backfill.yml");
 const KUBERNETES = join(ROOT, "examples", "kubernetes", "backfill-job.yaml");
-
-const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
-
-/** A run script with `npx interloper <command>` pointed at this checkout's CLI and the pool fixture. */
-function localScript(script: string): string {
-  return script.replace(
-    /npx interloper (\w+)/g,
-    (_, command: string) => `${quote(process.execPath)} ${quote(BIN)} ${command} -c ${quote(POOL)}`,
-  );
-}
 
 /** A process environment for an engine's worker: this one, plus the fixture's data folder. */
 function workerEnv(box: Sandbox, extra: Record<string, string>): Record<string, string> {
@@ -144,7 +135,7 @@ async function runWorkflow(box: Sandbox, workflow: Workflow, inputs: Record<stri
               expect(step.run.trim(), "a run step the test does not run").toBe("npm ci");
               continue;
             }
-            const script = localScript(substitute(step.run, scope));
+            const script = localScript(substitute(step.run, scope), POOL);
             expect(script).not.toContain("${{");
             const outputFile = join(box.dir, `github-output-${++outputFiles}`);
             await writeFile(outputFile, "");
@@ -194,6 +185,7 @@ describe("examples/github-actions/backfill.yml", () => {
         Array.from({ length: shards }, (_, i) => `${i + 1}/${shards}`),
       );
       for (const run of materialize) expect(run.script).toContain(`--window '${window}'`);
+      for (const run of materialize) expect(run.script, "the step's own process, so a cancel's SIGINT reaches it").toMatch(/^exec /);
       expect(executed.filter((run) => / coverage /.test(run.script) && run.script.includes("--fail-on-missing"))).toHaveLength(1);
 
       const days = daysBetween("2026-01-01", "2026-01-10");
@@ -232,7 +224,8 @@ describe("examples/kubernetes/backfill-job.yaml", () => {
       const parallelism = job.spec.parallelism ?? completions;
       const [container] = job.spec.template.spec.containers;
       const command = [...container!.command, ...(container!.args ?? [])];
-      expect(command.slice(0, 3)).toEqual(["npx", "interloper", "materialize"]);
+      const args = containerArgs(command, POOL);
+      expect(args[1]).toBe("materialize");
       const flag = (name: string) => command[command.indexOf(name) + 1]!;
       expect(Number(flag("--shard-count")), "--shard-count must equal .spec.completions").toBe(completions);
       expect(flag("--shard-index-env")).toBe("JOB_COMPLETION_INDEX");
@@ -245,7 +238,7 @@ describe("examples/kubernetes/backfill-job.yaml", () => {
       const queue = Array.from({ length: completions }, (_, index) => index);
       const pod = async () => {
         for (let index = queue.shift(); index !== undefined; index = queue.shift()) {
-          const subprocess = execa(process.execPath, [BIN, ...command.slice(2), "-c", POOL], {
+          const subprocess = execa(process.execPath, args, {
             cwd: box.dir,
             env: workerEnv(box, { ...env, JOB_COMPLETION_INDEX: String(index) }),
             extendEnv: false,

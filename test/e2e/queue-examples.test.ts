@@ -11,7 +11,7 @@
 //   workflow's env; one worker job per matrix entry, all at once; a job whose step fails stops
 //   there. The report job's gate passes on the completed backfill and fails on one with a
 //   failed job.
-// `npx interloper <command>` runs as `node bin/interloper <command> -c <queue fixture>`. Secrets:
+// Each interloper call runs as `node bin/interloper <command> -c <queue fixture>` (example-commands.ts). Secrets:
 // INTERLOPER_QUEUE_URL is the test's queue, DATABASE_URL the local server (the fixture's own
 // PostgreSQL), any other fails the test.
 import { existsSync } from "node:fs";
@@ -22,23 +22,14 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { completions, CONFIG, dayCount, daysOf, PG_URL, up, world } from "../reliability/queue-helpers.js";
-import { BIN, ROOT } from "./helpers.js";
+import { containerArgs, localScript } from "./example-commands.js";
+import { ROOT } from "./helpers.js";
 
 const KUBERNETES = join(ROOT, "examples", "kubernetes", "queue-workers.yaml");
 const GITHUB = join(ROOT, "examples", "github-actions", "queue-backfill.yml");
 const yaml = createRequire(import.meta.url)("js-yaml") as { load(text: string): unknown; loadAll(text: string): unknown[] };
 
 type World = Awaited<ReturnType<typeof world>>;
-
-const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
-
-/** A script with `npx interloper <command>` pointed at this checkout's CLI and the queue fixture. */
-function localScript(script: string): string {
-  return script.replace(
-    /npx interloper (\w+)/g,
-    (_, command: string) => `${quote(process.execPath)} ${quote(BIN)} ${command} -c ${quote(CONFIG)}`,
-  );
-}
 
 /** The secrets the examples name, as this test provides them. */
 function secrets(w: World): Record<string, string> {
@@ -109,8 +100,7 @@ function containerRun(container: Container, secretValues: Record<string, string>
   const argv = [...container.command, ...(container.args ?? [])].map((word) =>
     word.replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (whole, name: string) => env[name] ?? whole),
   );
-  expect(argv.slice(0, 2)).toEqual(["npx", "interloper"]);
-  return { argv: [BIN, ...argv.slice(2), "-c", CONFIG], env };
+  return { argv: containerArgs(argv, CONFIG), env };
 }
 
 describe.skipIf(!up)("examples/kubernetes/queue-workers.yaml", () => {
@@ -177,7 +167,7 @@ describe.skipIf(!up)("examples/kubernetes/queue-workers.yaml", () => {
     // the progress command of the comments
     const shown = [...text.matchAll(/npx interloper backfills <id>[^\n]*/g)].map((m) => m[0]);
     expect(shown).toHaveLength(1);
-    const result = await execa("bash", ["-eo", "pipefail", "-c", localScript(shown[0]!.replace("<id>", id))], {
+    const result = await execa("bash", ["-eo", "pipefail", "-c", localScript(shown[0]!.replace("<id>", id), CONFIG)], {
       cwd: w.box.dir,
       env: processEnv(w, secrets(w)),
       extendEnv: false,
@@ -305,7 +295,7 @@ async function runWorkflow(
                 continue;
               }
               if (step.run === undefined || step.run.trim() === "npm ci") continue;
-              const script = localScript(substitute(step.run, scope));
+              const script = localScript(substitute(step.run, scope), CONFIG);
               const outputFile = join(w.box.dir, `github-output-${++outputFiles}`);
               await writeFile(outputFile, "");
               const result = await execa("bash", ["-eo", "pipefail", "-c", script], {
@@ -358,6 +348,7 @@ describe.skipIf(!up)("examples/github-actions/queue-backfill.yml", () => {
     expect(workers).toHaveLength(combinations(workflow.jobs["work"]!).length);
     expect(workers.length).toBeGreaterThan(1);
     for (const run of workers) expect(run.output).toMatch(/done \(the queue stayed empty\): \d+ completed, 0 failed/);
+    for (const run of workers) expect(run.script, "the step's own process, so a cancel's signals reach it").toMatch(/^exec /);
     const ran = workers.map((run) => Number(/(\d+) completed, 0 failed/.exec(run.output)![1]));
     const days = daysOf(first, last);
     const total = days.length + wholeMonths(days).length;
