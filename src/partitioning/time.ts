@@ -22,6 +22,7 @@ export class TimePartition extends Partition {
   readonly bounds: readonly [Date, Date];
   private readonly startMs: number;
   private readonly endMs: number;
+  #window: TimePartitionWindow | undefined;
 
   constructor(value: Date | string, granularity: TimeGranularity = TimeGranularity.DAY) {
     super();
@@ -40,8 +41,9 @@ export class TimePartition extends Partition {
     return new TimePartition(granularity.parse(key), granularity);
   }
 
+  /** The window of this partition alone, made once: a backfill asks for it at every step of every partition. */
   get window(): TimePartitionWindow {
-    return new TimePartitionWindow(this.value, this.value, this.granularity);
+    return (this.#window ??= TimePartitionWindow.of(this));
   }
 
   contains(value: unknown): boolean {
@@ -92,6 +94,13 @@ export class TimePartitionWindow extends PartitionWindow {
     this.length = between + 1;
     this.startMs = this.start.getTime();
     this.endMs = this.granularity.advance(this.end, 1).getTime();
+  }
+
+  /** The window of one partition, whose only partition is that one. */
+  static of(partition: TimePartition): TimePartitionWindow {
+    const window = new TimePartitionWindow(partition.value, partition.value, partition.granularity);
+    window.cached = Object.freeze([partition]);
+    return window;
   }
 
   /** Parses "start..end" (or "start...end", or a single key, the window of one); the keys' shape gives the granularity. */

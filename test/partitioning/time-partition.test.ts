@@ -196,3 +196,22 @@ describe("TimePartition.fromKey", () => {
     expect(errorOf(() => TimePartition.fromKey(2026 as unknown as string))).toBeInstanceOf(TypeError);
   });
 });
+
+describe("TimePartition.window", () => {
+  for (const key of ["2026", "2026-Q2", "2026-08", "2026-W21", "2026-05-20", "2026-05-20T13"]) {
+    it(`of ${key}: the window of that one partition, made once, whose only partition is the partition itself`, () => {
+      const p = TimePartition.fromKey(key);
+      const window = p.window;
+      expect(window).toBeInstanceOf(TimePartitionWindow);
+      expect(p.window).toBe(window);
+      expect(window.partitions).toEqual([p]);
+      expect(window.partitions[0]).toBe(p);
+      expect(String(window)).toBe(key);
+      expect(window.length).toBe(1);
+      expect(window.bounds).toEqual([...p.bounds]);
+      // The same as the window a parse of the key gives.
+      const parsed = TimePartitionWindow.parse(key);
+      expect([window.start, window.end, window.granularity]).toEqual([parsed.start, parsed.end, parsed.granularity]);
+    });
+  }
+});

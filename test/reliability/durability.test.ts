@@ -1,6 +1,6 @@
 // Durability of the file destinations: a write reported done must survive a crash of the
 // machine. No test can cut the power, so this one watches the file system calls instead,
-// through a wrapper around node:fs/promises (the one place here where a fake stands in for a
+// through wrappers around node:fs/promises and node:fs (the one place here where a fake stands in for a
 // real component: a real disk cannot be made to lose its cache on cue). It checks that the
 // bytes are synced before the rename, then the folder, and every folder a first write creates
 // in its parent, before the write returns; that `durable: false` makes none of these calls;
@@ -49,6 +49,26 @@ vi.mock("node:fs/promises", async (importOriginal) => {
     return real.rename(from, to);
   };
   return { ...real, default: { ...real, open, rename }, open, rename };
+});
+
+// Folders are opened and closed directly and only their sync goes through the thread pool
+// (src/destination/files/atomic.ts, syncFolder): the same watch on node:fs.
+vi.mock("node:fs", async (importOriginal) => {
+  const real = await importOriginal<typeof import("node:fs")>();
+  const opened = new Map<number, string>();
+  const openSync = (...args: Parameters<typeof real.openSync>) => {
+    const fd = real.openSync(...args);
+    opened.set(fd, String(args[0]));
+    return fd;
+  };
+  const fsync = (fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => {
+    const path = opened.get(fd) ?? `fd ${fd}`;
+    fsCalls.log.push({ op: "sync", path });
+    const code = fsCalls.fail?.("sync", path) ?? null;
+    if (code) process.nextTick(callback, Object.assign(new Error(`${code}: injected into sync of ${path}`), { code }));
+    else real.fsync(fd, callback);
+  };
+  return { ...real, default: { ...real, openSync, fsync }, openSync, fsync };
 });
 
 const ASSET: AssetRef = {

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { closeSync, fstatSync, fsync, openSync } from "node:fs";
 import { lstat, mkdir, open, readdir, rename, rm, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
@@ -196,8 +197,9 @@ export async function writeFileAtomic(
     // journalling filesystem they share one commit (the sync of the bytes committed the folders
     // made before it). Nothing is reported before all are done, so their order does not matter.
     if (durable) await Promise.all([folder, ...(created === undefined ? [] : parentsOfNewFolders(created, folder))].map(syncFolder));
-    // Taken after the rename, which sets the file's ctime.
-    identity = fileIdentity(await handle.stat({ bigint: true }));
+    // Taken after the rename, which sets the file's ctime. An fstat takes microseconds: called
+    // directly, not through libuv's thread pool, whose round trip costs more than the call.
+    identity = fileIdentity(fstatSync(handle.fd, { bigint: true }));
     await options.whileOpen?.(identity);
   } catch (error) {
     await handle.close().catch(() => undefined);
@@ -235,12 +237,14 @@ const UNSYNCABLE_FOLDER = new Set(["EINVAL", "ENOTSUP", "EOPNOTSUPP"]);
  */
 export async function syncFolder(folder: string): Promise<void> {
   if (process.platform === "win32") return;
-  const handle = await open(folder, "r");
+  // Opening and closing a folder take microseconds and are called directly; only the sync, which
+  // waits for the disk, goes through libuv's thread pool (two round trips fewer a folder).
+  const fd = openSync(folder, "r");
   try {
-    await handle.sync();
+    await new Promise<void>((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
   } catch (error) {
     if (!UNSYNCABLE_FOLDER.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
