@@ -1,5 +1,4 @@
-import type { BigIntStats } from "node:fs";
-import { type FileHandle, open, readdir, readFile, stat } from "node:fs/promises";
+import { type FileHandle, open, readdir, readFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { DataNotFoundError } from "../../errors.js";
 import type { Partition } from "../../partitioning/index.js";
@@ -10,6 +9,7 @@ import type { DropTarget } from "../destination.js";
 import { sweepStaleTemps, writeFileAtomic } from "./atomic.js";
 import { describeTableFolder, dropTableFolder } from "./drop-table.js";
 import { fileIdentity } from "./file-identity.js";
+import { fileIdentities } from "./stat-files.js";
 import { Ledger, parseCount } from "./ledger.js";
 
 /**
@@ -27,7 +27,6 @@ export type Recount = (file: FileHandle) => Promise<number>;
 
 // Reading many small files at once hides per-file latency; a bound keeps descriptors in check.
 const PARALLEL_READS = 64;
-const PARALLEL_STATS = 1_024;
 
 /**
  * One data file per partition in hive folders, shared by the file-based destinations:
@@ -132,20 +131,14 @@ export class PartitionFiles {
     // counts come back in that order without sorting a table of 100,000 entries afterwards.
     const names = listed.filter((name) => name.startsWith(prefix)).sort();
     const paths = names.map((name) => join(table, name, this.fileName));
-    // A stat holds no file descriptor: many at once, in slices that bound what is queued.
-    const infos: Array<BigIntStats | null> = [];
-    for (let start = 0; start < paths.length; start += PARALLEL_STATS) {
-      infos.push(
-        ...(await Promise.all(paths.slice(start, start + PARALLEL_STATS).map((path) => stat(path, { bigint: true }).catch(() => null)))),
-      );
-    }
+    const identities = await fileIdentities(paths);
     const found: Array<number | null | undefined> = new Array(names.length);
     const stale: number[] = [];
     for (let i = 0; i < names.length; i++) {
-      const info = infos[i];
-      if (!info) continue;
+      const identity = identities[i];
+      if (!identity) continue;
       const entry = journal.entries.get(names[i]!);
-      const rows = entry && entry.file === fileIdentity(info) ? parseCount(entry.metadata["row_count"]) : null;
+      const rows = entry && entry.file === identity ? parseCount(entry.metadata["row_count"]) : null;
       if (rows === null) stale.push(i);
       else found[i] = rows;
     }
@@ -161,7 +154,7 @@ export class PartitionFiles {
       };
       await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, stale.length) }, worker));
     }
-    const present = new Set(names.filter((_, i) => infos[i] !== null));
+    const present = new Set(names.filter((_, i) => identities[i] !== null));
     await ledger.compactIfWorthIt(journal.lines, present);
     const counts: Array<[string, number]> = [];
     for (let i = 0; i < names.length; i++) if (typeof found[i] === "number") counts.push([names[i]!.slice(prefix.length), found[i]!]);
