@@ -171,7 +171,7 @@ const WORKLOADS = [
     lib: { task: ["readWindow", { dir: dir("w1-lib"), window: YEAR }] },
     base: { task: ["readWindowBaseline", { dir: dir("w1-lib") }] },
     baseWhat: "csv-parse/sync (columns: true) over the same 365 files, Number() on order_id and amount",
-    target: { kind: "ratio", max: 1.3, rssMaxMB: 1024 },
+    target: { kind: "ratio", max: 0.33, rssMaxMB: 800 },
   },
   {
     id: "W4",
