@@ -32,6 +32,8 @@ export abstract class SqlDestination extends DatabaseDestination {
   private readonly pendingIndexes = new Map<string, string>();
   /** Whether a new table's index waits for its first load (false where DDL would commit). */
   protected readonly deferIndexes: boolean = false;
+  // Tables whose partition index on an expression (see `indexedExpression`) this instance made sure of.
+  private readonly expressionIndexed = new Set<string>();
 
   /** Runs one statement, inside the current transaction when there is one; returns its rows. */
   protected abstract run(sql: string, params?: readonly unknown[]): Promise<Row[]>;
@@ -47,8 +49,17 @@ export abstract class SqlDestination extends DatabaseDestination {
   }
   /** Whether a DDL error only says another writer got there first (the object exists). */
   protected abstract isAlreadyDone(error: unknown): boolean;
-  /** The statement creating the index on a partition column. */
-  protected abstract createIndex(qualified: string, name: string, column: string): string;
+  /** The statement creating the partition index on `expression` (a quoted column, or an expression of one). */
+  protected abstract createIndex(qualified: string, name: string, expression: string): string;
+  /**
+   * What the partition index covers: the column itself, unless a time column's filters compare an
+   * expression of it (`SqlDialect.timeOperand`: text read as an instant) and the database can
+   * index that expression (SQLite): then the expression, or every partition's delete, read and
+   * count would scan the whole table (a backfill of 365 days of 2,000 rows took 50 s, not 2 s).
+   */
+  protected indexedExpression(column: string, _catalogType: string, _time: boolean): string {
+    return this.dialect.quote(column);
+  }
   /**
    * Brings an existing column of the field's family to `definition`, the type this version
    * creates it with, where the two differ in more than the family compares (MySQL: the
@@ -190,6 +201,15 @@ export abstract class SqlDestination extends DatabaseDestination {
     const qualified = this.dialect.table(table, dataset);
     const define = (field: FieldSpec) => `${this.dialect.quote(field.name)} ${this.typeOf(field, context, table)}`;
     const indexed = (added: readonly FieldSpec[]) => partitionColumn !== null && added.some((field) => field.name === partitionColumn);
+    const time = context.asset.partitioning instanceof TimePartitionConfig;
+    // An expression's index has a name of its own: a table of an older version holds the plain
+    // column's index under the column's name.
+    const partitionIndex = (expression: string) =>
+      this.createIndex(
+        qualified,
+        indexName(dataset, table, expression === this.dialect.quote(partitionColumn!) ? partitionColumn! : expression),
+        expression,
+      );
     let added: readonly FieldSpec[];
     let aligned = false;
     if (!columns) {
@@ -207,11 +227,22 @@ export abstract class SqlDestination extends DatabaseDestination {
         if (!added.includes(field) && (await this.alignColumn(table, dataset, field, this.typeOf(field, context, table)))) aligned = true;
       }
     }
-    if (columns && added.length === 0 && !aligned) return void this.catalog.set(key, columns);
+    if (columns && added.length === 0 && !aligned) {
+      this.catalog.set(key, columns);
+      // A table made by an older version, or by hand, may lack the index on the expression.
+      const type = partitionColumn === null ? undefined : columns.get(partitionColumn);
+      if (type === undefined || this.expressionIndexed.has(key)) return;
+      this.expressionIndexed.add(key);
+      const expression = this.indexedExpression(partitionColumn!, type, time);
+      if (expression !== this.dialect.quote(partitionColumn!)) await this.ddl(partitionIndex(expression));
+      return;
+    }
     if (indexed(added)) {
-      const statement = this.createIndex(qualified, indexName(dataset, table, partitionColumn!), partitionColumn!);
+      const field = fields.find((f) => f.name === partitionColumn)!;
+      const statement = partitionIndex(this.indexedExpression(partitionColumn!, this.typeOf(field, context, table), time));
       if (!columns && this.deferIndexes) this.pendingIndexes.set(key, statement);
       else await this.ddl(statement);
+      this.expressionIndexed.add(key);
     }
     const now = (await this.readColumns(table, dataset)) ?? new Map<string, string>();
     if (columns) checkAdded(where, added, now);

@@ -196,8 +196,8 @@ export class MySQLDestination extends ServerSqlDestination {
     );
   }
 
-  protected createIndex(qualified: string, name: string, column: string): string {
-    return `CREATE INDEX ${this.dialect.quote(name)} ON ${qualified} (${this.dialect.quote(column)})`;
+  protected createIndex(qualified: string, name: string, expression: string): string {
+    return `CREATE INDEX ${this.dialect.quote(name)} ON ${qualified} (${expression})`;
   }
 
   protected override describeTable(qualified: string, description: string): string[] {

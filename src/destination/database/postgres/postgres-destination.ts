@@ -116,8 +116,8 @@ export class PostgresDestination extends ServerSqlDestination {
     return ["42P07", "42P06", "42701", "23505"].includes((error as { driverCode?: string }).driverCode ?? "");
   }
 
-  protected createIndex(qualified: string, name: string, column: string): string {
-    return `CREATE INDEX IF NOT EXISTS ${this.dialect.quote(name)} ON ${qualified} (${this.dialect.quote(column)})`;
+  protected createIndex(qualified: string, name: string, expression: string): string {
+    return `CREATE INDEX IF NOT EXISTS ${this.dialect.quote(name)} ON ${qualified} (${expression})`;
   }
 
   protected override describeTable(qualified: string, description: string): string[] {

@@ -211,8 +211,14 @@ export class SQLiteDestination extends SqlDestination {
     return /already exists|duplicate column/i.test((error as Error).message ?? "");
   }
 
-  protected createIndex(_qualified: string, name: string, column: string): string {
-    return `CREATE INDEX IF NOT EXISTS ${this.dialect.quote(name)} ON ${_qualified} (${this.dialect.quote(column)})`;
+  protected createIndex(qualified: string, name: string, expression: string): string {
+    return `CREATE INDEX IF NOT EXISTS ${this.dialect.quote(name)} ON ${qualified} (${expression})`;
+  }
+
+  /** A time column of text is filtered as `strftime(...)` of it (see sqliteDialect.timeOperand): that expression is indexed. */
+  protected override indexedExpression(column: string, catalogType: string, time: boolean): string {
+    const quoted = this.dialect.quote(column);
+    return time ? this.dialect.timeOperand(quoted, catalogType) : quoted;
   }
 
   protected load(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void> {
