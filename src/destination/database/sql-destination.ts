@@ -55,7 +55,7 @@ export abstract class SqlDestination extends DatabaseDestination {
    * What the partition index covers: the column itself, unless a time column's filters compare an
    * expression of it (`SqlDialect.timeOperand`: text read as an instant) and the database can
    * index that expression (SQLite): then the expression, or every partition's delete, read and
-   * count would scan the whole table (a backfill of 365 days of 2,000 rows took 50 s, not 2 s).
+   * count would scan the whole table (a backfill of 365 days of 2,000 rows took 50 s instead of 3.4 s).
    */
   protected indexedExpression(column: string, _catalogType: string, _time: boolean): string {
     return this.dialect.quote(column);
