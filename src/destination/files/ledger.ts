@@ -104,7 +104,12 @@ export class Ledger {
       const old = await open(this.path, "r").catch(() => null);
       if (!old) return false;
       try {
-        const content = await old.readFile();
+        // Only whole lines are taken from this read. A line being appended at this moment can be
+        // seen in part (a write crossing a page boundary shows its first page before the rest):
+        // cut there, it would be dropped here and, read from its middle, below too. What follows
+        // the last newline is read again with the tail.
+        const read = await old.readFile();
+        const content = read.subarray(0, read.lastIndexOf(0x0a) + 1);
         const { entries } = parseLedger(content.toString("utf8"));
         const kept = [...entries.values()].filter((entry) => keep.has(entry.folder));
         await writeFileAtomic(
