@@ -201,15 +201,6 @@ export abstract class SqlDestination extends DatabaseDestination {
     const qualified = this.dialect.table(table, dataset);
     const define = (field: FieldSpec) => `${this.dialect.quote(field.name)} ${this.typeOf(field, context, table)}`;
     const indexed = (added: readonly FieldSpec[]) => partitionColumn !== null && added.some((field) => field.name === partitionColumn);
-    const time = context.asset.partitioning instanceof TimePartitionConfig;
-    // An expression's index has a name of its own: a table of an older version holds the plain
-    // column's index under the column's name.
-    const partitionIndex = (expression: string) =>
-      this.createIndex(
-        qualified,
-        indexName(dataset, table, expression === this.dialect.quote(partitionColumn!) ? partitionColumn! : expression),
-        expression,
-      );
     let added: readonly FieldSpec[];
     let aligned = false;
     if (!columns) {
@@ -229,17 +220,12 @@ export abstract class SqlDestination extends DatabaseDestination {
     }
     if (columns && added.length === 0 && !aligned) {
       this.catalog.set(key, columns);
-      // A table made by an older version, or by hand, may lack the index on the expression.
-      const type = partitionColumn === null ? undefined : columns.get(partitionColumn);
-      if (type === undefined || this.expressionIndexed.has(key)) return;
-      this.expressionIndexed.add(key);
-      const expression = this.indexedExpression(partitionColumn!, type, time);
-      if (expression !== this.dialect.quote(partitionColumn!)) await this.ddl(partitionIndex(expression));
+      await this.ensureExpressionIndex(key, [qualified, dataset, table], columns, context);
       return;
     }
     if (indexed(added)) {
       const field = fields.find((f) => f.name === partitionColumn)!;
-      const statement = partitionIndex(this.indexedExpression(partitionColumn!, this.typeOf(field, context, table), time));
+      const { statement } = this.partitionIndex([qualified, dataset, table], this.typeOf(field, context, table), context);
       if (!columns && this.deferIndexes) this.pendingIndexes.set(key, statement);
       else await this.ddl(statement);
       this.expressionIndexed.add(key);
@@ -247,6 +233,38 @@ export abstract class SqlDestination extends DatabaseDestination {
     const now = (await this.readColumns(table, dataset)) ?? new Map<string, string>();
     if (columns) checkAdded(where, added, now);
     this.catalog.set(key, now);
+  }
+
+  /**
+   * The statement creating the partition index of a table (its quoted name, dataset and name), the
+   * asset's partition column being of catalog `type`: on the column, or on the expression its
+   * filters compare (`indexedExpression`).
+   * An expression's index has a name of its own: a table of an older version holds the plain
+   * column's index under the column's name.
+   */
+  private partitionIndex(
+    [qualified, dataset, table]: TableNames,
+    type: string,
+    context: IOContext,
+  ): { statement: string; onExpression: boolean } {
+    const partitioning = context.asset.partitioning!;
+    const column = partitioning.column;
+    const expression = this.indexedExpression(column, type, partitioning instanceof TimePartitionConfig);
+    const onExpression = expression !== this.dialect.quote(column);
+    return {
+      statement: this.createIndex(qualified, indexName(dataset, table, onExpression ? expression : column), expression),
+      onExpression,
+    };
+  }
+
+  /** A table made by an older version, or by hand, may lack its partition index on an expression: made once per instance. */
+  private async ensureExpressionIndex(key: string, names: TableNames, columns: Columns, context: IOContext): Promise<void> {
+    const column = context.asset.partitioning?.column;
+    const type = column === undefined ? undefined : columns.get(column);
+    if (type === undefined || this.expressionIndexed.has(key)) return;
+    this.expressionIndexed.add(key);
+    const index = this.partitionIndex(names, type, context);
+    if (index.onExpression) await this.ddl(index.statement);
   }
 
   /**
@@ -358,6 +376,9 @@ export function periodCountStatement(
   const grouped = `SELECT CASE WHEN ${exact} THEN ${start} END AS p, CASE WHEN ${exact} THEN NULL ELSE ${c} END AS v, COUNT(*) AS n${from} GROUP BY 1, 2`;
   return `SELECT ${render("periods.p")} AS p, periods.v AS v, periods.n AS n FROM (${grouped}) AS periods`;
 }
+
+/** A table as SQL names it (quoted, with its dataset), its dataset and its own name. */
+type TableNames = readonly [qualified: string, dataset: string | null, table: string];
 
 /** A short, stable index name: identifiers have length limits and names may be long. */
 function indexName(dataset: string | null, table: string, column: string): string {

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, fstatSync, fsync, openSync } from "node:fs";
 import { lstat, mkdir, open, readdir, rename, rm, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
+import { promisify } from "node:util";
 import { basename, dirname, join, resolve } from "node:path";
 import { ConfigError } from "../../errors.js";
 import { describeValue } from "../../text/describe-value.js";
@@ -228,6 +229,8 @@ function parentsOfNewFolders(created: string, folder: string): string[] {
   }
 }
 
+const fsyncFd = promisify(fsync);
+
 // Filesystems that cannot sync a folder say so with these; there is nothing more to do there.
 const UNSYNCABLE_FOLDER = new Set(["EINVAL", "ENOTSUP", "EOPNOTSUPP"]);
 
@@ -241,7 +244,7 @@ export async function syncFolder(folder: string): Promise<void> {
   // waits for the disk, goes through libuv's thread pool (two round trips fewer a folder).
   const fd = openSync(folder, "r");
   try {
-    await new Promise<void>((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
+    await fsyncFd(fd);
   } catch (error) {
     if (!UNSYNCABLE_FOLDER.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
   } finally {
