@@ -38,6 +38,11 @@ export abstract class PartitionWindow implements Iterable<Partition> {
   /** `first..last`, or the single key for a window of one. */
   abstract toString(): string;
 
+  /** Its partitions' keys, in order: a new array at each call. */
+  get keys(): string[] {
+    return this.partitions.map((p) => p.key);
+  }
+
   /** The window's name, as `toString()` gives it. */
   get key(): string {
     return this.toString();

@@ -148,6 +148,17 @@ export class TimePartitionWindow extends PartitionWindow {
     return [this.start, this.granularity.advance(this.end, 1)];
   }
 
+  /**
+   * Its partitions' keys, without making the partitions: coverage of eleven years of hours asks
+   * for 100,000 keys, and a partition costs three date operations where a key costs one.
+   */
+  override get keys(): string[] {
+    if (this.cached) return super.keys;
+    const keys: string[] = [];
+    for (const start of this.granularity.periodRange(this.start, this.end)) keys.push(this.granularity.format(start));
+    return keys;
+  }
+
   get partitions(): readonly TimePartition[] {
     if (!this.cached) {
       const list: TimePartition[] = [];

@@ -49,7 +49,7 @@ describe("Ledger compaction", () => {
       // ...and the rest arrives before its rename.
       beforeRename.run = () => appendFileSync(path, appended.slice(cut));
       const ledger = new Ledger(path);
-      expect(await ledger.compactIfWorthIt(Number.MAX_SAFE_INTEGER, new Set(["date=a", "date=b", "date=c"]))).toBe(true);
+      expect(await ledger.compactIfWorthIt(Number.MAX_SAFE_INTEGER, ["date=a", "date=b", "date=c"])).toBe(true);
       const { entries } = await ledger.read();
       expect(Object.fromEntries([...entries.values()].map((entry) => [entry.folder, entry.file]))).toEqual({
         "date=a": "2",

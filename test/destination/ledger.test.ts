@@ -2,7 +2,7 @@
 // append-only journal per table folder (see src/destination/files/ledger.ts). Also the tables
 // older versions wrote (a sidecar beside each file, a rewritten per-table index): still read,
 // and carried into the ledger the first time they are counted.
-import { open, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { appendFile, open, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CSVDestination, FileDestination, IOContext, type AssetRef } from "../../src/destination/index.js";
@@ -55,12 +55,69 @@ describe("Ledger", () => {
     const path = join(dir.path, ".data.csv.ledger");
     const ledger = new Ledger(path);
     for (let i = 0; i < 600; i++) ledger.append([entry("date=a", `a${i}`, i), entry("date=gone", `g${i}`, i)]);
-    expect(
-      await ledger.compactIfWorthIt(1_200, new Set(["date=a", "date=gone", ...Array.from({ length: 599 }, (_, i) => `date=${i}`)])),
-    ).toBe(false);
-    expect(await ledger.compactIfWorthIt(1_200, new Set(["date=a"]))).toBe(true);
+    expect(await ledger.compactIfWorthIt(1_200, ["date=a", "date=gone", ...Array.from({ length: 599 }, (_, i) => `date=${i}`)])).toBe(
+      false,
+    );
+    expect(await ledger.compactIfWorthIt(1_200, ["date=a"])).toBe(true);
     expect(await ledger.read()).toEqual({ entries: new Map([["date=a", entry("date=a", "a599", 599)]]), lines: 1 });
     expect(await listFiles(dir.path)).toEqual([".data.csv.ledger"]);
+  });
+
+  describe("a second read in one process", () => {
+    it("reads only what was appended since the last read", async () => {
+      const path = join(dir.path, ".data.csv.ledger");
+      const ledger = new Ledger(path);
+      ledger.append([entry("date=a", "1", 1)]);
+      for (let i = 0; i < 20; i++) ledger.append([entry(`date=${i}`, `f${i}`, i)]);
+      await ledger.read();
+      // Changed in place, far before the bytes last read: unseen, proof that it was not read again.
+      const text = await readFile(path, "utf8");
+      await writeFile(path, text.replace('"f2",{"row_count":"2"}', '"f2",{"row_count":"7"}'));
+      ledger.append([entry("date=b", "2", 2), entry("date=a", "3", 3)]);
+      const { entries, lines } = await ledger.read();
+      expect(lines).toBe(23);
+      expect(entries.get("date=2")).toEqual(entry("date=2", "f2", 2));
+      expect(entries.get("date=a")).toEqual(entry("date=a", "3", 3));
+      expect([...entries.keys()].slice(-2)).toEqual(["date=b", "date=a"]);
+    });
+
+    it("takes a line appended in part only once it is whole", async () => {
+      const path = join(dir.path, ".data.csv.ledger");
+      const ledger = new Ledger(path);
+      ledger.append([entry("date=a", "1", 1)]);
+      const line = `\n${JSON.stringify(["date=b", "2", { row_count: "2" }])}\n`;
+      await appendFile(path, line.slice(0, 20));
+      expect([...(await ledger.read()).entries.keys()]).toEqual(["date=a"]);
+      await appendFile(path, line.slice(20));
+      expect(await ledger.read()).toEqual({
+        entries: new Map([
+          ["date=a", entry("date=a", "1", 1)],
+          ["date=b", entry("date=b", "2", 2)],
+        ]),
+        lines: 2,
+      });
+    });
+
+    it("reads a journal rewritten in place, shortened, compacted or removed whole again", async () => {
+      const path = join(dir.path, ".data.csv.ledger");
+      const ledger = new Ledger(path);
+      for (let i = 0; i < 600; i++) ledger.append([entry("date=a", `a${i}`, i), entry("date=b", `b${i}`, i)]);
+      expect((await ledger.read()).lines).toBe(1_200);
+      // Rewritten in place, larger than before (as an editor saving without a rename would).
+      const text = await readFile(path, "utf8");
+      await writeFile(path, text.replaceAll('"row_count":"', '"row_count":"1') + text);
+      expect((await ledger.read()).entries.get("date=b")).toEqual(entry("date=b", "b599", 599));
+      expect((await ledger.read()).lines).toBe(2_400);
+      await writeFile(path, `\n${JSON.stringify(["date=c", "c", { row_count: "5" }])}\n`);
+      expect(await ledger.read()).toEqual({ entries: new Map([["date=c", entry("date=c", "c", 5)]]), lines: 1 });
+      for (let i = 0; i < 1_000; i++) ledger.append([entry("date=c", `c${i}`, i)]);
+      expect((await ledger.read()).lines).toBe(1_001);
+      // Another process's compaction renames a new journal in.
+      expect(await new Ledger(path).compactIfWorthIt(1_001, ["date=c"])).toBe(true);
+      expect(await ledger.read()).toEqual({ entries: new Map([["date=c", entry("date=c", "c999", 999)]]), lines: 1 });
+      await rm(path);
+      expect(await ledger.read()).toEqual({ entries: new Map(), lines: 0 });
+    });
   });
 
   it("leaves the ledger alone while another process holds the compaction lock", async () => {
@@ -68,7 +125,7 @@ describe("Ledger", () => {
     const ledger = new Ledger(path);
     for (let i = 0; i < 1_000; i++) ledger.append([entry("date=a", `a${i}`, i)]);
     await writeFile(`${path}.compacting`, "");
-    expect(await ledger.compactIfWorthIt(1_000, new Set(["date=a"]))).toBe(false);
+    expect(await ledger.compactIfWorthIt(1_000, ["date=a"])).toBe(false);
     expect((await ledger.read()).lines).toBe(1_000);
   });
 });

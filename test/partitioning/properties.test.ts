@@ -171,6 +171,9 @@ for (const [g, periodMs] of ALL) {
         fc.property(orderedPair(periodMs, 60), ([a, b]) => {
           const w = new TimePartitionWindow(a, b, g);
           const keys = w.partitions.map((p) => p.key);
+          // Coverage reads keys without making the partitions (see TimePartitionWindow.keys).
+          expect(new TimePartitionWindow(a, b, g).keys).toEqual(keys);
+          expect(w.keys).toEqual(keys);
           expect(w.length).toBe(g.periodsBetween(a, b) + 1);
           expect(keys).toHaveLength(w.length);
           expect(w.bounds).toEqual([g.truncate(a), g.advance(b, 1)]);

@@ -52,7 +52,7 @@ describe("processes writing one table at once while its ledger is compacted", ()
       const base = await tempDir();
       const table = join(base, "race", "counts");
       const ledger = Ledger.of(table, file);
-      const folders = new Set(Array.from({ length: WRITERS * PARTITIONS_EACH }, (_, i) => `date=${day(i)}`));
+      const folders = Array.from({ length: WRITERS * PARTITIONS_EACH }, (_, i) => `date=${day(i)}`);
       // Writer w writes `w + 1` rows to its own partitions w, w + WRITERS, ...
       const writers = await Promise.all(Array.from({ length: WRITERS }, (_, w) => startWriter(kind, base, w + 1)));
       let done = false;

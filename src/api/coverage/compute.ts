@@ -139,7 +139,7 @@ function untilOf(asset: Asset, g: TimeGranularity, key: string): Date {
 export function expectedKeys(asset: Asset, counts: Readonly<Record<string, number>>, scope: CoverageScope): string[] {
   const config = asset.partitioning;
   if (config instanceof ListPartitionConfig) {
-    return scope.window ? scope.window.partitions.map((p) => p.key) : [...config.values];
+    return scope.window ? scope.window.keys : [...config.values];
   }
   if (!(config instanceof TimePartitionConfig))
     throw new ConfigError(`asset "${asset.qualifiedKey}" is not partitioned: it has no coverage`);
@@ -152,7 +152,7 @@ function timeExpected(config: TimePartitionConfig, stored: Iterable<string>, sco
     // A window narrows the expected range, never widens it: nothing before start, nothing after now.
     const floor = config.start ? g.format(config.start) : null;
     const ceiling = g.format(horizon.last);
-    return scope.window.partitions.map((p) => p.key).filter((k) => (!floor || k >= floor) && k <= ceiling);
+    return scope.window.keys.filter((k) => (!floor || k >= floor) && k <= ceiling);
   }
   let first = config.start;
   if (!first) {
@@ -218,7 +218,7 @@ export function computeCoverage(
     config instanceof TimePartitionConfig
       ? timeExpected(config, union.keys(), scope, horizon!)
       : scope.window
-        ? scope.window.partitions.map((p) => p.key)
+        ? scope.window.keys
         : [...config.values];
   const expectedSet = new Set(expected);
   const partitions: PartitionCoverage[] = [];

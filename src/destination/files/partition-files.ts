@@ -1,5 +1,5 @@
 import { type FileHandle, open, readdir, readFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, sep } from "node:path";
 import { DataNotFoundError } from "../../errors.js";
 import type { Partition } from "../../partitioning/index.js";
 import type { IOContext } from "../io-context.js";
@@ -130,7 +130,9 @@ export class PartitionFiles {
     // Sorted here, as names: keys sort chronologically (or as declared) as strings, and the
     // counts come back in that order without sorting a table of 100,000 entries afterwards.
     const names = listed.filter((name) => name.startsWith(prefix)).sort();
-    const paths = names.map((name) => join(table, name, this.fileName));
+    // Joined by hand: path.join normalizes every path it makes, and that took 0.2 s of a count of
+    // 100,000 partitions; a readdir entry and the file name hold no separator to normalize.
+    const paths = names.map((name) => `${table}${sep}${name}${sep}${this.fileName}`);
     const identities = await fileIdentities(paths);
     const found: Array<number | null | undefined> = new Array(names.length);
     const stale: number[] = [];
@@ -154,8 +156,10 @@ export class PartitionFiles {
       };
       await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, stale.length) }, worker));
     }
-    const present = new Set(names.filter((_, i) => identities[i] !== null));
-    await ledger.compactIfWorthIt(journal.lines, present);
+    await ledger.compactIfWorthIt(
+      journal.lines,
+      names.filter((_, i) => identities[i] !== null),
+    );
     const counts: Array<[string, number]> = [];
     for (let i = 0; i < names.length; i++) if (typeof found[i] === "number") counts.push([names[i]!.slice(prefix.length), found[i]!]);
     return orderedCounts(counts, context.asset.partitioning);
