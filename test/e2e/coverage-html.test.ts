@@ -90,7 +90,7 @@ describe("coverage --html in headless Chromium", () => {
       throw new Error("chromium is not installed, and CI is set: the coverage --html browser test cannot run (apt-get install chromium)");
   });
 
-  it.skipIf(!CHROMIUM)("one rect per expected partition, missing ones marked, no network, a screenshot", { timeout: 60_000 }, async () => {
+  it.skipIf(!CHROMIUM)("one rect per expected partition, missing ones marked, no network, a screenshot", { timeout: 120_000 }, async () => {
     const report = join(box.dir, "coverage.html");
     const written = await box.run(["coverage", "--html", report], { config: COVERAGE });
     expect(written.exitCode, written.stderr).toBe(0);
@@ -202,7 +202,7 @@ describe("coverage --html in headless Chromium", () => {
 
   it.skipIf(!CHROMIUM)(
     "an asset of two destinations: a day missing in one of them is marked partial, naming it, and each destination has its line",
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     async () => {
       const two = await sandbox();
       await materializeWithWarehouseDown(two, "2026-01-04");
