@@ -1,6 +1,6 @@
 import { PartitionError } from "../../errors.js";
 import type { PartitionWindow } from "../../partitioning/index.js";
-import type { TableData } from "../../representation/index.js";
+import { RowsTable, type TableData } from "../../representation/index.js";
 import { count } from "../../text/english.js";
 import type { IOLogger } from "../io-context.js";
 
@@ -23,14 +23,18 @@ export function checkWindowRows(
   logger: IOLogger,
 ): void {
   if (table.length === 0) return;
-  const values = table.values(column);
+  // Rows are read in place: `values` would copy the column into an array as long as the table
+  // (a million rows: 8 MB and more time than this loop). A name Object.prototype also has must
+  // be an own field, which `values` checks.
+  const rows = table instanceof RowsTable && !(column in Object.prototype) ? table.rows : null;
+  const values = rows ? null : table.values(column);
   let outside = 0;
   let nulls = 0;
   const sample: unknown[] = [];
   // Partition columns repeat few values: each distinct string is looked up once.
   const seen = new Map<string, boolean>();
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i];
+  for (let i = 0; i < table.length; i++) {
+    const value = rows ? rows[i]![column] : values![i];
     if (value === null || value === undefined) nulls++;
     else if (typeof value === "string") {
       let inside = seen.get(value);
@@ -41,10 +45,10 @@ export function checkWindowRows(
     if (sample.length < 3) sample.push(value ?? null);
   }
   if (outside === 0) return;
-  if (nulls === values.length) {
+  if (nulls === table.length) {
     const scope = window.length === 1 ? `partition ${String(window)}` : `the partitions of ${String(window)}`;
     logger.warn(
-      `asset "${assetKey}": the data written to ${owner} has no "${column}" column, so reads of ${scope} will not find ${values.length === 1 ? "this row" : `these ${count(values.length, "row")}`}`,
+      `asset "${assetKey}": the data written to ${owner} has no "${column}" column, so reads of ${scope} will not find ${table.length === 1 ? "this row" : `these ${count(table.length, "row")}`}`,
     );
     return;
   }
