@@ -68,7 +68,14 @@ try {
       // The library's code in one chunk, which every entry and every command needs; the
       // command line's own modules stay in small chunks loaded by the command that uses them.
       // The pool worker's entry stays out of it: its top level starts serving, in a worker only.
-      codeSplitting: { groups: [{ name: "interloper", test: (id) => !id.includes("/cli/") && !id.endsWith("/api/pool-worker.js") }] },
+      // So does the work queue (queue/, ~50 kB): only `materialize --queue`, `worker` and
+      // `backfills` import it, and every other start would compile it for nothing.
+      codeSplitting: {
+        groups: [
+          { name: "interloper", test: inLibraryChunk },
+          { name: "queue", test: (id) => id.includes("/queue/") },
+        ],
+      },
     },
   });
 } catch (error) {
@@ -91,6 +98,11 @@ if (existsSync(DIST)) renameSync(DIST, previous);
 renameSync(BUNDLED, DIST);
 rmSync(join(ROOT, ".build"), { recursive: true, force: true });
 process.exit(tsc.status ?? 1);
+
+/** Whether a compiled module goes into the library's chunk (dist/chunks/interloper-*.js). */
+function inLibraryChunk(id) {
+  return !id.includes("/cli/") && !id.includes("/queue/") && !id.endsWith("/api/pool-worker.js");
+}
 
 /** A compiled module with the source map tsc wrote beside it (rolldown would not read it). */
 function withSourceMap(id) {
