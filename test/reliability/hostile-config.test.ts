@@ -238,6 +238,8 @@ const WHERE = `(?: WHERE (?:1 = 0|I = P|I IN \\(P(?:, P)*\\)|${BY_TIME}))?`;
 const SHAPES: readonly RegExp[] = [
   // Catalog queries: names are bound values.
   /^SELECT m\.name AS stored, p\.name, p\.type FROM sqlite_master AS m, pragma_table_info\(m\.name\) AS p WHERE m\.type = S AND m\.name = P COLLATE NOCASE ORDER BY p\.cid$/,
+  // SQLite's schema cookie: the catalog query above is sent again only when it moved.
+  /^PRAGMA schema_version$/,
   /^SELECT column_name, data_type FROM information_schema\.columns WHERE table_schema = P AND table_name = P ORDER BY ordinal_position$/,
   /^SELECT COLUMN_NAME AS name, COLUMN_TYPE AS type, CHARACTER_SET_NAME AS charset, COLLATION_NAME AS collation, IS_NULLABLE AS nullable FROM information_schema\.COLUMNS WHERE TABLE_SCHEMA = COALESCE\(P, DATABASE\(\)\) AND TABLE_NAME = P ORDER BY ORDINAL_POSITION$/,
   // Transactions and read snapshots.
@@ -250,7 +252,8 @@ const SHAPES: readonly RegExp[] = [
   /^CREATE (?:SCHEMA|DATABASE) IF NOT EXISTS I(?: CHARACTER SET utf8mb4)?$/,
   new RegExp(`^CREATE TABLE IF NOT EXISTS ${TABLE} \\(I ${ROW_ID}(?:, I ${TYPE})*\\)$`),
   new RegExp(`^ALTER TABLE ${TABLE} ADD COLUMN I ${TYPE}$`),
-  new RegExp(`^CREATE INDEX (?:IF NOT EXISTS )?I ON ${TABLE} \\(I\\)$`),
+  // SQLite's partition index is descending (a backfill writes newest first).
+  new RegExp(`^CREATE INDEX (?:IF NOT EXISTS )?I ON ${TABLE} \\(I(?: DESC)?\\)$`),
   new RegExp(`^COMMENT ON TABLE ${TABLE} IS S$`),
   new RegExp(`^ALTER TABLE ${TABLE} COMMENT = S$`),
   // Rows.

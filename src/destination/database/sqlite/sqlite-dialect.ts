@@ -114,39 +114,48 @@ export const sqliteDialect: SqlDialect = {
   columnKey: sqliteNameKey,
 };
 
+/** Turns one field's non-null conformed value, at a (0-based) row, into what SQLite stores. */
+export type SqliteFieldWriter = (value: unknown, row: number) => unknown;
+
+const NAN_REFUSAL = "SQLite stores NaN as NULL; expected a number other than NaN";
+const NEGATIVE_ZERO_REFUSAL =
+  "SQLite keeps an integral REAL as an integer on disk, so -0 would read back as 0; expected a number other than -0";
+
 /**
- * A conformed value as SQLite stores it for a storage kind; `field` and `row` name it in a
- * refusal. Refused, as they would read back changed: a string holding a lone UTF-16 surrogate
- * (SQLite text is UTF-8), NaN (stored as NULL) and -0 (a REAL column keeps an integral value
- * as an integer, whatever the column is declared: REAL, DOUBLE or FLOAT, STRICT or not), and a
- * json value JSON text cannot hold exactly (`jsonText`).
+ * How a field's values are stored, chosen once per load so the insert loop pays no switch per
+ * value; null where a non-null value is bound as it is (integers, bigints included). `field`
+ * names the field in a refusal. Refused, as they would read back changed: a string holding a
+ * lone UTF-16 surrogate (SQLite text is UTF-8), NaN (stored as NULL) and -0 (a REAL column keeps
+ * an integral value as an integer, whatever the column is declared: REAL, DOUBLE or FLOAT,
+ * STRICT or not), and a json value JSON text cannot hold exactly (`jsonText`).
  */
-export function sqliteValue(kind: StorageKind, value: unknown, field: string, row: number): unknown {
-  if (value === null || value === undefined) return null;
+export function sqliteFieldWriter(kind: StorageKind, field: string): SqliteFieldWriter | null {
   switch (kind) {
     case "boolean":
-      return value ? 1 : 0;
+      return (value) => (value ? 1 : 0);
     case "date":
-      return value instanceof Date ? formatIsoDate(value) : value;
+      return (value) => (value instanceof Date ? formatIsoDate(value) : value);
     case "instant":
     case "zoned":
-      return value instanceof Date ? value.toISOString() : value;
+      return (value) => (value instanceof Date ? value.toISOString() : value);
     case "json":
-      return jsonText(value, "SQLite", field, row);
+      return (value, row) => jsonText(value, "SQLite", field, row);
     case "string":
-      return typeof value === "string" ? utf8Text(value, "SQLite", field, row) : String(value);
+      return (value, row) => (typeof value === "string" ? utf8Text(value, "SQLite", field, row) : String(value));
     case "number":
-      if (typeof value === "number" && Number.isNaN(value))
-        throw unstorable("SQLite", field, row, "SQLite stores NaN as NULL; expected a number other than NaN");
-      if (Object.is(value, -0))
-        throw unstorable(
-          "SQLite",
-          field,
-          row,
-          "SQLite keeps an integral REAL as an integer on disk, so -0 would read back as 0; expected a number other than -0",
-        );
-      return value;
+      return (value, row) => {
+        if (typeof value === "number" && (value !== value || (value === 0 && 1 / value < 0)))
+          throw unstorable("SQLite", field, row, value === 0 ? NEGATIVE_ZERO_REFUSAL : NAN_REFUSAL);
+        return value;
+      };
     default:
-      return value;
+      return null;
   }
+}
+
+/** A conformed value as SQLite stores it for a storage kind (see sqliteFieldWriter); `field` and `row` name it in a refusal. */
+export function sqliteValue(kind: StorageKind, value: unknown, field: string, row: number): unknown {
+  if (value === null || value === undefined) return null;
+  const write = sqliteFieldWriter(kind, field);
+  return write === null ? value : write(value, row);
 }
