@@ -144,8 +144,8 @@ export function sqliteFieldWriter(kind: StorageKind, field: string): SqliteField
       return (value, row) => (typeof value === "string" ? utf8Text(value, "SQLite", field, row) : String(value));
     case "number":
       return (value, row) => {
-        if (typeof value === "number" && (value !== value || (value === 0 && 1 / value < 0)))
-          throw unstorable("SQLite", field, row, value === 0 ? NEGATIVE_ZERO_REFUSAL : NAN_REFUSAL);
+        if (typeof value === "number" && Number.isNaN(value)) throw unstorable("SQLite", field, row, NAN_REFUSAL);
+        if (Object.is(value, -0)) throw unstorable("SQLite", field, row, NEGATIVE_ZERO_REFUSAL);
         return value;
       };
     default:
