@@ -1,28 +1,35 @@
-// A compaction reads the journal while writers append to it. A line being appended at that
-// moment can be read in part (a write that crosses a page boundary shows its first page before
-// the rest); the writer, having found the journal unchanged at its path, does not append it
-// again. The compaction must still carry that line whole. A real race showed it, in about one
-// run in three of test/reliability/ledger-processes.test.ts (the "file" kind, long variant);
-// here the writer's second half lands, on cue, between the compaction's read and its rename:
-// the one fake, standing in for a page boundary the file system cannot be made to hit on demand.
+// A compaction reads the journal while writers append to it, then renames a rewritten journal
+// over it. A line appended after the read (or seen in part by it: a write crossing a page
+// boundary shows its first page before the rest) is not in the new journal; its writer must
+// write it again there, and no line may end up after a newer line of the same folder. Both were
+// seen in real races (test/reliability/ledger-processes.test.ts): a line read in part and
+// dropped, and a line the compactor carried over landing after its writer's next one, whose file
+// was then counted again. Here writers act on cue, between the compaction's read and its rename
+// and just after the rename: the one fake, standing in for timings the file system cannot be
+// made to hit on demand.
 import { appendFileSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rename, unlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { Ledger } from "../../src/destination/files/ledger.js";
+import { Ledger, type LedgerEntry } from "../../src/destination/files/ledger.js";
 import { makeTempDir } from "../contract/temp-dir.js";
 
-/** Runs once, just before the compaction writes the new journal: the rest of the line being appended. */
-const beforeRename = vi.hoisted(() => ({ run: null as (() => void) | null }));
+/** Run once each: just before the compaction writes its new journal, and just after the rename. */
+const cue = vi.hoisted(() => ({ beforeRename: null as (() => void) | null, afterRename: null as (() => void) | null }));
 
 vi.mock("../../src/destination/files/atomic.js", async (importOriginal) => {
   const real = await importOriginal<typeof import("../../src/destination/files/atomic.js")>();
   return {
     ...real,
-    writeFileAtomic: (...args: Parameters<typeof real.writeFileAtomic>) => {
-      beforeRename.run?.();
-      beforeRename.run = null;
-      return real.writeFileAtomic(...args);
+    writeFileAtomic: async (...args: Parameters<typeof real.writeFileAtomic>) => {
+      const before = cue.beforeRename;
+      cue.beforeRename = null;
+      before?.();
+      const identity = await real.writeFileAtomic(...args);
+      const after = cue.afterRename;
+      cue.afterRename = null;
+      after?.();
+      return identity;
     },
   };
 });
@@ -32,32 +39,117 @@ beforeEach(async () => {
   dir = await makeTempDir("interloper-ledger-race-");
 });
 afterEach(async () => {
-  beforeRename.run = null;
+  cue.beforeRename = cue.afterRename = null;
   await dir.remove();
 });
 
-const line = (folder: string, file: string, rows: number) => `\n${JSON.stringify([folder, file, { row_count: String(rows) }])}\n`;
+const entry = (folder: string, file: string, rows: number): LedgerEntry => ({ folder, file, metadata: { row_count: String(rows) } });
+const line = (e: LedgerEntry) => `\n${JSON.stringify([e.folder, e.file, e.metadata])}\n`;
+const OLD = [entry("date=a", "1", 1), entry("date=a", "2", 2), entry("date=b", "3", 3), entry("date=b", "4", 4)];
+const FOLDERS = ["date=a", "date=b", "date=c"];
 
-describe("Ledger compaction", () => {
-  for (const cut of [1, 2, 20, 57]) {
-    it(`carries a line read in part (the first ${cut} bytes) whole into the new journal`, async () => {
+async function lastFiles(ledger: Ledger): Promise<Record<string, string>> {
+  const { entries } = await ledger.read();
+  return Object.fromEntries([...entries.values()].map((e) => [e.folder, e.file]));
+}
+
+describe("Ledger compaction while writers append", () => {
+  it("a line appended between the compaction's read and its rename is written again into the new journal", async () => {
+    const path = join(dir.path, ".data.csv.ledger");
+    await writeFile(path, OLD.map(line).join(""));
+    const ledger = new Ledger(path);
+    let appended: Promise<void> | null = null;
+    cue.beforeRename = () => {
+      appended = new Ledger(path).append([entry("date=c", "5", 5)]);
+    };
+    expect(await ledger.compactIfWorthIt(Number.MAX_SAFE_INTEGER, FOLDERS)).toBe(true);
+    await appended;
+    expect(await lastFiles(ledger)).toEqual({ "date=a": "2", "date=b": "4", "date=c": "5" });
+  });
+
+  for (const cut of [1, 2, 20, 33]) {
+    it(`a line the compaction reads in part (its first ${cut} bytes) is dropped whole, and its writer's line lands whole`, async () => {
       const path = join(dir.path, ".data.csv.ledger");
-      const old = [line("date=a", "1", 1), line("date=a", "2", 2), line("date=b", "3", 3), line("date=b", "4", 4)].join("");
-      const appended = line("date=c", "5", 5);
-      // The compaction reads the journal with the first `cut` bytes of date=c's line in it...
-      await writeFile(path, old + appended.slice(0, cut));
-      // ...and the rest arrives before its rename.
-      beforeRename.run = () => appendFileSync(path, appended.slice(cut));
+      const appended = line(entry("date=c", "5", 5));
+      await writeFile(path, OLD.map(line).join("") + appended.slice(0, cut));
+      // The rest of that write lands before the rename; its writer then finds the lock.
+      let writer: Promise<void> | null = null;
+      cue.beforeRename = () => {
+        appendFileSync(path, appended.slice(cut));
+        writer = new Ledger(path).append([entry("date=c", "6", 6)]);
+      };
       const ledger = new Ledger(path);
-      expect(await ledger.compactIfWorthIt(Number.MAX_SAFE_INTEGER, ["date=a", "date=b", "date=c"])).toBe(true);
-      const { entries } = await ledger.read();
-      expect(Object.fromEntries([...entries.values()].map((entry) => [entry.folder, entry.file]))).toEqual({
-        "date=a": "2",
-        "date=b": "4",
-        "date=c": "5",
-      });
-      // Superseded lines are gone.
-      expect((await readFile(path, "utf8")).split("\n").filter(Boolean)).toHaveLength(3);
+      expect(await ledger.compactIfWorthIt(Number.MAX_SAFE_INTEGER, FOLDERS)).toBe(true);
+      await writer;
+      // Nothing of the line read in part: the new journal holds whole lines only, none of it.
+      const lines = (await readFile(path, "utf8")).split("\n").filter(Boolean);
+      expect(lines.map((text) => (JSON.parse(text) as [string, string])[1])).toEqual(["2", "4", "6"]);
+      expect(await lastFiles(ledger)).toEqual({ "date=a": "2", "date=b": "4", "date=c": "6" });
     });
   }
+
+  it("a writer's older line never lands after its newer one (which would have its file counted again)", async () => {
+    const path = join(dir.path, ".data.csv.ledger");
+    await writeFile(path, OLD.map(line).join(""));
+    const writer = new Ledger(path);
+    // One writer, one partition, two rounds: the first line lands in the old journal after the
+    // compaction read it; the second is written just after the rename, once the first append is
+    // done, the way a writer writes its next partition only once the last is recorded.
+    let first: Promise<void> | null = null;
+    let rounds: Promise<void> | null = null;
+    cue.beforeRename = () => {
+      first = writer.append([entry("date=c", "older", 1)]);
+    };
+    cue.afterRename = () => {
+      rounds = first!.then(() => writer.append([entry("date=c", "newer", 2)]));
+    };
+    const ledger = new Ledger(path);
+    expect(await ledger.compactIfWorthIt(Number.MAX_SAFE_INTEGER, FOLDERS)).toBe(true);
+    await rounds;
+    expect((await lastFiles(ledger))["date=c"]).toBe("newer");
+  });
+
+  it("a line appended just after the rename stays the last of its folder", async () => {
+    const path = join(dir.path, ".data.csv.ledger");
+    await writeFile(path, OLD.map(line).join(""));
+    let appended: Promise<void> | null = null;
+    cue.afterRename = () => {
+      appended = new Ledger(path).append([entry("date=b", "7", 7)]);
+    };
+    const ledger = new Ledger(path);
+    expect(await ledger.compactIfWorthIt(Number.MAX_SAFE_INTEGER, FOLDERS)).toBe(true);
+    await appended;
+    expect(await lastFiles(ledger)).toEqual({ "date=a": "2", "date=b": "7" });
+  });
+});
+
+describe("a writer and the compaction lock", () => {
+  it("waits while a compaction holds the lock, then writes its line again", async () => {
+    const path = join(dir.path, ".data.csv.ledger");
+    await writeFile(path, OLD.map(line).join(""));
+    const lock = `${path}.compacting`;
+    await writeFile(lock, "");
+    let done = false;
+    const appended = new Ledger(path).append([entry("date=c", "5", 5)]).then(() => (done = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(done, "the append returned while the compaction lock was held").toBe(false);
+    // The compaction ends (here: its journal is replaced, without the line, and the lock removed).
+    await writeFile(`${path}.new`, OLD.map(line).join(""));
+    await rename(`${path}.new`, path);
+    await unlink(lock);
+    await appended;
+    expect(await lastFiles(new Ledger(path))).toEqual({ "date=a": "2", "date=b": "4", "date=c": "5" });
+  });
+
+  it("does not wait for a lock left by a process killed mid-compaction", async () => {
+    const path = join(dir.path, ".data.csv.ledger");
+    const lock = `${path}.compacting`;
+    await writeFile(lock, "");
+    const minuteAgo = new Date(Date.now() - 60_000);
+    await utimes(lock, minuteAgo, minuteAgo);
+    // Within the test's time limit, whatever the machine's load: the lock is not waited for.
+    await new Ledger(path).append([entry("date=a", "1", 1)]);
+    expect(await lastFiles(new Ledger(path))).toEqual({ "date=a": "1" });
+    expect((await readFile(path, "utf8")).split("\n").filter(Boolean)).toHaveLength(1);
+  });
 });

@@ -25,8 +25,8 @@ const entry = (folder: string, file: string, rows: number) => ({ folder, file, m
 describe("Ledger", () => {
   it("keeps the last line of each folder", async () => {
     const ledger = new Ledger(join(dir.path, ".data.csv.ledger"));
-    ledger.append([entry("date=a", "1", 1), entry("date=b", "2", 2)]);
-    ledger.append([entry("date=a", "3", 3)]);
+    await ledger.append([entry("date=a", "1", 1), entry("date=b", "2", 2)]);
+    await ledger.append([entry("date=a", "3", 3)]);
     const { entries, lines } = await ledger.read();
     expect(lines).toBe(3);
     expect([...entries.values()]).toEqual([entry("date=b", "2", 2), entry("date=a", "3", 3)]);
@@ -35,11 +35,11 @@ describe("Ledger", () => {
   it("skips a line cut short by a crash, and the next writer's line survives it", async () => {
     const path = join(dir.path, ".data.csv.ledger");
     const ledger = new Ledger(path);
-    ledger.append([entry("date=a", "1", 1)]);
+    await ledger.append([entry("date=a", "1", 1)]);
     const whole = await readFile(path, "utf8");
     // The append of date=b died halfway; then another writer appended date=c.
     await writeFile(path, whole + whole.replace("date=a", "date=b").slice(0, 12));
-    ledger.append([entry("date=c", "3", 3)]);
+    await ledger.append([entry("date=c", "3", 3)]);
     const { entries } = await ledger.read();
     expect([...entries.keys()]).toEqual(["date=a", "date=c"]);
   });
@@ -54,7 +54,7 @@ describe("Ledger", () => {
   it("compacts to the last line of each folder still present, once most lines are superseded", async () => {
     const path = join(dir.path, ".data.csv.ledger");
     const ledger = new Ledger(path);
-    for (let i = 0; i < 600; i++) ledger.append([entry("date=a", `a${i}`, i), entry("date=gone", `g${i}`, i)]);
+    for (let i = 0; i < 600; i++) await ledger.append([entry("date=a", `a${i}`, i), entry("date=gone", `g${i}`, i)]);
     expect(await ledger.compactIfWorthIt(1_200, ["date=a", "date=gone", ...Array.from({ length: 599 }, (_, i) => `date=${i}`)])).toBe(
       false,
     );
@@ -67,13 +67,13 @@ describe("Ledger", () => {
     it("reads only what was appended since the last read", async () => {
       const path = join(dir.path, ".data.csv.ledger");
       const ledger = new Ledger(path);
-      ledger.append([entry("date=a", "1", 1)]);
-      for (let i = 0; i < 20; i++) ledger.append([entry(`date=${i}`, `f${i}`, i)]);
+      await ledger.append([entry("date=a", "1", 1)]);
+      for (let i = 0; i < 20; i++) await ledger.append([entry(`date=${i}`, `f${i}`, i)]);
       await ledger.read();
       // Changed in place, far before the bytes last read: unseen, proof that it was not read again.
       const text = await readFile(path, "utf8");
       await writeFile(path, text.replace('"f2",{"row_count":"2"}', '"f2",{"row_count":"7"}'));
-      ledger.append([entry("date=b", "2", 2), entry("date=a", "3", 3)]);
+      await ledger.append([entry("date=b", "2", 2), entry("date=a", "3", 3)]);
       const { entries, lines } = await ledger.read();
       expect(lines).toBe(23);
       expect(entries.get("date=2")).toEqual(entry("date=2", "f2", 2));
@@ -84,7 +84,7 @@ describe("Ledger", () => {
     it("takes a line appended in part only once it is whole", async () => {
       const path = join(dir.path, ".data.csv.ledger");
       const ledger = new Ledger(path);
-      ledger.append([entry("date=a", "1", 1)]);
+      await ledger.append([entry("date=a", "1", 1)]);
       const line = `\n${JSON.stringify(["date=b", "2", { row_count: "2" }])}\n`;
       await appendFile(path, line.slice(0, 20));
       expect([...(await ledger.read()).entries.keys()]).toEqual(["date=a"]);
@@ -101,7 +101,7 @@ describe("Ledger", () => {
     it("reads a journal rewritten in place, shortened, compacted or removed whole again", async () => {
       const path = join(dir.path, ".data.csv.ledger");
       const ledger = new Ledger(path);
-      for (let i = 0; i < 600; i++) ledger.append([entry("date=a", `a${i}`, i), entry("date=b", `b${i}`, i)]);
+      for (let i = 0; i < 600; i++) await ledger.append([entry("date=a", `a${i}`, i), entry("date=b", `b${i}`, i)]);
       expect((await ledger.read()).lines).toBe(1_200);
       // Rewritten in place, larger than before (as an editor saving without a rename would).
       const text = await readFile(path, "utf8");
@@ -110,7 +110,7 @@ describe("Ledger", () => {
       expect((await ledger.read()).lines).toBe(2_400);
       await writeFile(path, `\n${JSON.stringify(["date=c", "c", { row_count: "5" }])}\n`);
       expect(await ledger.read()).toEqual({ entries: new Map([["date=c", entry("date=c", "c", 5)]]), lines: 1 });
-      for (let i = 0; i < 1_000; i++) ledger.append([entry("date=c", `c${i}`, i)]);
+      for (let i = 0; i < 1_000; i++) await ledger.append([entry("date=c", `c${i}`, i)]);
       expect((await ledger.read()).lines).toBe(1_001);
       // Another process's compaction renames a new journal in.
       expect(await new Ledger(path).compactIfWorthIt(1_001, ["date=c"])).toBe(true);
@@ -123,7 +123,7 @@ describe("Ledger", () => {
   it("leaves the ledger alone while another process holds the compaction lock", async () => {
     const path = join(dir.path, ".data.csv.ledger");
     const ledger = new Ledger(path);
-    for (let i = 0; i < 1_000; i++) ledger.append([entry("date=a", `a${i}`, i)]);
+    for (let i = 0; i < 1_000; i++) await ledger.append([entry("date=a", `a${i}`, i)]);
     await writeFile(`${path}.compacting`, "");
     expect(await ledger.compactIfWorthIt(1_000, ["date=a"])).toBe(false);
     expect((await ledger.read()).lines).toBe(1_000);

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, statSync, writeSync } from "node:fs";
-import { type FileHandle, open, stat, unlink } from "node:fs/promises";
+import { type FileHandle, open, readFile, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "./atomic.js";
 
@@ -31,11 +31,16 @@ export interface LedgerEntry {
  *   what it counted). Each line starts and ends with a newline, so a line cut short by a crash
  *   spoils only itself, never the next writer's.
  * - Compaction (when most lines are superseded) rewrites the journal with the last line of each
- *   folder and renames it over the old one. An append landing in the old journal meanwhile is
- *   carried over by the compactor (it reads the old journal's tail after its rename) or, when it
- *   lands after that read, by its writer, who sees that the journal it wrote is no longer the one
- *   at the path and appends again. A line written twice is harmless: the last one wins, and any
- *   line that does not name the current file is ignored.
+ *   folder and renames it over the old one, under a lock file. A writer makes sure its own line
+ *   reaches the journal that stays: after writing it, it checks the lock, then that the journal it
+ *   wrote is still the one at the path. No lock then means the line was written before any
+ *   compaction read the journal (and is carried by it) or after the last one renamed its journal
+ *   in (and the path check tells whether it landed in the new one). A lock means a compaction may
+ *   have read the journal without this line: the writer waits for it to end and writes the line
+ *   again. The compactor never carries lines over itself: a line it copied after its rename could
+ *   land after a newer line of the same folder, which would then be shadowed and its file counted
+ *   again. A line written twice is harmless: the last one wins, and any line that does not name
+ *   the current file is ignored.
  */
 export class Ledger {
   constructor(readonly path: string) {}
@@ -46,26 +51,38 @@ export class Ledger {
   }
 
   /**
-   * Appends entries in one write. Synchronous calls: on a local disk each takes microseconds,
-   * less than a round trip through libuv's thread pool, and the handful it takes keep the
-   * per-partition cost flat. Best effort: the journal is a cache of what the data files hold,
-   * so a failure (a read-only folder, a full disk) only means the file is counted again later.
+   * Appends entries in one write, then makes sure they are in the journal a running compaction
+   * leaves behind (see above). Synchronous calls: on a local disk each takes microseconds, less
+   * than a round trip through libuv's thread pool; only a compaction under way makes it wait.
+   * Best effort: the journal is a cache of what the data files hold, so a failure (a read-only
+   * folder, a full disk, a compaction that outlasts COMPACTION_WAIT_MS) only means the file is
+   * counted again later.
    */
-  append(entries: readonly LedgerEntry[]): void {
+  async append(entries: readonly LedgerEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    const bytes = Buffer.from(entries.map((entry) => `\n${JSON.stringify([entry.folder, entry.file, entry.metadata])}\n`).join(""));
+    const bytes = Buffer.from(entries.map(entryLine).join(""));
+    const lock = lockOf(this.path);
+    const giveUpAt = Date.now() + COMPACTION_WAIT_MS;
     try {
-      // A compaction can replace the journal between open and write; then again, into the new one.
-      for (let attempt = 0; attempt < 4; attempt++) {
+      for (let attempt = 0; attempt < MAX_APPENDS; attempt++) {
+        // Held open through both checks: the journal's inode cannot pass to a newer journal meanwhile.
         const fd = openSync(this.path, "a");
+        let compacting = false;
         try {
           for (let at = 0; at < bytes.byteLength;) at += writeSync(fd, bytes, at);
-          const mine = fstatSync(fd);
-          const current = statSync(this.path, { throwIfNoEntry: false });
-          if (!current || (current.ino === mine.ino && current.dev === mine.dev)) return;
+          compacting = isRunningCompaction(lock);
+          if (!compacting) {
+            const mine = fstatSync(fd);
+            const current = statSync(this.path, { throwIfNoEntry: false });
+            if (!current || (current.ino === mine.ino && current.dev === mine.dev)) return;
+            // Another journal was renamed in after this one was opened: again, into that one.
+            continue;
+          }
         } finally {
           closeSync(fd);
         }
+        if (Date.now() >= giveUpAt) return;
+        await waitForCompaction(lock, giveUpAt);
       }
     } catch {
       // See above: a lost line is a recount, never a wrong count.
@@ -130,7 +147,7 @@ export class Ledger {
     if (lines < COMPACT_MIN_LINES || lines < 2 * folders.length) return false;
     // Made only now: most counts compact nothing, and a set of 100,000 folders is not free.
     const keep = new Set(folders);
-    const lock = `${this.path}.compacting`;
+    const lock = lockOf(this.path);
     const locked = await open(lock, "wx").then(
       (handle) => handle.close().then(() => true),
       () => false,
@@ -140,32 +157,15 @@ export class Ledger {
       return false;
     }
     try {
-      const old = await open(this.path, "r").catch(() => null);
-      if (!old) return false;
-      try {
-        // Only whole lines are taken from this read. A line being appended at this moment can be
-        // seen in part (a write crossing a page boundary shows its first page before the rest):
-        // cut there, it would be dropped here and, read from its middle, below too. What follows
-        // the last newline is read again with the tail.
-        const read = await old.readFile();
-        const content = read.subarray(0, read.lastIndexOf(0x0a) + 1);
-        const { entries } = parseLedger(content.toString("utf8"));
-        const kept = [...entries.values()].filter((entry) => keep.has(entry.folder));
-        await writeFileAtomic(
-          this.path,
-          [kept.map((entry) => `\n${JSON.stringify([entry.folder, entry.file, entry.metadata])}\n`).join("")],
-          { durable: false },
-        );
-        // What writers appended to the old journal between the read and the rename.
-        const tail = Buffer.alloc(Math.max(0, (await old.stat()).size - content.byteLength));
-        if (tail.byteLength > 0) {
-          await old.read(tail, 0, tail.byteLength, content.byteLength);
-          this.append([...parseLedger(tail.toString("utf8")).entries.values()]);
-        }
-        return true;
-      } finally {
-        await old.close();
-      }
+      const read = await readFile(this.path).catch(() => null);
+      if (!read) return false;
+      // Only whole lines are taken from this read. A line being appended at this moment can be
+      // seen in part (a write crossing a page boundary shows its first page before the rest);
+      // its writer will find the lock and write it again, as it does any line appended since.
+      const { entries } = parseLedger(read.subarray(0, read.lastIndexOf(0x0a) + 1).toString("utf8"));
+      const kept = [...entries.values()].filter((entry) => keep.has(entry.folder));
+      await writeFileAtomic(this.path, [kept.map(entryLine).join("")], { durable: false });
+      return true;
     } catch {
       return false;
     } finally {
@@ -223,6 +223,38 @@ const COMPACT_MIN_LINES = 1_000;
 
 /** A compaction lock older than this was left by a process killed mid-compaction (a compaction takes well under a second). */
 const LOCK_ABANDONED_MS = 10 * 60 * 1000;
+
+/**
+ * How long a writer waits for a compaction to end before leaving its line where it is (then
+ * maybe lost: a recount). A compaction of a journal of 100,000 lines takes about half a
+ * second; a lock older than this is taken for one a killed process left, so that such a lock
+ * holds up every writer of the table for at most this long, not until LOCK_ABANDONED_MS.
+ */
+const COMPACTION_WAIT_MS = 10_000;
+
+/** Bounds the appends of one line when journals keep being renamed in under it; each needs a compaction to have run. */
+const MAX_APPENDS = 1_000;
+
+function lockOf(journal: string): string {
+  return `${journal}.compacting`;
+}
+
+function entryLine(entry: LedgerEntry): string {
+  return `\n${JSON.stringify([entry.folder, entry.file, entry.metadata])}\n`;
+}
+
+/** Whether a compaction holds the lock, taken recently enough to be running (see COMPACTION_WAIT_MS). */
+function isRunningCompaction(lock: string): boolean {
+  const info = statSync(lock, { throwIfNoEntry: false });
+  return info !== undefined && Date.now() - info.mtimeMs < COMPACTION_WAIT_MS;
+}
+
+/** Until the lock is gone (or taken for abandoned), or `giveUpAt`; polled, from 1 ms up to 50 ms apart. */
+async function waitForCompaction(lock: string, giveUpAt: number): Promise<void> {
+  for (let pause = 1; isRunningCompaction(lock) && Date.now() < giveUpAt; pause = Math.min(pause * 2, 50)) {
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
 
 async function removeAbandonedLock(lock: string): Promise<void> {
   const info = await stat(lock).catch(() => null);

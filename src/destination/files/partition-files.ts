@@ -84,7 +84,7 @@ export class PartitionFiles {
     const whileOpen = partition
       ? async (file: string) => {
           const count = typeof rows === "number" ? rows : rows();
-          this.ledger(context).append([
+          await this.ledger(context).append([
             { folder: partitionSegment(context, partition, this.owner), file, metadata: { row_count: String(count) } },
           ]);
         }
@@ -203,7 +203,7 @@ export class PartitionFiles {
       const file = fileIdentity(await handle.stat({ bigint: true }));
       const legacy = [indexed, await readLegacySidecar(path, this.fileName)].find((count) => isLegacyCount(count) && count.file === file);
       const rows = legacy ? legacy.rows : await recount(handle);
-      Ledger.of(dirname(dirname(path)), this.fileName).append([
+      await Ledger.of(dirname(dirname(path)), this.fileName).append([
         { folder: basename(dirname(path)), file, metadata: { row_count: String(rows) } },
       ]);
       return rows;

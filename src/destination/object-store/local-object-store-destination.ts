@@ -74,7 +74,7 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
     const path = this.pathOf(name);
     const whileOpen = async (file: string) => {
       const { ledger, folder } = this.ledgerOf(path);
-      ledger.append([{ folder, file, metadata }]);
+      await ledger.append([{ folder, file, metadata }]);
     };
     await writeFileAtomic(path, [payload], { durable: this.durable, sweep: true, whileOpen });
   }
