@@ -24,7 +24,7 @@ beforeAll(ensureBuilt, 180_000);
 
 const WRITERS = 3;
 const PARTITIONS_EACH = 6;
-const ROUNDS = LONG ? 200 : 30;
+const ROUNDS = LONG ? 100 : 30;
 const ASSET: AssetRef = {
   key: "race.counts",
   table: "counts",

@@ -6,7 +6,7 @@
 // values made to collide (case, accents, spaces, ".tmp-", "+", "%", line ends); every command
 // runs through the public asset API and is checked against an in-memory model, and the row
 // counts of every asset after every step (model-commands.ts, model-suite.ts). The servers are in
-// model-servers.test.ts. INTERLOPER_RELIABILITY_LONG=1: up to 200 sequences per destination (60 s each).
+// model-servers.test.ts. INTERLOPER_RELIABILITY_LONG=1: up to 200 sequences per destination (40 s each).
 import { afterAll } from "vitest";
 import { MemoryDestination } from "../../src/destination/index.js";
 import { modelSuite } from "./model-suite.js";
