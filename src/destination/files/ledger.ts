@@ -67,11 +67,9 @@ export class Ledger {
       for (let attempt = 0; attempt < MAX_APPENDS; attempt++) {
         // Held open through both checks: the journal's inode cannot pass to a newer journal meanwhile.
         const fd = openSync(this.path, "a");
-        let compacting = false;
         try {
           for (let at = 0; at < bytes.byteLength;) at += writeSync(fd, bytes, at);
-          compacting = isRunningCompaction(lock);
-          if (!compacting) {
+          if (!isRunningCompaction(lock)) {
             const mine = fstatSync(fd);
             const current = statSync(this.path, { throwIfNoEntry: false });
             if (!current || (current.ino === mine.ino && current.dev === mine.dev)) return;
@@ -81,6 +79,7 @@ export class Ledger {
         } finally {
           closeSync(fd);
         }
+        // A compaction may have read the journal before this line: once it is done, again.
         if (Date.now() >= giveUpAt) return;
         await waitForCompaction(lock, giveUpAt);
       }
