@@ -65,6 +65,8 @@ describe("readWrittenCsv", () => {
         const fast = readWrittenCsv(bytes, typed);
         expect(fast).not.toBeNull();
         expect(fast).toEqual(parseCsvRowsByCsvParse(bytes, typed));
+        // Decoded in chunks of any size, down to a line a chunk, the text reads the same.
+        for (const chunkBytes of [1, 7, 64]) expect(readWrittenCsv(bytes, typed, { chunkBytes })).toEqual(fast);
         // The rows written, but for -0, which an integer field stores as 0.
         fast!.forEach((back, k) => {
           const { s, r, i, b, d, o, t } = rows[k]!;
@@ -132,8 +134,15 @@ describe("readWrittenCsv", () => {
         const source = `${lines.join(delimiter)}${last ? delimiter : ""}`;
         const bytes =
           bom === "\uFFFE" ? Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(source, "utf16le")]) : Buffer.from(`${bom}${source}`);
-        for (const schema of [strings, null])
-          expect(outcome(() => parseCsvRows(bytes, schema))).toEqual(outcome(() => parseCsvRowsByCsvParse(bytes, schema)));
+        for (const schema of [strings, null]) {
+          const expected = outcome(() => parseCsvRowsByCsvParse(bytes, schema));
+          expect(outcome(() => parseCsvRows(bytes, schema))).toEqual(expected);
+          // Decoded in small chunks, text inside the dialect reads the same, and text outside it is still refused.
+          for (const chunkBytes of [1, 5]) {
+            const chunked = readWrittenCsv(bytes, schema, { chunkBytes });
+            expect(chunked === null ? null : { rows: chunked }).toEqual(readWrittenCsv(bytes, schema) === null ? null : expected);
+          }
+        }
         expect(outcome(() => parseCsvRows(bytes, null))).toEqual(outcome(() => parse(bytes, { bom: true, columns: true })));
       }),
       { numRuns: 1000 },
@@ -162,6 +171,21 @@ describe("readWrittenCsv", () => {
     ]);
     expect(readWrittenCsv(Buffer.from("a\n\nx\n"), null)).toEqual([{ a: "" }, { a: "x" }]);
     expect(readWrittenCsv(Buffer.from(""), strings)).toEqual([]);
+  });
+
+  it("reads a quoted field whose line breaks run over many chunks, and multi-byte text at their edges", () => {
+    const long = Array.from({ length: 200 }, (_, k) => `é${k}\n"€`).join("");
+    const source = `\uFEFFa,b\nx,"${long.replaceAll('"', '""')}"\n"${long.replaceAll('"', '""')}",é\n€,\n`;
+    const expected = [
+      { a: "x", b: long, c: null },
+      { a: long, b: "é", c: null },
+      { a: "€", b: "", c: null },
+    ];
+    expect(parseCsvRowsByCsvParse(Buffer.from(source), strings)).toEqual(expected);
+    for (const chunkBytes of [1, 2, 3, 100, 1 << 16])
+      expect(readWrittenCsv(Buffer.from(source), strings, { chunkBytes })).toEqual(expected);
+    // Unclosed, the quote runs to the end of the bytes: outside the dialect, however it is decoded.
+    for (const chunkBytes of [1, 100]) expect(readWrittenCsv(Buffer.from(`a\n"${long}`), strings, { chunkBytes })).toBeNull();
   });
 
   it("names the field, the row and the value it cannot restore, as csv-parse's read does", () => {
