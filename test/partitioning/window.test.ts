@@ -113,6 +113,24 @@ describe("TimePartitionWindow: construction", () => {
     expect(errorOf(() => new TimePartitionWindow("2026-01-01", new Date(Number.NaN)))).toBeInstanceOf(TypeError);
   });
 
+  it("makes a window of one period from one instant given twice, as from two", () => {
+    const noon = D("2026-01-15T12:30:00Z");
+    for (const [start, end, granularity] of [
+      [noon, noon, DAY],
+      [noon, new Date(noon.getTime()), MONTH],
+      ["2026-01-15T12", "2026-01-15T12", HOUR],
+      ["2026-01-15", "2026-01-15", WEEK],
+    ] as const) {
+      const w = new TimePartitionWindow(start, end, granularity);
+      // The same period, its end given as another instant in it: the general path.
+      const apart = new TimePartitionWindow(start, new Date(granularity.truncate(end).getTime() + 1), granularity);
+      expect([w.start, w.end, w.length, w.bounds, String(w)]).toEqual([apart.start, apart.end, 1, apart.bounds, String(apart)]);
+      // Its two ends are two Dates: changing one leaves the other.
+      w.end.setTime(0);
+      expect(w.start).toEqual(apart.start);
+    }
+  });
+
   it("does not mutate its Date arguments", () => {
     const a = D("2026-01-15T10:00:00Z");
     const b = D("2026-03-20T10:00:00Z");
