@@ -188,6 +188,23 @@ describe("readWrittenCsv", () => {
     for (const chunkBytes of [1, 100]) expect(readWrittenCsv(Buffer.from(`a\n"${long}`), strings, { chunkBytes })).toBeNull();
   });
 
+  it("appends the rows to an array it is given, which text outside the dialect leaves as it was", () => {
+    const into: Row[] = [{ a: "before" }];
+    expect(readWrittenCsv(Buffer.from("a\nx\ny\n"), null, { into })).toBe(into);
+    expect(into).toEqual([{ a: "before" }, { a: "x" }, { a: "y" }]);
+    // Refused at its last record, after the first was read.
+    for (const chunkBytes of [1, 1 << 16]) {
+      expect(readWrittenCsv(Buffer.from("a,b\n1,2\n3\n"), null, { into, chunkBytes })).toBeNull();
+      expect(into).toEqual([{ a: "before" }, { a: "x" }, { a: "y" }]);
+    }
+    // parseCsvRows appends what csv-parse reads of such text, and refusals count rows from the file's first.
+    const bytes = Buffer.from("a,b\n1,2\r\n3,4\n");
+    expect(parseCsvRows(bytes, null, into)).toBe(into);
+    expect(into.slice(3)).toEqual(parseCsvRowsByCsvParse(bytes, null));
+    const schema: FieldSpec[] = [{ name: "i", type: "integer", nullable: true }];
+    expect(() => parseCsvRows(Buffer.from("i\n1\nx\n"), schema, into)).toThrow(/at row 1:/);
+  });
+
   it("names the field, the row and the value it cannot restore, as csv-parse's read does", () => {
     const bytes = Buffer.from("i,n\n1,2\nx,3\n");
     const schema: FieldSpec[] = [

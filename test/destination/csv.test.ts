@@ -126,6 +126,30 @@ describe("CSVDestination", () => {
       expect(await csv.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 5 });
     });
 
+    it("reads a window as its partitions' rows one after another, a file outside the written dialect too", async () => {
+      const days = new TimePartitionWindow("2026-01-01", "2026-01-03");
+      await csv.write(ctx(orders, days, orderSchema), [
+        { date: "2026-01-01", id: 1, note: "a" },
+        { date: "2026-01-02", id: 2, note: null },
+        { date: "2026-01-03", id: 3, note: "c" },
+        { date: "2026-01-03", id: 4, note: "" },
+      ]);
+      // A carriage return after the first record: csv-parse reads the file, from its start.
+      await writeFile(join(base, "shop", "orders", "date=2026-01-02", "data.csv"), "date,id,note\n2026-01-02,2,\n2026-01-02,5,x\r\n");
+      const each = await Promise.all(days.partitions.map((p) => csv.readPartition(ctx(orders, days, orderSchema), p)));
+      const window = await csv.read(ctx(orders, days, orderSchema));
+      expect(window).toEqual(each.flat());
+      expect(window).toHaveLength(5);
+      // A subclass that reads its partitions otherwise has its readPartition's rows joined.
+      class Noted extends CSVDestination {
+        override async readPartition(context: IOContext, partition: Partition | null): Promise<unknown> {
+          return ((await super.readPartition(context, partition)) as Row[]).map((row) => ({ ...row, note: "read" }));
+        }
+      }
+      const noted = await new Noted({ basePath: base }).read(ctx(orders, days, orderSchema));
+      expect(noted).toEqual(each.flat().map((row) => ({ ...row, note: "read" })));
+    });
+
     it("reads strings back without a schema", async () => {
       await csv.write(ctx(customers, null), [
         { id: 7, price: -1.5, ok: false, at: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)), tags: ["a", { b: 1 }], big: 2n ** 64n, none: null },

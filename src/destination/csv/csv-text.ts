@@ -46,11 +46,17 @@ export function csvLine(fields: ReadonlyArray<string | null>): string {
 /**
  * The rows of CSV text (a header line, then records), each field restored to its declared type
  * when there is a schema (`reconcileRows`); without one, every value is the field's text. In a
- * nullable string field an empty unquoted field is null and an empty quoted one "".
+ * nullable string field an empty unquoted field is null and an empty quoted one "". Given `into`,
+ * the rows are appended to it, and it is given back.
  */
-export function parseCsvRows(bytes: Uint8Array, schema: readonly FieldSpec[] | null): Row[] {
+export function parseCsvRows(bytes: Uint8Array, schema: readonly FieldSpec[] | null, into?: Row[]): Row[] {
   const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return readWrittenCsv(buffer, schema) ?? parseCsvRowsByCsvParse(buffer, schema);
+  const rows = readWrittenCsv(buffer, schema, into ? { into } : {});
+  if (rows) return rows;
+  const parsed = parseCsvRowsByCsvParse(buffer, schema);
+  if (!into) return parsed;
+  for (const row of parsed) into.push(row);
+  return into;
 }
 
 /** {@link parseCsvRows} through csv-parse: the reference {@link readWrittenCsv} is tested against, and what reads any text outside its dialect. */

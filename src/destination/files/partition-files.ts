@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { type FileHandle, open, readdir, readFile } from "node:fs/promises";
 import { basename, dirname, join, sep } from "node:path";
 import { DataNotFoundError } from "../../errors.js";
@@ -97,7 +98,11 @@ export class PartitionFiles {
   async read(context: IOContext, partition: Partition | null): Promise<Buffer> {
     const path = this.pathOf(context, partition);
     try {
-      return await readFile(path);
+      // Read directly, not through libuv's thread pool: its four round trips (open, stat, read,
+      // close) took longer than the read itself of a file the page cache holds, and each reader
+      // goes on to parse the bytes synchronously, for far longer than a read blocks (W3: 365
+      // files of 500 kB read back about 10% faster).
+      return readFileSync(path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") {
         const what = partition ? `partition ${partition.key} of` : "";
