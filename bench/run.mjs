@@ -226,7 +226,8 @@ const WORKLOADS = [
     what: "as W4, to CSVDestination at the default concurrency (4)",
     lib: { task: ["overhead", { destination: "csv", dir: dir("w4-csv-default") }], fresh: dir("w4-csv-default") },
     base: { task: ["atomicWritesBaseline", { dir: dir("w4-base-default"), concurrency: 4 }], fresh: dir("w4-base-default") },
-    baseWhat: "W4-CSV's baseline 4 at a time (the disk's floor at this concurrency, with the same syncs); its ratio is shown, the target is Python's",
+    baseWhat:
+      "W4-CSV's baseline 4 at a time (the disk's floor at this concurrency, with the same syncs); its ratio is shown, the target is Python's",
     target: {
       kind: "perPartition",
       max: PYTHON_W4_MS / 3,

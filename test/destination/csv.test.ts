@@ -147,7 +147,7 @@ describe("CSVDestination", () => {
         }
       }
       const noted = await new Noted({ basePath: base }).read(ctx(orders, days, orderSchema));
-      expect(noted).toEqual(each.flat().map((row) => ({ ...row, note: "read" })));
+      expect(noted).toEqual((each as Row[][]).flat().map((row) => ({ ...row, note: "read" })));
     });
 
     it("reads strings back without a schema", async () => {
