@@ -87,7 +87,7 @@ export class CSVDestination extends FileTableDestination {
    * own readPartition keeps the base's read of what that gives.
    */
   override async read(context: IOContext): Promise<unknown> {
-    if (this.readPartition !== CSVDestination.prototype.readPartition || context.partitions.length < 2) return super.read(context);
+    if (this.readPartition !== CSVDestination.prototype.readPartition) return super.read(context);
     const rows: Row[] = [];
     for (const partition of context.partitions) parseCsvRows(await this.files.read(context, partition), context.schema, rows);
     return rows;

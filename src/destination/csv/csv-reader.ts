@@ -59,7 +59,7 @@ export function readWrittenCsv(bytes: Buffer, schema: readonly FieldSpec[] | nul
   const names = header.map((name) => name ?? "");
   if (names.includes("__proto__") || new Set(names).size !== names.length) return null;
   const columns = names.map((name) => columnReading(name, schema));
-  records.kinds = names.map((name) => fieldKind(name, schema));
+  records.kinds = columns.map((column) => column.kind);
   const width = names.length;
   const values = new Array<string | number | null>(width);
   const build = schema ? typedRecords(names, schema, columns) : textRecords(names);
@@ -145,6 +145,8 @@ class ColumnReading {
   constructor(
     private readonly emptyIsNull: boolean,
     private readonly share: boolean,
+    /** How {@link Records} reads the column's unquoted fields: a number or integer field's as numbers where it can (see {@link plainNumber}). */
+    readonly kind: FieldKind = TEXT,
   ) {}
 
   /** Whether a repeated text is given as the same string (so that a converter may see it is a repeat). */
@@ -167,13 +169,8 @@ function columnReading(name: string, schema: readonly FieldSpec[] | null): Colum
   const spec = schema?.find((field) => field.name === name);
   if (!spec) return new ColumnReading(false, true);
   const text = spec.type === "string" || (spec.type === "date" && !isDateObjectField(spec));
-  return new ColumnReading(spec.type !== "string" || spec.nullable, text);
-}
-
-/** A number or integer field's column is read as numbers where it can be (see {@link plainNumber}). */
-function fieldKind(name: string, schema: readonly FieldSpec[] | null): FieldKind {
-  const type = schema?.find((field) => field.name === name)?.type;
-  return type === "number" ? NUMBER : type === "integer" ? INTEGER : TEXT;
+  const kind = spec.type === "number" ? NUMBER : spec.type === "integer" ? INTEGER : TEXT;
+  return new ColumnReading(spec.type !== "string" || spec.nullable, text, kind);
 }
 
 /** 10 ** k for k from 0 to 15, each exact (products of exact powers below 2 ** 53). */
