@@ -61,6 +61,15 @@ export function parseInstant(text: string): Date | null {
   return new Date(instant - zoneOffsetMs(dt[8]));
 }
 
+/**
+ * The offset from UTC, in milliseconds, that an ISO datetime string states ("+05:00", "Z"), or
+ * null when it states none (a date, a datetime without a zone, anything else).
+ */
+export function statedOffsetMs(text: string): number | null {
+  const zone = ISO_DATETIME.exec(text.trim())?.[8];
+  return zone === undefined ? null : zoneOffsetMs(zone);
+}
+
 /** The offset a datetime string's zone designator ("Z", "+05:30", "-0800") states. */
 function zoneOffsetMs(zone: string | undefined): number {
   if (!zone || zone === "Z" || zone === "z") return 0;
