@@ -61,6 +61,14 @@ export abstract class SqlDestination extends DatabaseDestination {
     return this.dialect.quote(column);
   }
   /**
+   * The expressions older versions indexed in place of `indexedExpression` (SQLite's filters
+   * came to read partition keys): their indexes are dropped once the current one is made, as
+   * every write would otherwise keep them up for nothing. None by default.
+   */
+  protected staleIndexedExpressions(_column: string, _catalogType: string): string[] {
+    return [];
+  }
+  /**
    * Brings an existing column of the field's family to `definition`, the type this version
    * creates it with, where the two differ in more than the family compares (MySQL: the
    * collation of exact text); true when it altered the table. Nothing by default.
@@ -264,7 +272,11 @@ export abstract class SqlDestination extends DatabaseDestination {
     if (type === undefined || this.expressionIndexed.has(key)) return;
     this.expressionIndexed.add(key);
     const index = this.partitionIndex(names, type, context);
-    if (index.onExpression) await this.ddl(index.statement);
+    if (!index.onExpression) return;
+    await this.ddl(index.statement);
+    const [, dataset, table] = names;
+    for (const stale of this.staleIndexedExpressions(column!, type))
+      await this.ddl(`DROP INDEX IF EXISTS ${this.dialect.quote(indexName(dataset, table, stale))}`);
   }
 
   /**
@@ -381,7 +393,7 @@ export function periodCountStatement(
 type TableNames = readonly [qualified: string, dataset: string | null, table: string];
 
 /** A short, stable index name: identifiers have length limits and names may be long. */
-function indexName(dataset: string | null, table: string, column: string): string {
+export function indexName(dataset: string | null, table: string, column: string): string {
   let hash = 0x811c9dc5;
   for (const ch of JSON.stringify([dataset, table, column])) hash = Math.imul(hash ^ ch.charCodeAt(0), 0x01000193) >>> 0;
   return `il_idx_${hash.toString(16).padStart(8, "0")}`;
