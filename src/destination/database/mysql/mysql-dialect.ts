@@ -233,6 +233,11 @@ export function mysqlDialect(exactCollation: string | null, server = "(not yet a
     period,
     // Column names ignore case (Unicode case, not accents: "é" and "e" are two columns).
     columnKey: (name) => name.toLowerCase(),
+    // BIGINT and DECIMAL come as text (bigNumberStrings: no digit lost), BOOLEAN as 0 and 1.
+    storedKind: (type) => {
+      const f = family(type);
+      return f === "bigint" ? "integer" : f === "decimal" ? "decimal" : f === "boolean" ? "boolean" : null;
+    },
   };
 }
 

@@ -124,6 +124,11 @@ export const postgresDialect: SqlDialect = {
   period,
   // Quoted names keep their case: "id" and "ID" are two columns.
   columnKey: (name) => name,
+  // pg reads int8 and numeric as text, so that no digit is lost; smaller integers and booleans are read as themselves.
+  storedKind: (type) => {
+    const family = postgresDialect.family(type);
+    return family === "bigint" ? "integer" : family === "numeric" ? "decimal" : null;
+  },
 };
 
 /** A string literal for the one place SQL takes no parameter (COMMENT ON). */

@@ -140,6 +140,8 @@ export const sqliteDialect: SqlDialect = {
   timeBound: (bound, type) => (type.trim().toUpperCase() === "DATE" ? formatIsoDate(bound) : bound.toISOString()),
   period,
   columnKey: sqliteNameKey,
+  // A BOOLEAN column holds 0 and 1; numbers come back as numbers.
+  storedKind: (type) => (type.trim().toUpperCase() === "BOOLEAN" ? "boolean" : null),
 };
 
 /** Turns one field's non-null conformed value, at a (0-based) row, into what SQLite stores. */
