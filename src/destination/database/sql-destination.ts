@@ -10,7 +10,7 @@ import { checkAdded, checkColumnNames } from "./column-names.js";
 import { checkDoubleIntegers, widenedIntoDouble } from "./integer-widening.js";
 import { LEDGER_ENTRY, LEDGER_TABLE, ledgerTable } from "./partition-ledger.js";
 import { ROW_COLUMN, type SqlDialect, storageKind } from "./sql-dialect.js";
-import { restoreStoredRows, type StoredKind } from "./stored-values.js";
+import { restoreStoredRows, storedKinds } from "./stored-values.js";
 
 type Columns = ReadonlyMap<string, string>;
 
@@ -147,17 +147,7 @@ export abstract class SqlDestination extends DatabaseDestination {
     if (names.length === 0) return rows.map(() => ({}));
     // Values the driver gives in another type than they were stored from (a bigint as text) are
     // restored from the column types, so that a read without a schema gives them back too.
-    return restoreStoredRows(aliased ? rows.map((row) => namedRow(row, names)) : rows, this.storedKinds(columns));
-  }
-
-  /** The columns whose values `select` restores (see SqlDialect.storedKind), by name. */
-  private storedKinds(columns: Columns): Map<string, StoredKind> {
-    const kinds = new Map<string, StoredKind>();
-    for (const [name, type] of columns) {
-      const kind = this.dialect.storedKind(type);
-      if (kind !== null) kinds.set(name, kind);
-    }
-    return kinds;
+    return restoreStoredRows(aliased ? rows.map((row) => namedRow(row, names)) : rows, storedKinds(columns, this.dialect));
   }
 
   async count(table: string, dataset: string | null, column: string): Promise<Record<string, number>> {

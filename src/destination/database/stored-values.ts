@@ -1,4 +1,5 @@
 import type { Row } from "../../representation/index.js";
+import type { SqlDialect } from "./sql-dialect.js";
 
 /**
  * The column types whose values a driver hands back otherwise than the rows held them:
@@ -34,4 +35,14 @@ export function restoreStoredRows(rows: Row[], kinds: ReadonlyMap<string, Stored
     for (const [name, kind] of columns) if (Object.hasOwn(row, name)) row[name] = restoreStored(kind, row[name]);
   }
   return rows;
+}
+
+/** The columns of a table (name -> catalog type) whose values a read restores, by name. */
+export function storedKinds(columns: ReadonlyMap<string, string>, dialect: Pick<SqlDialect, "storedKind">): Map<string, StoredKind> {
+  const kinds = new Map<string, StoredKind>();
+  for (const [name, type] of columns) {
+    const kind = dialect.storedKind(type);
+    if (kind !== null) kinds.set(name, kind);
+  }
+  return kinds;
 }
