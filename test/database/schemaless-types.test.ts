@@ -20,8 +20,8 @@ const day = TimePartition.fromKey("2026-05-20");
 const context = new IOContext({ asset, window: day, metadata: { runId: "schemaless" } });
 const BEYOND = 2n ** 53n + 1n;
 const ROWS: Row[] = [
-  { date: "2026-05-20", id: 0, qty: 1, big: BEYOND, price: 1.5, paid: true, note: "12" },
-  { date: "2026-05-20", id: 1, qty: 2, big: -BEYOND, price: 2, paid: false, note: null },
+  { date: "2026-05-20", id: 0, qty: 1, big: BEYOND, price: 1.5, paid: true, note: "12", at: new Date("2026-05-20T13:45:00.123Z") },
+  { date: "2026-05-20", id: 1, qty: 2, big: -BEYOND, price: 2, paid: false, note: null, at: null },
 ];
 
 describe("restoreStored", () => {
@@ -35,6 +35,7 @@ describe("restoreStored", () => {
     expect(restoreStored("boolean", 1)).toBe(true);
     expect(restoreStored("boolean", 0)).toBe(false);
     expect(restoreStored("integer", null)).toBeNull();
+    expect(restoreStored("instant", "2026-05-20T13:45:00.123Z")).toEqual(new Date("2026-05-20T13:45:00.123Z"));
   });
 });
 
@@ -49,7 +50,7 @@ for (const dialect of found) {
       await harness.cleanup();
     });
 
-    it("restores the stored columns' types: integers sum, bigints stay whole, booleans are booleans, text stays text", async () => {
+    it("restores the stored columns' types: integers sum, bigints stay whole, booleans are booleans, Dates are Dates, text stays text", async () => {
       await harness.destination.writePartition(context, day, ROWS);
       const back = (await harness.destination.readPartition(context, day)) as Row[];
       expect(back).toEqual(ROWS);

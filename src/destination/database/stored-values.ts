@@ -4,9 +4,10 @@ import type { SqlDialect } from "./sql-dialect.js";
 /**
  * The column types whose values a driver hands back otherwise than the rows held them:
  * PostgreSQL's bigint and numeric and MySQL's BIGINT and DECIMAL as text (so that no digit is
- * lost), MySQL's BOOLEAN and SQLite's BOOLEAN as 0 and 1.
+ * lost), MySQL's BOOLEAN and SQLite's BOOLEAN as 0 and 1, SQLite's DATETIME (written from
+ * `Date`s) as ISO text.
  */
-export type StoredKind = "integer" | "decimal" | "boolean";
+export type StoredKind = "integer" | "decimal" | "boolean" | "instant";
 
 const INTEGER_TEXT = /^-?\d+$/;
 
@@ -19,6 +20,7 @@ function integerOf(text: string): number | bigint {
 /** One value read from a column of `kind`, in the type it was stored from; null and other values as they are. */
 export function restoreStored(kind: StoredKind, value: unknown): unknown {
   if (value === null || value === undefined) return value;
+  if (kind === "instant") return typeof value === "string" && !Number.isNaN(Date.parse(value)) ? new Date(value) : value;
   if (kind === "boolean") return typeof value === "number" ? value !== 0 : typeof value === "bigint" ? value !== 0n : value;
   if (typeof value === "bigint") return Number.isSafeInteger(Number(value)) ? Number(value) : value;
   if (typeof value !== "string") return value;

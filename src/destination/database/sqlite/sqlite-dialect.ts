@@ -13,6 +13,7 @@ import {
 } from "../period-sql.js";
 import type { IntegerHold } from "../integer-widening.js";
 import { quoteDouble, type SqlDialect, type StorageKind } from "../sql-dialect.js";
+import type { StoredKind } from "../stored-values.js";
 
 // Declared types name the field type, so the catalog tells a changed type apart. SQLite gives
 // DATE, DATETIME and BOOLEAN numeric affinity, which leaves ISO text and 0/1 as they are; JSON
@@ -121,6 +122,11 @@ function holdsIntegers(catalogType: string): IntegerHold | null {
 
 const NOT_NUMBERS = new Set(["BOOLEAN", "DATE", "DATETIME"]);
 
+const STORED_KINDS = new Map<string, StoredKind>([
+  ["BOOLEAN", "boolean"],
+  ["DATETIME", "instant"],
+]);
+
 /** SQLite's SQL: double-quoted names, `?` placeholders, dates and instants as ISO text. */
 export const sqliteDialect: SqlDialect = {
   quote: quoteDouble,
@@ -140,8 +146,8 @@ export const sqliteDialect: SqlDialect = {
   timeBound: (bound, type) => (type.trim().toUpperCase() === "DATE" ? formatIsoDate(bound) : bound.toISOString()),
   period,
   columnKey: sqliteNameKey,
-  // A BOOLEAN column holds 0 and 1; numbers come back as numbers.
-  storedKind: (type) => (type.trim().toUpperCase() === "BOOLEAN" ? "boolean" : null),
+  // A BOOLEAN column holds 0 and 1, a DATETIME one the ISO text of Dates; numbers come back as numbers.
+  storedKind: (type) => STORED_KINDS.get(type.trim().toUpperCase()) ?? null,
 };
 
 /** Turns one field's non-null conformed value, at a (0-based) row, into what SQLite stores. */
