@@ -164,9 +164,11 @@ export function destinationEntries(input: DestinationsInput | undefined, owner: 
       ? [[null, input]]
       : Array.isArray(input)
         ? input.map((d) => [null, d])
-        : typeof input === "object" && input !== null
+        : isPlainRecord(input)
           ? Object.entries(input)
-          : [[null, input]];
+          : // Anything else (a class instance that is no Destination, a Map) is one value, refused
+            // below by its class name: read as a record it would be an empty one.
+            [[null, input]];
   return entries.map(([name, value], index) => {
     if (!(value instanceof Destination)) {
       const which = name === null ? `${index}` : `"${name}"`;
@@ -175,6 +177,13 @@ export function destinationEntries(input: DestinationsInput | undefined, owner: 
     checkDestinationOptions(value);
     return [name, value];
   });
+}
+
+/** An object literal (or one made with a null prototype): the named form of destinations. */
+function isPlainRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  if (typeof value !== "object" || value === null) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
 }
 
 function namedDestinations(input: DestinationsInput | undefined, owner: string): Array<[string, Destination]> {

@@ -63,6 +63,8 @@ export interface PartitionDefinition {
 
 type DefinitionReader = (definition: PartitionDefinition) => PartitionConfig;
 const kinds = new Map<string, DefinitionReader>();
+/** The kinds interloper registers itself (time.ts, list.ts), once each. */
+const BUILT_IN_KINDS: readonly string[] = ["time", "list"];
 
 /** How an asset is partitioned. Each kind subclasses it and registers itself. */
 export abstract class PartitionConfig {
@@ -119,8 +121,22 @@ export abstract class PartitionConfig {
     return window;
   }
 
-  /** Registers a kind so that `fromDefinition` can rebuild it. */
+  /**
+   * Registers a kind so that `fromDefinition` can rebuild it. A kind of one's own may be
+   * registered again (a module loaded twice); the built-in ones may not be replaced.
+   */
   static register(kind: string, read: DefinitionReader): void {
+    if (typeof kind !== "string" || kind.length === 0) {
+      throw new ConfigError(`PartitionConfig.register: expected a kind name, got ${describeValue(kind)}`);
+    }
+    if (typeof read !== "function") {
+      throw new ConfigError(`PartitionConfig.register("${kind}"): expected a function reading a definition, got ${describeValue(read)}`);
+    }
+    if (BUILT_IN_KINDS.includes(kind) && kinds.has(kind)) {
+      throw new ConfigError(
+        `PartitionConfig.register: "${kind}" is a built-in partitioning kind and cannot be replaced: expected a kind name other than ${BUILT_IN_KINDS.map((k) => `"${k}"`).join(" and ")}`,
+      );
+    }
     kinds.set(kind, read);
   }
 

@@ -61,6 +61,15 @@ export function parseInstant(text: string): Date | null {
   return new Date(instant - zoneOffsetMs(dt[8]));
 }
 
+/**
+ * The offset from UTC, in milliseconds, that an ISO datetime string states ("+05:00", "Z"), or
+ * null when it states none (a date, a datetime without a zone, anything else).
+ */
+export function statedOffsetMs(text: string): number | null {
+  const zone = ISO_DATETIME.exec(text.trim())?.[8];
+  return zone === undefined ? null : zoneOffsetMs(zone);
+}
+
 /** The offset a datetime string's zone designator ("Z", "+05:30", "-0800") states. */
 function zoneOffsetMs(zone: string | undefined): number {
   if (!zone || zone === "Z" || zone === "z") return 0;
@@ -90,8 +99,34 @@ export function toDate(value: unknown, what: string, keyReader?: (key: string) =
   return parsed;
 }
 
+const DAY_MS = 86_400_000;
+const PERIOD_KEY = /^(\d{4})(?:-(\d{2})|-Q([1-4])|-W(\d{2}))?$/;
+
+/**
+ * The epoch milliseconds of the start of the period a week, month, quarter or year key names
+ * ("2026-W21", "2026-05", "2026-Q2", "2026"), or NaN for other text and for a key naming no
+ * real period. (Day and hour keys are ISO text `parseInstant` reads.)
+ */
+function periodKeyStart(text: string): number {
+  const key = PERIOD_KEY.exec(text);
+  if (!key) return Number.NaN;
+  const year = Number(key[1]);
+  if (key[2] !== undefined) {
+    const month = Number(key[2]);
+    return month >= 1 && month <= 12 ? utcMs(year, month - 1, 1) : Number.NaN;
+  }
+  if (key[3] !== undefined) return utcMs(year, (Number(key[3]) - 1) * 3, 1);
+  if (key[4] === undefined) return utcMs(year, 0, 1);
+  // ISO week 1 holds January 4th; a week belongs to the year that holds its Thursday.
+  const january4 = utcMs(year, 0, 4);
+  const start = january4 - ((new Date(january4).getUTCDay() + 6) % 7) * DAY_MS + (Number(key[4]) - 1) * 7 * DAY_MS;
+  return Number(key[4]) >= 1 && new Date(start + 3 * DAY_MS).getUTCFullYear() === year ? start : Number.NaN;
+}
+
 /**
  * The epoch milliseconds of a row's partition column value, or NaN when it holds no instant.
+ * A partition key stands for its period's start, so that rows may carry their partition's own
+ * key ("2026-05" in a monthly partition), as any date inside the period.
  * Hot path of slicing: ISO date strings skip the regex.
  */
 export function instantOf(value: unknown): number {
@@ -102,7 +137,7 @@ export function instantOf(value: unknown): number {
       const d = Number(value.slice(8, 10));
       if (y >= 100 && isRealDate(y, m, d)) return Date.UTC(y, m - 1, d);
     }
-    return parseInstant(value)?.getTime() ?? Number.NaN;
+    return parseInstant(value)?.getTime() ?? periodKeyStart(value);
   }
   if (value instanceof Date) return value.getTime();
   return Number.NaN;

@@ -1,8 +1,8 @@
 import { PartitionError } from "../errors.js";
 import { describeValue } from "../text/describe-value.js";
 import { Partition, PartitionConfig, PartitionWindow, type PartitionDefinition } from "./base.js";
-import { currentPeriod } from "./current-period.js";
-import { instantOf, toDate } from "./dates.js";
+import { currentPeriod, currentPeriodAtOffset } from "./current-period.js";
+import { instantOf, parseInstant, statedOffsetMs, toDate } from "./dates.js";
 import type { PartitionFilter } from "./filter.js";
 import { TimeGranularity } from "./granularity.js";
 
@@ -10,6 +10,26 @@ function granularityOf(value: unknown): TimeGranularity {
   if (value instanceof TimeGranularity) return value;
   if (typeof value === "string") return TimeGranularity.named(value);
   throw new TypeError(`granularity: expected a TimeGranularity, got ${describeValue(value)}`);
+}
+
+/**
+ * Refuses a window end given as the key of a longer period than the window's ("2026-03" for a
+ * daily window): read as its start, it would silently stand for one day of its month. A date,
+ * a datetime or the key of a shorter period lies inside one of the window's periods, and is read so.
+ */
+function refuseLongerKey(value: unknown, granularity: TimeGranularity, end: "start" | "end"): void {
+  if (typeof value !== "string" || parseInstant(value) !== null) return;
+  let keyed: TimeGranularity;
+  try {
+    keyed = TimeGranularity.fromKey(value);
+  } catch {
+    return; // not a key: the date reading words its own error
+  }
+  const all = TimeGranularity.all;
+  if (all.indexOf(keyed) <= all.indexOf(granularity)) return;
+  throw new PartitionError(
+    `window ${end} ${JSON.stringify(value)} is a ${keyed.name} key, but the window is of ${granularity.name}s: expected a ${granularity.name} key or a date, or granularity ${keyed.name} for a window of ${keyed.name}s`,
+  );
 }
 
 /** One period of time, identified by its start. */
@@ -67,7 +87,10 @@ export interface LookbackOptions {
   readonly granularity?: TimeGranularity;
   /** The earliest period the window may reach; it is clamped there. */
   readonly start?: Date | string | null;
-  /** IANA zone whose calendar day, week, month, quarter and year windows follow; hours stay UTC. */
+  /**
+   * IANA zone whose calendar day, week, month, quarter and year windows follow; hours stay UTC.
+   * Without it, the offset a `now` string states ("2026-05-20T01:00:00+05:00"), else UTC.
+   */
   readonly timeZone?: string;
 }
 
@@ -84,6 +107,8 @@ export class TimePartitionWindow extends PartitionWindow {
   constructor(start: Date | string, end: Date | string, granularity: TimeGranularity = TimeGranularity.DAY) {
     super();
     this.granularity = granularityOf(granularity);
+    refuseLongerKey(start, this.granularity, "start");
+    refuseLongerKey(end, this.granularity, "end");
     this.start = this.granularity.truncate(start);
     // The window of one period (each partition's own, made for every run of a backfill) needs
     // no calendar arithmetic beyond the one truncation: counting its periods took a tenth of a
@@ -137,7 +162,10 @@ export class TimePartitionWindow extends PartitionWindow {
       throw new PartitionError(`offset: expected an integer of at least 0, got ${describeValue(offset)}`);
     const g = granularityOf(granularity);
     const now = options.now === undefined ? new Date() : toDate(options.now, "now");
-    const current = currentPeriod(g, now, timeZone);
+    // A `now` string with an offset is an instant and the caller's wall clock both, as an aware
+    // datetime is: without a `timeZone`, periods follow that offset's calendar.
+    const stated = options.timeZone === undefined && typeof options.now === "string" ? statedOffsetMs(options.now) : null;
+    const current = stated === null ? currentPeriod(g, now, timeZone) : currentPeriodAtOffset(g, now, stated);
     const end = g.advance(current, -offset);
     let start = g.advance(end, -(lookback - 1));
     if (options.start !== undefined && options.start !== null) {

@@ -7,13 +7,17 @@ import Database from "better-sqlite3";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SQLiteDestination } from "../../src/destination/database/index.js";
+import { indexName } from "../../src/destination/database/sql-destination.js";
+import { sqliteDialect } from "../../src/destination/database/sqlite/sqlite-dialect.js";
 import { IOContext, type AssetRef } from "../../src/destination/index.js";
 import { TimePartition, TimePartitionConfig } from "../../src/partitioning/index.js";
 import { makeTempDir } from "../contract/temp-dir.js";
 
 const ASSET: AssetRef = { key: "shop.events", table: "events", dataset: "shop", partitioning: new TimePartitionConfig({ column: "day" }) };
 const TABLE = `"shop.events"`;
-const OPERAND = `strftime('%Y-%m-%dT%H:%M:%fZ', "day")`;
+const OPERAND = sqliteDialect.timeOperand(`"day"`, "TEXT");
+// What versions before partition keys were read as instants indexed.
+const OLD_OPERAND = `strftime('%Y-%m-%dT%H:%M:%fZ', "day")`;
 const context = (partition: TimePartition | null) => new IOContext({ asset: ASSET, window: partition, metadata: { runId: "index" } });
 const days = ["2026-01-01", "2026-01-02", "2026-01-03"];
 // Text in several shapes that read as instants of the same day.
@@ -90,6 +94,24 @@ describe("SQLite: the partition index of a time column holding text", () => {
     const { indexes, plan } = inspect();
     expect(indexes).toHaveLength(2);
     expect(indexes).toContainEqual(expect.stringContaining(`(${OPERAND} DESC)`));
+    expect(plan).toMatch(/USING INDEX il_idx_/);
+  });
+
+  it("a table indexed on the expression of an older version gets the current one on its next write, and loses the old one", async () => {
+    // As the version before partition keys were read as instants left it.
+    const old = new Database(file);
+    old.exec(`CREATE TABLE ${TABLE} ("_interloper_row" INTEGER PRIMARY KEY, "day" TEXT, "n" INTEGER)`);
+    old.exec(`CREATE INDEX "${indexName("shop", "events", OLD_OPERAND)}" ON ${TABLE} (${OLD_OPERAND} DESC)`);
+    old.close();
+    const destination = new SQLiteDestination({ path: file });
+    try {
+      await writeAll(destination, 3);
+      expect(await destination.partitionRowCounts(context(null))).toEqual(Object.fromEntries(days.map((day) => [day, 3])));
+    } finally {
+      await destination.close();
+    }
+    const { indexes, plan } = inspect();
+    expect(indexes).toEqual([expect.stringContaining(`(${OPERAND} DESC)`)]);
     expect(plan).toMatch(/USING INDEX il_idx_/);
   });
 

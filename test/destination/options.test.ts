@@ -309,4 +309,24 @@ describe("destinations that are not destinations", () => {
       'asset "solo": destination "db" is not a Destination (got number 42)',
     );
   });
+
+  it("refuse an instance of another class, naming it, rather than read it as an empty record of named destinations", () => {
+    class Warehouse {
+      constructor(readonly path = "./data") {}
+    }
+    class Lake {}
+    const orders = il.asset({ key: "orders", run: () => [] });
+    configError(
+      () => il.source({ key: "shop", destinations: new Warehouse() as never, assets: [orders] })(),
+      'source "shop": destination 0 is not a Destination (got Warehouse)',
+    );
+    configError(
+      () => il.projectOf(il.defineConfig({ assets: [il.asset({ key: "solo", destinations: new Lake() as never, run: () => [] })] })),
+      'asset "solo": destination 0 is not a Destination (got Lake)',
+    );
+    configError(
+      () => il.projectOf(il.defineConfig({ assets: [il.asset({ key: "mapped", destinations: new Map() as never, run: () => [] })] })),
+      'asset "mapped": destination 0 is not a Destination (got Map)',
+    );
+  });
 });

@@ -2,6 +2,7 @@
 // PartitionWindow, implements their abstract contract, and registers its kind for fromDefinition.
 import { describe, expect, it } from "vitest";
 import {
+  ConfigError,
   ListPartitionConfig,
   Partition,
   PartitionConfig,
@@ -11,6 +12,7 @@ import {
   TimePartitionConfig,
 } from "../../src/index.js";
 import type { PartitionDefinition, PartitionFilter } from "../../src/index.js";
+import { errorOf } from "../support/assertions.js";
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 
@@ -142,6 +144,19 @@ describe("a third partitioning kind", () => {
     expect(new LetterPartition("a").slice(rows, "initial")).toEqual([{ initial: "a" }, { initial: "a" }]);
     expect([...new LetterWindow("x", "z")].map((p) => p.key)).toEqual(["x", "y", "z"]);
     expect(String(new LetterPartition("q"))).toBe("q");
+  });
+
+  it("cannot replace a built-in kind: registering time or list again is a ConfigError, and they still read back", () => {
+    for (const kind of ["time", "list"]) {
+      const error = errorOf(() => PartitionConfig.register(kind, (d) => new LetterConfig(d.column)));
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toBe(
+        `PartitionConfig.register: "${kind}" is a built-in partitioning kind and cannot be replaced: expected a kind name other than "time" and "list"`,
+      );
+    }
+    expect(PartitionConfig.fromDefinition(new TimePartitionConfig({ column: "date" }).toDefinition())).toBeInstanceOf(TimePartitionConfig);
+    // A kind of one's own may be registered again, as when its module is loaded twice.
+    expect(() => PartitionConfig.register("letter", (d) => new LetterConfig(d.column, d.allowWindow))).not.toThrow();
   });
 
   it("refuses something that is neither a partition nor a window with a PartitionError naming the asset", () => {

@@ -178,3 +178,20 @@ describe("TimePartitionWindow.lookback: bad input", () => {
     expect(errorOf(() => TimePartitionWindow.lookback({ now: new Date(Number.NaN), lookback: 1 }))).toBeInstanceOf(TypeError);
   });
 });
+
+describe("TimePartitionWindow.lookback: a now string stating an offset", () => {
+  it("is that instant on that offset's wall clock, unless a timeZone is given", () => {
+    // 01:00 on the 20th at +05:00 is 20:00 on the 19th in UTC.
+    const at = "2026-05-20T01:00:00+05:00";
+    expect(lookback({ now: at, lookback: 1 })).toBe("2026-05-20");
+    expect(lookback({ now: at, lookback: 2, offset: 1, granularity: DAY })).toBe("2026-05-18..2026-05-19");
+    expect(lookback({ now: "2026-06-01T01:00:00+05:00", lookback: 1, granularity: MONTH })).toBe("2026-06");
+    expect(lookback({ now: "2026-05-31T21:00:00-0500", lookback: 1, granularity: MONTH })).toBe("2026-05");
+    // Hour keys are UTC labels.
+    expect(lookback({ now: at, lookback: 1, granularity: HOUR })).toBe("2026-05-19T20");
+    // A zone given explicitly is the calendar; Z and a zoneless string are UTC.
+    expect(lookback({ now: at, lookback: 1, timeZone: "America/New_York" })).toBe("2026-05-19");
+    expect(lookback({ now: "2026-05-19T20:00:00Z", lookback: 1 })).toBe("2026-05-19");
+    expect(lookback({ now: "2026-05-19T20:00:00", lookback: 1 })).toBe("2026-05-19");
+  });
+});

@@ -107,6 +107,20 @@ describe("TimePartitionWindow: construction", () => {
     expectPartitionError(() => new TimePartitionWindow("2026-03-01", "2026-01-31", MONTH));
   });
 
+  it("refuses an end given as the key of a longer period than the window's, which would stand for its first day", () => {
+    expectPartitionError(
+      () => new TimePartitionWindow("2026-01", "2026-03"),
+      'window start "2026-01" is a month key, but the window is of days: expected a day key or a date, or granularity month for a window of months',
+    );
+    expectPartitionError(() => new TimePartitionWindow("2026-05-18", "2026-W21"), 'window end "2026-W21" is a week key');
+    expectPartitionError(() => new TimePartitionWindow("2026-Q1", "2026-Q2", MONTH), "quarter key");
+    expectPartitionError(() => new TimePartitionWindow("2025", "2026", QUARTER), "year key");
+    // Its own granularity's keys, and dates or shorter keys inside its periods, are read as before.
+    expect(new TimePartitionWindow("2026-01", "2026-03", MONTH).length).toBe(3);
+    expect(String(new TimePartitionWindow("2026-01-15", "2026-W12", MONTH))).toBe("2026-01..2026-03");
+    expect(String(new TimePartitionWindow("2026-05-20T22", "2026-05-21", DAY))).toBe("2026-05-20..2026-05-21");
+  });
+
   it("refuses bad input", () => {
     expectPartitionError(() => new TimePartitionWindow("2026-02-30", "2026-03-01"), "2026-02-30");
     expect(errorOf(() => new TimePartitionWindow(null as unknown as Date, "2026-01-01"))).toBeInstanceOf(TypeError);

@@ -1,4 +1,4 @@
-import { DataNotFoundError, SchemaError } from "../../errors.js";
+import { DataNotFoundError, PartitionError, SchemaError } from "../../errors.js";
 import { ListPartitionConfig, TimePartitionConfig } from "../../partitioning/index.js";
 import { describeValue } from "../../text/describe-value.js";
 import type { Partition, PartitionConfig, PartitionFilter, PartitionWindow, TimeGranularity } from "../../partitioning/index.js";
@@ -31,7 +31,15 @@ function partitionKeyOf(partitioning: PartitionConfig | null, value: string): st
     const g = partitioning.granularity;
     return g.format(g.truncate(new Date(time)));
   }
-  return partitioning instanceof ListPartitionConfig || partitioning === null ? value : null;
+  if (partitioning instanceof ListPartitionConfig || partitioning === null) return value;
+  // A kind of the user's own: a stored value names the partition its kind reads it as a key of.
+  try {
+    return partitioning.partition(value).key;
+  } catch (error) {
+    // `partition` throws PartitionError for text that is no key: a value of no partition.
+    if (error instanceof PartitionError) return null;
+    throw error;
+  }
 }
 
 /**

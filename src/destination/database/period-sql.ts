@@ -101,3 +101,47 @@ export function realIsoText(c: string, f: TextFunctions): string {
 export function hasOffset(c: string, f: TextFunctions): string {
   return `(${f.length(c)} > 10 AND ${f.substr(f.right(c, 6), 1, 1)} IN ('+', '-'))`;
 }
+
+/** The partition keys that are no ISO date or datetime, yet name a period: `instantOf` reads each as its period's start. */
+export type KeyShape = "hour" | "week" | "month" | "quarter" | "year";
+
+/** What a dialect writes the reading of key text with (see `keyStartText`). */
+export interface KeySql extends TextFunctions {
+  /** Whether text has a key's shape: its exact characters, case and length (digits where the key has digits). */
+  shaped(text: string, shape: KeyShape): string;
+  /** Text expressions joined. */
+  concat(...parts: string[]): string;
+  /** The ISO date text of the Monday of ISO week `week` (text of 2 digits) of the week-year `year` (4 digits). */
+  weekMonday(year: string, week: string): string;
+}
+
+/**
+ * A text column's value as text the database reads as an instant: a week, month, quarter or
+ * year key ("2026-W21", "2026-05", "2026-Q2", "2026") as its period's first day, an hour key
+ * ("2026-05-20T13") with its minutes, each passed through `as`; any other text as `otherwise` gives it. Rows may carry
+ * their partition's own key, which `instantOf` reads as the period's start: the filters a
+ * database compares must read it so too.
+ */
+export function keyStartText(c: string, sql: KeySql, otherwise: string, as: (text: string) => string = (text) => text): string {
+  const quarterMonth = `CASE ${sql.substr(c, 7, 1)} WHEN '1' THEN '01' WHEN '2' THEN '04' WHEN '3' THEN '07' ELSE '10' END`;
+  return (
+    `(CASE WHEN ${sql.shaped(c, "month")} THEN ${as(sql.concat(c, "'-01'"))}` +
+    ` WHEN ${sql.shaped(c, "year")} THEN ${as(sql.concat(c, "'-01-01'"))}` +
+    ` WHEN ${sql.shaped(c, "quarter")} THEN ${as(sql.concat(sql.substr(c, 1, 5), quarterMonth, "'-01'"))}` +
+    ` WHEN ${sql.shaped(c, "week")} THEN ${as(sql.weekMonday(sql.substr(c, 1, 4), sql.substr(c, 7, 2)))}` +
+    ` WHEN ${sql.shaped(c, "hour")} THEN ${as(sql.concat(c, "':00'"))}` +
+    ` ELSE ${otherwise} END)`
+  );
+}
+
+/** The keys' shapes as regular expressions (PostgreSQL, MySQL), digits and letters exact. */
+export const KEY_REGEX: Record<KeyShape, string> = {
+  hour: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}$",
+  week: "^[0-9]{4}-W[0-9]{2}$",
+  month: "^[0-9]{4}-[0-9]{2}$",
+  quarter: "^[0-9]{4}-Q[1-4]$",
+  year: "^[0-9]{4}$",
+};
+
+/** The length of each key shape, which pins a regular expression's `$` (MySQL's also matches before a final newline). */
+export const KEY_LENGTH: Record<KeyShape, number> = { hour: 13, week: 8, month: 7, quarter: 7, year: 4 };

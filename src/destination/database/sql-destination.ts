@@ -10,6 +10,7 @@ import { checkAdded, checkColumnNames } from "./column-names.js";
 import { checkDoubleIntegers, widenedIntoDouble } from "./integer-widening.js";
 import { LEDGER_ENTRY, LEDGER_TABLE, ledgerTable } from "./partition-ledger.js";
 import { ROW_COLUMN, type SqlDialect, storageKind } from "./sql-dialect.js";
+import { restoreStoredRows, storedKinds } from "./stored-values.js";
 
 type Columns = ReadonlyMap<string, string>;
 
@@ -59,6 +60,14 @@ export abstract class SqlDestination extends DatabaseDestination {
    */
   protected indexedExpression(column: string, _catalogType: string, _time: boolean): string {
     return this.dialect.quote(column);
+  }
+  /**
+   * The expressions older versions indexed in place of `indexedExpression` (SQLite's filters
+   * came to read partition keys): their indexes are dropped once the current one is made, as
+   * every write would otherwise keep them up for nothing. None by default.
+   */
+  protected staleIndexedExpressions(_column: string, _catalogType: string): string[] {
+    return [];
   }
   /**
    * Brings an existing column of the field's family to `definition`, the type this version
@@ -136,7 +145,9 @@ export abstract class SqlDestination extends DatabaseDestination {
       names.length === 0 ? q(ROW_COLUMN) : names.map((name, i) => (aliased ? `${q(name)} AS ${q(`c${i}`)}` : q(name))).join(", ");
     const rows = await this.run(`SELECT ${list} FROM ${this.dialect.table(table, dataset)}${condition} ORDER BY ${q(ROW_COLUMN)}`, params);
     if (names.length === 0) return rows.map(() => ({}));
-    return aliased ? rows.map((row) => namedRow(row, names)) : rows;
+    // Values the driver gives in another type than they were stored from (a bigint as text) are
+    // restored from the column types, so that a read without a schema gives them back too.
+    return restoreStoredRows(aliased ? rows.map((row) => namedRow(row, names)) : rows, storedKinds(columns, this.dialect));
   }
 
   async count(table: string, dataset: string | null, column: string): Promise<Record<string, number>> {
@@ -264,7 +275,11 @@ export abstract class SqlDestination extends DatabaseDestination {
     if (type === undefined || this.expressionIndexed.has(key)) return;
     this.expressionIndexed.add(key);
     const index = this.partitionIndex(names, type, context);
-    if (index.onExpression) await this.ddl(index.statement);
+    if (!index.onExpression) return;
+    await this.ddl(index.statement);
+    const [, dataset, table] = names;
+    for (const stale of this.staleIndexedExpressions(column!, type))
+      await this.ddl(`DROP INDEX IF EXISTS ${this.dialect.quote(indexName(dataset, table, stale))}`);
   }
 
   /**
@@ -381,7 +396,7 @@ export function periodCountStatement(
 type TableNames = readonly [qualified: string, dataset: string | null, table: string];
 
 /** A short, stable index name: identifiers have length limits and names may be long. */
-function indexName(dataset: string | null, table: string, column: string): string {
+export function indexName(dataset: string | null, table: string, column: string): string {
   let hash = 0x811c9dc5;
   for (const ch of JSON.stringify([dataset, table, column])) hash = Math.imul(hash ^ ch.charCodeAt(0), 0x01000193) >>> 0;
   return `il_idx_${hash.toString(16).padStart(8, "0")}`;

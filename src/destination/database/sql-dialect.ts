@@ -3,6 +3,7 @@ import type { TimeGranularity } from "../../partitioning/index.js";
 import { type FieldSpec, isDateObjectField } from "../../schema/index.js";
 import type { IntegerHold } from "./integer-widening.js";
 import type { PeriodSql } from "./period-sql.js";
+import type { StoredKind } from "./stored-values.js";
 
 /**
  * How a field is stored. A datetime given as Dates is an instant; one given as ISO strings
@@ -54,6 +55,11 @@ export interface SqlDialect {
   period(column: string, catalogType: string, granularity: TimeGranularity): PeriodSql | null;
   /** A column name as the backend compares it: two names with one key are one column. */
   columnKey(name: string): string;
+  /**
+   * For a column of this catalog type whose values the driver hands back in another type than
+   * they were stored from (a bigint as text), how to restore them on a read without a schema.
+   */
+  storedKind(catalogType: string): StoredKind | null;
 }
 
 /** Refuses names no backend can hold safely; a NUL byte would end the name in C drivers. */

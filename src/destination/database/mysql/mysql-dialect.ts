@@ -3,7 +3,17 @@ import { instantOf } from "../../../partitioning/dates.js";
 import type { TimeGranularity } from "../../../partitioning/index.js";
 import { formatIsoDate } from "../../../schema/index.js";
 import { jsonText, unstorable, utf8Text, withinYears } from "../../unstorable.js";
-import { ISO_TEXT_REGEX, notFeb29OfCommonYear, type PeriodSql, type TextFunctions } from "../period-sql.js";
+import {
+  ISO_TEXT_REGEX,
+  KEY_LENGTH,
+  KEY_REGEX,
+  type KeyShape,
+  type KeySql,
+  keyStartText,
+  notFeb29OfCommonYear,
+  type PeriodSql,
+  type TextFunctions,
+} from "../period-sql.js";
 import type { IntegerHold } from "../integer-widening.js";
 import { quoteBacktick, type SqlDialect, type StorageKind, utcDateTimeText } from "../sql-dialect.js";
 import { EXACT_COLLATIONS } from "./mysql-server.js";
@@ -123,6 +133,31 @@ const TEXT_FUNCTIONS: TextFunctions = {
   right: (text, n) => `RIGHT(${text}, ${n})`,
   length: (text) => `CHAR_LENGTH(${text})`,
 };
+
+// A key's letter and where it is: the column's collation may ignore case, a code does not.
+const KEY_LETTERS: Partial<Record<KeyShape, readonly [position: number, code: number]>> = {
+  hour: [11, 84],
+  week: [6, 87],
+  quarter: [6, 81],
+};
+
+const KEY_SQL: KeySql = {
+  ...TEXT_FUNCTIONS,
+  shaped: (text, shape) => {
+    const letter = KEY_LETTERS[shape];
+    const code = letter ? ` AND ASCII(SUBSTR(${text}, ${letter[0]}, 1)) = ${letter[1]}` : "";
+    return `(CHAR_LENGTH(${text}) = ${KEY_LENGTH[shape]} AND ${text} REGEXP '${KEY_REGEX[shape]}'${code})`;
+  },
+  concat: (...parts) => `CONCAT(${parts.join(", ")})`,
+  // WEEKDAY counts days from Monday; week 1 holds January 4th.
+  weekMonday: (year, week) => {
+    const january4 = `MAKEDATE(CAST(${year} AS SIGNED), 4)`;
+    return `DATE_FORMAT(DATE_ADD(DATE_SUB(${january4}, INTERVAL WEEKDAY(${january4}) DAY), INTERVAL (CAST(${week} AS SIGNED) - 1) * 7 DAY), '%Y-%m-%d')`;
+  },
+};
+
+/** Text read as an instant (`instantOfText`), a partition key as its period's start. */
+const textInstant = (column: string) => keyStartText(column, KEY_SQL, instantOfText(column), (text) => `CAST(${text} AS DATETIME(6))`);
 // ASCII codes: the digits, Z, and a lower-case t.
 const LAST_CHARACTERS = "48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 90";
 const LOWER_T = 116;
@@ -193,11 +228,16 @@ export function mysqlDialect(exactCollation: string | null, server = "(not yet a
     family,
     holdsIntegers,
     rowColumn: () => `${quote("_interloper_row")} BIGINT AUTO_INCREMENT PRIMARY KEY`,
-    timeOperand: (column, type) => (family(type) === "text" ? instantOfText(column) : column),
+    timeOperand: (column, type) => (family(type) === "text" ? textInstant(column) : column),
     timeBound: (bound, type) => (family(type) === "date" ? formatIsoDate(bound) : utcDateTimeText(bound)),
     period,
     // Column names ignore case (Unicode case, not accents: "é" and "e" are two columns).
     columnKey: (name) => name.toLowerCase(),
+    // BIGINT and DECIMAL come as text (bigNumberStrings: no digit lost), BOOLEAN as 0 and 1.
+    storedKind: (type) => {
+      const f = family(type);
+      return f === "bigint" ? "integer" : f === "decimal" ? "decimal" : f === "boolean" ? "boolean" : null;
+    },
   };
 }
 

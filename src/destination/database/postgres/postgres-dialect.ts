@@ -2,7 +2,15 @@ import { ConfigError } from "../../../errors.js";
 import type { TimeGranularity } from "../../../partitioning/index.js";
 import { formatIsoDate, numberText } from "../../../schema/index.js";
 import { jsonText, utf8Text, withinYears } from "../../unstorable.js";
-import { ISO_TEXT_REGEX, notFeb29OfCommonYear, type PeriodSql, type TextFunctions } from "../period-sql.js";
+import {
+  ISO_TEXT_REGEX,
+  KEY_REGEX,
+  type KeySql,
+  keyStartText,
+  notFeb29OfCommonYear,
+  type PeriodSql,
+  type TextFunctions,
+} from "../period-sql.js";
 import { quoteDouble, type SqlDialect, type StorageKind } from "../sql-dialect.js";
 
 const TYPES: Record<StorageKind, string> = {
@@ -42,6 +50,20 @@ const TEXT_FUNCTIONS: TextFunctions = {
   right: (text, n) => `right(${text}, ${n})`,
   length: (text) => `length(${text})`,
 };
+
+const KEY_SQL: KeySql = {
+  ...TEXT_FUNCTIONS,
+  shaped: (text, shape) => `${text} ~ '${KEY_REGEX[shape]}'`,
+  concat: (...parts) => parts.join(" || "),
+  // Week 1 holds January 4th: its Monday, then the weeks (a date plus days is a date).
+  weekMonday: (year, week) => {
+    const january4 = `make_date(CAST(${year} AS integer), 1, 4)`;
+    return `to_char(${january4} - (CAST(extract(isodow FROM ${january4}) AS integer) - 1) + (CAST(${week} AS integer) - 1) * 7, 'YYYY-MM-DD')`;
+  },
+};
+
+/** Text read as an instant: ISO text as PostgreSQL reads it (sessions run in UTC), a partition key as its period's start. */
+const textInstant = (column: string) => `CAST(${keyStartText(column, KEY_SQL, column)} AS timestamptz)`;
 
 /**
  * The period start of a date, timestamptz or ISO text column: date_trunc in UTC (sessions run
@@ -96,12 +118,17 @@ export const postgresDialect: SqlDialect = {
   },
   // A large sequence cache: a bulk load must not pay a sequence round per row (gaps are harmless).
   rowColumn: () => `${quote("_interloper_row")} bigint GENERATED ALWAYS AS IDENTITY (CACHE 10000)`,
-  // Text holding ISO dates or zoned datetimes compares by instant (sessions run in UTC).
-  timeOperand: (column, type) => (postgresDialect.family(type) === "text" ? `CAST(${column} AS timestamptz)` : column),
+  // Text holding ISO dates, zoned datetimes or partition keys compares by instant (sessions run in UTC).
+  timeOperand: (column, type) => (postgresDialect.family(type) === "text" ? textInstant(column) : column),
   timeBound: (bound, type) => (postgresDialect.family(type) === "date" ? formatIsoDate(bound) : bound.toISOString()),
   period,
   // Quoted names keep their case: "id" and "ID" are two columns.
   columnKey: (name) => name,
+  // pg reads int8 and numeric as text, so that no digit is lost; smaller integers and booleans are read as themselves.
+  storedKind: (type) => {
+    const family = postgresDialect.family(type);
+    return family === "bigint" ? "integer" : family === "numeric" ? "decimal" : null;
+  },
 };
 
 /** A string literal for the one place SQL takes no parameter (COMMENT ON). */

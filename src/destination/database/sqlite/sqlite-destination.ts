@@ -263,6 +263,12 @@ export class SQLiteDestination extends SqlDestination {
     return time ? this.dialect.timeOperand(quoted, catalogType) : quoted;
   }
 
+  /** Before partition keys were read as instants, a time column of text was indexed on `strftime` of the column alone. */
+  protected override staleIndexedExpressions(column: string, catalogType: string): string[] {
+    const family = catalogType.trim().toUpperCase();
+    return family === "DATE" || family === "DATETIME" ? [] : [`strftime('%Y-%m-%dT%H:%M:%fZ', ${this.dialect.quote(column)})`];
+  }
+
   protected load(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void> {
     return this.writeTurn(() => this.exclusive(() => this.insertRows(table, dataset, fields, data)));
   }

@@ -1,9 +1,19 @@
 import type { TimeGranularity } from "../../../partitioning/index.js";
 import { formatIsoDate } from "../../../schema/index.js";
 import { jsonText, unstorable, utf8Text } from "../../unstorable.js";
-import { hasOffset, isoShapeGlobsByLength, type PeriodSql, realIsoText, type TextFunctions } from "../period-sql.js";
+import {
+  hasOffset,
+  isoShapeGlobsByLength,
+  type KeyShape,
+  type KeySql,
+  keyStartText,
+  type PeriodSql,
+  realIsoText,
+  type TextFunctions,
+} from "../period-sql.js";
 import type { IntegerHold } from "../integer-widening.js";
 import { quoteDouble, type SqlDialect, type StorageKind } from "../sql-dialect.js";
+import type { StoredKind } from "../stored-values.js";
 
 // Declared types name the field type, so the catalog tells a changed type apart. SQLite gives
 // DATE, DATETIME and BOOLEAN numeric affinity, which leaves ISO text and 0/1 as they are; JSON
@@ -25,6 +35,24 @@ const TEXT_FUNCTIONS: TextFunctions = {
   length: (text) => `length(${text})`,
 };
 const ISO_GLOBS = [...isoShapeGlobsByLength()];
+
+const D4 = "[0-9][0-9][0-9][0-9]";
+const KEY_GLOBS: Record<KeyShape, string> = {
+  hour: `${D4}-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]`,
+  week: `${D4}-W[0-9][0-9]`,
+  month: `${D4}-[0-9][0-9]`,
+  quarter: `${D4}-Q[1-4]`,
+  year: D4,
+};
+
+const KEY_SQL: KeySql = {
+  ...TEXT_FUNCTIONS,
+  // GLOB matches whole text, case-sensitively.
+  shaped: (text, shape) => `${text} GLOB '${KEY_GLOBS[shape]}'`,
+  concat: (...parts) => parts.join(" || "),
+  // Six days back from January 4th, then forward to a Monday: week 1's Monday; then the weeks.
+  weekMonday: (year, week) => `date(${year} || '-01-04', '-6 days', 'weekday 1', '+' || ((CAST(${week} AS INTEGER) - 1) * 7) || ' days')`,
+};
 
 /** The start of the period holding `u`, UTC text "YYYY-MM-DD", "YYYY-MM-DD HH:MM:SS" or with a T. */
 function periodStart(u: string, granularity: TimeGranularity): string {
@@ -94,6 +122,11 @@ function holdsIntegers(catalogType: string): IntegerHold | null {
 
 const NOT_NUMBERS = new Set(["BOOLEAN", "DATE", "DATETIME"]);
 
+const STORED_KINDS = new Map<string, StoredKind>([
+  ["BOOLEAN", "boolean"],
+  ["DATETIME", "instant"],
+]);
+
 /** SQLite's SQL: double-quoted names, `?` placeholders, dates and instants as ISO text. */
 export const sqliteDialect: SqlDialect = {
   quote: quoteDouble,
@@ -106,12 +139,15 @@ export const sqliteDialect: SqlDialect = {
   timeOperand: (column, type) => {
     const family = type.trim().toUpperCase();
     // Instants are written by toISOString (fixed width, UTC) and dates as YYYY-MM-DD, so both
-    // compare as text and use the index; any other text is normalised to UTC first.
-    return family === "DATE" || family === "DATETIME" ? column : `strftime('%Y-%m-%dT%H:%M:%fZ', ${column})`;
+    // compare as text and use the index; any other text is normalised to UTC first, a partition
+    // key read as its period's start (strftime reads none of them, and "2026" as a Julian day).
+    return family === "DATE" || family === "DATETIME" ? column : `strftime('%Y-%m-%dT%H:%M:%fZ', ${keyStartText(column, KEY_SQL, column)})`;
   },
   timeBound: (bound, type) => (type.trim().toUpperCase() === "DATE" ? formatIsoDate(bound) : bound.toISOString()),
   period,
   columnKey: sqliteNameKey,
+  // A BOOLEAN column holds 0 and 1, a DATETIME one the ISO text of Dates; numbers come back as numbers.
+  storedKind: (type) => STORED_KINDS.get(type.trim().toUpperCase()) ?? null,
 };
 
 /** Turns one field's non-null conformed value, at a (0-based) row, into what SQLite stores. */
