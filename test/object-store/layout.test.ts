@@ -52,10 +52,9 @@ describe("hive layout", () => {
     await expect(dest.write(ctx(orders, days("2026-01-01", "2026-01-01")), [])).rejects.toBeInstanceOf(ConfigError);
   });
 
-  it("refuses an unknown format by name", async () => {
-    const dest = new LocalObjectStoreDestination({ basePath: dir.path, format: "xml" as never });
-    await expect(dest.write(ctx(orders, days("2026-01-01", "2026-01-01")), [])).rejects.toThrow(
-      /"xml" is not one of "parquet", "jsonl", "csv"/,
+  it("refuses an unknown format by name when constructed, before anything is written", () => {
+    expect(() => new LocalObjectStoreDestination({ basePath: dir.path, format: "xml" as never })).toThrow(
+      'Local object store: format "xml" is not one of "parquet", "jsonl", "csv"',
     );
   });
 
@@ -230,6 +229,31 @@ describe("custom backends", () => {
     expect(await store.read(ctx(orders, days("2026-01-01", "2026-01-02")))).toEqual(orderRows());
     expect(await store.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 2, "2026-01-02": 1 });
     await expect(store.read(ctx(orders, days("2026-01-09", "2026-01-09")))).rejects.toThrow("mem://p/shop/orders/date=2026-01-09/data.csv");
+  });
+
+  it("read an object getObject returns undefined for as absent, and refuse what is not bytes", async () => {
+    class Undefined extends MapStore {
+      override getObject(name: string): Uint8Array | null {
+        return this.objects.get(name)?.bytes as Uint8Array;
+      }
+    }
+    const store = new Undefined({ format: "jsonl" });
+    const missing = store.read(ctx(orders, days("2026-01-09", "2026-01-09")));
+    await expect(missing).rejects.toBeInstanceOf(DataNotFoundError);
+    await expect(missing).rejects.toThrow("no data for partition 2026-01-09 of asset");
+    class Text extends MapStore {
+      override getObject(): Uint8Array | null {
+        return "{}" as unknown as Uint8Array;
+      }
+    }
+    await expect(new Text({ format: "jsonl" }).read(ctx(orders, days("2026-01-09", "2026-01-09")))).rejects.toThrow(
+      'Text.getObject("shop/orders/date=2026-01-09/data.jsonl") returned string "{}": expected the object\'s bytes (a Uint8Array), or null when it does not exist',
+    );
+  });
+
+  it("refuse, when constructed, a format no format has", () => {
+    expect(() => new MapStore({ format: "xml" })).toThrow(ConfigError);
+    expect(() => new MapStore({ format: "xml" })).toThrow('MapStore: format "xml" is not one of "parquet", "jsonl", "csv"');
   });
 
   it("cannot be created without one of the hooks", () => {
