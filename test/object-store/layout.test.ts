@@ -100,6 +100,33 @@ describe("the partition column", () => {
     expect(Object.keys(back[0]!)).toEqual(["id", "date"]);
   });
 
+  it("read without a schema, stays where the file stores it, and comes last when only the path holds it", async () => {
+    const monthly: AssetRef = { ...orders, partitioning: new TimePartitionConfig({ column: "date", granularity: TimeGranularity.MONTH }) };
+    const month = TimePartition.fromKey("2026-01");
+    for (const format of ["parquet", "jsonl", "csv"] as const) {
+      const dest = new LocalObjectStoreDestination({ basePath: dir.path, format, prefix: format });
+      // A month of daily dates: the partition cannot give them back, so the file keeps the column.
+      const rows = [
+        { date: "2026-01-05", id: 1 },
+        { date: "2026-01-20", id: 2 },
+      ];
+      await dest.write(ctx(monthly, month, inferFieldSpecs(rows)), rows);
+      const back = (await dest.read(ctx(monthly, month, null))) as Record<string, unknown>[];
+      expect(
+        back.map((row) => Object.keys(row)),
+        format,
+      ).toEqual([
+        ["date", "id"],
+        ["date", "id"],
+      ]);
+      expect(back.map((row) => row["date"])).toEqual(["2026-01-05", "2026-01-20"]);
+      // A day's date: only the path keeps it, and without a schema nothing says where it was.
+      await dest.write(ctx(orders, days("2026-01-03", "2026-01-03"), inferFieldSpecs(rows)), [{ date: "2026-01-03", id: 3 }]);
+      const day = (await dest.read(ctx(orders, days("2026-01-03", "2026-01-03"), null))) as Record<string, unknown>[];
+      expect(Object.keys(day[0]!)).toEqual(["id", "date"]);
+    }
+  });
+
   it("comes back as the list value, and as the key string when there is no schema", async () => {
     const dest = new LocalObjectStoreDestination({ basePath: dir.path, format: "jsonl" });
     const rows = [
