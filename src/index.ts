@@ -46,6 +46,7 @@ export {
   type DependencyTarget,
 } from "./asset/definition.js";
 export { Asset, type AssetOverrides } from "./asset/asset.js";
+export { Upstream, type RowsDependency } from "./asset/upstream.js";
 export { ExecutionContext, type Logger } from "./asset/execution-context.js";
 export { source, Source, type SourceDefinition, type SourceOptions } from "./source/source.js";
 export { DAG, type DAGMember, type Dependency } from "./dag/dag.js";

@@ -3,6 +3,7 @@ import { ConfigError } from "../errors.js";
 import type { Destination } from "../destination/index.js";
 import { PartitionConfig, TimeWindowMapping } from "../partitioning/index.js";
 import type { ConformStrategy } from "../schema/index.js";
+import type { Row } from "../representation/index.js";
 import type { ExecutionContext } from "./execution-context.js";
 import { checkKey, checkTags } from "./keys.js";
 
@@ -28,6 +29,8 @@ export interface DependencySpec<T extends AssetTarget = AssetTarget> {
   readonly asset: T;
   /** Which upstream periods a partition reads; the covering periods when absent. */
   readonly mapping?: TimeWindowMapping;
+  /** "rows": delivered as rows whatever the destination's native table (see `il.Upstream.rows`). */
+  readonly as?: "rows";
 }
 
 /** A dependency: an asset key, an asset definition, or either with a mapping. */
@@ -36,8 +39,12 @@ export type DependencyTarget = AssetTarget | DependencySpec;
 /** The data an upstream asset delivers: typed rows when its definition declares a zod schema, else what its run returns. */
 type AssetData<T> = T extends AssetDefinition<infer S, infer Out> ? ([S] extends [ObjectSchema] ? z.output<S>[] : Awaited<Out>) : unknown;
 
+/** Rows of an upstream asset read through `il.Upstream.rows`: typed by its schema when it declares one. */
+type RowsOf<T> = T extends AssetDefinition<infer S, unknown> ? ([S] extends [ObjectSchema] ? z.output<S>[] : Row[]) : Row[];
+
 /** The data a dependency delivers, whichever form declares it. */
-export type DependencyData<T> = T extends DependencySpec<infer A> ? AssetData<A> : AssetData<T>;
+export type DependencyData<T> =
+  T extends DependencySpec<infer A> ? (T extends { readonly as: "rows" } ? RowsOf<A> : AssetData<A>) : AssetData<T>;
 
 /** The second argument of `run`: one entry per declared dependency; optional ones may be undefined. */
 export type Dependencies<R, O> = { -readonly [K in keyof R]: DependencyData<R[K]> } & {
@@ -144,15 +151,21 @@ function checkDependencies(key: string, field: string, dependencies: unknown): R
       );
     }
     if (spec) {
-      const extra = Object.keys(spec).filter((field) => field !== "asset" && field !== "mapping");
+      const extra = Object.keys(spec).filter((field) => field !== "asset" && field !== "mapping" && field !== "as");
       if (extra.length > 0)
-        throw new ConfigError(`asset "${key}": ${field}.${name} has unknown field "${extra[0]}": expected { asset, mapping }`);
+        throw new ConfigError(`asset "${key}": ${field}.${name} has unknown field "${extra[0]}": expected { asset, mapping, as }`);
+      if (spec["as"] !== undefined && spec["as"] !== "rows")
+        throw new ConfigError(`asset "${key}": ${field}.${name}.as must be "rows", got ${shown(spec["as"])}`);
       if (spec["mapping"] !== undefined && !(spec["mapping"] instanceof TimeWindowMapping)) {
         throw new ConfigError(
           `asset "${key}": ${field}.${name}.mapping must be il.trailing(n), il.previousPeriod() or a TimeWindowMapping, got ${shown(spec["mapping"])}`,
         );
       }
-      checked[name] = Object.freeze({ asset: target, ...(spec["mapping"] ? { mapping: spec["mapping"] as TimeWindowMapping } : {}) });
+      checked[name] = Object.freeze({
+        asset: target,
+        ...(spec["mapping"] ? { mapping: spec["mapping"] as TimeWindowMapping } : {}),
+        ...(spec["as"] === "rows" ? { as: "rows" as const } : {}),
+      });
     } else {
       checked[name] = target;
     }
@@ -181,6 +194,11 @@ export function dependencyAsset(entry: DependencyTarget): AssetTarget {
 /** The explicit mapping of a dependency, or null for the default. */
 export function dependencyMapping(entry: DependencyTarget | undefined): TimeWindowMapping | null {
   return typeof entry === "object" && !isAssetDefinition(entry) ? (entry.mapping ?? null) : null;
+}
+
+/** Whether a dependency asks for rows (`il.Upstream.rows`). */
+export function dependencyWantsRows(entry: DependencyTarget | undefined): boolean {
+  return typeof entry === "object" && !isAssetDefinition(entry) && entry.as === "rows";
 }
 
 /** Whether a value is an asset definition made by `il.asset`. */

@@ -3,7 +3,7 @@
 import { DAGError, DependencyNotFoundError } from "../errors.js";
 import { edgeProblem, type TimeWindowMapping } from "../partitioning/index.js";
 import type { Asset } from "./asset.js";
-import { dependencyAsset, dependencyMapping, type DependencyTarget } from "./definition.js";
+import { dependencyAsset, dependencyMapping, dependencyWantsRows, type DependencyTarget } from "./definition.js";
 
 /** One resolved dependency edge. */
 export interface Dependency {
@@ -16,6 +16,8 @@ export interface Dependency {
   readonly mapping: TimeWindowMapping | null;
   /** Why the upstream cannot be read across this edge, or null; raised when a run selects the asset. */
   readonly problem: string | null;
+  /** Whether the data is delivered as rows whatever the destination's native table (`il.Upstream.rows`). */
+  readonly rows?: boolean;
 }
 
 /** What a run needs of a graph of assets; a DAG is one. */
@@ -62,7 +64,7 @@ export function resolveDependency(asset: Asset, name: string, candidates: readon
         mapping,
       )
     : null;
-  return Object.freeze({ name, optional, asset: upstream, mapping, problem });
+  return Object.freeze({ name, optional, asset: upstream, mapping, problem, ...(dependencyWantsRows(entry) ? { rows: true } : {}) });
 }
 
 function lookup(asset: Asset, target: DependencyTarget, candidates: readonly Asset[]): Asset | undefined {

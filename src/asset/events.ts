@@ -1,3 +1,5 @@
+import { WARNING_TYPE } from "../destination/io-context.js";
+
 /** An error as events carry it: plain data that serialises to JSON. */
 export interface ErrorInfo {
   readonly name: string;
@@ -71,12 +73,25 @@ export function addSubscriber(handler: AnyHandler): () => void {
 /**
  * An emit function that delivers to a run's own handler and to every subscriber. A throwing
  * listener is reported as a process warning and never breaks the run that emitted the event.
+ * A warning or error that nobody hears (no handler, `listening` false, no subscriber) becomes a
+ * process warning of type InterloperWarning: `asset.materialize()` or `dag.materialize()` without
+ * a listener must not lose "reads will not find these rows".
  */
-export function deliverTo<E extends { readonly type: string }>(onEvent?: (event: E) => void): (event: E) => void {
+export function deliverTo<E extends { readonly type: string }>(
+  onEvent?: (event: E) => void,
+  listening?: () => boolean,
+): (event: E) => void {
   return (event) => {
     if (onEvent) notify(onEvent as AnyHandler, event);
     for (const handler of subscribers) notify(handler, event);
+    if (subscribers.size === 0 && (onEvent === undefined || listening?.() === false)) unheard(event);
   };
+}
+
+function unheard(event: { readonly type: string }): void {
+  if (event.type !== "log") return;
+  const { level, message } = event as { level?: unknown; message?: unknown };
+  if ((level === "warn" || level === "error") && typeof message === "string") process.emitWarning(message, { type: WARNING_TYPE });
 }
 
 /** Calls one listener; one that throws is reported as a process warning, and the run goes on. */

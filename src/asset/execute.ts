@@ -22,6 +22,7 @@ import { conformData, type Conformed } from "./conform-data.js";
 import { conformStream } from "./conform-stream.js";
 import { deliverTo, errorInfo, type AssetEvent, type LogLevel } from "./events.js";
 import { ExecutionContext } from "./execution-context.js";
+import { delivered } from "./upstream.js";
 import { subject } from "../text/english.js";
 
 /** How one asset execution is wired into its run. */
@@ -263,7 +264,7 @@ async function readDependencies(
       const metadata = { runId: options.runId, ...(options.backfillId ? { backfillId: options.backfillId } : {}) };
       const log = (level: LogLevel, message: string) =>
         options.emit({ ...base, type: "log", time: new Date().toISOString(), level, message });
-      values[name] = await destination.read(upstream.ioContext(scope, schema, metadata, log));
+      values[name] = delivered(asset, upstream, dependency, await destination.read(upstream.ioContext(scope, schema, metadata, log)));
     } catch (error) {
       options.emit({ ...event, type: "destination:read:failed", time: new Date().toISOString(), error: errorInfo(error) });
       // Say which upstream lacks data: the destination only knows its own asset.

@@ -1,5 +1,4 @@
 import { resolve } from "node:path";
-import { ConfigError } from "../errors.js";
 import type { Partition } from "../partitioning/index.js";
 import { TableData, type Row } from "../representation/index.js";
 import type { AssetRef, IOContext } from "./io-context.js";
@@ -7,7 +6,8 @@ import { missingHook, requireHooks } from "./hook-check.js";
 import { applyOptions, checkUndeclaredOptions, type DeclaredOptions } from "./options.js";
 import type { MaybePromise } from "../maybe-promise.js";
 
-const HOOKS = ["writePartition", "readPartition", "partitionRowCounts"] as const;
+/** The three hooks every destination implements. */
+export const HOOKS = ["writePartition", "readPartition", "partitionRowCounts"] as const;
 
 /** What `dropAsset` would remove of an asset, for `materialize --full-refresh --dry-run`. */
 export interface DropTarget {
@@ -173,43 +173,6 @@ const pathBases = new WeakMap<Destination, string>();
  */
 export function checkDestinationOptions(destination: Destination): void {
   checkUndeclaredOptions(destination, Destination.prototype);
-}
-
-/** Options of the `@destination` class decorator. */
-export interface DestinationOptions {
-  /** The display name (defaults to the class name). */
-  readonly name?: string;
-  readonly relations?: DestinationRelations;
-}
-
-type DestinationClass = abstract new (...args: never[]) => Destination;
-
-/**
- * Declares a destination class: its display name and relations; an option the class does not
- * take is then refused by `new X({...})` itself.
- */
-export function destination(options: DestinationOptions = {}) {
-  return function decorate<C extends DestinationClass>(target: C, _context?: ClassDecoratorContext<C>): C {
-    if (typeof target !== "function" || !(target.prototype instanceof Destination)) {
-      const name = typeof target === "function" ? `class ${target.name || "(anonymous)"}` : String(target);
-      throw new ConfigError(`@destination applies to subclasses of il.Destination, but ${name} does not extend it`);
-    }
-    // Typed as a plain constructor: the decorated class is as abstract as the one it wraps.
-    const base = target as unknown as new (...args: unknown[]) => object;
-    const decorated = class extends base {
-      constructor(...args: unknown[]) {
-        super(...args);
-        // Options are already set (by the base constructor); a decorated class refuses the
-        // ones it does not take as soon as it is constructed, not when an asset is bound.
-        checkUndeclaredOptions(this, Destination.prototype);
-      }
-    };
-    Object.defineProperty(decorated, "name", { value: target.name });
-    const statics = decorated as unknown as typeof Destination;
-    statics.destinationName = options.name ?? target.name;
-    if (options.relations) statics.relations = options.relations;
-    return decorated as unknown as C;
-  };
 }
 
 /** A slice's data, no longer held by the list. */

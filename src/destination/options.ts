@@ -79,13 +79,15 @@ export function applyOptions<T extends object>(target: T, options: object | unde
     throw new ConfigError(`destination ${owner}: expected an options object, got ${describeValue(options)}`);
   }
   const values = Object.entries(options).filter(([key]) => declared?.[key] !== "private");
+  // A field the instance has already (a plain class made a destination by `@destination`
+  // builds its fields first) takes its option now.
+  const taken = new Set(values.map(([key]) => key).filter((key) => Object.hasOwn(target, key)));
   for (const [key, value] of values) {
     if (!Reflect.set(target, key, value)) {
       throw new ConfigError(`${owner}: option "${key}" cannot be set: it is a read-only property of the destination`);
     }
   }
   const keys = values.map(([key]) => key);
-  const taken = new Set<string>();
   const proxy = new Proxy(target, {
     defineProperty(object, key, descriptor) {
       if (typeof key === "string" && keys.includes(key) && !taken.has(key)) {

@@ -1,3 +1,5 @@
+import { ConfigError } from "../errors.js";
+import { describeValue } from "../text/describe-value.js";
 import type { TableData } from "./table-data.js";
 
 /**
@@ -53,7 +55,7 @@ export function representationKinds(): string[] {
   return registry.map((entry) => entry.kind);
 }
 
-/** The shape registered under `kind`; a TypeError naming the known kinds otherwise. */
+/** The shape registered under `kind`; a ConfigError naming the kind given and the known ones otherwise. */
 export function representation(kind: string): Representation {
   for (const entry of registry) {
     if (entry.kind === kind) return entry;
@@ -62,7 +64,7 @@ export function representation(kind: string): Representation {
   // An empty registry means the built-ins were never loaded: table-data.ts was imported on its
   // own instead of through the barrel, whose imports register rows and columns.
   const hint = known ? `expected one of ${known}` : "no representation is registered (import from representation/index.js)";
-  throw new TypeError(`unknown table representation ${JSON.stringify(kind)}: ${hint}`);
+  throw new ConfigError(`unknown table representation ${describeValue(kind)}: ${hint}`);
 }
 
 /** The first shape, in detection order, that claims `data`; null when none does. */

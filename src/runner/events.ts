@@ -69,6 +69,11 @@ export class RunEvents {
     return () => void this.listeners.delete(handler);
   }
 
+  /** Whether anyone listens here now. */
+  get listening(): boolean {
+    return this.listeners.size > 0;
+  }
+
   /** Hands an event to each listener (one that throws is reported and the run goes on). */
   deliver(event: InterloperEvent): void {
     for (const listener of this.listeners) notify(listener, event);
@@ -78,10 +83,13 @@ export class RunEvents {
 /** Delivers an event to the run's own handler and listeners, then to the process-wide subscribers. */
 export function emitter(onEvent?: EventHandler, events?: RunEvents): EventHandler {
   if (!events) return deliverTo(onEvent);
-  return deliverTo((event: InterloperEvent) => {
-    if (onEvent) notify(onEvent, event);
-    events.deliver(event);
-  });
+  return deliverTo(
+    (event: InterloperEvent) => {
+      if (onEvent) notify(onEvent, event);
+      events.deliver(event);
+    },
+    () => onEvent !== undefined || events.listening,
+  );
 }
 
 /** One JSON line for an event. */

@@ -71,6 +71,18 @@ describe("CSVDestination: null and the empty string", () => {
     expect(await csv.partitionRowCounts(ctx(orders, null, null))).toEqual({ "2026-01-01": rows.length });
   });
 
+  it('tells them apart only with a schema: read without one, every field is text and both are ""', async () => {
+    const rows: Row[] = [{ s: null, r: "" }];
+    const fields: FieldSpec[] = [
+      { name: "s", type: "string", nullable: true },
+      { name: "r", type: "string", nullable: true },
+    ];
+    await csv.write(ctx(notes, null, fields), rows);
+    expect(await readFile(join(base, "shop", "notes", "data.csv"), "utf8")).toBe('s,r\n,""\n');
+    expect(await csv.read(ctx(notes, null, fields))).toEqual(rows);
+    expect(await csv.read(ctx(notes, null, null))).toEqual([{ s: "", r: "" }]);
+  });
+
   it("keeps them apart in a streamed write, across batches", async () => {
     const rows: Row[] = Array.from({ length: 2_500 }, (_, i) => ({
       date: "2026-01-01",

@@ -4,6 +4,7 @@ import { deserialize } from "node:v8";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FileDestination, IOContext } from "../../src/destination/index.js";
 import type { AssetRef } from "../../src/destination/index.js";
+import { SchemaError } from "../../src/errors.js";
 import { TimePartitionConfig, TimePartitionWindow } from "../../src/partitioning/index.js";
 import type { Partition, PartitionWindow } from "../../src/partitioning/index.js";
 import type { Row } from "../../src/representation/index.js";
@@ -88,6 +89,45 @@ describe("FileDestination", () => {
   it("stores Node's structured serialization, readable with v8.deserialize", async () => {
     await files.write(ctx(report, null), richValue());
     expect(deserialize(await readFile(join(base, "shop", "report", "data.v8")))).toEqual(richValue());
+  });
+
+  it("refuses what would not read back as it was: class instances, functions, symbols, naming where they are", async () => {
+    class Model {
+      a = 1;
+      get double(): number {
+        return this.a * 2;
+      }
+    }
+    class AppError extends Error {}
+    const expected =
+      "expected plain objects, arrays, primitives and the built-in types structured serialization keeps (Date, Map, Set, RegExp, Error, typed arrays)";
+    const cases: Array<[unknown, string]> = [
+      [new Model(), "an instance of class Model at $ would read back as a plain object (its class and methods lost)"],
+      [[{ id: 1 }, { id: 2, model: new Model() }], "an instance of class Model at $[1].model would read back as a plain object"],
+      [new Map([["k", [new AppError("x")]]]), "an instance of class AppError at $[0][0] would read back as a plain object"],
+      [{ "a key": () => 1 }, 'the function a key at $["a key"] cannot be serialized'],
+      [new Set([Symbol("s")]), "the symbol Symbol(s) at $[0] cannot be serialized"],
+    ];
+    for (const [value, message] of cases) {
+      const write = files.write(ctx(report, null), value);
+      await expect(write).rejects.toBeInstanceOf(SchemaError);
+      await expect(write).rejects.toThrow(`Files: cannot write asset "shop.report": ${message}`);
+      await expect(write).rejects.toThrow(expected);
+    }
+    // Nothing was written; built-in types, null-prototype objects and cycles are kept.
+    expect(await listFiles(base)).toEqual([]);
+    const cyclic: Record<string, unknown> = {
+      name: "loop",
+      at: new Date(0),
+      re: /x/g,
+      bytes: new Uint8Array([1]),
+      error: new RangeError("r"),
+    };
+    cyclic["self"] = cyclic;
+    await files.write(ctx(report, null), [cyclic, Object.assign(Object.create(null) as object, { a: 1 })]);
+    const [back] = (await files.read(ctx(report, null))) as [Record<string, unknown>];
+    expect(back["self"]).toBe(back);
+    expect(back["error"]).toBeInstanceOf(RangeError);
   });
 
   it("counts a stored non-tabular value as one row and a table by its rows", async () => {

@@ -280,12 +280,12 @@ describe("decorated destinations", () => {
     );
   });
 
-  it("@destination on a class that does not extend Destination is a ConfigError", () => {
+  it("@destination on a class that neither extends Destination nor has its hooks is a ConfigError", () => {
     configError(() => {
       @(il.destination() as (target: unknown, context: ClassDecoratorContext) => void)
       class NotOne {}
       return NotOne;
-    }, "@destination applies to subclasses of il.Destination, but class NotOne does not extend it");
+    }, "@destination applies to subclasses of il.Destination and to classes with writePartition(), readPartition(), partitionRowCounts(), but class NotOne has no writePartition()");
   });
 });
 

@@ -52,10 +52,9 @@ describe("hive layout", () => {
     await expect(dest.write(ctx(orders, days("2026-01-01", "2026-01-01")), [])).rejects.toBeInstanceOf(ConfigError);
   });
 
-  it("refuses an unknown format by name", async () => {
-    const dest = new LocalObjectStoreDestination({ basePath: dir.path, format: "xml" as never });
-    await expect(dest.write(ctx(orders, days("2026-01-01", "2026-01-01")), [])).rejects.toThrow(
-      /"xml" is not one of "parquet", "jsonl", "csv"/,
+  it("refuses an unknown format by name when constructed, before anything is written", () => {
+    expect(() => new LocalObjectStoreDestination({ basePath: dir.path, format: "xml" as never })).toThrow(
+      'Local object store: format "xml" is not one of "parquet", "jsonl", "csv"',
     );
   });
 
@@ -99,6 +98,33 @@ describe("the partition column", () => {
     const back = (await dest.read(ctx(orders, days("2026-01-01", "2026-01-01"), schema))) as Record<string, unknown>[];
     expect(back).toEqual(rows);
     expect(Object.keys(back[0]!)).toEqual(["id", "date"]);
+  });
+
+  it("read without a schema, stays where the file stores it, and comes last when only the path holds it", async () => {
+    const monthly: AssetRef = { ...orders, partitioning: new TimePartitionConfig({ column: "date", granularity: TimeGranularity.MONTH }) };
+    const month = TimePartition.fromKey("2026-01");
+    for (const format of ["parquet", "jsonl", "csv"] as const) {
+      const dest = new LocalObjectStoreDestination({ basePath: dir.path, format, prefix: format });
+      // A month of daily dates: the partition cannot give them back, so the file keeps the column.
+      const rows = [
+        { date: "2026-01-05", id: 1 },
+        { date: "2026-01-20", id: 2 },
+      ];
+      await dest.write(ctx(monthly, month, inferFieldSpecs(rows)), rows);
+      const back = (await dest.read(ctx(monthly, month, null))) as Record<string, unknown>[];
+      expect(
+        back.map((row) => Object.keys(row)),
+        format,
+      ).toEqual([
+        ["date", "id"],
+        ["date", "id"],
+      ]);
+      expect(back.map((row) => row["date"])).toEqual(["2026-01-05", "2026-01-20"]);
+      // A day's date: only the path keeps it, and without a schema nothing says where it was.
+      await dest.write(ctx(orders, days("2026-01-03", "2026-01-03"), inferFieldSpecs(rows)), [{ date: "2026-01-03", id: 3 }]);
+      const day = (await dest.read(ctx(orders, days("2026-01-03", "2026-01-03"), null))) as Record<string, unknown>[];
+      expect(Object.keys(day[0]!)).toEqual(["id", "date"]);
+    }
   });
 
   it("comes back as the list value, and as the key string when there is no schema", async () => {
@@ -230,6 +256,31 @@ describe("custom backends", () => {
     expect(await store.read(ctx(orders, days("2026-01-01", "2026-01-02")))).toEqual(orderRows());
     expect(await store.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 2, "2026-01-02": 1 });
     await expect(store.read(ctx(orders, days("2026-01-09", "2026-01-09")))).rejects.toThrow("mem://p/shop/orders/date=2026-01-09/data.csv");
+  });
+
+  it("read an object getObject returns undefined for as absent, and refuse what is not bytes", async () => {
+    class Undefined extends MapStore {
+      override getObject(name: string): Uint8Array | null {
+        return this.objects.get(name)?.bytes as Uint8Array;
+      }
+    }
+    const store = new Undefined({ format: "jsonl" });
+    const missing = store.read(ctx(orders, days("2026-01-09", "2026-01-09")));
+    await expect(missing).rejects.toBeInstanceOf(DataNotFoundError);
+    await expect(missing).rejects.toThrow("no data for partition 2026-01-09 of asset");
+    class Text extends MapStore {
+      override getObject(): Uint8Array | null {
+        return "{}" as unknown as Uint8Array;
+      }
+    }
+    await expect(new Text({ format: "jsonl" }).read(ctx(orders, days("2026-01-09", "2026-01-09")))).rejects.toThrow(
+      'Text.getObject("shop/orders/date=2026-01-09/data.jsonl") returned string "{}": expected the object\'s bytes (a Uint8Array), or null when it does not exist',
+    );
+  });
+
+  it("refuse, when constructed, a format no format has", () => {
+    expect(() => new MapStore({ format: "xml" })).toThrow(ConfigError);
+    expect(() => new MapStore({ format: "xml" })).toThrow('MapStore: format "xml" is not one of "parquet", "jsonl", "csv"');
   });
 
   it("cannot be created without one of the hooks", () => {

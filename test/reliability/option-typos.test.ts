@@ -93,6 +93,6 @@ describe("option typos and lost options, through the CLI", () => {
     );
     const refused = await cli(["list"], { cwd: decorated });
     expect(refused.exitCode, refused.stderr).toBe(2);
-    expect(oneLineError(refused)).toContain("@destination applies to subclasses of il.Destination, but class NotOne does not extend it");
+    expect(oneLineError(refused)).toContain("but class NotOne has no writePartition()");
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ConfigError } from "../../src/errors.js";
 import { TableData } from "../../src/representation/index.js";
 
 const day = (iso: string) => new Date(`${iso}T00:00:00Z`);
@@ -61,8 +62,13 @@ describe("conversions", () => {
     expect(TableData.from({ a: [] })!.to("rows")).toEqual([]);
   });
 
-  it("refuses an unknown kind with a TypeError naming the known ones", () => {
-    expect(() => TableData.from([{ a: 1 }])!.to("dataframe")).toThrow(/unknown table representation "dataframe".*"columns", "rows"/);
+  it("refuses an unknown kind with a ConfigError naming it and the known ones", () => {
+    const table = TableData.from([{ a: 1 }])!;
+    expect(() => table.to("dataframe")).toThrow(ConfigError);
+    expect(() => table.to("dataframe")).toThrow('unknown table representation string "dataframe": expected one of "columns", "rows"');
+    expect(() => table.to(undefined as unknown as string)).toThrow(
+      'unknown table representation undefined: expected one of "columns", "rows"',
+    );
   });
 
   it("reads a column's values, null where a row lacks it", () => {

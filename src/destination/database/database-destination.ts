@@ -13,6 +13,7 @@ import type { DatabaseHooks, PartitionLedger } from "./hooks.js";
 import { checkDatabaseSubclass, definedAtOrBelow } from "./override-check.js";
 import { forgetTable, ledgerContext, recordWritten, writtenAmong, writtenKeys } from "./partition-ledger.js";
 import { checkWindowRows } from "./window-check.js";
+import { throughUnit } from "./unit-check.js";
 import { nounFor } from "../../text/english.js";
 import type { MaybePromise } from "../../maybe-promise.js";
 
@@ -148,17 +149,19 @@ export abstract class DatabaseDestination extends Destination implements Databas
     await this.ensureTable(name, dataset, typed);
     if (window) await this.ensureTable(ledgerContext(dataset).asset.table, dataset, ledgerContext(dataset));
     const scope: WriteScope = { table: name, dataset, partitions: window ? window.partitions.map((p) => p.key) : null };
-    await this.transaction(async () => {
+    const unwritten = `asset "${context.asset.key}" was not written${window ? ` for ${String(window)}` : ""}`;
+    const replace = async () => {
       if (window && column) for (const filter of filtersOf(window, column)) await this.delete(name, dataset, filter);
       else await this.delete(name, dataset, null);
       await this.insert(name, dataset, table.data, typed);
       if (window) await recordWritten(this, name, dataset, window);
-    }, scope);
+    };
+    await throughUnit(this, "transaction", replace, unwritten, scope);
   }
 
   /** Reads a window, oldest partition first; rows are restored to context.schema's types. */
   override read(context: IOContext): Promise<unknown> {
-    return this.snapshot(() => this.#readWindow(context));
+    return throughUnit(this, "snapshot", () => this.#readWindow(context), `asset "${context.asset.key}" was not read`);
   }
 
   /** `read`, inside its snapshot: the rows, and for an empty partition whether it was written. */
@@ -217,13 +220,11 @@ export abstract class DatabaseDestination extends Destination implements Databas
    */
   override async dropAsset(context: IOContext): Promise<void> {
     const { table, dataset } = context.asset;
-    await this.transaction(
-      async () => {
-        await forgetTable(this, table, dataset);
-        await this.dropTable!(table, dataset);
-      },
-      { table, dataset, partitions: null },
-    );
+    const drop = async () => {
+      await forgetTable(this, table, dataset);
+      await this.dropTable!(table, dataset);
+    };
+    await throughUnit(this, "transaction", drop, `asset "${context.asset.key}" was not dropped`, { table, dataset, partitions: null });
   }
 
   /** The table and where it is; its partitions counted as coverage counts them. */
@@ -243,9 +244,9 @@ export abstract class DatabaseDestination extends Destination implements Databas
     const { table: name, dataset, partitioning } = context.asset;
     const column = context.partitionColumn();
     // Rows and ledger from one snapshot, as in `read`.
-    const [stored, written] = await this.snapshot(
-      async () => [await this.#storedCounts(name, dataset, column, partitioning), await writtenKeys(this, name, dataset)] as const,
-    );
+    const both = async () =>
+      [await this.#storedCounts(name, dataset, column, partitioning), await writtenKeys(this, name, dataset)] as const;
+    const [stored, written] = await throughUnit(this, "snapshot", both, `the partitions of asset "${context.asset.key}" were not counted`);
     const counts = new Map<string, number>();
     for (const [value, n] of Object.entries(stored)) {
       const key = partitionKeyOf(partitioning, value);

@@ -4,6 +4,7 @@ import type { Partition } from "../../partitioning/index.js";
 import { FileTableDestination, type FileTableDestinationOptions } from "../files/file-table-destination.js";
 import type { IOContext } from "../io-context.js";
 import { rowCountOf } from "../row-count.js";
+import { checkStructured } from "./structured-check.js";
 
 /** Options of `FileDestination`: the folder and whether writes are synced (see `FileTableDestinationOptions`). */
 export type FileDestinationOptions = FileTableDestinationOptions;
@@ -11,6 +12,7 @@ export type FileDestinationOptions = FileTableDestinationOptions;
 /**
  * Any value the asset returns, in Node's structured serialization (Dates, Maps, BigInts and
  * nested objects survive), one `data.v8` file per partition in the same layout as CSVDestination.
+ * What it would not give back as it is (a class instance, a function) is refused.
  */
 export class FileDestination extends FileTableDestination {
   static override destinationName = "Files";
@@ -20,6 +22,7 @@ export class FileDestination extends FileTableDestination {
   }
 
   async writePartition(context: IOContext, partition: Partition | null, data: unknown): Promise<void> {
+    checkStructured(data, this.displayName, context.asset.key);
     await this.files.write(context, partition, [serialize(data)], rowCountOf(data));
   }
 

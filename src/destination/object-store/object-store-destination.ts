@@ -36,6 +36,8 @@ export abstract class ObjectStoreDestination extends Destination {
   constructor(options?: object) {
     super(options);
     requireHooks(this, OBJECT_HOOKS);
+    // A format name no format has fails here, not at the first write.
+    this.fileFormat();
   }
 
   /** For a bucket-backed destination's constructor: refuses a `bucket` option that names no bucket. */
@@ -46,8 +48,8 @@ export abstract class ObjectStoreDestination extends Destination {
 
   /** Uploads an object, replacing any object of that name, with the given custom metadata. */
   abstract putObject(name: string, payload: Uint8Array, contentType: string, metadata: Record<string, string>): MaybePromise<void>;
-  /** An object's bytes, or null when it does not exist. */
-  abstract getObject(name: string): MaybePromise<Uint8Array | null>;
+  /** An object's bytes, or null (or undefined) when it does not exist. */
+  abstract getObject(name: string): MaybePromise<Uint8Array | null | undefined>;
   /** Every object whose name starts with `prefix`, with its custom metadata. */
   abstract listObjects(prefix: string): Iterable<StoredObject> | AsyncIterable<StoredObject>;
   /** The backend's URI of an object, for messages: `s3://bucket/name`, a file path, ... */
@@ -145,7 +147,7 @@ export abstract class ObjectStoreDestination extends Destination {
 
   async readPartition(context: IOContext, partition: Partition | null): Promise<Row[]> {
     const name = this.objectName(context, partition);
-    const bytes = await this.getObject(name);
+    const bytes = await this.objectBytes(name);
     if (bytes === null) {
       const what = partition ? `partition ${partition.key} of asset` : "asset";
       throw new DataNotFoundError(`no data for ${what} "${context.asset.key}": ${this.objectUri(name)} does not exist`);
@@ -167,10 +169,23 @@ export abstract class ObjectStoreDestination extends Destination {
       `${column}=`,
       `data.${format.extension}`,
       async (name) => {
-        const bytes = await this.getObject(name);
+        const bytes = await this.objectBytes(name);
         return bytes === null ? null : (await format.deserialize(bytes, null)).length;
       },
       context.asset.partitioning,
+    );
+  }
+
+  /**
+   * `getObject`, checked: null or undefined (a hook that returns nothing for a missing object)
+   * is absent, anything else but bytes an error naming the hook, never an empty partition.
+   */
+  private async objectBytes(name: string): Promise<Uint8Array | null> {
+    const bytes: unknown = await this.getObject(name);
+    if (bytes === null || bytes === undefined) return null;
+    if (bytes instanceof Uint8Array) return bytes;
+    throw new ConfigError(
+      `${this.constructor.name}.getObject("${name}") returned ${describeValue(bytes)}: expected the object's bytes (a Uint8Array), or null when it does not exist`,
     );
   }
 

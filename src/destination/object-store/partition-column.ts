@@ -40,10 +40,12 @@ export class PartitionColumn {
   }
 
   /**
-   * The rows with the column back, at its place in the schema (last without one): the
-   * partition's value where the file left it out, the file's own value restored otherwise.
+   * The rows with the column back, at its place in the schema: the partition's value where the
+   * file left it out, the file's own value restored otherwise. Without a schema a column the file
+   * holds stays where it is stored, and one only in the path comes last (as hive readers put it).
    */
   attach(rows: readonly Row[], schema: readonly FieldSpec[] | null): Row[] {
+    if (!schema && rows.every((row) => Object.hasOwn(row, this.name))) return [...rows];
     const position = schema ? schema.findIndex((spec) => spec.name === this.name) : -1;
     const fromPath =
       this.restored !== NONE ? this.restored : this.spec ? restore(storedText(this.partition, this.spec), this.spec) : this.partition.key;
