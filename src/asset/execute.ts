@@ -41,6 +41,11 @@ export interface ExecuteOptions {
    * interrupt): no destination write starts after that, so a late result is never stored.
    */
   readonly abandoned?: AbortSignal;
+  /**
+   * Awaited before each destination write; a rejection fails the asset with nothing written.
+   * A queue worker checks there that it still holds its job (see queue/worker.ts).
+   */
+  readonly beforeWrite?: () => Promise<void>;
 }
 
 /** The fields every event of one execution shares. */
@@ -139,7 +144,7 @@ async function writeAll(
   // Every destination gets the data even when an earlier one failed, so the result can say
   // exactly which destinations hold the new data.
   for (const [index, destination] of asset.destinations.entries()) {
-    options.abandoned?.throwIfAborted();
+    await mayWrite(options);
     const name = asset.destinationKeys[index]!;
     const started = Date.now();
     options.emit({ ...base, type: "destination:write:started", time: now(), destination: name });
@@ -174,6 +179,14 @@ async function writeAll(
   return { ...conformed, written, failedDestinations: [] };
 }
 
+/** Throws unless a destination write may start now: the run did not give up on it, and the caller's check passes. */
+async function mayWrite(options: ExecuteOptions): Promise<void> {
+  options.abandoned?.throwIfAborted();
+  if (!options.beforeWrite) return;
+  await options.beforeWrite();
+  options.abandoned?.throwIfAborted();
+}
+
 /**
  * A streamed output: conformed batch by batch and written as it arrives when the asset has one
  * destination; with several, or for `run()`, it is collected first (a stream is read once).
@@ -199,7 +212,7 @@ async function writeStreamed(
   const name = asset.destinationKeys[0]!;
   const started = Date.now();
   const now = () => new Date().toISOString();
-  options.abandoned?.throwIfAborted();
+  await mayWrite(options);
   options.emit({ ...base, type: "destination:write:started", time: now(), destination: name });
   try {
     await writeStream(asset.destinations[0]!, asset.ioContext(window, stream.schema, metadata, log), batches);
@@ -310,6 +323,7 @@ function withDefaults(partial: Partial<ExecuteOptions>): ExecuteOptions {
     ...(partial.backfillId ? { backfillId: partial.backfillId } : {}),
     ...(partial.signal ? { signal: partial.signal } : {}),
     ...(partial.abandoned ? { abandoned: partial.abandoned } : {}),
+    ...(partial.beforeWrite ? { beforeWrite: partial.beforeWrite } : {}),
   };
 }
 
