@@ -145,7 +145,7 @@ export async function runWorker(connection: QueueConnection, project: Project, o
       jobAssets(project, data);
       const result =
         options.childProcess && data.partition !== null
-          ? await poolFor(data.backfill, options.childProcess).run(data.partition, data.assets)
+          ? await poolFor(data.backfill, options.childProcess).run(data.partition, data.assets, beforeWrite)
           : await runJob(project, data, {
               runId: job.id,
               beforeWrite,

@@ -42,32 +42,41 @@ describe.skipIf(!up)("failures of backfills run by worker processes", () => {
     expect((await w.stored()).days).toEqual(Object.fromEntries(daysOf("2026-02-01", "2026-02-08").map((d) => [d, dayCount(d)])));
   });
 
-  it("a worker stopped past its job's expiry writes nothing when it resumes: the retry that completed keeps its rows", async () => {
-    const w = await world({ QUEUE_SLOW_MS: "1500" });
-    const id = await enqueue(w, "2026-02-01..2026-02-02", ["--job-expiry", "2s", "--retry-delay", "0"]);
-    const frozen = w.worker(["--concurrency", "1", "--idle-exit", "1"]);
-    let day: string | undefined;
-    for (let i = 0; i < 200 && !day; i++) {
-      await sleep(100);
-      day = (await w.lines()).find((l) => l.startsWith("start orders") && l.endsWith(` ${frozen.pid}`))?.split(" ")[2];
-    }
-    expect(day).toBeDefined();
-    frozen.child.kill("SIGSTOP");
-    // Another worker runs the free day at once, and the frozen one's day once its job expired.
-    const other = w.worker(["--concurrency", "2", "--idle-exit", "1", "--supervise-every", "1s"], { QUEUE_SLOW_MS: "10" });
-    const end = await other.done;
-    expect(end.exitCode, end.stderr).toBe(0);
-    expect(end.stderr).toMatch(/: 2 completed, 0 failed$/m);
-    frozen.child.kill("SIGCONT");
-    const resumed = await frozen.done;
-    expect(resumed.exitCode, resumed.stderr).toBe(0);
-    expect(resumed.stderr).toContain(`gave up ${day} shop.orders: this worker was stopped or cut off past the job expiry`);
-    expect(resumed.stderr).toMatch(/: 0 completed, 0 failed, 1 given up \(see above\)$/m);
-    const writers = await admin.query(`SELECT DISTINCT pid::int AS pid FROM ${w.dataset}.orders WHERE date = $1`, [day]);
-    expect(writers.rows).toEqual([{ pid: other.pid }]);
-    expect((await w.stored()).days).toEqual({ "2026-02-01": 1, "2026-02-02": 2 });
-    expect((await w.progress(id)).counts).toMatchObject({ completed: 2, failed: 0, running: 0 });
-  });
+  // The frozen worker's run outlasts the expiry and the other worker's whole run of its day, so
+  // that a write it made on resuming would land last. With --processes only the parent is
+  // stopped: its child asks it before writing, and waits.
+  it.each([
+    ["in process", [] as string[]],
+    ["--processes", ["--processes", "1"]],
+  ])(
+    "a worker stopped past its job's expiry writes nothing when it resumes (%s): the retry that completed keeps its rows",
+    async (_, flags) => {
+      const w = await world({ QUEUE_SLOW_MS: "6000" });
+      const id = await enqueue(w, "2026-02-01..2026-02-02", ["--job-expiry", "2s", "--retry-delay", "0"]);
+      const frozen = w.worker(["--idle-exit", "1", ...flags]);
+      let day: string | undefined;
+      for (let i = 0; i < 200 && !day; i++) {
+        await sleep(100);
+        day = (await w.lines()).find((l) => l.startsWith("start orders"))?.split(" ")[2];
+      }
+      expect(day).toBeDefined();
+      frozen.child.kill("SIGSTOP");
+      // Another worker runs the free day at once, and the frozen one's day once its job expired.
+      const other = w.worker(["--concurrency", "2", "--idle-exit", "1", "--supervise-every", "1s"], { QUEUE_SLOW_MS: "10" });
+      const end = await other.done;
+      expect(end.exitCode, end.stderr).toBe(0);
+      expect(end.stderr).toMatch(/: 2 completed, 0 failed$/m);
+      frozen.child.kill("SIGCONT");
+      const resumed = await frozen.done;
+      expect(resumed.exitCode, resumed.stderr).toBe(0);
+      expect(resumed.stderr).toContain(`gave up ${day} shop.orders: this worker was stopped or cut off past the job expiry`);
+      expect(resumed.stderr).toMatch(/: 0 completed, 0 failed, 1 given up \(see above\)$/m);
+      const writers = await admin.query(`SELECT DISTINCT pid::int AS pid FROM ${w.dataset}.orders WHERE date = $1`, [day]);
+      expect(writers.rows).toEqual([{ pid: other.pid }]);
+      expect((await w.stored()).days).toEqual({ "2026-02-01": 1, "2026-02-02": 2 });
+      expect((await w.progress(id)).counts).toMatchObject({ completed: 2, failed: 0, running: 0 });
+    },
+  );
 
   it("a poisoned partition is retried, then stays failed with its error; the rest completes, the month that reads it is blocked", async () => {
     const w = await world({ QUEUE_SLOW_MS: "10", QUEUE_POISON: "2026-02-14" });
