@@ -148,7 +148,7 @@ describe.skipIf(!up)("backfills on the queue", () => {
     const p = project();
     const enqueued = await enqueuePlan(connection, p, il.planMaterialize(p, { window: "2026-02-01..2026-02-28" }));
     await runWorker(connection, p, { maxJobs: 3, pollSeconds: 0.2 });
-    expect(await cancelBackfill(connection, enqueued.backfillId)).toBe(25);
+    expect(await cancelBackfill(connection, enqueued.backfillId)).toBe(26);
     const summary = await runWorker(connection, p, { idleExitSeconds: 0.5, pollSeconds: 0.2 });
     expect(summary.completed).toBe(0);
     const progress = await backfillProgress(connection, enqueued.backfillId);

@@ -116,5 +116,10 @@ describe.skipIf(!up)("the work queue's commands", () => {
       expect.stringMatching(new RegExp(`^Enqueued backfill ${id} again \\(it had been completed: every job runs again\\): 29 jobs`)),
     ]);
     expect((await w.progress(id)).counts).toMatchObject({ queued: 28, waiting: 1, completed: 0 });
+    const canceled = await w.run(["backfills", id, "--cancel", "--queue", queue]);
+    expect(canceled.errLines[0]).toBe(
+      `Canceled backfill ${id}: 29 jobs will not run (running ones finish); enqueuing it again starts it over`,
+    );
+    expect((await enqueue()).errLines).toEqual([expect.stringContaining(" again (it had been canceled: every job runs again): 29 jobs")]);
   });
 });

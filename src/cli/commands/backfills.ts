@@ -43,7 +43,7 @@ export async function backfillsCommand(id: string | undefined, flags: BackfillsF
     }
     if (flags.cancel) {
       const canceled = await cancelBackfill(connection, id);
-      err(`Canceled backfill ${id}: ${count(canceled, "job")} will not run (running ones finish)`);
+      err(`Canceled backfill ${id}: ${count(canceled, "job")} will not run (running ones finish); enqueuing it again starts it over`);
     }
     if (flags.retryFailed) {
       const retried = await retryFailed(connection, id);
