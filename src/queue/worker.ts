@@ -5,7 +5,7 @@ import { ConfigError, InterloperError } from "../errors.js";
 import type { EventHandler, RunEvents } from "../runner/events.js";
 import { reclaimExpired, renewAttempt, returnJobs } from "./boss-internals.js";
 import { startHeartbeat } from "./heartbeat.js";
-import { completeJob, failJob, withReconnect } from "./complete-job.js";
+import { completeJob, failJob, withReconnect, type ReconnectOptions } from "./complete-job.js";
 import type { QueueConnection } from "./queue-connection.js";
 import { ensureTables, type JobData } from "./queue-tables.js";
 import { failureOf, failureOfError, jobAssets, runJob, type JobFailure } from "./run-job.js";
@@ -166,22 +166,11 @@ export async function runWorker(connection: QueueConnection, project: Project, o
       }
       failure = failureOfError(error, data.partition);
     }
-    if (held && !failure) {
-      const released = await withReconnect(retry, "complete a job", () => completeJob(connection, job.id, job.retryCount, data));
-      if (released !== null) {
-        completed++;
-        return options.onJob?.({ type: "job:completed", job: job.id, data, released });
-      }
-    } else if (held && failure) {
-      const recorded = failure;
-      if (await withReconnect(retry, "record a failed job", () => failJob(connection, job.id, job.retryCount, data, recorded))) {
-        failed++;
-        return options.onJob?.({ type: "job:failed", job: job.id, data, failure, final: job.retryCount >= job.retryLimit });
-      }
-    }
-    // Its job expired and went back to the queue: the attempt holding it now settles it.
-    lost++;
-    options.onJob?.({ type: "job:lost", job: job.id, data });
+    const outcome = held ? await settle(connection, retry, job, failure) : null;
+    if (outcome?.type === "job:completed") completed++;
+    else if (outcome?.type === "job:failed") failed++;
+    else lost++;
+    options.onJob?.(outcome ?? { type: "job:lost", job: job.id, data });
   };
 
   const stopping = () => options.signal?.aborted === true || fatal !== null;
@@ -233,6 +222,26 @@ export async function runWorker(connection: QueueConnection, project: Project, o
   }
   if (fatal) throw fatal;
   return { worker, completed, failed, lost, reason };
+}
+
+/**
+ * Completes or fails this attempt of a job, as the event that says so; null when the attempt
+ * holds the job no longer (it expired and went back to the queue: the attempt holding it now
+ * settles it).
+ */
+async function settle(
+  connection: QueueConnection,
+  retry: ReconnectOptions,
+  job: Fetched,
+  failure: JobFailure | null,
+): Promise<JobEvent | null> {
+  const data = job.data;
+  if (!failure) {
+    const released = await withReconnect(retry, "complete a job", () => completeJob(connection, job.id, job.retryCount, data));
+    return released === null ? null : { type: "job:completed", job: job.id, data, released };
+  }
+  const recorded = await withReconnect(retry, "record a failed job", () => failJob(connection, job.id, job.retryCount, data, failure));
+  return recorded ? { type: "job:failed", job: job.id, data, failure, final: job.retryCount >= job.retryLimit } : null;
 }
 
 /** A worker that held its job no longer was about to write. */
