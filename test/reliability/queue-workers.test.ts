@@ -60,7 +60,7 @@ describe.skipIf(!up)("backfills run by worker processes", () => {
     expect((await w.stored()).days).toEqual(Object.fromEntries(days.map((d) => [d, dayCount(d)])));
   });
 
-  it("bad input is one line and exit 2: no queue, a flag that does not apply, an unknown backfill", async () => {
+  it("bad input is one line and exit 2: no queue, a flag that does not apply, no id, a server away", async () => {
     const w = await world();
     const noQueue = await w.run(["worker"], { INTERLOPER_QUEUE_URL: "" });
     expect(noQueue).toMatchObject({
