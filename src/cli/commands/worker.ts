@@ -57,7 +57,10 @@ async function workerGuarded(flags: WorkerFlags): Promise<number> {
   if (flags.processes && !project.filepath) throw new ConfigError("--processes needs a config file that worker processes can load");
   const connection = await QueueConnection.open(
     { url },
-    { supervise: true, maintenanceIntervalSeconds: Math.max(1, Math.round(superviseMs / 1000)) },
+    // The worker sends the jobs of silent workers back itself, every --supervise-every and at
+    // once; pg-boss's maintenance (which would retry them only after a failure's backoff, and
+    // archives settled jobs) runs five times less often, so the worker's look comes first.
+    { supervise: true, maintenanceIntervalSeconds: Math.max(1, Math.round((5 * superviseMs) / 1000)) },
   );
   const stop = new AbortController();
   const interrupt = new AbortController();
