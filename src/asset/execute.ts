@@ -144,7 +144,8 @@ async function writeAll(
   // Every destination gets the data even when an earlier one failed, so the result can say
   // exactly which destinations hold the new data.
   for (const [index, destination] of asset.destinations.entries()) {
-    await mayWrite(options);
+    options.abandoned?.throwIfAborted();
+    if (options.beforeWrite) await askBeforeWrite(options.beforeWrite, options.abandoned);
     const name = asset.destinationKeys[index]!;
     const started = Date.now();
     options.emit({ ...base, type: "destination:write:started", time: now(), destination: name });
@@ -179,12 +180,13 @@ async function writeAll(
   return { ...conformed, written, failedDestinations: [] };
 }
 
-/** Throws unless a destination write may start now: the run did not give up on it, and the caller's check passes. */
-async function mayWrite(options: ExecuteOptions): Promise<void> {
-  options.abandoned?.throwIfAborted();
-  if (!options.beforeWrite) return;
-  await options.beforeWrite();
-  options.abandoned?.throwIfAborted();
+/**
+ * The caller's check before a write; the run may have given up on the execution meanwhile. Only
+ * awaited when there is a check: rows go on to the destination in the turn they were returned.
+ */
+async function askBeforeWrite(beforeWrite: () => Promise<void>, abandoned: AbortSignal | undefined): Promise<void> {
+  await beforeWrite();
+  abandoned?.throwIfAborted();
 }
 
 /**
@@ -212,7 +214,8 @@ async function writeStreamed(
   const name = asset.destinationKeys[0]!;
   const started = Date.now();
   const now = () => new Date().toISOString();
-  await mayWrite(options);
+  options.abandoned?.throwIfAborted();
+  if (options.beforeWrite) await askBeforeWrite(options.beforeWrite, options.abandoned);
   options.emit({ ...base, type: "destination:write:started", time: now(), destination: name });
   try {
     await writeStream(asset.destinations[0]!, asset.ioContext(window, stream.schema, metadata, log), batches);
