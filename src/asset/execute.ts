@@ -42,6 +42,11 @@ export interface ExecuteOptions {
    * interrupt): no destination write starts after that, so a late result is never stored.
    */
   readonly abandoned?: AbortSignal;
+  /**
+   * Awaited before each destination write; a rejection fails the asset with nothing written.
+   * A queue worker checks there that it still holds its job (see queue/worker.ts).
+   */
+  readonly beforeWrite?: () => Promise<void>;
 }
 
 /** The fields every event of one execution shares. */
@@ -141,6 +146,7 @@ async function writeAll(
   // exactly which destinations hold the new data.
   for (const [index, destination] of asset.destinations.entries()) {
     options.abandoned?.throwIfAborted();
+    if (options.beforeWrite) await askBeforeWrite(options.beforeWrite, options.abandoned);
     const name = asset.destinationKeys[index]!;
     const started = Date.now();
     options.emit({ ...base, type: "destination:write:started", time: now(), destination: name });
@@ -176,6 +182,15 @@ async function writeAll(
 }
 
 /**
+ * The caller's check before a write; the run may have given up on the execution meanwhile. Only
+ * awaited when there is a check: rows go on to the destination in the turn they were returned.
+ */
+async function askBeforeWrite(beforeWrite: () => Promise<void>, abandoned: AbortSignal | undefined): Promise<void> {
+  await beforeWrite();
+  abandoned?.throwIfAborted();
+}
+
+/**
  * A streamed output: conformed batch by batch and written as it arrives when the asset has one
  * destination; with several, or for `run()`, it is collected first (a stream is read once).
  */
@@ -201,6 +216,7 @@ async function writeStreamed(
   const started = Date.now();
   const now = () => new Date().toISOString();
   options.abandoned?.throwIfAborted();
+  if (options.beforeWrite) await askBeforeWrite(options.beforeWrite, options.abandoned);
   options.emit({ ...base, type: "destination:write:started", time: now(), destination: name });
   try {
     await writeStream(asset.destinations[0]!, asset.ioContext(window, stream.schema, metadata, log), batches);
@@ -311,6 +327,7 @@ function withDefaults(partial: Partial<ExecuteOptions>): ExecuteOptions {
     ...(partial.backfillId ? { backfillId: partial.backfillId } : {}),
     ...(partial.signal ? { signal: partial.signal } : {}),
     ...(partial.abandoned ? { abandoned: partial.abandoned } : {}),
+    ...(partial.beforeWrite ? { beforeWrite: partial.beforeWrite } : {}),
   };
 }
 

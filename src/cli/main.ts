@@ -275,7 +275,7 @@ Examples:
     .option("--cancel", "cancel the backfill: no job of it starts any more (running ones finish)")
     .addHelpText(
       "after",
-      `\nExamples:\n  $ interloper backfills --queue postgres://localhost/jobs\n  $ interloper backfills 6f1c… --retry-failed`,
+      `\nExamples:\n  $ interloper backfills --queue postgres://localhost/jobs\n  $ interloper backfills 6f1c… --retry-failed --queue postgres://localhost/jobs`,
     )
     .action(async (id: string | undefined, options: object, command: Command) => {
       const { backfillsCommand } = await import("./commands/backfills.js");

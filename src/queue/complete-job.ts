@@ -7,15 +7,16 @@ import { sendSlots, type JobData, type JobOptions } from "./queue-tables.js";
  * Completes a job and releases the jobs that waited only on it, in one transaction: a crash
  * between the two can neither lose a child nor release it twice. A job that is no longer active
  * in this attempt (it expired and went back to the queue) is left to the run that now holds it; a canceled
- * backfill releases nothing. Returns how many jobs were released.
+ * backfill releases nothing. Returns how many jobs were released, or null when this attempt
+ * held the job no longer.
  */
-export async function completeJob(connection: QueueConnection, jobId: string, attempt: number, data: JobData): Promise<number> {
+export async function completeJob(connection: QueueConnection, jobId: string, attempt: number, data: JobData): Promise<number | null> {
   const s = connection.schema;
   return connection.transaction(async (sql) => {
-    if (!(await holdsAttempt(connection, sql, jobId, attempt))) return 0;
+    if (!(await holdsAttempt(connection, sql, jobId, attempt))) return null;
     // pg-boss 10's complete() resolves to { affected } although its types say void.
     const done = (await connection.boss.complete(connection.queueName, jobId, {}, { db: sql })) as unknown as { affected: number };
-    if (done.affected === 0) return 0;
+    if (done.affected === 0) return null;
     await sql.executeSql(`UPDATE ${s}.slot SET completed_at = now(), last_error = NULL WHERE backfill_id = $1 AND slot_id = $2`, [
       data.backfill,
       data.slot,
@@ -72,7 +73,8 @@ export async function withReconnect<T>(options: ReconnectOptions, what: string, 
       return await step();
     } catch (error) {
       if (!isConnectionError(error)) throw error;
-      if (Date.now() - firstFailure >= options.reconnectMs) throw queueServerError(options.server, error);
+      if (Date.now() - firstFailure >= options.reconnectMs)
+        throw queueServerError(options.server, error, `${Math.round(options.reconnectMs / 1000)} s`);
       if (!warned)
         options.onWarning?.(`the queue server ${options.server} is away (${String((error as Error).message)}): retrying to ${what}`);
       warned = true;

@@ -1,5 +1,6 @@
 import { ConfigError } from "../errors.js";
 import type { QueueConnection } from "./queue-connection.js";
+import { EXPIRED_MESSAGE } from "./boss-internals.js";
 import { ensureTables } from "./queue-tables.js";
 
 // A backfill's progress, from our slots joined with pg-boss's jobs (live, or archived once
@@ -21,7 +22,16 @@ export interface SlotProgress {
   readonly attempts: number;
   /** The last failure, for a failed job (and one waiting to retry). */
   readonly error: { readonly message: string; readonly asset: string | null } | null;
+  /** For a blocked job: the slots it waits on that failed, are blocked or were canceled. */
+  readonly blockedBy?: readonly number[];
 }
+
+/**
+ * Where a backfill stands as a whole: every job completed; work left to run (queued, running or
+ * waiting on jobs that will run); stopped (failed jobs, and nothing left that can run until they
+ * are retried); canceled.
+ */
+export type BackfillStatus = "completed" | "running" | "stopped" | "canceled";
 
 /** A backfill as the queue holds it. */
 export interface BackfillProgress {
@@ -29,11 +39,20 @@ export interface BackfillProgress {
   readonly createdAt: string;
   readonly project: string;
   readonly window: string | null;
-  /** "active" or "canceled". */
+  /** "active" or "canceled", as stored. */
   readonly state: string;
+  readonly status: BackfillStatus;
   readonly total: number;
   readonly counts: Readonly<Record<SlotState, number>>;
   readonly slots: readonly SlotProgress[];
+}
+
+/** The states of a parent that keep its children from ever running. */
+const STOPPED: readonly string[] = ["failed", "blocked", "canceled"];
+
+/** pg-boss's words for an expired job, said plainly. */
+function plainMessage(message: string): string {
+  return message === "job failed by timeout in active state" ? EXPIRED_MESSAGE : message;
 }
 
 /** The backfills of a queue, newest first, each with its counts (no slots). */
@@ -48,13 +67,18 @@ export async function listBackfills(connection: QueueConnection): Promise<Backfi
   return out;
 }
 
+/** ConfigError unless `id` has the form of a backfill id: checked before anything touches the queue. */
+export function checkBackfillId(id: string): void {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))
+    throw new ConfigError(`${JSON.stringify(id)} is not a backfill id: expected a UUID, as materialize --queue printed it`);
+}
+
 /** One backfill's progress, job by job; ConfigError for an unknown id. */
 export async function backfillProgress(connection: QueueConnection, id: string): Promise<BackfillProgress> {
   await ensureTables(connection);
   const s = connection.schema;
   const b = connection.bossSchema;
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))
-    throw new ConfigError(`${JSON.stringify(id)} is not a backfill id (a UUID, as materialize --queue printed it)`);
+  checkBackfillId(id);
   const [backfill] = await connection.query<{
     id: string;
     created_at: Date;
@@ -114,9 +138,7 @@ export async function backfillProgress(connection: QueueConnection, id: string):
         if (row.last_error && row.waiting_on === 0) return "failed";
         if (backfill.state === "canceled") return "canceled";
         // Rows come in slot order and parents precede children, so their states are known.
-        return (parents.get(row.slot_id) ?? []).some((p) => ["failed", "blocked", "canceled"].includes(states.get(p) ?? ""))
-          ? "blocked"
-          : "waiting";
+        return (parents.get(row.slot_id) ?? []).some((p) => STOPPED.includes(states.get(p) ?? "")) ? "blocked" : "waiting";
     }
   };
   const slots = rows.map((row): SlotProgress => {
@@ -133,17 +155,27 @@ export async function backfillProgress(connection: QueueConnection, id: string):
       worker: row.worker,
       startedAt: row.started_at ? row.started_at.toISOString() : null,
       attempts: row.state === null ? 0 : (row.retry_count ?? 0) + (row.started_on ? 1 : 0),
-      error: failedOnce ? { message: message, asset: typeof output?.asset === "string" ? output.asset : null } : null,
+      error: failedOnce ? { message: plainMessage(message), asset: typeof output?.asset === "string" ? output.asset : null } : null,
+      ...(state === "blocked" ? { blockedBy: (parents.get(row.slot_id) ?? []).filter((p) => STOPPED.includes(states.get(p) ?? "")) } : {}),
     };
   });
   const counts: Record<SlotState, number> = { queued: 0, running: 0, completed: 0, failed: 0, waiting: 0, blocked: 0, canceled: 0 };
   for (const slot of slots) counts[slot.state]++;
+  const status: BackfillStatus =
+    backfill.state === "canceled"
+      ? "canceled"
+      : counts.completed === backfill.total
+        ? "completed"
+        : counts.queued + counts.running + counts.waiting > 0
+          ? "running"
+          : "stopped";
   return {
     id: backfill.id,
     createdAt: backfill.created_at.toISOString(),
     project: backfill.project,
     window: backfill.window,
     state: backfill.state,
+    status,
     total: backfill.total,
     counts,
     slots,

@@ -1,7 +1,10 @@
 import type * as Pg from "pg";
 import type PgBoss from "pg-boss";
 import { loadDriver } from "../destination/database/optional-driver.js";
-import { ConfigError, InterloperError } from "../errors.js";
+import { ConfigError } from "../errors.js";
+import { noQueueError, queueServerError } from "./queue-errors.js";
+
+export { QueueServerError, queueServerError } from "./queue-errors.js";
 
 // The queue lives in PostgreSQL: pg-boss's tables (its own schema) hold the jobs, ours (another
 // schema) hold each backfill's slots and the edges between them. One pool serves both, so that
@@ -21,6 +24,11 @@ export interface ConnectionOptions {
   readonly supervise?: boolean;
   /** How often supervision runs, in seconds (pg-boss's default is 120). */
   readonly maintenanceIntervalSeconds?: number;
+  /**
+   * Only a queue that exists (a command that reads or acts on backfills): when the schema holds
+   * none, ConfigError, and nothing is created.
+   */
+  readonly existing?: boolean;
 }
 
 /** The one queue name every backfill's jobs use. */
@@ -84,6 +92,7 @@ export class QueueConnection {
     box.connection = connection;
     boss.on("error", (error) => (connection.lastError = error));
     try {
+      if (options.existing && !(await queueExists(pool, schema))) throw noQueueError(server, schema);
       await boss.start();
       if (!(await boss.getQueue(QUEUE_NAME)))
         await boss.createQueue(QUEUE_NAME).catch(async (error: unknown) => {
@@ -156,14 +165,12 @@ export function parseQueueUrl(url: string, schema?: string): { url: string; sche
   return { url: parsed.toString(), schema: chosen };
 }
 
-/** A one-line error naming the queue server and what went wrong. */
-export function queueServerError(server: string, error: unknown): Error {
-  if (error instanceof ConfigError) return error;
-  const message = error instanceof Error ? error.message || (error as NodeJS.ErrnoException).code || error.name : String(error);
-  return new QueueServerError(`the queue server ${server} is unreachable: ${message.split("\n")[0]}`, { cause: error });
-}
-
-/** The queue's PostgreSQL server did not answer. */
-export class QueueServerError extends InterloperError {
-  override readonly code: string = "QUEUE_SERVER_ERROR";
+/** Whether the schema holds a queue: our backfill table and pg-boss's version table. */
+async function queueExists(pool: Pg.Pool, schema: string): Promise<boolean> {
+  const { rows } = await pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM information_schema.tables
+     WHERE (table_schema, table_name) IN (($1, 'backfill'), ($2, 'version'))`,
+    [schema, `${schema}_boss`],
+  );
+  return rows[0]?.n === 2;
 }

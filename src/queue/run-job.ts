@@ -3,8 +3,8 @@ import { errorInfo } from "../asset/events.js";
 import type { Project } from "../api/project.js";
 import { ConfigError } from "../errors.js";
 import type { RunResult } from "../runner/run-result.js";
-import { runWindow, type RunOptions } from "../runner/run.js";
-import { projectIdentity } from "./enqueue.js";
+import { runWindow, type RunInternals, type RunOptions } from "../runner/run.js";
+import { projectIdentity } from "./identity.js";
 import type { JobData } from "./queue-tables.js";
 
 /** Why a job failed, as pg-boss keeps it in the job's output. */
@@ -20,7 +20,7 @@ export function jobAssets(project: Project, data: JobData): Asset[] {
   const identity = projectIdentity(project);
   if (data.project !== identity)
     throw new ConfigError(
-      `this worker's project (${identity}) is not the one that enqueued backfill ${data.backfill} (${data.project}): start the worker with the same config`,
+      `this worker's project (${identity}) is not the one that enqueued backfill ${data.backfill} (${data.project}): the config file, its assets, and each asset's destinations and dataset must be the same; start the worker with the config and environment the backfill was enqueued with`,
     );
   return data.assets.map((key) => {
     const asset = project.dag.find(key);
@@ -30,7 +30,7 @@ export function jobAssets(project: Project, data: JobData): Asset[] {
 }
 
 /** Runs a job's slot in this process: one run of its assets over its partition, with the usual events. */
-export async function runJob(project: Project, data: JobData, options: RunOptions): Promise<RunResult> {
+export async function runJob(project: Project, data: JobData, options: RunOptions & Pick<RunInternals, "beforeWrite">): Promise<RunResult> {
   const assets = jobAssets(project, data);
   const partitioning = assets[0]?.partitioning ?? null;
   const window = data.partition !== null && partitioning ? partitioning.partition(data.partition).window : null;

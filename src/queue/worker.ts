@@ -1,11 +1,11 @@
 import { hostname } from "node:os";
 import type PgBoss from "pg-boss";
 import type { Project } from "../api/project.js";
-import { ConfigError } from "../errors.js";
+import { ConfigError, InterloperError } from "../errors.js";
 import type { EventHandler, RunEvents } from "../runner/events.js";
-import { returnJobs } from "./boss-internals.js";
+import { reclaimExpired, renewAttempt, returnJobs } from "./boss-internals.js";
 import { startHeartbeat } from "./heartbeat.js";
-import { completeJob, failJob, withReconnect } from "./complete-job.js";
+import { completeJob, failJob, withReconnect, type ReconnectOptions } from "./complete-job.js";
 import type { QueueConnection } from "./queue-connection.js";
 import { ensureTables, type JobData } from "./queue-tables.js";
 import { failureOf, failureOfError, jobAssets, runJob, type JobFailure } from "./run-job.js";
@@ -52,19 +52,25 @@ export interface WorkerOptions {
   readonly pollSeconds?: number;
   /** How long the worker keeps trying a lost queue server before it exits with an error (default 60 s). */
   readonly reconnectSeconds?: number;
+  /** Seconds between looks for jobs whose worker went silent past their expiry (default 60). */
+  readonly superviseSeconds?: number;
 }
 
 /** A job starting or ending in this worker. */
 export type JobEvent =
   | { readonly type: "job:started"; readonly job: string; readonly data: JobData; readonly attempt: number }
   | { readonly type: "job:completed"; readonly job: string; readonly data: JobData; readonly released: number }
-  | { readonly type: "job:failed"; readonly job: string; readonly data: JobData; readonly failure: JobFailure; readonly final: boolean };
+  | { readonly type: "job:failed"; readonly job: string; readonly data: JobData; readonly failure: JobFailure; readonly final: boolean }
+  /** This worker held the job no longer (it was stopped or cut off past the expiry): nothing more of it is written or settled here. */
+  | { readonly type: "job:lost"; readonly job: string; readonly data: JobData };
 
 /** What a worker did before it returned. */
 export interface WorkerSummary {
   readonly worker: string;
   readonly completed: number;
   readonly failed: number;
+  /** Jobs it held no longer when it was about to write or settle them (see `job:lost`). */
+  readonly lost: number;
   /** Why it stopped. */
   readonly reason: "stopped" | "max-jobs" | "idle";
 }
@@ -92,6 +98,9 @@ export async function runWorker(connection: QueueConnection, project: Project, o
   let started = 0;
   let completed = 0;
   let failed = 0;
+  let lost = 0;
+  const superviseMs = (options.superviseSeconds ?? 60) * 1000;
+  let supervisedAt = 0;
   let idleSince = Date.now();
   let wake: () => void = () => undefined;
   let fatal: Error | null = null;
@@ -124,14 +133,22 @@ export async function runWorker(connection: QueueConnection, project: Project, o
       ])
       .catch(() => undefined);
     let failure: JobFailure | null = null;
+    // Checked (and renewed) before each write: a worker stopped past its job's expiry, whose job
+    // went back to the queue and may have completed elsewhere, must not overwrite that run's rows.
+    let held = true;
+    const beforeWrite = async () => {
+      held &&= await withReconnect(retry, "check its job", () => renewAttempt(connection, job.id, job.retryCount, data.expire));
+      if (!held) throw new LostJobError(`the job of ${data.partition ?? "(unpartitioned)"} went back to the queue: nothing written`);
+    };
     try {
       // Another project's job is refused here, before a child process is handed it.
       jobAssets(project, data);
       const result =
         options.childProcess && data.partition !== null
-          ? await poolFor(data.backfill, options.childProcess).run(data.partition, data.assets)
+          ? await poolFor(data.backfill, options.childProcess).run(data.partition, data.assets, beforeWrite)
           : await runJob(project, data, {
               runId: job.id,
+              beforeWrite,
               concurrency: options.assetConcurrency ?? 4,
               ...(options.onEvent ? { onEvent: options.onEvent } : {}),
               ...(options.events ? { events: options.events } : {}),
@@ -149,15 +166,11 @@ export async function runWorker(connection: QueueConnection, project: Project, o
       }
       failure = failureOfError(error, data.partition);
     }
-    if (!failure) {
-      const released = await withReconnect(retry, "complete a job", () => completeJob(connection, job.id, job.retryCount, data));
-      completed++;
-      options.onJob?.({ type: "job:completed", job: job.id, data, released });
-    } else {
-      await withReconnect(retry, "record a failed job", () => failJob(connection, job.id, job.retryCount, data, failure));
-      failed++;
-      options.onJob?.({ type: "job:failed", job: job.id, data, failure, final: job.retryCount >= job.retryLimit });
-    }
+    const outcome = held ? await settle(connection, retry, job, failure) : null;
+    if (outcome?.type === "job:completed") completed++;
+    else if (outcome?.type === "job:failed") failed++;
+    else lost++;
+    options.onJob?.(outcome ?? { type: "job:lost", job: job.id, data });
   };
 
   const stopping = () => options.signal?.aborted === true || fatal !== null;
@@ -171,6 +184,10 @@ export async function runWorker(connection: QueueConnection, project: Project, o
         break;
       }
       const free = Math.min(concurrency - running.size, (options.maxJobs ?? Infinity) - started);
+      if (Date.now() - supervisedAt >= superviseMs) {
+        await withReconnect(retry, "look for expired jobs", () => reclaimExpired(connection));
+        supervisedAt = Date.now();
+      }
       const jobs = free > 0 ? await withReconnect(retry, "fetch jobs", () => fetchJobs(connection, free)) : [];
       for (const job of jobs) {
         started++;
@@ -204,7 +221,32 @@ export async function runWorker(connection: QueueConnection, project: Project, o
     control.dispose();
   }
   if (fatal) throw fatal;
-  return { worker, completed, failed, reason };
+  return { worker, completed, failed, lost, reason };
+}
+
+/**
+ * Completes or fails this attempt of a job, as the event that says so; null when the attempt
+ * holds the job no longer (it expired and went back to the queue: the attempt holding it now
+ * settles it).
+ */
+async function settle(
+  connection: QueueConnection,
+  retry: ReconnectOptions,
+  job: Fetched,
+  failure: JobFailure | null,
+): Promise<JobEvent | null> {
+  const data = job.data;
+  if (!failure) {
+    const released = await withReconnect(retry, "complete a job", () => completeJob(connection, job.id, job.retryCount, data));
+    return released === null ? null : { type: "job:completed", job: job.id, data, released };
+  }
+  const recorded = await withReconnect(retry, "record a failed job", () => failJob(connection, job.id, job.retryCount, data, failure));
+  return recorded ? { type: "job:failed", job: job.id, data, failure, final: job.retryCount >= job.retryLimit } : null;
+}
+
+/** A worker that held its job no longer was about to write. */
+class LostJobError extends InterloperError {
+  override readonly code: string = "LOST_JOB";
 }
 
 /** Fetches jobs; pg-boss returns none when the statement fails, so the connection's last error tells. */

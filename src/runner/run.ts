@@ -49,6 +49,8 @@ export interface RunInternals {
   readonly emit?: EventHandler;
   /** The backfill's control, so that stopping it stops its runs; a run alone makes its own. */
   readonly control?: RunControl;
+  /** Awaited before each destination write (see `ExecuteOptions.beforeWrite`). */
+  readonly beforeWrite?: () => Promise<void>;
 }
 
 /** The assets a run covers: the selection, or every materializable asset; ConfigError when one has an invalid edge. */
@@ -194,6 +196,7 @@ export async function runWindow(
           ...(options.backfillId ? { backfillId: options.backfillId } : {}),
           signal: attempt.signal,
           abandoned: attempt.abandoned,
+          ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}),
         }),
       );
       const endTime = new Date();

@@ -174,7 +174,7 @@ describe.skipIf(!up)("examples/kubernetes/queue-workers.yaml", () => {
       reject: false,
     });
     expect(result.exitCode, String(result.stderr)).toBe(0);
-    expect(String(result.stdout)).toContain(`${total}/${total} completed`);
+    expect(String(result.stdout)).toContain(`completed: ${total}/${total}`);
   });
 });
 

@@ -33,10 +33,22 @@ describe("a lost queue server", () => {
     expect(isConnectionError(Object.assign(new Error('relation "x" does not exist'), { code: "42P01" }))).toBe(false);
   });
 
-  it("is one line naming the server", () => {
+  it("is one line naming the server, what happened and what to do", () => {
     const error = queueServerError("db:5432", new Error("Connection terminated unexpectedly\nmore"));
     expect(error).toBeInstanceOf(QueueServerError);
-    expect(error.message).toBe("the queue server db:5432 is unreachable: Connection terminated unexpectedly");
+    expect(error.message).toBe(
+      "the queue server db:5432 is unreachable: the connection failed (Connection terminated unexpectedly); check that PostgreSQL is up and reachable from here",
+    );
+    const coded = (message: string, code: string) => queueServerError("db:5432", Object.assign(new Error(message), { code })).message;
+    expect(coded('database "jobs" does not exist', "3D000")).toBe(
+      'the queue server db:5432 has no such database (database "jobs" does not exist): create it (createdb NAME) or name another at the end of --queue',
+    );
+    expect(coded('password authentication failed for user "etl"', "28P01")).toBe(
+      'the queue server db:5432 refused the login (password authentication failed for user "etl"): fix the user of --queue, or give the password in PGPASSWORD',
+    );
+    expect(coded("getaddrinfo ENOTFOUND db", "ENOTFOUND")).toBe(
+      'the queue server\'s host "db" is not known (getaddrinfo ENOTFOUND db): fix the host of --queue',
+    );
   });
 });
 

@@ -148,7 +148,7 @@ describe.skipIf(!up)("backfills on the queue", () => {
     const p = project();
     const enqueued = await enqueuePlan(connection, p, il.planMaterialize(p, { window: "2026-02-01..2026-02-28" }));
     await runWorker(connection, p, { maxJobs: 3, pollSeconds: 0.2 });
-    expect(await cancelBackfill(connection, enqueued.backfillId)).toBe(25);
+    expect(await cancelBackfill(connection, enqueued.backfillId)).toBe(26);
     const summary = await runWorker(connection, p, { idleExitSeconds: 0.5, pollSeconds: 0.2 });
     expect(summary.completed).toBe(0);
     const progress = await backfillProgress(connection, enqueued.backfillId);
@@ -208,7 +208,7 @@ describe.skipIf(!up)("backfills on the queue", () => {
     expect(job!.retryCount).toBe(0);
     // As pg-boss's supervisor and another worker's fetch leave it: active again, one attempt later.
     await admin.query(`UPDATE ${schema}_boss.job SET retry_count = 1, started_on = now() WHERE id = $1`, [job!.id]);
-    expect(await completeJob(connection, job!.id, 0, job!.data)).toBe(0);
+    expect(await completeJob(connection, job!.id, 0, job!.data)).toBeNull();
     expect(await failJob(connection, job!.id, 0, job!.data, { message: "stale" })).toBe(false);
     expect((await backfillProgress(connection, enqueued.backfillId)).counts).toMatchObject({ running: 1 });
     expect(await completeJob(connection, job!.id, 1, job!.data)).toBe(0);

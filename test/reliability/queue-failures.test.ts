@@ -5,7 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { PG_CONNECTION } from "../database/servers.js";
 import { startTcpProxy } from "../support/tcp-proxy.js";
-import { completions, dayCount, daysOf, up, world } from "./queue-helpers.js";
+import { admin, completions, dayCount, daysOf, up, world } from "./queue-helpers.js";
 
 type World = Awaited<ReturnType<typeof world>>;
 
@@ -42,6 +42,42 @@ describe.skipIf(!up)("failures of backfills run by worker processes", () => {
     expect((await w.stored()).days).toEqual(Object.fromEntries(daysOf("2026-02-01", "2026-02-08").map((d) => [d, dayCount(d)])));
   });
 
+  // The frozen worker's run outlasts the expiry and the other worker's whole run of its day, so
+  // that a write it made on resuming would land last. With --processes only the parent is
+  // stopped: its child asks it before writing, and waits.
+  it.each([
+    ["in process", [] as string[]],
+    ["--processes", ["--processes", "1"]],
+  ])(
+    "a worker stopped past its job's expiry writes nothing when it resumes (%s): the retry that completed keeps its rows",
+    async (_, flags) => {
+      const w = await world({ QUEUE_SLOW_MS: "6000" });
+      const id = await enqueue(w, "2026-02-01..2026-02-02", ["--job-expiry", "2s", "--retry-delay", "0"]);
+      const frozen = w.worker(["--idle-exit", "1", ...flags]);
+      let day: string | undefined;
+      for (let i = 0; i < 200 && !day; i++) {
+        await sleep(100);
+        day = (await w.lines()).find((l) => l.startsWith("start orders"))?.split(" ")[2];
+      }
+      expect(day).toBeDefined();
+      frozen.child.kill("SIGSTOP");
+      // Another worker runs the free day at once, and the frozen one's day once its job expired.
+      const other = w.worker(["--concurrency", "2", "--idle-exit", "1", "--supervise-every", "1s"], { QUEUE_SLOW_MS: "10" });
+      const end = await other.done;
+      expect(end.exitCode, end.stderr).toBe(0);
+      expect(end.stderr).toMatch(/: 2 completed, 0 failed$/m);
+      frozen.child.kill("SIGCONT");
+      const resumed = await frozen.done;
+      expect(resumed.exitCode, resumed.stderr).toBe(0);
+      expect(resumed.stderr).toContain(`gave up ${day} shop.orders: this worker was stopped or cut off past the job expiry`);
+      expect(resumed.stderr).toMatch(/: 0 completed, 0 failed, 1 given up \(see above\)$/m);
+      const writers = await admin.query(`SELECT DISTINCT pid::int AS pid FROM ${w.dataset}.orders WHERE date = $1`, [day]);
+      expect(writers.rows).toEqual([{ pid: other.pid }]);
+      expect((await w.stored()).days).toEqual({ "2026-02-01": 1, "2026-02-02": 2 });
+      expect((await w.progress(id)).counts).toMatchObject({ completed: 2, failed: 0, running: 0 });
+    },
+  );
+
   it("a poisoned partition is retried, then stays failed with its error; the rest completes, the month that reads it is blocked", async () => {
     const w = await world({ QUEUE_SLOW_MS: "10", QUEUE_POISON: "2026-02-14" });
     const id = await enqueue(w, "2026-02-01..2026-02-28", ["--retries", "2", "--retry-delay", "0"]);
@@ -56,7 +92,7 @@ describe.skipIf(!up)("failures of backfills run by worker processes", () => {
     expect(progress.slots.find((s) => s.state === "failed")!.error!.message).toContain("orders feed poisoned for 2026-02-14");
     const view = await w.run(["backfills", id, "--queue", w.queue()]);
     expect(view.exitCode).toBe(0);
-    expect(view.outLines).toContain("  27/29 completed, 1 failed, 1 blocked");
+    expect(view.outLines).toContain("  stopped by 1 failed job: 27/29 completed, 1 failed, 1 blocked");
     expect(view.stdout).toMatch(/Failed:\n {2}2026-02-14 shop\.orders after 3 attempts: .*orders feed poisoned for 2026-02-14/);
     expect((await w.stored()).months).toEqual([]);
 
@@ -89,7 +125,7 @@ describe.skipIf(!up)("failures of backfills run by worker processes", () => {
       const gaveUp = await impatient.done;
       expect(gaveUp.exitCode).toBe(1);
       const errors = gaveUp.stderr.split("\n").filter((l) => l.startsWith("interloper: the queue server"));
-      expect(errors.at(-1)).toMatch(new RegExp(`^interloper: the queue server 127\\.0\\.0\\.1:${proxy.port} is unreachable: \\S`));
+      expect(errors.at(-1)).toMatch(new RegExp(`^interloper: the queue server 127\\.0\\.0\\.1:${proxy.port} is unreachable for 1 s: \\S`));
       expect(gaveUp.stderr).not.toMatch(/\n\s+at /);
       await sleep(3000);
       await proxy.start();

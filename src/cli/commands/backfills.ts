@@ -2,6 +2,7 @@ import { ConfigError } from "../../errors.js";
 import {
   backfillProgress,
   cancelBackfill,
+  checkBackfillId,
   listBackfills,
   QueueConnection,
   retryFailed,
@@ -11,7 +12,7 @@ import {
 import { count } from "../../text/english.js";
 import type { GlobalOptions } from "../main.js";
 import { printable, terminalJson } from "../printable.js";
-import { requireQueueUrl, type QueueFlags } from "./queue-flags.js";
+import { queueArgument, requireQueueUrl, type QueueFlags } from "./queue-flags.js";
 
 /** Flags of `interloper backfills`. */
 export interface BackfillsFlags extends GlobalOptions, QueueFlags {
@@ -29,7 +30,9 @@ export async function backfillsCommand(id: string | undefined, flags: BackfillsF
   if ((flags.retryFailed || flags.cancel) && !id)
     throw new ConfigError(`${flags.cancel ? "--cancel" : "--retry-failed"} needs a backfill id`);
   if (flags.retryFailed && flags.cancel) throw new ConfigError("--retry-failed and --cancel cannot be combined");
-  const connection = await QueueConnection.open({ url });
+  // Input is checked before the queue is touched; a queue that does not exist is not created.
+  if (id) checkBackfillId(id);
+  const connection = await QueueConnection.open({ url }, { existing: true });
   try {
     if (!id) {
       const all = await listBackfills(connection);
@@ -40,7 +43,7 @@ export async function backfillsCommand(id: string | undefined, flags: BackfillsF
     }
     if (flags.cancel) {
       const canceled = await cancelBackfill(connection, id);
-      err(`Canceled backfill ${id}: ${count(canceled, "job")} will not run (running ones finish)`);
+      err(`Canceled backfill ${id}: ${count(canceled, "job")} will not run (running ones finish); enqueuing it again starts it over`);
     }
     if (flags.retryFailed) {
       const retried = await retryFailed(connection, id);
@@ -48,29 +51,32 @@ export async function backfillsCommand(id: string | undefined, flags: BackfillsF
     }
     const progress = await backfillProgress(connection, id);
     if (flags.json) out(terminalJson(JSON.stringify(progress)));
-    else for (const line of detailLines(progress)) out(line);
+    else for (const line of detailLines(progress, queueArgument(url))) out(line);
     return 0;
   } finally {
     await connection.close();
   }
 }
 
-/** "6f1c… 2026-01-01..2026-12-31 active: 120/365 completed, 4 running, 2 failed, …" */
+/** "6f1c… 2026-01-01..2026-12-31 running: 120/365 completed, 4 running, 2 failed, …" */
 function summaryLine(b: BackfillProgress): string {
-  return `${b.id}  ${b.window ?? "-"}  ${b.state}: ${countsText(b)}  (created ${b.createdAt})`;
+  return `${b.id}  ${b.window ?? "-"}  ${statusText(b)}  (created ${b.createdAt})`;
 }
 
-function countsText(b: BackfillProgress): string {
+/** "completed: 177/177", "running: 120/365 completed, 4 running", "stopped by 1 failed job: 27/29 completed, 1 failed, 1 blocked". */
+function statusText(b: BackfillProgress): string {
   const c = b.counts;
   const parts = [`${c.completed}/${b.total} completed`];
   for (const state of ["running", "queued", "waiting", "failed", "blocked", "canceled"] as const)
     if (c[state] > 0) parts.push(`${c[state]} ${state}`);
-  return parts.join(", ");
+  if (b.status === "completed") return `completed: ${c.completed}/${b.total}`;
+  if (b.status === "stopped") return `stopped by ${count(c.failed, "failed job")}: ${parts.join(", ")}`;
+  return `${b.status}: ${parts.join(", ")}`;
 }
 
-/** The terminal view of one backfill: its counts, then what runs where, what failed and why, what is blocked. */
-function detailLines(b: BackfillProgress): string[] {
-  const lines = [`Backfill ${b.id} (${b.window ?? "no window"}, ${b.project}): ${b.state}`, `  ${countsText(b)}`];
+/** The terminal view of one backfill: its status, then what runs where, what failed and why, what is blocked by what, and what to do. */
+function detailLines(b: BackfillProgress, queue: { argument: string; note: string }): string[] {
+  const lines = [`Backfill ${b.id} (${b.window ?? "no window"}, ${b.project})`, `  ${statusText(b)}`];
   const name = (s: SlotProgress) => `${s.partition ?? "(unpartitioned)"} ${s.assets.join(", ")}`;
   const running = b.slots.filter((s) => s.state === "running");
   if (running.length) lines.push("Running:", ...running.map((s) => `  ${name(s)} on ${s.worker ?? "?"} since ${s.startedAt ?? "?"}`));
@@ -83,7 +89,19 @@ function detailLines(b: BackfillProgress): string[] {
   const retrying = b.slots.filter((s) => s.state === "queued" && s.error);
   if (retrying.length) lines.push("Retrying:", ...retrying.map((s) => `  ${name(s)}: ${s.error!.message}`));
   const blocked = b.slots.filter((s) => s.state === "blocked");
-  if (blocked.length) lines.push(`Blocked by a failure: ${blocked.map(name).join("; ")}`);
-  if (failed.length && b.state === "active") lines.push(`Fix the cause, then: interloper backfills ${b.id} --retry-failed`);
+  if (blocked.length)
+    lines.push("Blocked (each waits on jobs that cannot complete):", ...blocked.map((s) => `  ${blockedLine(b, s, name)}`));
+  const command = (flags: string) => `interloper backfills ${b.id}${flags} ${queue.argument}${queue.note}`;
+  if (failed.length && b.state === "active") lines.push(`Fix the cause, then run: ${command(" --retry-failed")}`);
+  else if (b.status === "running" && b.counts.queued > 0 && running.length === 0)
+    lines.push(`Nothing of it is running: start workers with: interloper worker ${queue.argument}${queue.note}`);
   return lines;
+}
+
+/** "2026-02 shop.monthly: waits on 2026-02-14 shop.orders (failed)" */
+function blockedLine(b: BackfillProgress, slot: SlotProgress, name: (s: SlotProgress) => string): string {
+  const parents = (slot.blockedBy ?? []).flatMap((id) => b.slots.filter((s) => s.slot === id));
+  const shown = parents.slice(0, 3).map((p) => `${name(p)} (${p.state})`);
+  const more = parents.length > 3 ? ` and ${parents.length - 3} more` : "";
+  return `${name(slot)}: waits on ${shown.join(", ")}${more}`;
 }

@@ -21,7 +21,7 @@ import { RunTracker } from "../reporters/tracker.js";
 import { describeDryRun, dryRunLines } from "./dry-run.js";
 import { planOnCommandLine, skippedLines } from "./skipped.js";
 import { checkYes, confirmAndDrop, dryRunDropLines, type FullRefreshFlags } from "./full-refresh.js";
-import { enqueueCommand, type EnqueueFlags } from "./enqueue.js";
+import { checkQueueOnlyFlags, enqueueCommand, type EnqueueFlags } from "./enqueue.js";
 import { queueUrl, type QueueFlags } from "./queue-flags.js";
 import { planOptions, rangeEnd, rangeEndNeedsMissing, type SelectionFlags } from "./selection.js";
 import { parseDuration, shardFromFlags, type ShardFlags } from "./shard.js";
@@ -70,6 +70,7 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   if (flags.includeEmpty && !flags.missing) throw new ConfigError("--include-empty only applies with --missing");
   rangeEndNeedsMissing(flags);
   checkYes(flags);
+  checkQueueOnlyFlags(flags, queueUrl(flags));
   if (flags.fullRefresh) checkFullRefreshOptions({ only: flags.missing || undefined, shard });
   if (flags.missing)
     options = await missingPlanOptions(project, options, { includeEmpty: flags.includeEmpty ?? false, ...rangeEnd(flags) });

@@ -57,7 +57,10 @@ async function workerGuarded(flags: WorkerFlags): Promise<number> {
   if (flags.processes && !project.filepath) throw new ConfigError("--processes needs a config file that worker processes can load");
   const connection = await QueueConnection.open(
     { url },
-    { supervise: true, maintenanceIntervalSeconds: Math.max(1, Math.round(superviseMs / 1000)) },
+    // The worker sends the jobs of silent workers back itself, every --supervise-every and at
+    // once; pg-boss's maintenance (which would retry them only after a failure's backoff, and
+    // archives settled jobs) runs five times less often, so the worker's look comes first.
+    { supervise: true, maintenanceIntervalSeconds: Math.max(1, Math.round((5 * superviseMs) / 1000)) },
   );
   const stop = new AbortController();
   const interrupt = new AbortController();
@@ -84,6 +87,7 @@ async function workerGuarded(flags: WorkerFlags): Promise<number> {
       ...(graceMs !== undefined ? { graceMs } : {}),
       pollSeconds: pollMs / 1000,
       reconnectSeconds: reconnectMs / 1000,
+      superviseSeconds: superviseMs / 1000,
       signal: stop.signal,
       runSignal: interrupt.signal,
       ...(flags.json ? { onEvent: (event) => out(terminalJson(eventToJson(event))) } : {}),
@@ -91,7 +95,10 @@ async function workerGuarded(flags: WorkerFlags): Promise<number> {
       onWarning: (message) => err(`interloper: ${message}`),
     });
     const why = { stopped: "stopped", "max-jobs": "ran --max-jobs jobs", idle: "the queue stayed empty" }[summary.reason];
-    if (!flags.json) err(`Worker ${summary.worker} done (${why}): ${summary.completed} completed, ${summary.failed} failed`);
+    if (!flags.json)
+      err(
+        `Worker ${summary.worker} done (${why}): ${summary.completed} completed, ${summary.failed} failed${summary.lost ? `, ${summary.lost} given up (see above)` : ""}`,
+      );
     return 0;
   } finally {
     process.off("SIGINT", onSignal);
@@ -110,6 +117,8 @@ export function jobLine(event: JobEvent): string {
       return `completed ${what}${event.released > 0 ? ` (released ${event.released} waiting job${event.released === 1 ? "" : "s"})` : ""}`;
     case "job:failed":
       return `failed ${what}: ${event.failure.message}${event.final ? " (no retry left)" : " (will retry)"}`;
+    case "job:lost":
+      return `gave up ${what}: this worker was stopped or cut off past the job expiry and its job went back to the queue; nothing more of it is written here, the attempt holding it now settles it`;
   }
 }
 

@@ -15,6 +15,15 @@ export interface WorkerTask {
   readonly graceMs: number;
   readonly concurrency: number;
   readonly failFast: boolean;
+  /** Ask the parent before each destination write (a queue worker checks that it still holds the job). */
+  readonly askBeforeWrite?: boolean;
+}
+
+/** The parent's answer to a `may-write`: whether the write may start, else why not. */
+export interface WorkerMayWriteReply {
+  readonly kind: "may-write-reply";
+  readonly id: number;
+  readonly refusal: string | null;
 }
 
 /** The parent was interrupted: the worker gives its run the grace, naming `reason` (e.g. "SIGINT"). */
@@ -28,7 +37,7 @@ export interface WorkerShutdown {
   readonly kind: "shutdown";
 }
 
-export type ToWorker = WorkerTask | WorkerInterrupt | WorkerShutdown;
+export type ToWorker = WorkerTask | WorkerInterrupt | WorkerShutdown | WorkerMayWriteReply;
 
 /** An event of the task's run, re-emitted by the parent. */
 export interface WorkerEvent {
@@ -48,7 +57,13 @@ export interface WorkerReady {
   readonly kind: "ready";
 }
 
-export type FromWorker = WorkerReady | WorkerEvent | WorkerResult;
+/** A destination write is about to start: may it? (only for a task with `askBeforeWrite`) */
+export interface WorkerMayWrite {
+  readonly kind: "may-write";
+  readonly id: number;
+}
+
+export type FromWorker = WorkerReady | WorkerEvent | WorkerResult | WorkerMayWrite;
 
 /** An error as data: enough to rebuild one of interloper's error classes with its stack. */
 export interface ErrorData {

@@ -96,6 +96,14 @@ class Worker {
   }
 }
 
+/** Tells a worker whether its write may start: `beforeWrite` resolved, or why not. */
+function answer(worker: Worker, id: number, beforeWrite: () => Promise<void>): void {
+  beforeWrite().then(
+    () => worker.send({ kind: "may-write-reply", id, refusal: null }),
+    (error: unknown) => worker.send({ kind: "may-write-reply", id, refusal: error instanceof Error ? error.message : String(error) }),
+  );
+}
+
 /** The worker processes of one backfill, at most as many alive as partitions run at once. */
 export class WorkerPool {
   private readonly idle: Worker[] = [];
@@ -106,8 +114,12 @@ export class WorkerPool {
     private readonly context: PoolContext,
   ) {}
 
-  /** Runs one partition's assets in a worker, re-emitting its events; never throws for the worker's sake. */
-  async run(partition: string, assets: readonly string[]): Promise<RunResult> {
+  /**
+   * Runs one partition's assets in a worker, re-emitting its events; never throws for the
+   * worker's sake. `beforeWrite`, when given, is asked before each of the worker's destination
+   * writes; its rejection refuses the write (the asset fails with its message).
+   */
+  async run(partition: string, assets: readonly string[], beforeWrite?: () => Promise<void>): Promise<RunResult> {
     const worker = this.idle.pop() ?? this.start();
     const { timeoutMs } = this.options;
     const graceMs = this.options.graceMs ?? DEFAULT_GRACE_MS;
@@ -121,6 +133,7 @@ export class WorkerPool {
       graceMs,
       concurrency: this.context.concurrency,
       failFast: this.context.failFast,
+      ...(beforeWrite ? { askBeforeWrite: true } : {}),
     };
     worker.stderr = "";
     let asked: TaskEnd["asked"] = null;
@@ -144,6 +157,7 @@ export class WorkerPool {
       worker.onMessage = (message) => {
         if (message.kind === "event") record.onEvent(message.event);
         else if (message.kind === "result") resolve({ reply: message, exit: null });
+        else if (message.kind === "may-write" && beforeWrite) answer(worker, message.id, beforeWrite);
       };
       void worker.closed.then((exit) => resolve({ reply: null, exit }));
       void worker.ready.then((ok) => {

@@ -2,12 +2,18 @@
 // the run an in-process backfill would start for that partition, and sends back its events and
 // its result. The process entry (api/pool-worker.ts) loads the project and hands it here.
 import type { AssetGraph } from "../../asset/dependencies.js";
+import { InterloperError } from "../../errors.js";
 import type { PartitionWindow } from "../../partitioning/index.js";
 import { abandonedStillRunning } from "../attempt.js";
 import type { InterloperEvent } from "../events.js";
 import { materializeDag } from "../run.js";
 import { takeEscapedError } from "../watchdog.js";
 import { runResultToData, type FromWorker, type ToWorker, type WorkerTask } from "./protocol.js";
+
+/** The parent refused a destination write (a queue worker that no longer holds its job). */
+class WriteRefused extends InterloperError {
+  override readonly code: string = "WRITE_REFUSED";
+}
 
 /** What a worker serves tasks with. */
 export interface WorkerProject {
@@ -36,6 +42,22 @@ export async function serveTasks(load: () => Promise<WorkerProject>): Promise<vo
       process.send!(message, undefined, undefined, () => resolve());
     });
   let interrupt: AbortController | null = null;
+  // The parent's answers to `may-write`, by id.
+  const answers = new Map<number, (refusal: string | null) => void>();
+  let asked = 0;
+  const mayWrite = async (): Promise<void> => {
+    const id = ++asked;
+    // Waiting for the parent keeps the process alive (the channel is unref'd during a run).
+    channel?.ref();
+    const refusal = await new Promise<string | null>((resolve) => {
+      answers.set(id, resolve);
+      void send({ kind: "may-write", id });
+    }).finally(() => {
+      answers.delete(id);
+      if (answers.size === 0) channel?.unref();
+    });
+    if (refusal !== null) throw new WriteRefused(refusal);
+  };
   /** From a task's arrival until its result is handed to the channel. */
   let busy = false;
   let terminating = false;
@@ -72,6 +94,7 @@ export async function serveTasks(load: () => Promise<WorkerProject>): Promise<vo
         graceMs: task.graceMs,
         ...(timeoutMs !== undefined ? { timeoutMs } : {}),
         signal: interrupt.signal,
+        ...(task.askBeforeWrite ? { beforeWrite: mayWrite } : {}),
         onEvent: (event: InterloperEvent) => void send({ kind: "event", event }),
       });
     } finally {
@@ -93,6 +116,8 @@ export async function serveTasks(load: () => Promise<WorkerProject>): Promise<vo
       });
     } else if (message.kind === "interrupt") {
       interrupt?.abort(new DOMException(message.reason, "AbortError"));
+    } else if (message.kind === "may-write-reply") {
+      answers.get(message.id)?.(message.refusal);
     } else if (message.kind === "shutdown") {
       void exit(0);
     }
