@@ -14,9 +14,16 @@ export function rememberProject(project: Project): void {
  * program exits as soon as its work is done.
  */
 export async function closeProject(project: Project): Promise<void> {
+  // Forgotten first: a long-lived program that loads and closes projects must not keep them all.
+  loaded.delete(project);
   const destinations = new Set(project.dag.assets.flatMap((asset) => asset.destinations));
   // async, so that a close() that throws at once is settled like one that rejects
   await Promise.allSettled([...destinations].map(async (d) => d.close()));
+}
+
+/** How many loaded projects are not closed yet. */
+export function openProjectCount(): number {
+  return loaded.size;
 }
 
 /** Closes every project loaded so far and forgets them. */
