@@ -1,6 +1,7 @@
 import type { Coverage } from "../../api/coverage/index.js";
 import type { Project } from "../../api/project.js";
 import { ConfigError } from "../../errors.js";
+import { loadTerminalViews } from "../ink-runtime.js";
 import { partitionDetails } from "../views/partition-details.js";
 import { printableCoverage } from "../views/printable-coverage.js";
 import type { ExplorerExit, ExplorerPlace } from "./explorer-state.js";
@@ -37,7 +38,9 @@ export interface ExplorerSession {
  * (which owns the terminal meanwhile), then opens it again on fresh coverage, where it was.
  */
 export async function runExplorer(session: ExplorerSession, first: readonly Coverage[]): Promise<void> {
-  const [{ render }, React, { CoverageExplorer }] = await Promise.all([import("ink"), import("react"), import("./explorer.js")]);
+  const [{ render }, React, { CoverageExplorer }] = await loadTerminalViews(() =>
+    Promise.all([import("ink"), import("react"), import("./explorer.js")]),
+  );
   let results = first;
   let place: ExplorerPlace | undefined;
   let message: string | undefined;
