@@ -150,13 +150,13 @@ describe.skipIf(!HAS_SCRIPT)("the progress view in a pseudo-terminal", () => {
     expect(quiet.screen.text).not.toContain("fetched");
   }, 120_000);
 
-  it("redraws at most about ten times a second, however quickly partitions finish: finished lines come in batches", async () => {
+  it("redraws at most a few times a second, however quickly partitions finish: finished lines come in batches", async () => {
     const run = await materialize(["demo.orders", "-w", "2025-01-01..2025-07-19"]);
     expect(run.exitCode, run.screen.text).toBe(0);
     expect(run.screen.lines.filter((line) => line.startsWith("✓ 2025-"))).toHaveLength(200);
     // Each frame draws the bar once; a redraw per finished partition drew 200 of them or more.
     const frames = run.output.match(/\d+\/200 {2}\d+%/g)?.length ?? 0;
-    expect(frames, `${frames} frames in ${Math.round(run.wallMs)} ms`).toBeLessThanOrEqual(Math.ceil(run.wallMs / 50) + 5);
+    expect(frames, `${frames} frames in ${Math.round(run.wallMs)} ms`).toBeLessThanOrEqual(Math.ceil(run.wallMs / 100) + 5);
   }, 120_000);
 
   it("a terminal that reports 0 columns and 0 rows is drawn on as 80 x 24: whole lines, no screen cleared per frame", async () => {

@@ -7,9 +7,10 @@ import { RunTracker } from "./tracker.js";
 /**
  * The least time between two redraws. A redraw (finished lines printed above, the bar drawn again)
  * costs a layout and a write of the whole frame: at one per event, a run of quick partitions spent
- * more time drawing than working. Ten a second reads as live; finished lines come in batches.
+ * more time drawing than working. Five a second still reads as live (elapsed times, the rate);
+ * finished lines come in batches.
  */
-export const FRAME_MS = 100;
+export const FRAME_MS = 200;
 
 /** The live terminal view of a materialize, fed by the runner's events. */
 export class InkReporter implements ProgressFeed {
