@@ -121,4 +121,26 @@ describe("coverage --interactive", () => {
       for (const line of frame) expect(line, line).not.toMatch(/…$/);
     },
   );
+
+  it("in a terminal that reports 0 x 0: drawn as 80 x 24, whole lines", { timeout: 60_000 }, async () => {
+    const command = `stty cols 0 rows 0; exec ${quote(process.execPath)} ${quote(BIN)} coverage -i -c ${quote(COVERAGE)}`;
+    const child = execa("script", ["-qfec", command, "/dev/null"], {
+      cwd: box.dir,
+      env: { INTERLOPER_TEST_DATA: box.data, NO_COLOR: "1", CI: undefined, FORCE_COLOR: undefined, DEBUG: undefined },
+      reject: false,
+      timeout: 50_000,
+    });
+    let output = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+      if (plain(output).includes(KEYS_HELP)) child.stdin!.write("q");
+    });
+    const result = await child;
+    expect(result.exitCode, plain(output).slice(-2000)).toBe(0);
+    const lines = TerminalScreen.of(output, 80, 24).lines.map((l) => l.trimEnd());
+    const frame = lines.slice(lines.findLastIndex((l) => l.startsWith("coverage explorer: ")));
+    expect(frame.length, frame.join("\n")).toBeLessThanOrEqual(23);
+    expect(frame.some((l) => l.startsWith("› cov.orders"))).toBe(true);
+    expect(output).not.toContain("\u001b[2J");
+  });
 });
