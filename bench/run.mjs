@@ -39,8 +39,8 @@ const extras = (value("--with", "") ?? "").toLowerCase().split(",").filter(Boole
 const DATA = resolve(value("--data-dir", join(os.tmpdir(), `interloper-bench-${process.pid}`)));
 
 const size = smoke
-  ? { rows: 200, stream: 50_000, tenYearRows: 1, poolDays: 365, hourly: 2_000 }
-  : { rows: 10_000, stream: 5_000_000, tenYearRows: 10, poolDays: 365, hourly: 100_000 };
+  ? { rows: 200, stream: 50_000, tenYearRows: 1, poolDays: 365, hourly: 2_000, progressDays: 60 }
+  : { rows: 10_000, stream: 5_000_000, tenYearRows: 10, poolDays: 365, hourly: 100_000, progressDays: 780 };
 
 /** Python interloper 0.61's W4 (1 row a partition, CSV, one at a time), measured elsewhere (issue 20). */
 const PYTHON_W4_MS = 3.06;
@@ -112,17 +112,21 @@ async function runTask([task, options]) {
   return { ...parsed, wallMs: out.wallMs };
 }
 
-/** A whole process, timed from spawn to exit; peak RSS from /usr/bin/time when present. */
-async function runProcess(command) {
-  const [cmd, ...args] = TIME ? [TIME, "-f", "@@RSS %M", ...command] : command;
-  const out = await spawnCollect(cmd, args);
+/** A whole process, timed from spawn to exit; peak RSS from /usr/bin/time when present. `env`: its environment, when given. */
+async function runProcess(command, env) {
+  const [cmd, ...args] = TIME ? [TIME, "-f", "@@RSS %M @@CPU %U %S", ...command] : command;
+  const out = await spawnCollect(cmd, args, env ? { env } : {});
   if (out.code !== 0)
     return { error: `exit ${out.code ?? out.signal}: ${out.stderr.trim().split("\n").slice(-5).join(" | ")}`, wallMs: out.wallMs };
   const rss = /@@RSS (\d+)/.exec(out.stderr);
-  return { ms: out.wallMs, maxRSSKB: rss ? Number(rss[1]) : null, wallMs: out.wallMs, extra: {} };
+  // CPU time (user + system, the process and the children it waited for): steadier than the
+  // wall clock on a busy machine.
+  const cpu = /@@CPU ([\d.]+) ([\d.]+)/.exec(out.stderr);
+  const extra = cpu ? { cpuMs: (Number(cpu[1]) + Number(cpu[2])) * 1000 } : {};
+  return { ms: out.wallMs, maxRSSKB: rss ? Number(rss[1]) : null, wallMs: out.wallMs, extra };
 }
 
-const runSpec = (spec) => (spec.process ? runProcess(spec.process) : runTask(spec.task));
+const runSpec = (spec) => (spec.process ? runProcess(spec.process, spec.env?.()) : runTask(spec.task));
 
 // --- the workloads ------------------------------------------------------------------------------
 
@@ -130,6 +134,32 @@ const dir = (name) => join(DATA, name);
 const YEAR = "2025-01-01..2025-12-31";
 const TEN_YEARS_DAYS = 3650;
 const TEN_YEARS_END = new Date(Date.parse("2016-01-01T00:00:00Z") + (TEN_YEARS_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
+
+/** The PV workload's command: `size.progressDays` days of shop.orders from 2023-01-01. */
+function materializeDays() {
+  const last = new Date(Date.parse("2023-01-01T00:00:00Z") + (size.progressDays - 1) * 86_400_000).toISOString().slice(0, 10);
+  return [
+    process.execPath,
+    "bin/interloper",
+    "materialize",
+    "shop.orders",
+    "-w",
+    `2023-01-01..${last}`,
+    "-c",
+    join(BENCH, "fixtures", "progress.config.mjs"),
+  ];
+}
+
+/** `command` in a pseudo-terminal of 120 x 40, as a person runs it (script exits with its code). */
+function inTerminal(command) {
+  const quoted = command.map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(" ");
+  return ["script", "-qfec", `stty cols 120 rows 40; exec ${quoted}`, "/dev/null"];
+}
+
+/** The environment of a PV run: a terminal's (no CI, colours on), writing to `name`'s folder. */
+function progressEnv(name) {
+  return () => ({ ...process.env, CI: undefined, NO_COLOR: undefined, TERM: "xterm-256color", BENCH_DIR: dir(name) });
+}
 
 /**
  * target kinds: ratio (lib / baseline <= max), perPartition (ms / count < max), abs (ms < max),
@@ -256,6 +286,15 @@ const WORKLOADS = [
     base: { process: [process.execPath, "-e", "0"] },
     baseWhat: "node -e 0",
     target: { kind: "ratio", max: 3 },
+  },
+  {
+    id: "PV",
+    name: "progress-view",
+    what: `interloper materialize of ${size.progressDays} daily partitions x 10 rows to CSV in a 120 x 40 pseudo-terminal (util-linux script): the live progress view, whole process`,
+    lib: { process: inTerminal(materializeDays()), env: progressEnv("pv-tty"), fresh: dir("pv-tty") },
+    base: { process: materializeDays(), env: progressEnv("pv-pipe"), fresh: dir("pv-pipe") },
+    baseWhat: "the same command with stdout and stderr piped: plain lines",
+    target: { kind: "ratio", max: 1.1 },
   },
   {
     id: "W6",
@@ -506,6 +545,14 @@ function evaluate(w, byId) {
     // A hook that names its partitions (or jobs) a run: what the workload adds to each, against its baseline.
     row.overheadPerPartitionMs = (row.time - row.baseline) / t.count;
     row.notes.push(`${row.overheadPerPartitionMs.toFixed(2)} ms a partition more than the baseline ((time - baseline) / ${t.count})`);
+  }
+  if (w.id === "PV") {
+    const cpu = (samples) => median(ok(samples).map((s) => s.extra?.cpuMs));
+    const [terminal, piped] = [cpu(libSamples), cpu(ref)];
+    if (terminal !== null && piped)
+      row.notes.push(
+        `CPU time (user + system): terminal ${fmtMs(terminal)}, piped ${fmtMs(piped)}, ${(terminal / piped).toFixed(2)}x; wall clock ${row.ratio === null ? "-" : `${row.ratio.toFixed(2)}x`}`,
+      );
   }
   if (w.id === "C10Y" && row.time !== null) row.notes.push(`absolute ${fmtMs(row.time)} for ${TEN_YEARS_DAYS} partitions`);
   row.crashed = libErrors.length > 0 && !w.info;

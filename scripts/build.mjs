@@ -28,9 +28,26 @@ const ENTRIES = ["index", "cli/main", "destination/index", "destination/formats/
  * entry module imports its ~250 function modules, which Node would load on every start of the
  * CLI (over a second on a loaded machine); the partitioning layer uses about twenty of them.
  * Nothing of theirs crosses the public API (the Dates handed out are plain Dates), so a user's
- * own copy of date-fns need not be the same one.
+ * own copy of date-fns need not be the same one. ink and es-toolkit: see isInk.
  */
-const BUNDLED_DEPENDENCIES = /^(date-fns|@date-fns\/(utc|tz))(\/|$)/;
+const BUNDLED_DEPENDENCIES = /^(date-fns|@date-fns\/(utc|tz)|ink|es-toolkit)(\/|$)/;
+
+/**
+ * ink and its dependencies: its `throttle` alone comes from es-toolkit/compat, whose entry loads
+ * some 600 modules (half a second of every start of a terminal view on a loaded machine). Joined,
+ * in a chunk of their own that only the terminal views load. React stays external: the views and
+ * ink share one React.
+ */
+const isInk = (id) => id.includes("/node_modules/") && !BUNDLED_DEPENDENCIES_PATH.test(id) && !isInkDevtools(id);
+
+/** date-fns, whose modules go into the library's chunk. */
+const BUNDLED_DEPENDENCIES_PATH = /\/node_modules\/(date-fns|@date-fns)\//;
+
+/** What ink imports and leaves to the package's own copy: React (the views and ink share it) and, for DEV=true only, the devtools. */
+const SHARED_WITH_INK = /^(react|react-devtools-core|ws)(\/|$)/;
+
+/** ink's link to React's devtools: loaded (and connecting) only when DEV=true, so kept in its own chunk. */
+const isInkDevtools = (id) => /\/node_modules\/ink\/build\/devtools/.test(id);
 
 rmSync(join(ROOT, ".build"), { recursive: true, force: true });
 // --inlineSources: the maps carry the TypeScript itself, so they work without src/ (not published).
@@ -52,7 +69,13 @@ try {
   await build({
     input: Object.fromEntries(ENTRIES.map((entry) => [entry, join(COMPILED, `${entry}.js`)])),
     // Only interloper's own modules (relative or absolute paths) and the bundled dependencies go into the bundle.
-    external: (id) => !id.startsWith(".") && !id.startsWith("/") && !BUNDLED_DEPENDENCIES.test(id),
+    external: (id, importer) =>
+      !id.startsWith(".") &&
+      !id.startsWith("/") &&
+      !BUNDLED_DEPENDENCIES.test(id) &&
+      // A joined dependency's own dependencies are joined too, as it resolves them (ink keeps its
+      // own signal-exit, older than the one beside it); React stays one copy, shared.
+      (!importer?.includes("/node_modules/") || SHARED_WITH_INK.test(id)),
     platform: "node",
     logLevel: "warn",
     // tsc's source maps go in with its JavaScript, so the bundle's maps lead back to src/*.ts.
@@ -72,6 +95,8 @@ try {
       // `backfills` import it, and every other start would compile it for nothing.
       codeSplitting: {
         groups: [
+          { name: "ink-devtools", test: isInkDevtools },
+          { name: "ink", test: isInk },
           { name: "interloper", test: inLibraryChunk },
           { name: "queue", test: (id) => id.includes("/queue/") },
         ],

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import * as il from "../../src/index.js";
 import { computeCoverage, type Coverage } from "../../src/api/coverage/index.js";
 import { assetWindow } from "../../src/api/scope.js";
-import { CoverageExplorer, KEYS_HELP } from "../../src/cli/explorer/explorer.js";
+import { CoverageExplorer } from "../../src/cli/explorer/explorer.js";
 import type { ExplorerExit } from "../../src/cli/explorer/explorer-state.js";
 import { partitionDetails, type PartitionInDestination } from "../../src/cli/views/partition-details.js";
 
@@ -17,6 +17,8 @@ const KEY = { up: "\u001b[A", down: "\u001b[B", right: "\u001b[C", left: "\u001b
 // How long a frame may take on a busy machine (a bound, not a measure).
 const PATIENCE = { timeout: 15_000, interval: 20 };
 const NOW = new Date("2026-03-11T10:00:00Z");
+/** The end of the keys' help: once it shows, the explorer reads keys. */
+const KEYS_HELP = "q quit";
 
 function assetOf(key: string, partitioning: il.PartitionConfig): il.Asset {
   const definition = il.asset({ key, partitioning, run: () => [] });

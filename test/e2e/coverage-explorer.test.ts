@@ -3,6 +3,7 @@
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { BIN, oneLineError, usePreparedSandbox, useSandboxes } from "./helpers.js";
+import { TerminalScreen } from "../support/terminal-screen.js";
 import { COVERAGE, D, orderRows, prepare } from "./coverage-helpers.js";
 
 const sandbox = useSandboxes();
@@ -73,4 +74,73 @@ describe("coverage --interactive", () => {
       expect(partitions.find((p) => p.key === D(28))?.status).toBe("materialized");
     },
   );
+
+  it(
+    "in a 60 x 20 pseudo-terminal: keys sent in one burst all count, g goes to a gap, and with its details open the frame fits",
+    { timeout: 120_000 },
+    async () => {
+      const command = `stty cols 60 rows 20; exec ${quote(process.execPath)} ${quote(BIN)} coverage -i -c ${quote(COVERAGE)}`;
+      const child = execa("script", ["-qfec", command, "/dev/null"], {
+        cwd: box.dir,
+        env: { INTERLOPER_TEST_DATA: box.data, NO_COLOR: "1", CI: undefined, FORCE_COLOR: undefined, DEBUG: undefined },
+        reject: false,
+        timeout: 110_000,
+      });
+      let output = "";
+      const waiters: Array<() => void> = [];
+      child.stdout!.on("data", (chunk: Buffer) => {
+        output += chunk.toString("utf8");
+        for (const wake of waiters.splice(0)) wake();
+      });
+      const shows = (text: string, from = 0) =>
+        new Promise<number>((resolve) => {
+          const look = () => (plain(output.slice(from)).includes(text) ? resolve(output.length) : waiters.push(look));
+          look();
+        });
+      let seen = await shows(KEYS_HELP);
+      // Five ← in one write, as a held key or a fast typist sends them.
+      child.stdin!.write("\u001b[D".repeat(5));
+      seen = await shows(`cov.orders ${D(24)}: ${orderRows(D(24))} rows`, seen);
+      child.stdin!.write(`g${D(12)}\r`);
+      seen = await shows(`cov.orders ${D(12)}: missing;`, seen);
+      child.stdin!.write("\r");
+      await shows("missing here", seen);
+      child.stdin!.write("q");
+      const result = await child;
+      expect(result.exitCode, plain(output).slice(-2000)).toBe(0);
+      // The last frame, as the terminal shows it: whole, every line of it on the 20 rows.
+      const lines = TerminalScreen.of(output, 60, 20).lines.map((l) => l.trimEnd());
+      while (lines.length && !lines.at(-1)) lines.pop();
+      const frame = lines.slice(lines.findLastIndex((l) => l.startsWith("coverage explorer: ")));
+      expect(frame.length, frame.join("\n")).toBeLessThanOrEqual(19);
+      expect(frame.some((l) => l.startsWith("› cov.orders"))).toBe(true);
+      expect(frame).toContain(`cov.orders ${D(12)}: missing;`);
+      expect(frame).toContain(`  m materializes ${D(10)}..${D(14)}`);
+      expect(frame.some((l) => /missing here/.test(l))).toBe(true);
+      expect(frame.at(-1)).toMatch(/q quit$/);
+      for (const line of frame) expect(line, line).not.toMatch(/…$/);
+    },
+  );
+
+  it("in a terminal that reports 0 x 0: drawn as 80 x 24, whole lines", { timeout: 60_000 }, async () => {
+    const command = `stty cols 0 rows 0; exec ${quote(process.execPath)} ${quote(BIN)} coverage -i -c ${quote(COVERAGE)}`;
+    const child = execa("script", ["-qfec", command, "/dev/null"], {
+      cwd: box.dir,
+      env: { INTERLOPER_TEST_DATA: box.data, NO_COLOR: "1", CI: undefined, FORCE_COLOR: undefined, DEBUG: undefined },
+      reject: false,
+      timeout: 50_000,
+    });
+    let output = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+      if (plain(output).includes(KEYS_HELP)) child.stdin!.write("q");
+    });
+    const result = await child;
+    expect(result.exitCode, plain(output).slice(-2000)).toBe(0);
+    const lines = TerminalScreen.of(output, 80, 24).lines.map((l) => l.trimEnd());
+    const frame = lines.slice(lines.findLastIndex((l) => l.startsWith("coverage explorer: ")));
+    expect(frame.length, frame.join("\n")).toBeLessThanOrEqual(23);
+    expect(frame.some((l) => l.startsWith("› cov.orders"))).toBe(true);
+    expect(output).not.toContain("\u001b[2J");
+  });
 });

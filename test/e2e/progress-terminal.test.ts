@@ -5,7 +5,7 @@
 // stopped labelled as canceled, never failed; a failing run's counts accounting for everything.
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { HAS_SCRIPT, runInTerminal, type TerminalRun } from "../support/pseudo-terminal.js";
+import { HAS_SCRIPT, runInTerminal, type TerminalOptions, type TerminalRun } from "../support/pseudo-terminal.js";
 import { BIN, ensureBuilt, FIXTURES, useSandboxes } from "./helpers.js";
 
 const CONFIG = join(FIXTURES, "progress", "interloper.config.ts");
@@ -15,18 +15,23 @@ beforeAll(async () => {
   if (HAS_SCRIPT) await ensureBuilt();
 }, 180_000);
 
-/** `interloper materialize ARGS -c progress` in a 140 x 40 terminal (wide enough that no line the tests read wraps). */
+/**
+ * `interloper materialize ARGS -c progress` in a 140 x 40 terminal (wide enough that no line the
+ * tests read wraps); with `reported`, in a terminal that reports that size, read as 80 x 24.
+ */
 async function materialize(
   args: readonly string[],
   env: Record<string, string> = {},
   interruptWhen?: (text: string) => boolean,
+  reported?: TerminalOptions["reported"],
 ): Promise<TerminalRun> {
   const box = await sandbox();
   return runInTerminal([process.execPath, BIN, "materialize", ...args, "-c", CONFIG], {
     cwd: box.dir,
     env: { INTERLOPER_TEST_DATA: box.data, ...env },
     ...(interruptWhen ? { interruptWhen: (screen) => interruptWhen(screen.text) } : {}),
-    columns: 140,
+    columns: reported ? 80 : 140,
+    ...(reported ? { rows: 24, reported } : {}),
     timeoutMs: 90_000,
   });
 }
@@ -143,5 +148,26 @@ describe.skipIf(!HAS_SCRIPT)("the progress view in a pseudo-terminal", () => {
     expect(verbose.screen.lines).toContain("info: demo.orders: fetched 4 orders for 2025-11-01");
     const quiet = await materialize(["demo.orders", "-w", "2025-11-01..2025-11-02"]);
     expect(quiet.screen.text).not.toContain("fetched");
+  }, 120_000);
+
+  it("redraws at most a few times a second, however quickly partitions finish: finished lines come in batches", async () => {
+    const run = await materialize(["demo.orders", "-w", "2025-01-01..2025-07-19"]);
+    expect(run.exitCode, run.screen.text).toBe(0);
+    expect(run.screen.lines.filter((line) => line.startsWith("✓ 2025-"))).toHaveLength(200);
+    // Each frame draws the bar once; a redraw per finished partition drew 200 of them or more.
+    const frames = run.output.match(/\d+\/200 {2}\d+%/g)?.length ?? 0;
+    expect(frames, `${frames} frames in ${Math.round(run.wallMs)} ms`).toBeLessThanOrEqual(Math.ceil(run.wallMs / 100) + 5);
+  }, 120_000);
+
+  it("a terminal that reports 0 columns and 0 rows is drawn on as 80 x 24: whole lines, no screen cleared per frame", async () => {
+    const run = await materialize(["demo.orders", "-w", "2025-11-01..2025-11-20"], {}, undefined, { columns: 0, rows: 0 });
+    expect(run.exitCode, run.screen.text).toBe(0);
+    const lines = run.screen.lines;
+    for (let day = 1; day <= 20; day++)
+      expect(lines.filter((line) => line.startsWith(`✓ 2025-11-${String(day).padStart(2, "0")}  `))).toHaveLength(1);
+    expect(lines.at(-1)).toMatch(/^Done: 20 of 20 partitions completed, 100 rows in \S+$/);
+    // "Clear the whole screen" is what a 0-row terminal made every frame write.
+    expect(run.output).not.toContain("\u001b[2J");
+    expectNoFrameLeft(lines);
   }, 120_000);
 });

@@ -16,6 +16,8 @@ export interface TerminalRun {
   readonly output: string;
   /** The screen at the end. */
   readonly screen: TerminalScreen;
+  /** Milliseconds from the start of the terminal to the program's exit. */
+  readonly wallMs: number;
 }
 
 export interface TerminalOptions {
@@ -23,6 +25,11 @@ export interface TerminalOptions {
   readonly env: Record<string, string | undefined>;
   readonly columns?: number;
   readonly rows?: number;
+  /**
+   * The size the terminal reports to the program, when not `columns` x `rows` (a terminal that
+   * reports 0 x 0); the screen the test reads stays `columns` x `rows`.
+   */
+  readonly reported?: { readonly columns: number; readonly rows: number };
   /** Types Ctrl-C once when the screen so far satisfies this (then again, if `twice`, when it satisfies it again). */
   readonly interruptWhen?: (screen: TerminalScreen) => boolean;
   readonly timeoutMs?: number;
@@ -50,7 +57,9 @@ export async function runInTerminal(argv: readonly string[], options: TerminalOp
     if (value !== undefined) env[name] = value;
   }
   // The size is set on the terminal itself, before the program starts and reads it.
-  const command = `stty cols ${columns} rows ${rows}; exec ${argv.map(shellWord).join(" ")}`;
+  const reported = options.reported ?? { columns, rows };
+  const command = `stty cols ${reported.columns} rows ${reported.rows}; exec ${argv.map(shellWord).join(" ")}`;
+  const started = performance.now();
   const child = execa("script", ["-qfec", command, "/dev/null"], {
     cwd: options.cwd,
     env,
@@ -75,6 +84,7 @@ export async function runInTerminal(argv: readonly string[], options: TerminalOp
     }
   });
   const result = await child;
+  const wallMs = performance.now() - started;
   child.stdin!.destroy();
-  return { exitCode: result.exitCode ?? -1, output, screen };
+  return { exitCode: result.exitCode ?? -1, output, screen, wallMs };
 }

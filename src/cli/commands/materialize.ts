@@ -12,6 +12,7 @@ import type { GlobalOptions } from "../main.js";
 import { commandNow } from "../now.js";
 import { printable, terminalJson } from "../printable.js";
 import { exitLeavingAbandonedWork, guardEscapedErrors } from "../process-guards.js";
+import { loadTerminalViews } from "../ink-runtime.js";
 import { PlainReporter } from "../reporters/plain.js";
 import { summaryLines } from "../reporters/summary.js";
 import { timingLines } from "../reporters/timings.js";
@@ -202,7 +203,7 @@ async function chooseReporter(plan: Plan, flags: MaterializeFlags): Promise<Acti
   }
   const title = `${plan.mode === "backfill" ? "Backfilling" : "Materializing"} ${plan.assets.map((a) => a.qualifiedKey).join(", ")}${plan.window ? ` for ${String(plan.window)}` : ""}`;
   if (process.stdout.isTTY && process.stderr.isTTY && !process.env["CI"]) {
-    const { InkReporter } = await import("../reporters/ink-reporter.js");
+    const { InkReporter } = await loadTerminalViews(() => import("../reporters/ink-reporter.js"));
     const ink = new InkReporter(plan.mode, title, logLevel(flags));
     return { onEvent: ink.onEvent, tracker: ink.tracker, notice: (text) => ink.notice(text), stop: (closing) => ink.stop(closing) };
   }

@@ -1,5 +1,5 @@
 import type { Coverage, PartitionCoverage } from "../../api/coverage/index.js";
-import { layoutCoverage } from "../views/coverage-layout.js";
+import { TimeGranularity } from "../../partitioning/index.js";
 
 /** Where the explorer stands: kept across a materialization, so the refreshed view opens there. */
 export interface ExplorerPlace {
@@ -23,15 +23,87 @@ export function filtered(coverages: readonly Coverage[], filter: string): Covera
 }
 
 /**
- * The partitions the cursor steps through, in order: those the picture shows (every expected
- * one, and the period in progress; for hours, the days shown).
+ * The partitions the cursor steps through, in order: every expected one, and the period in
+ * progress. The picture scrolls to the cursor, so each of them can be reached.
  */
-export function steps(c: Coverage, width: number, hourDays: number): PartitionCoverage[] {
-  if (c.kind === "list") return c.partitions.filter((p) => p.status !== "unexpected");
-  const shown = layoutCoverage(c, width, { hourDays }).flatMap((b) =>
-    b.rows.flatMap((r) => r.cells.flatMap((cell) => (cell.partition ? [cell.partition] : []))),
-  );
-  return shown.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+export function steps(c: Coverage): PartitionCoverage[] {
+  const expected = c.partitions.filter((p) => p.status !== "unexpected");
+  if (c.kind === "list") return expected;
+  const all = c.inProgress ? [...expected, c.inProgress] : expected;
+  return all.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** What PageUp and PageDown move by, per granularity (a list moves by 10 values). */
+const JUMPS: Readonly<Record<string, { readonly word: string; readonly periods: number }>> = {
+  hour: { word: "a day", periods: 24 },
+  day: { word: "a month", periods: 0 },
+  week: { word: "13 weeks", periods: 13 },
+  month: { word: "a year", periods: 12 },
+  quarter: { word: "a year", periods: 4 },
+  year: { word: "10 years", periods: 10 },
+};
+const LIST_JUMP = { word: "10 values", periods: 10 };
+
+/** What PageUp and PageDown move by in `c`, in words ("a day"). */
+export function jumpWord(c: Coverage): string {
+  return (c.kind === "list" ? LIST_JUMP : (JUMPS[c.granularity ?? ""] ?? LIST_JUMP)).word;
+}
+
+/**
+ * Where PageUp (`direction` -1) or PageDown (+1) takes the cursor from `at` in `path`: by the
+ * granularity's jump (a day of hours, a month of days: the same day of the month, or its last),
+ * to the nearest partition of the path at or beyond that period.
+ */
+export function jump(c: Coverage, path: readonly PartitionCoverage[], at: number, direction: -1 | 1): number {
+  const from = path[at];
+  if (!from) return at;
+  const last = path.length - 1;
+  const jump = JUMPS[c.granularity ?? ""];
+  if (c.kind === "list" || !jump) return Math.min(last, Math.max(0, at + direction * LIST_JUMP.periods));
+  const target =
+    c.granularity === "day" ? sameDayOfMonth(from.key, direction) : shiftKey(c.granularity!, from.key, direction * jump.periods);
+  if (target === null) return Math.min(last, Math.max(0, at + direction));
+  if (direction < 0) {
+    let i = at;
+    while (i > 0 && path[i]!.key > target) i--;
+    return i;
+  }
+  let i = at;
+  while (i < last && path[i]!.key < target) i++;
+  return i;
+}
+
+/** A key `periods` periods after `key` (before, when negative); null when it is no key of the granularity. */
+function shiftKey(granularity: string, key: string, periods: number): string | null {
+  try {
+    const g = TimeGranularity.named(granularity);
+    return g.format(g.advance(key, periods));
+  } catch {
+    return null;
+  }
+}
+
+/** The day key one month before or after `key`: the same day of the month, or the month's last. */
+function sameDayOfMonth(key: string, direction: -1 | 1): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(key);
+  if (!m) return null;
+  const year = Number(m[1]);
+  const month = Number(m[2]) - 1 + direction;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return TimeGranularity.DAY.format(new Date(Date.UTC(year, month, Math.min(Number(m[3]), lastDay))));
+}
+
+/**
+ * Where `g` then a key takes the cursor in `path`: that partition, else the first whose key
+ * starts with the text (any case), else null.
+ */
+export function findKey(path: readonly PartitionCoverage[], text: string): number | null {
+  const wanted = text.trim().toLowerCase();
+  if (!wanted) return null;
+  const exact = path.findIndex((p) => p.key.toLowerCase() === wanted);
+  if (exact >= 0) return exact;
+  const prefix = path.findIndex((p) => p.key.toLowerCase().startsWith(wanted));
+  return prefix >= 0 ? prefix : null;
 }
 
 /**

@@ -1,19 +1,30 @@
 import { Box, Text, useInput, type Key } from "ink";
-import { useCallback, useEffect, useRef, useState } from "react";
-import type { Coverage, PartitionCoverage } from "../../api/coverage/index.js";
-import { count, formatCount } from "../../text/english.js";
-import { printable } from "../printable.js";
-import { layoutCoverage } from "../views/coverage-layout.js";
-import { cutToWidth, summaryColumns, summaryEntry } from "../views/coverage-text.js";
+import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from "react";
+import type { Coverage } from "../../api/coverage/index.js";
+import { count } from "../../text/english.js";
+import { cutToWidth } from "../views/coverage-text.js";
 import { CellRun } from "../views/coverage-view.js";
 import type { PartitionInDestination } from "../views/partition-details.js";
-import { filtered, steps, windowAround, type ExplorerExit, type ExplorerPlace } from "./explorer-state.js";
 import { colorProp } from "../views/color-prop.js";
+import type { ExplorerExit, ExplorerPlace } from "./explorer-state.js";
+import { applyPress, cursorOf, initialState, pressesOf, type ExplorerState, type Press } from "./explorer-keys.js";
+import {
+  detailLines,
+  detailsHeight,
+  fitList,
+  fitPicture,
+  helpLines,
+  pictureHeight,
+  pictureOf,
+  statusLines,
+  type Details,
+  type PictureBlock,
+} from "./explorer-layout.js";
 
 export interface ExplorerProps {
   readonly coverages: readonly Coverage[];
   readonly width: number;
-  /** Terminal rows: an hourly picture shows as many days as leave room for the rest. */
+  /** Terminal rows: everything shown fits them; what does not scrolls to the cursor. */
   readonly height: number;
   readonly color?: boolean;
   /** Where to open (after a materialization, where the user was). */
@@ -26,113 +37,52 @@ export interface ExplorerProps {
   readonly onExit: (exit: ExplorerExit) => void;
 }
 
-export const KEYS_HELP = "←→ period  ↑↓ asset  enter details  m materialize  / filter  q quit";
-
-type Details =
-  | { readonly key: string; readonly state: "loading" }
-  | { readonly key: string; readonly state: "ready"; readonly rows: readonly PartitionInDestination[] }
-  | { readonly key: string; readonly state: "failed"; readonly error: string };
-
 /**
  * `coverage --interactive`: every selected asset as a summary line, the selected one's picture
  * with a cursor on one partition, and that partition's details on Enter.
  */
 export function CoverageExplorer({ coverages, width, height, color = true, place, message, details, onExit }: ExplorerProps) {
-  const [filter, setFilter] = useState(place?.filter ?? "");
-  const [typing, setTyping] = useState(false);
-  const [asset, setAsset] = useState<string | null>(place?.asset ?? coverages[0]?.asset ?? null);
-  const [key, setKey] = useState<string | null>(place?.key ?? null);
-  const [opened, setOpened] = useState<Details | null>(null);
-  const [done, setDone] = useState(false);
-
-  const shown = filtered(coverages, filter);
-  const current = shown.find((c) => c.asset === asset) ?? shown[0] ?? null;
-  // Room for the hours of an hourly asset: what the list, the facts and the keys leave.
-  const hourDays = Math.max(3, height - shown.length - 14);
-  const path = current ? steps(current, width, hourDays) : [];
-  const at = Math.max(0, key === null ? path.length - 1 : path.findIndex((p) => p.key === key));
-  const selected: PartitionCoverage | null = path[at] ?? null;
-
-  // An opened partition's details load once; a stale answer (the cursor moved on) is dropped.
-  useEffect(() => {
-    if (!opened || opened.state !== "loading" || !current) return;
-    let live = true;
-    details(current.asset, opened.key).then(
-      (rows) => live && setOpened({ key: opened.key, state: "ready", rows }),
-      (error: unknown) =>
-        live && setOpened({ key: opened.key, state: "failed", error: error instanceof Error ? error.message : String(error) }),
-    );
-    return () => {
-      live = false;
-    };
-    // Only a newly opened partition loads: a re-render with the same one must not read again.
-  }, [opened]);
-
-  const exit = (value: ExplorerExit) => {
-    if (done) return;
-    setDone(true);
-    onExit(value);
-  };
-
-  const moveAsset = (by: number) => {
-    if (!current) return;
-    const next = shown[Math.min(shown.length - 1, Math.max(0, shown.indexOf(current) + by))]!;
-    setAsset(next.asset);
-    setKey(null);
-    setOpened(null);
-  };
-  const movePeriod = (by: number) => {
-    const next = path[Math.min(path.length - 1, Math.max(0, at + by))];
-    if (!next) return;
-    setKey(next.key);
-    setOpened(null);
-  };
-
-  const onKey = (input: string, k: Key) => {
-    if (done) return;
-    if (typing) {
-      if (k.return) setTyping(false);
-      else if (k.escape) {
-        setTyping(false);
-        setFilter("");
-      } else if (k.backspace || k.delete) setFilter((f) => f.slice(0, -1));
-      else if (input && !k.ctrl && !k.meta && !k.upArrow && !k.downArrow && !k.leftArrow && !k.rightArrow) setFilter((f) => f + input);
-      setOpened(null);
-      return;
-    }
-    if (input === "q" || (k.ctrl && input === "c")) exit({ kind: "quit" });
-    else if (input === "/") setTyping(true);
-    else if (k.upArrow) moveAsset(-1);
-    else if (k.downArrow) moveAsset(1);
-    else if (k.leftArrow) movePeriod(-1);
-    else if (k.rightArrow) movePeriod(1);
-    else if (k.escape) setOpened(null);
-    else if (k.return && selected) setOpened(opened?.key === selected.key ? null : { key: selected.key, state: "loading" });
-    else if (input === "m" && current && selected) {
-      exit({
-        kind: "materialize",
-        asset: current.asset,
-        window: windowAround(current, selected.key),
-        place: { asset: current.asset, key: selected.key, filter },
-      });
-    }
-  };
-  // ink subscribes again whenever the handler changes; a key arriving between a render and the
-  // new subscription would be lost. One stable handler reads the latest render's through a ref.
-  const latest = useRef(onKey);
-  latest.current = onKey;
-  useInput(useCallback((input: string, k: Key) => latest.current(input, k), []));
+  // Every key of a burst is applied to the state the one before it left (see explorer-keys.ts).
+  const [state, dispatch] = useReducer(
+    (s: ExplorerState, presses: readonly Press[]) => presses.reduce((next, press) => applyPress(next, press, coverages), s),
+    undefined,
+    () => initialState(coverages, place),
+  );
+  useInput(useCallback((input: string, key: Key) => dispatch(pressesOf(input, key)), []));
   // The keys are offered once they are read: this effect runs after useInput's, which puts the
   // terminal in raw mode; a key typed before that would wait for Enter, or be lost.
   const [ready, setReady] = useState(false);
   useEffect(() => setReady(true), []);
 
-  const columns = shown.length ? summaryColumns(shown, width - 2) : null;
+  // Told as the frame that follows the key is committed (a layout effect): at once, not after it.
+  const exited = useRef(false);
+  useLayoutEffect(() => {
+    if (!state.exit || exited.current) return;
+    exited.current = true;
+    onExit(state.exit);
+  }, [state.exit]);
+
+  const { shown, current, selected } = cursorOf(state, coverages);
+  const opened = useDetails(state.opened, current?.asset ?? null, details);
+
+  // The lines, fitted to the terminal (one row spare: a frame as tall as the terminal makes ink
+  // clear the whole screen on every redraw).
+  const rows = height - 1;
+  const notice = state.typing === "goto" ? `go to a key of ${current?.asset ?? ""}: ${state.goto}▏` : state.notice;
+  const status = current && selected ? statusLines(current, selected, width) : [];
+  const help = helpLines(current, state.typing, width);
+  const fixed = 1 + (message ? 1 : 0) + (shown.length === 0 ? 1 : 0) + status.length + (notice ? 1 : 0) + help.length;
+  const listLeast = fitList(shown, current, width, 0).length;
+  const detail = opened ? detailLines(opened, width, rows - fixed - listLeast) : [];
+  const detailRows = opened ? detailsHeight(opened, detail) : 0;
+  const picture = current ? fitPicture(pictureOf(current, width), selected?.key ?? null, rows - fixed - listLeast - detailRows, width) : [];
+  const list = fitList(shown, current, width, rows - fixed - detailRows - pictureHeight(picture));
+
   return (
-    <Box flexDirection="column">
+    <Box flexDirection="column" width={width}>
       <Text bold={color}>
         {cutToWidth(
-          `coverage explorer: ${count(shown.length, "asset")}${filter || typing ? ` matching "${filter}"${typing ? "▏" : ""}` : ""}`,
+          `coverage explorer: ${count(shown.length, "asset")}${state.filter || state.typing === "filter" ? ` matching "${state.filter}"${state.typing === "filter" ? "▏" : ""}` : ""}`,
           width,
         )}
       </Text>
@@ -140,107 +90,84 @@ export function CoverageExplorer({ coverages, width, height, color = true, place
       {shown.length === 0 ? (
         <Text>{coverages.length ? "no asset matches the filter (/ then Esc clears it)" : "no partitioned assets"}</Text>
       ) : null}
-      {shown.map((c) =>
-        summaryEntry(c, columns!.key, columns!.bar, width - 2, columns!).map((line, i) => (
-          <Text key={`${c.asset}:${i}`} inverse={color && c === current && i === 0} bold={!color && c === current}>
-            {`${c === current && i === 0 ? "›" : " "} ${line}`}
+      {list.map((line, i) => {
+        const here = line.asset === current?.asset;
+        return (
+          <Text key={i} inverse={color && here && line.first} bold={!color && here}>
+            {`${here && line.first ? "›" : " "} ${line.text}`}
           </Text>
-        )),
-      )}
-      {current ? <Picture coverage={current} width={width} hourDays={hourDays} selected={selected?.key} color={color} /> : null}
-      {current && selected ? (
-        <Text>
-          {cutToWidth(
-            `${current.asset} ${selected.key}: ${statusOf(selected)}${selected.status === "missing" ? `; m materializes ${windowAround(current, selected.key)}` : ""}`,
-            width,
-          )}
-        </Text>
-      ) : null}
-      {opened && opened.key === selected?.key ? <DetailsPanel details={opened} width={width} /> : null}
-      {ready ? <Text dimColor={color}>{cutToWidth(typing ? "type to filter  enter keep  esc clear" : KEYS_HELP, width)}</Text> : null}
+        );
+      })}
+      {picture.length ? <Picture blocks={picture} selected={selected?.key} color={color} /> : null}
+      {status.map((line, i) => (
+        <Text key={`status${i}`}>{line}</Text>
+      ))}
+      {opened ? <DetailsPanel details={opened} lines={detail} /> : null}
+      {notice ? <Text {...colorProp(color ? "yellow" : undefined)}>{cutToWidth(notice, width)}</Text> : null}
+      {ready
+        ? help.map((line, i) => (
+            <Text key={`help${i}`} dimColor={color}>
+              {line}
+            </Text>
+          ))
+        : null}
     </Box>
   );
 }
 
-/** A partition's state in words. */
-function statusOf(p: PartitionCoverage): string {
-  switch (p.status) {
-    case "missing":
-      return p.missingIn ? `missing in ${p.missingIn.join(", ")}` : "missing";
-    case "empty":
-      return "empty (0 rows)";
-    case "in-progress":
-      return `in progress, ${p.rows === null ? "nothing stored so far" : `${count(p.rows, "row")} so far`}`;
-    default:
-      return count(p.rows ?? 0, "row");
-  }
+/** The opened partition's details: read once per partition opened; a stale answer (the cursor moved on) is dropped. */
+function useDetails(
+  key: string | null,
+  asset: string | null,
+  read: (asset: string, key: string) => Promise<PartitionInDestination[]>,
+): Details | null {
+  const [loaded, setLoaded] = useState<Details | null>(null);
+  useEffect(() => {
+    if (key === null || asset === null) return;
+    let live = true;
+    read(asset, key).then(
+      (rows) => live && setLoaded({ key, state: "ready", rows }),
+      (error: unknown) => live && setLoaded({ key, state: "failed", error: error instanceof Error ? error.message : String(error) }),
+    );
+    return () => {
+      live = false;
+    };
+    // Only a newly opened partition loads: a re-render with the same one must not read again.
+  }, [key, asset]);
+  if (key === null) return null;
+  return loaded?.key === key ? loaded : { key, state: "loading" };
 }
 
-/** The selected asset's calendar (or list of bars) with the cursor's cell in inverse video. */
-function Picture({
-  coverage,
-  width,
-  hourDays,
-  selected,
-  color,
-}: {
-  coverage: Coverage;
-  width: number;
-  hourDays: number;
-  selected: string | undefined;
-  color: boolean;
-}) {
-  if (coverage.kind === "list") {
-    const expected = coverage.partitions.filter((p) => p.status !== "unexpected");
-    const labelWidth = Math.max(...expected.map((p) => p.key.length));
-    const rows = expected.map((p) => ({
-      label: "",
-      cells: [{ status: p.status, level: p.status === "materialized" ? 4 : 0, partition: p }],
-    }));
-    return (
-      <Box flexDirection="column" marginTop={1}>
-        {rows.map((row, i) => (
-          <Box key={i}>
-            <Text>{`${expected[i]!.key.padEnd(labelWidth)} `}</Text>
-            <CellRun row={row} labelWidth={0} color={color} cellWidth={1} selected={selected} />
-            <Text>{` ${statusOf(expected[i]!)}`}</Text>
-          </Box>
-        ))}
-      </Box>
-    );
-  }
+/** The fitted picture with the cursor's cell in inverse video. */
+function Picture({ blocks, selected, color }: { blocks: readonly PictureBlock[]; selected: string | undefined; color: boolean }) {
   return (
     <Box flexDirection="column" marginTop={1}>
-      {layoutCoverage(coverage, width, { hourDays }).map((block, b) => {
-        const labelWidth = Math.max(0, ...block.rows.map((r) => r.label.length));
-        return (
-          <Box key={b} flexDirection="column">
-            <Text bold={color}>{block.title}</Text>
-            {block.header ? <Text dimColor={color}>{" ".repeat(labelWidth ? labelWidth + 1 : 0) + block.header}</Text> : null}
-            {block.rows.map((row, r) => (
-              <CellRun key={r} row={row} labelWidth={labelWidth} color={color} cellWidth={block.cellWidth} selected={selected} />
-            ))}
-            {block.note ? <Text dimColor={color}>{`(${block.note})`}</Text> : null}
-          </Box>
-        );
-      })}
+      {blocks.map((block, b) => (
+        <Box key={b} flexDirection="column">
+          {block.title !== null ? <Text bold={color}>{block.title}</Text> : null}
+          {block.header !== null ? (
+            <Text dimColor={color}>{" ".repeat(block.labelWidth ? block.labelWidth + 1 : 0) + block.header}</Text>
+          ) : null}
+          {block.rows.map(({ row, suffix }, r) => (
+            <Text key={r}>
+              <CellRun row={row} labelWidth={block.labelWidth} color={color} cellWidth={block.cellWidth} selected={selected} />
+              {suffix}
+            </Text>
+          ))}
+          {block.note !== null ? <Text dimColor={color}>{`(${block.note})`}</Text> : null}
+        </Box>
+      ))}
     </Box>
   );
 }
 
 /** Row count, time written and location of the opened partition in each destination. */
-function DetailsPanel({ details, width }: { details: Details; width: number }) {
-  if (details.state === "loading") return <Text>{`${details.key}: reading the destinations…`}</Text>;
-  if (details.state === "failed") return <Text>{cutToWidth(printable(`${details.key}: ${details.error}`), width)}</Text>;
+function DetailsPanel({ details, lines }: { details: Details; lines: readonly string[] }) {
+  if (details.state !== "ready") return <Text>{lines[0]}</Text>;
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
-      {details.rows.map((d) => (
-        <Box key={d.destination} flexDirection="column">
-          <Text bold>{printable(d.destination)}</Text>
-          <Text>{`  rows     ${d.rows === null ? "missing here" : formatCount(d.rows)}`}</Text>
-          <Text>{`  written  ${d.writtenAt ? `${d.writtenAt.toISOString().replace("T", " ").slice(0, 19)} UTC` : d.rows === null ? "never" : "not recorded by this destination"}`}</Text>
-          <Text wrap="wrap">{`  where    ${d.location === null ? "not said by this destination" : printable(d.location)}`}</Text>
-        </Box>
+      {lines.map((line, i) => (
+        <Text key={i}>{line}</Text>
       ))}
     </Box>
   );

@@ -1,6 +1,8 @@
 import type { Coverage } from "../../api/coverage/index.js";
 import type { Project } from "../../api/project.js";
 import { ConfigError } from "../../errors.js";
+import { loadTerminalViews } from "../ink-runtime.js";
+import { withKnownSize } from "../terminal-size.js";
 import { partitionDetails } from "../views/partition-details.js";
 import { printableCoverage } from "../views/printable-coverage.js";
 import type { ExplorerExit, ExplorerPlace } from "./explorer-state.js";
@@ -37,7 +39,11 @@ export interface ExplorerSession {
  * (which owns the terminal meanwhile), then opens it again on fresh coverage, where it was.
  */
 export async function runExplorer(session: ExplorerSession, first: readonly Coverage[]): Promise<void> {
-  const [{ render }, React, { CoverageExplorer }] = await Promise.all([import("ink"), import("react"), import("./explorer.js")]);
+  const [{ render }, React, { CoverageExplorer }] = await loadTerminalViews(() =>
+    Promise.all([import("ink"), import("react"), import("./explorer.js")]),
+  );
+  // A terminal reporting a size of 0 is drawn on as 80 x 24.
+  const stdout = withKnownSize(process.stdout);
   let results = first;
   let place: ExplorerPlace | undefined;
   let message: string | undefined;
@@ -50,8 +56,8 @@ export async function runExplorer(session: ExplorerSession, first: readonly Cove
     const app = render(
       React.createElement(CoverageExplorer, {
         coverages: shown,
-        width: Math.max(40, process.stdout.columns || 100),
-        height: Math.max(20, process.stdout.rows || 40),
+        width: Math.max(40, stdout.columns),
+        height: Math.max(20, stdout.rows),
         color: !process.env["NO_COLOR"],
         ...(place ? { place } : {}),
         ...(message ? { message } : {}),
@@ -61,7 +67,7 @@ export async function runExplorer(session: ExplorerSession, first: readonly Cove
           app.unmount();
         },
       }),
-      { patchConsole: false, exitOnCtrlC: false },
+      { stdout, patchConsole: false, exitOnCtrlC: false },
     );
     await app.waitUntilExit();
     if (exit.kind === "quit") return;

@@ -1,7 +1,16 @@
 import { render } from "ink";
 import type { InterloperEvent, LogLevel } from "../../runner/events.js";
 import { ProgressView, type ProgressFeed } from "../views/progress-view.js";
+import { withKnownSize } from "../terminal-size.js";
 import { RunTracker } from "./tracker.js";
+
+/**
+ * The least time between two redraws. A redraw (finished lines printed above, the bar drawn again)
+ * costs a layout and a write of the whole frame: at one per event, a run of quick partitions spent
+ * more time drawing than working. Five a second still reads as live (elapsed times, the rate);
+ * finished lines come in batches.
+ */
+export const FRAME_MS = 200;
 
 /** The live terminal view of a materialize, fed by the runner's events. */
 export class InkReporter implements ProgressFeed {
@@ -9,6 +18,9 @@ export class InkReporter implements ProgressFeed {
   private readonly listeners = new Set<() => void>();
   private readonly app: ReturnType<typeof render>;
   private readonly tick: NodeJS.Timeout;
+  /** The redraw waiting for its turn, when one is. */
+  private pending: NodeJS.Timeout | null = null;
+  private lastDrawn = 0;
   private readonly color = !process.env["NO_COLOR"];
   private stopped = false;
 
@@ -20,9 +32,15 @@ export class InkReporter implements ProgressFeed {
     output: NodeJS.WriteStream = process.stderr,
   ) {
     this.tracker = new RunTracker(mode, logLevel);
-    this.app = render(this.view(null), { stdout: output, exitOnCtrlC: false, patchConsole: false });
-    // Elapsed times and the rate move even when no event arrives.
-    this.tick = setInterval(() => this.notify(), 250);
+    this.app = render(this.view(null), {
+      stdout: withKnownSize(output),
+      exitOnCtrlC: false,
+      patchConsole: false,
+      // ink's own limit, for what it draws after a frame (the second pass of finished lines).
+      maxFps: 1000 / FRAME_MS,
+    });
+    // Elapsed times and the rate move even when no event arrives (seconds are what they show).
+    this.tick = setInterval(() => this.notify(), 1000);
     this.tick.unref();
   }
 
@@ -55,6 +73,7 @@ export class InkReporter implements ProgressFeed {
     if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.tick);
+    if (this.pending) clearTimeout(this.pending);
     this.app.rerender(this.view(closing));
     this.app.unmount();
     await this.app.waitUntilExit();
@@ -64,7 +83,15 @@ export class InkReporter implements ProgressFeed {
     return <ProgressView feed={this} title={this.title} color={this.color} closing={closing} />;
   }
 
+  /** Redraws once the frame interval since the last redraw has passed; events in between share it. */
   private notify(): void {
-    for (const listener of this.listeners) listener();
+    if (this.pending || this.stopped) return;
+    const wait = Math.max(0, this.lastDrawn + FRAME_MS - Date.now());
+    this.pending = setTimeout(() => {
+      this.pending = null;
+      this.lastDrawn = Date.now();
+      for (const listener of this.listeners) listener();
+    }, wait);
+    this.pending.unref();
   }
 }

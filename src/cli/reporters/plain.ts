@@ -1,6 +1,6 @@
 import type { InterloperEvent, LogLevel } from "../../runner/events.js";
 import { count } from "../../text/english.js";
-import { formatDuration, logLine, RunTracker, type FinishedUnit } from "./tracker.js";
+import { formatDuration, logLine, RunTracker, UNPARTITIONED, type FinishedUnit } from "./tracker.js";
 import { STATUS_WORDS, type UnitStatus } from "./unit-status.js";
 
 /** The first word of a unit's line in the plain log: fixed width, greppable. */
@@ -40,10 +40,23 @@ export class PlainReporter {
 
   private line(unit: FinishedUnit): string {
     const { done, total } = this.tracker;
-    const progress = total > 1 ? `[${String(done).padStart(String(total).length)}/${total}] ` : "";
+    // The unpartitioned run is no partition of the count: it gets no number of its own.
+    const counted = total > 1 && unit.label !== UNPARTITIONED;
+    const progress = counted ? `[${String(done).padStart(String(total).length)}/${total}] ` : "";
+    // A partition's line names the assets it wrote (a failure's reasons name theirs); a single
+    // run's unit is an asset already.
+    const assets = unit.ok && this.tracker.mode === "backfill" && unit.assets.length ? `  ${assetList(unit.assets)}` : "";
     const detail = unit.ok
       ? count(unit.rows, "row")
       : `${unit.status === "failed" ? "" : `${STATUS_WORDS[unit.status]}: `}${unit.failures.join("; ")}`;
-    return `${MARKS[unit.status]} ${progress}${unit.label}  ${detail}  ${formatDuration(unit.durationMs)}`;
+    return `${MARKS[unit.status]} ${progress}${unit.label}${assets}  ${detail}  ${formatDuration(unit.durationMs)}`;
   }
+}
+
+/** Assets named in a line: all of a few, else the first ones and how many more. */
+const MAX_ASSETS_NAMED = 3;
+
+function assetList(assets: readonly string[]): string {
+  if (assets.length <= MAX_ASSETS_NAMED) return assets.join(", ");
+  return `${assets.slice(0, MAX_ASSETS_NAMED - 1).join(", ")} and ${assets.length - MAX_ASSETS_NAMED + 1} more`;
 }

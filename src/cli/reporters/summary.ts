@@ -2,7 +2,7 @@ import type { MaterializeOutcome } from "../../api/materialize.js";
 import type { Plan } from "../../api/plan.js";
 import { printable } from "../printable.js";
 import type { RunResult } from "../../runner/run-result.js";
-import { count, nounFor } from "../../text/english.js";
+import { count, formatCount, nounFor } from "../../text/english.js";
 import type { BackfillResult } from "../../runner/backfill.js";
 import { formatDuration } from "./tracker.js";
 import { countsText, noCounts, unstartedStatus, type UnitStatus } from "./unit-status.js";
@@ -26,7 +26,7 @@ export function summaryLines(outcome: MaterializeOutcome, rows: number, invocati
     const failed = result.failedPartitions;
     const abandoned = result.abandonedPartitions;
     lines.push(
-      `${verdict}: ${counts.completed} of ${count(result.partitions.length, "partition")} completed${restOf(counts)}, ${count(rows, "row")} in ${seconds}`,
+      `${verdict}: ${formatCount(counts.completed)} of ${count(result.partitions.length, "partition")} completed${restOf(counts)}, ${count(rows, "row")} in ${seconds}`,
     );
     if (failed.length) lines.push(`Failed partitions: ${compactKeys(failed)}`);
     const reasons = result.partitions.flatMap((p) =>
@@ -43,7 +43,7 @@ export function summaryLines(outcome: MaterializeOutcome, rows: number, invocati
   } else {
     const failed = result.failedAssets;
     lines.push(
-      `${verdict}: ${counts.completed} of ${count(Object.keys(result.assetExecutions).length, "asset")} completed` +
+      `${verdict}: ${formatCount(counts.completed)} of ${count(Object.keys(result.assetExecutions).length, "asset")} completed` +
         `${result.partitionOrWindow ? ` for ${result.partitionOrWindow}` : ""}${restOf(counts)}, ${count(rows, "row")} in ${seconds}`,
     );
     for (const key of failed) lines.push(`  ${key}: ${oneLine(result.assetExecutions[key]!.error?.message ?? "failed")}`);

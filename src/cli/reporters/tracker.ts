@@ -1,6 +1,6 @@
 import type { InterloperEvent, LogLevel } from "../../runner/events.js";
 import { formatCount } from "../../text/english.js";
-import { noCounts, unstartedStatus, type UnitStatus } from "./unit-status.js";
+import { noCounts, STATUS_ORDER, unstartedStatus, type UnitStatus } from "./unit-status.js";
 
 export { formatCount };
 
@@ -14,6 +14,8 @@ export interface FinishedUnit {
   readonly durationMs: number;
   /** `asset: message` for each failure, cancellation or skip in the unit: why it did not complete. */
   readonly failures: readonly string[];
+  /** The assets that completed in it, in the order they did. */
+  readonly assets: readonly string[];
 }
 
 /** What one asset did over the whole command: the timing table's row. */
@@ -49,6 +51,7 @@ export function logLine(event: InterloperEvent, least: LogLevel = "warn"): strin
 /** Per partition (or asset) not finished yet: what the events said of it so far. */
 interface OpenUnit {
   rows: number;
+  readonly assets: string[];
   readonly reasons: string[];
   /** Assets canceled before its run started, because of their upstream. */
   blocked: "skipped" | "waiting" | null;
@@ -87,7 +90,10 @@ export class RunTracker {
 
   /** Units finished, whatever their status (the not-run ones count once the run ended). */
   get done(): number {
-    return this.finished.filter((u) => u.label !== UNPARTITIONED).length + (this.ended ? this.counts.notRun : 0);
+    // From the counts, not the list: a view reads this on every frame of a long run.
+    let done = this.ended ? this.counts.notRun : 0;
+    for (const status of STATUS_ORDER) if (status !== "notRun") done += this.counts[status];
+    return done;
   }
 
   /** Units that failed. */
@@ -136,9 +142,12 @@ export class RunTracker {
         this.running.set(unit, Date.now());
         this.unit(unit);
         return [];
-      case "asset:completed":
-        this.unit(unit).rows += event.rows ?? 0;
+      case "asset:completed": {
+        const open = this.unit(unit);
+        open.rows += event.rows ?? 0;
+        open.assets.push(event.asset);
         return [];
+      }
       case "asset:failed":
         this.unit(unit).reasons.push(`${event.asset}: ${event.error.message}`);
         return [];
@@ -186,6 +195,7 @@ export class RunTracker {
         return [];
       case "asset:completed":
         this.unit(event.asset).rows = event.rows ?? 0;
+        this.unit(event.asset).assets.push(event.asset);
         return [this.finish(event.asset, "completed", event.durationMs)];
       case "asset:failed":
         this.unit(event.asset).reasons.push(event.error.message);
@@ -227,7 +237,7 @@ export class RunTracker {
   private unit(label: string): OpenUnit {
     let open = this.open.get(label);
     if (!open) {
-      open = { rows: 0, reasons: [], blocked: null, abandoned: false };
+      open = { rows: 0, assets: [], reasons: [], blocked: null, abandoned: false };
       this.open.set(label, open);
     }
     return open;
@@ -240,7 +250,15 @@ export class RunTracker {
     // A partition stopped after one of its assets started was abandoned, not just canceled.
     const status = given === "canceled" && open.abandoned ? "abandoned" : given;
     this.rows += open.rows;
-    const unit: FinishedUnit = { label, status, ok: status === "completed", rows: open.rows, durationMs, failures: open.reasons };
+    const unit: FinishedUnit = {
+      label,
+      status,
+      ok: status === "completed",
+      rows: open.rows,
+      durationMs,
+      failures: open.reasons,
+      assets: open.assets,
+    };
     if (label !== UNPARTITIONED) this.counts[status]++;
     // A "not run" asset of a single run is counted, never printed: it did not finish anything.
     if (status === "notRun") return unit;
@@ -266,7 +284,7 @@ export class RunTracker {
 }
 
 /** The unit of a backfill's unpartitioned run: printed, not counted among the partitions. */
-const UNPARTITIONED = "(unpartitioned)";
+export const UNPARTITIONED = "(unpartitioned)";
 
 /** "1.2s", "340ms", "3m 05s". */
 export function formatDuration(ms: number): string {

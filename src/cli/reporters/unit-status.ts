@@ -2,6 +2,7 @@
 // run), as the progress views, the plain log and the summary all name it. One classification,
 // read from the events by the tracker and from the result by the summary, so that the bar and
 // the summary count the same things the same way.
+import { formatCount } from "../../text/english.js";
 
 /**
  * What became of a unit: every unit of a run ends in exactly one of these. Abandoned: stopped
@@ -37,7 +38,7 @@ export function unstartedStatus(reason: string): "skipped" | "waiting" | "notRun
 /** "12 completed, 1 failed, 2 canceled": the non-zero counts, in order (completed always). */
 export function countsText(counts: Readonly<Record<UnitStatus, number>>, skip: readonly UnitStatus[] = []): string {
   return STATUS_ORDER.filter((s) => !skip.includes(s) && (s === "completed" || counts[s] > 0))
-    .map((s) => `${counts[s]} ${STATUS_WORDS[s]}`)
+    .map((s) => `${formatCount(counts[s])} ${STATUS_WORDS[s]}`)
     .join(", ");
 }
 

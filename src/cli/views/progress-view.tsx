@@ -1,8 +1,8 @@
 import { Box, Static, Text } from "ink";
-import { useEffect, useState } from "react";
+import { Fragment, useEffect, useRef, useState } from "react";
 import { count } from "../../text/english.js";
 import { printable } from "../printable.js";
-import { formatDuration, type FinishedUnit, type RunTracker } from "../reporters/tracker.js";
+import { formatDuration, type FinishedUnit, type PrintedLine as PrintedLineOf, type RunTracker } from "../reporters/tracker.js";
 import { STATUS_WORDS, type UnitStatus } from "../reporters/unit-status.js";
 import { colorProp } from "./color-prop.js";
 
@@ -46,26 +46,24 @@ export function ProgressView({ feed, title, color = true, closing = null }: Prog
   const [, setVersion] = useState(0);
   useEffect(() => feed.subscribe(() => setVersion((v) => v + 1)), [feed]);
   const t = feed.tracker;
+  // The lines printed since the last frame go out as one batch: one text for ink to lay out and
+  // write, not one per line (a long run of quick partitions prints thousands).
+  const batches = useRef<Array<{ readonly from: number; readonly to: number }>>([]);
+  const printedSoFar = batches.current.at(-1)?.to ?? 0;
+  if (t.printed.length > printedSoFar) batches.current.push({ from: printedSoFar, to: t.printed.length });
   return (
     <Box flexDirection="column">
-      <Static items={t.printed.map((line, index) => ({ line, index }))}>
-        {({ line, index }) =>
-          line.kind === "unit" ? (
-            <FinishedLine key={index} unit={line.unit} color={color} />
-          ) : line.kind === "notice" ? (
-            <Text key={index} bold={color}>
-              {printable(line.text)}
-            </Text>
-          ) : (
-            <Text
-              key={index}
-              {...colorProp(color ? (line.level === "error" ? "red" : line.level === "warn" ? "yellow" : undefined) : undefined)}
-              dimColor={color && (line.level === "info" || line.level === "debug")}
-            >
-              {printable(line.text)}
-            </Text>
-          )
-        }
+      <Static items={[...batches.current]}>
+        {({ from, to }) => (
+          <Text key={from}>
+            {t.printed.slice(from, to).map((line, i) => (
+              <Fragment key={i}>
+                {i > 0 ? "\n" : ""}
+                <PrintedLine line={line} color={color} />
+              </Fragment>
+            ))}
+          </Text>
+        )}
       </Static>
       {closing ? (
         // An empty Text takes no line: a blank line is a space.
@@ -74,6 +72,20 @@ export function ProgressView({ feed, title, color = true, closing = null }: Prog
         <Live tracker={t} title={title} color={color} />
       )}
     </Box>
+  );
+}
+
+/** One printed line, inside the batch's text: a finished unit, a notice of the command, or an asset's log line. */
+function PrintedLine({ line, color }: { line: PrintedLineOf; color: boolean }) {
+  if (line.kind === "unit") return <FinishedLine unit={line.unit} color={color} />;
+  if (line.kind === "notice") return <Text bold={color}>{printable(line.text)}</Text>;
+  return (
+    <Text
+      {...colorProp(color ? (line.level === "error" ? "red" : line.level === "warn" ? "yellow" : undefined) : undefined)}
+      dimColor={color && (line.level === "info" || line.level === "debug")}
+    >
+      {printable(line.text)}
+    </Text>
   );
 }
 
