@@ -134,6 +134,26 @@ describe("the file destinations leave what they did not write", () => {
     expect(await listFiles(join(base, "shop", "orders"))).toEqual(["README.txt", "notes=2026/todo.txt"]);
   });
 
+  it("issue 31.14: a stranger's file in a partition folder neither keeps that partition's data nor hides it from the count", async () => {
+    for (const make of [(b: string) => new CSVDestination({ basePath: b }), (b: string) => new FileDestination({ basePath: b })]) {
+      const dest = make(base);
+      await dest.write(ctx(orders, days("2026-01-01", "2026-01-03")), rows(days("2026-01-01", "2026-01-03")));
+      const table = join(base, "shop", "orders");
+      await writeFile(join(table, "date=2026-01-01", ".DS_Store"), "finder");
+      await writeFile(join(table, "date=2026-01-02", "README"), "notes");
+      // A folder holding only a stranger's file is no partition.
+      await mkdir(join(table, "date=2026-01-09"));
+      await writeFile(join(table, "date=2026-01-09", ".DS_Store"), "finder");
+      expect(await dest.describeDrop(ctx(orders))).toMatchObject({ partitions: 3, exists: true });
+      await dest.dropAsset!(ctx(orders));
+      expect(await dest.partitionRowCounts(ctx(orders))).toEqual({});
+      expect(await listFiles(table)).toEqual(["date=2026-01-01/.DS_Store", "date=2026-01-02/README", "date=2026-01-09/.DS_Store"]);
+      expect(await dest.describeDrop(ctx(orders))).toMatchObject({ partitions: 0, exists: false });
+      await remove();
+      ({ path: base, remove } = await makeTempDir("interloper-drop-"));
+    }
+  });
+
   it("partition folders of a partition column renamed since are the asset's too", async () => {
     const dest = new FileDestination({ basePath: base });
     const byDay: AssetRef = { ...orders, partitioning: new TimePartitionConfig({ column: "day", allowWindow: true }) };
