@@ -72,7 +72,7 @@ export class Ledger {
           if (!isRunningCompaction(lock)) {
             const mine = fstatSync(fd);
             const current = statSync(this.path, { throwIfNoEntry: false });
-            if (!current || (current.ino === mine.ino && current.dev === mine.dev)) return;
+            if (!current || (current.ino === mine.ino && current.dev === mine.dev)) return await upgradeOnce(this);
             // Another journal was renamed in after this one was opened: again, into that one.
             continue;
           }
@@ -99,7 +99,7 @@ export class Ledger {
       handle = await open(this.path, "r");
     } catch {
       lastReads.delete(this.path);
-      return { entries: new Map(), lines: 0 };
+      return { entries: new Map(), lines: 0, legacy: 0 };
     }
     try {
       const { dev, ino, size } = fstatSync(handle.fd);
@@ -122,7 +122,7 @@ export class Ledger {
       let read = added;
       if (from) {
         for (const entry of added.entries.values()) setLast(from.entries, entry);
-        read = { entries: from.entries, lines: from.lines + added.lines };
+        read = { entries: from.entries, lines: from.lines + added.lines, legacy: from.legacy + added.legacy };
       }
       // A copy (concat copies), so that the journal's bytes are not kept alive through it.
       const seen = Buffer.concat([from ? from.seen : Buffer.alloc(0), whole.subarray(-SEEN_BYTES)]).subarray(-SEEN_BYTES);
@@ -130,7 +130,7 @@ export class Ledger {
       return read;
     } catch {
       lastReads.delete(this.path);
-      return { entries: new Map(), lines: 0 };
+      return { entries: new Map(), lines: 0, legacy: 0 };
     } finally {
       await handle.close();
     }
@@ -141,9 +141,10 @@ export class Ledger {
    * hold a data file), when at least half its lines are superseded or dropped. One process at a
    * time (a lock file beside it, taken with O_EXCL); another process's compaction under way, or
    * any failure, leaves the journal as it is: it is only ever larger than it needs to be.
+   * `force` compacts whatever the share: a journal of an older version is rewritten with checksums.
    */
-  async compactIfWorthIt(lines: number, folders: readonly string[]): Promise<boolean> {
-    if (lines < COMPACT_MIN_LINES || lines < 2 * folders.length) return false;
+  async compactIfWorthIt(lines: number, folders: readonly string[], force = false): Promise<boolean> {
+    if (!force && (lines < COMPACT_MIN_LINES || lines < 2 * folders.length)) return false;
     // Made only now: most counts compact nothing, and a set of 100,000 folders is not free.
     const keep = new Set(folders);
     const lock = lockOf(this.path);
@@ -173,10 +174,41 @@ export class Ledger {
   }
 }
 
+/**
+ * Rewrites a journal of an older version (lines without a checksum) with checksums, keeping the
+ * last entry of every folder. Checked once per journal and process, on its first append: a peek
+ * at its first line, since a journal this version rewrote starts with a checksummed one. A
+ * journal another process is compacting is left for a later write.
+ */
+async function upgradeOnce(ledger: Ledger): Promise<void> {
+  if (checkedForUpgrade.has(ledger.path)) return;
+  checkedForUpgrade.add(ledger.path);
+  const head = await readHead(ledger.path);
+  const first = head.split("\n").find((line) => line !== "");
+  if (first === undefined || !Array.isArray(parseLine(first)) || (parseLine(first) as unknown[]).length !== 3) return;
+  const journal = await ledger.read();
+  await ledger.compactIfWorthIt(journal.lines, [...journal.entries.keys()], true);
+}
+
+const checkedForUpgrade = new Set<string>();
+
+/** The first few kilobytes of a file as text ("" when it cannot be read). */
+async function readHead(path: string): Promise<string> {
+  const handle = await open(path, "r").catch(() => null);
+  if (!handle) return "";
+  try {
+    return (await readRange(handle, 0, 4096)).toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
 /** What a read of a journal gives: the last entry of each folder, and how many lines it holds. */
 export interface LedgerRead {
   readonly entries: Map<string, LedgerEntry>;
   readonly lines: number;
+  /** Lines of older versions, without a checksum: trusted as they were, and rewritten with one by `upgrade`. */
+  readonly legacy: number;
 }
 
 /** A read of a journal, with the file it read (device and inode), how many bytes of it, and the last of those bytes. */
@@ -238,8 +270,34 @@ function lockOf(journal: string): string {
   return `${journal}.compacting`;
 }
 
+/**
+ * `[folder, file, metadata, checksum]`: the checksum (see `checksumOf`) covers the line's text
+ * before it, so that a line changed in place (a flipped bit, an edited digit) is told from a
+ * written one, and its file counted again, as for a line cut short.
+ */
 function entryLine(entry: LedgerEntry): string {
-  return `\n${JSON.stringify([entry.folder, entry.file, entry.metadata])}\n`;
+  const text = JSON.stringify([entry.folder, entry.file, entry.metadata]);
+  return `\n${text.slice(0, -1)},"${checksumOf(text)}"]\n`;
+}
+
+/** The length of `,"xxxxxxxx"]`, the checksum closing a line. */
+const CHECKSUM_TAIL = 12;
+
+/**
+ * FNV-1a (32 bits) of a text's UTF-16 code units, as 8 hex digits. Not a defence against anyone
+ * forging a line (the journal is a cache its writers trust), only against lines changed by
+ * accident; a hash of 100,000 lines costs a few milliseconds.
+ */
+function checksumOf(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, "0");
+}
+
+/** Whether a line of 4 values ends with the checksum of the text before it. */
+function checksumHolds(line: string, checksum: unknown): boolean {
+  if (typeof checksum !== "string" || !line.endsWith(`,"${checksum}"]`) || checksum.length !== CHECKSUM_TAIL - 4) return false;
+  return checksumOf(`${line.slice(0, -CHECKSUM_TAIL)}]`) === checksum;
 }
 
 /** Whether a compaction holds the lock, taken recently enough to be running (see COMPACTION_WAIT_MS). */
@@ -260,7 +318,11 @@ async function removeAbandonedLock(lock: string): Promise<void> {
   if (info && Date.now() - info.mtimeMs > LOCK_ABANDONED_MS) await unlink(lock).catch(() => undefined);
 }
 
-/** Lines that are not a well-formed entry (cut short by a crash, edited by hand) are skipped. */
+/**
+ * Lines that are not a well-formed entry (cut short by a crash, edited by hand, a checksum that
+ * does not hold) are skipped. Lines of older versions, without a checksum, are read as before
+ * and counted in `legacy`, for the journal to be rewritten with checksums.
+ */
 function parseLedger(text: string): LedgerRead {
   const lines = text.split("\n").filter((line) => line !== "");
   // One parse of the whole journal is several times faster than one a line; a line that is not
@@ -274,8 +336,11 @@ function parseLedger(text: string): LedgerRead {
     // See above.
   }
   const entries = new Map<string, LedgerEntry>();
-  for (let i = 0; i < lines.length; i++) addEntry(entries, parsed ? parsed[i] : parseLine(lines[i]!));
-  return { entries, lines: lines.length };
+  let legacy = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (addEntry(entries, parsed ? parsed[i] : parseLine(lines[i]!), lines[i]!) === "legacy") legacy++;
+  }
+  return { entries, lines: lines.length, legacy };
 }
 
 function parseLine(line: string): unknown {
@@ -286,11 +351,14 @@ function parseLine(line: string): unknown {
   }
 }
 
-function addEntry(entries: Map<string, LedgerEntry>, parsed: unknown): void {
-  if (!Array.isArray(parsed) || parsed.length !== 3) return;
-  const [folder, file, metadata] = parsed as unknown[];
-  if (typeof folder !== "string" || typeof file !== "string" || !isStringRecord(metadata)) return;
+/** Adds a parsed line when it is a well-formed entry; "legacy" for one without a checksum. */
+function addEntry(entries: Map<string, LedgerEntry>, parsed: unknown, line: string): "added" | "legacy" | "skipped" {
+  if (!Array.isArray(parsed) || (parsed.length !== 3 && parsed.length !== 4)) return "skipped";
+  const [folder, file, metadata, checksum] = parsed as unknown[];
+  if (typeof folder !== "string" || typeof file !== "string" || !isStringRecord(metadata)) return "skipped";
+  if (parsed.length === 4 && !checksumHolds(line, checksum)) return "skipped";
   setLast(entries, { folder, file, metadata });
+  return parsed.length === 3 ? "legacy" : "added";
 }
 
 /** Re-inserted so that iteration follows the last write of each folder. */

@@ -161,9 +161,11 @@ export class PartitionFiles {
       };
       await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, stale.length) }, worker));
     }
+    // A journal of an older version (lines without a checksum) is rewritten with checksums.
     await ledger.compactIfWorthIt(
       journal.lines,
       names.filter((_, i) => identities[i] !== null),
+      journal.legacy > 0,
     );
     const counts: Array<[string, number]> = [];
     for (let i = 0; i < names.length; i++) if (typeof found[i] === "number") counts.push([names[i]!.slice(prefix.length), found[i]!]);
