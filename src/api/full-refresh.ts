@@ -1,3 +1,4 @@
+import { lockOf } from "../asset/asset-lock.js";
 import type { DropTarget } from "../destination/index.js";
 import { ConfigError } from "../errors.js";
 import { materialize, type MaterializeOptions, type MaterializeOutcome } from "./materialize.js";
@@ -61,11 +62,20 @@ export async function fullRefreshTargets(plan: Plan): Promise<FullRefreshTarget[
   return targets;
 }
 
-/** Drops everything each destination holds of each of the plan's assets, one after another. */
+/**
+ * Drops everything each destination holds of each of the plan's assets, one after another, each
+ * asset under its exclusive lock (see AssetLock): writes of it under way end first, new ones wait
+ * for the drop; when they do not end in time, an InterloperError names the writer and nothing is
+ * dropped.
+ */
 export async function dropPlannedAssets(plan: Plan): Promise<void> {
-  for (const asset of plan.assets) {
-    for (const destination of asset.destinations) await destination.dropAsset!(asset.ioContext(null, null));
-  }
+  // Every asset's lock is taken before anything is dropped: a refusal drops nothing at all.
+  const dropAll = async () => {
+    for (const asset of plan.assets) {
+      for (const destination of asset.destinations) await destination.dropAsset!(asset.ioContext(null, null));
+    }
+  };
+  await plan.assets.reduceRight<() => Promise<void>>((inner, asset) => () => lockOf(asset).dropping(inner), dropAll)();
 }
 
 /**

@@ -14,6 +14,7 @@ import { mergeInferred, type FieldSpec } from "../schema/index.js";
 import type { RunMetadata } from "../destination/index.js";
 import { rowCountOf } from "../destination/row-count.js";
 import type { Asset } from "./asset.js";
+import { underWriteLock } from "./asset-lock.js";
 import { assetWindowOf } from "./asset-window.js";
 import { resolveWithinSource, type Dependency } from "./dependencies.js";
 import { writeStream } from "../destination/stream/write-stream.js";
@@ -137,28 +138,30 @@ async function writeAll(
   const written: string[] = [];
   const failed: Array<[string, unknown]> = [];
   // Every destination gets the data even when an earlier one failed, so the result can say
-  // exactly which destinations hold the new data.
-  for (const [index, destination] of asset.destinations.entries()) {
-    options.abandoned?.throwIfAborted();
-    const name = asset.destinationKeys[index]!;
-    const started = Date.now();
-    options.emit({ ...base, type: "destination:write:started", time: now(), destination: name });
-    try {
-      await destination.write(io, index === asset.destinations.length - 1 ? handed.pop() : handed[0]);
-      written.push(name);
-      options.emit({
-        ...base,
-        type: "destination:write:completed",
-        time: now(),
-        destination: name,
-        rows: conformed.rows,
-        durationMs: Date.now() - started,
-      });
-    } catch (error) {
-      failed.push([name, error]);
-      options.emit({ ...base, type: "destination:write:failed", time: now(), destination: name, error: errorInfo(error) });
+  // exactly which destinations hold the new data. Under the asset's lock (see asset-lock.ts).
+  await underWriteLock(asset, window, async () => {
+    for (const [index, destination] of asset.destinations.entries()) {
+      options.abandoned?.throwIfAborted();
+      const name = asset.destinationKeys[index]!;
+      const started = Date.now();
+      options.emit({ ...base, type: "destination:write:started", time: now(), destination: name });
+      try {
+        await destination.write(io, index === asset.destinations.length - 1 ? handed.pop() : handed[0]);
+        written.push(name);
+        options.emit({
+          ...base,
+          type: "destination:write:completed",
+          time: now(),
+          destination: name,
+          rows: conformed.rows,
+          durationMs: Date.now() - started,
+        });
+      } catch (error) {
+        failed.push([name, error]);
+        options.emit({ ...base, type: "destination:write:failed", time: now(), destination: name, error: errorInfo(error) });
+      }
     }
-  }
+  });
   if (failed.length > 0) {
     const [name, first] = failed[0]!;
     const held = written.length > 0 ? `; ${subject(written, "holds", "hold")} the new data` : "";
@@ -202,7 +205,9 @@ async function writeStreamed(
   options.abandoned?.throwIfAborted();
   options.emit({ ...base, type: "destination:write:started", time: now(), destination: name });
   try {
-    await writeStream(asset.destinations[0]!, asset.ioContext(window, stream.schema, metadata, log), batches);
+    await underWriteLock(asset, window, () =>
+      writeStream(asset.destinations[0]!, asset.ioContext(window, stream.schema, metadata, log), batches),
+    );
   } catch (error) {
     // Data that contradicts its schema is the asset's failure, as with an array; nothing was replaced.
     if (error instanceof SchemaError) throw error;
