@@ -6,6 +6,7 @@ import type { AssetRef, IOContext } from "./io-context.js";
 import { missingHook, requireHooks } from "./hook-check.js";
 import { applyOptions, checkUndeclaredOptions, type DeclaredOptions } from "./options.js";
 import type { MaybePromise } from "../maybe-promise.js";
+import type { PartitionCounts } from "./unreadable.js";
 
 const HOOKS = ["writePartition", "readPartition", "partitionRowCounts"] as const;
 
@@ -87,6 +88,15 @@ export abstract class Destination {
    */
   missingDropHook(): string | null {
     return missingHook(this, ["dropAsset(context)"]);
+  }
+
+  /**
+   * What coverage counts: the row counts of `partitionRowCounts`, and the stored partitions whose
+   * data cannot be read (a file cut short), which the built-in file and object destinations
+   * report rather than fail the whole count; none by default.
+   */
+  async partitionCounts(context: IOContext): Promise<PartitionCounts> {
+    return { counts: await this.partitionRowCounts(context), unreadable: {} };
   }
 
   /**

@@ -1,4 +1,5 @@
 export { Destination, destination, type DestinationOptions, type DestinationRelations, type DropTarget } from "./destination.js";
+export type { PartitionCounts, UnreadablePartition } from "./unreadable.js";
 export { declareOptions, type DeclaredOptions, type OptionKind, type OptionKinds } from "./options.js";
 export { IOContext, type AssetRef, type IOLogger, type IOLogLevel, type RunMetadata } from "./io-context.js";
 export { CSVDestination, type CSVDestinationOptions } from "./csv/csv-destination.js";
