@@ -1,9 +1,10 @@
 import { lockOf } from "../asset/asset-lock.js";
 import type { DropTarget } from "../destination/index.js";
 import { ConfigError } from "../errors.js";
-import { materialize, type MaterializeOptions, type MaterializeOutcome } from "./materialize.js";
+import { materializePlan, type MaterializeOptions, type MaterializeOutcome } from "./materialize.js";
 import { planMaterialize, type Plan } from "./plan.js";
 import type { Project } from "./project.js";
+import { refreshScope } from "./refresh-scope.js";
 
 /** What one destination of one selected asset would drop in a full refresh. */
 export interface FullRefreshTarget extends DropTarget {
@@ -80,13 +81,17 @@ export async function dropPlannedAssets(plan: Plan): Promise<void> {
 
 /**
  * `materialize` from scratch: each destination of the selected assets drops what it holds of
- * them (a folder, a table, a prefix of objects), then the window is rebuilt. The way out of a
+ * them (a folder, a table, a prefix of objects), then the window is rebuilt, with every stored
+ * partition outside it (see `refreshScope`): nothing dropped is left unbuilt. The way out of a
  * schema change. Nothing is dropped when the plan is refused or a destination cannot drop.
  */
 export async function fullRefresh(project: Project, options: MaterializeOptions = {}): Promise<FullRefreshOutcome> {
   checkFullRefreshOptions(options);
   const plan = planMaterialize(project, options);
   const dropped = await fullRefreshTargets(plan);
+  const scope = await refreshScope(plan, options);
+  // Planned before the drop: a rebuild that cannot be planned drops nothing.
+  const rebuild = scope.widenedFrom ? planMaterialize(project, scope.options) : plan;
   await dropPlannedAssets(plan);
-  return { ...(await materialize(project, options)), dropped };
+  return { ...(await materializePlan(project, rebuild, options)), dropped };
 }

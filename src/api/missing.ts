@@ -99,7 +99,10 @@ export async function missingPlanOptions(project: Project, options: PlanOptions,
  * The smallest window holding every expected range: of time, in the finest granularity among
  * the assets (each asset then runs its own periods inside it); else a list's values.
  */
-function spanOf(assets: readonly Asset[], coverages: ReadonlyArray<{ first: string | null; last: string | null }>): PartitionWindow | null {
+export function spanOf(
+  assets: readonly Asset[],
+  coverages: ReadonlyArray<{ first: string | null; last: string | null }>,
+): PartitionWindow | null {
   const ranges: TimePartitionWindow[] = [];
   assets.forEach((asset, i) => {
     const { first, last } = coverages[i]!;

@@ -214,7 +214,7 @@ describe("a destination without the drop hook", () => {
 });
 
 describe("fullRefresh (the library call)", () => {
-  it("drops what the destinations hold of the selected assets only, then rebuilds the window", async () => {
+  it("drops what the destinations hold of the selected assets only, then rebuilds the window and every stored partition outside it (issue 32.10)", async () => {
     const { path: base, remove } = await makeTempDir("interloper-drop-");
     try {
       let version = 1;
@@ -242,8 +242,15 @@ describe("fullRefresh (the library call)", () => {
           exists: true,
         },
       ]);
-      // The window alone was rebuilt; the upstream asset, only read, kept all its partitions.
-      expect(await listFiles(join(base, "shop", "orders_daily"))).toEqual([".data.csv.ledger", "date=2026-01-02/data.csv"]);
+      // Every partition dropped was rebuilt, not just the window's; the upstream asset, only read,
+      // kept all its partitions.
+      expect(await listFiles(join(base, "shop", "orders_daily"))).toEqual([
+        ".data.csv.ledger",
+        "date=2026-01-01/data.csv",
+        "date=2026-01-02/data.csv",
+        "date=2026-01-03/data.csv",
+      ]);
+      expect(await il.findAsset(project, "shop.orders_daily").read(il.TimePartitionWindow.parse("2026-01-01..2026-01-03"))).toHaveLength(3);
       expect((await listFiles(join(base, "shop", "orders"))).filter((f) => f.endsWith("data.csv"))).toHaveLength(3);
       await expect(il.fullRefresh(project, { window: "2026-01-01..2026-01-02", shard: { index: 1, count: 2 } })).rejects.toThrow(
         "cannot be combined with `shard`",
