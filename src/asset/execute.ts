@@ -137,6 +137,13 @@ async function writeAll(
   conformed = { data: null, schema, rows, warnings: [] };
   const written: string[] = [];
   const failed: Array<[string, unknown]> = [];
+  // With several destinations, one that cannot take this data (a column whose type changed)
+  // refuses it before any writes: none is left holding new data the others lack. (Alone, a
+  // destination's own write refuses it.)
+  for (const [index, destination] of asset.destinations.length > 1 ? asset.destinations.entries() : []) {
+    await destination.checkWrite(io).catch((error: unknown) => failed.push([asset.destinationKeys[index]!, error]));
+  }
+  if (failed.length > 0) throw writeError(asset, failed, written);
   // Every destination gets the data even when an earlier one failed, so the result can say
   // exactly which destinations hold the new data. Under the asset's lock (see asset-lock.ts).
   await underWriteLock(asset, window, async () => {
@@ -162,19 +169,18 @@ async function writeAll(
       }
     }
   });
-  if (failed.length > 0) {
-    const [name, first] = failed[0]!;
-    const held = written.length > 0 ? `; ${subject(written, "holds", "hold")} the new data` : "";
-    throw new DestinationWriteError(
-      `asset "${asset.qualifiedKey}": writing to ${failed.map(([n]) => n).join(", ")} failed (${name}: ${(first as Error)?.message ?? String(first)})${held}`,
-      {
-        cause: first,
-        written,
-        failedDestinations: failed.map(([n]) => n),
-      },
-    );
-  }
+  if (failed.length > 0) throw writeError(asset, failed, written);
   return { ...conformed, written, failedDestinations: [] };
+}
+
+/** The failure of a write to some destinations: which failed (the first one's reason), and which hold the new data. */
+function writeError(asset: Asset, failed: ReadonlyArray<[string, unknown]>, written: readonly string[]): DestinationWriteError {
+  const [name, first] = failed[0]!;
+  const held = written.length > 0 ? `; ${subject(written, "holds", "hold")} the new data` : "";
+  return new DestinationWriteError(
+    `asset "${asset.qualifiedKey}": writing to ${failed.map(([n]) => n).join(", ")} failed (${name}: ${(first as Error)?.message ?? String(first)})${held}`,
+    { cause: first, written: [...written], failedDestinations: failed.map(([n]) => n) },
+  );
 }
 
 /**

@@ -62,6 +62,13 @@ export abstract class Destination {
    */
   writePartitionStream?(context: IOContext, partition: Partition | null, batches: AsyncIterable<Row[]>): Promise<void>;
   /**
+   * Checks, before any destination of the asset is written, that this one can take data of
+   * `context.schema`; throws (a SchemaError) when it cannot, and nothing is written anywhere.
+   * Nothing by default; SQL destinations refuse a column whose type changed.
+   */
+  async checkWrite(_context: IOContext): Promise<void> {}
+
+  /**
    * Optional: refuses, with ConfigError, assets this destination could not keep apart (two
    * storage names it would take for one). Called when a DAG is built, with every asset of the
    * DAG bound to this destination.
