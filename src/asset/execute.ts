@@ -146,6 +146,8 @@ async function writeAll(
   if (failed.length > 0) throw writeError(asset, failed, written);
   // Every destination gets the data even when an earlier one failed, so the result can say
   // exactly which destinations hold the new data. Under the asset's lock (see asset-lock.ts).
+  // The function given to it never names `conformed`: a parameter a closure captures keeps its
+  // first value (the rows) in the suspended frame, whatever is assigned to it since.
   await underWriteLock(asset, window, async () => {
     for (const [index, destination] of asset.destinations.entries()) {
       options.abandoned?.throwIfAborted();
@@ -160,7 +162,7 @@ async function writeAll(
           type: "destination:write:completed",
           time: now(),
           destination: name,
-          rows: conformed.rows,
+          rows,
           durationMs: Date.now() - started,
         });
       } catch (error) {

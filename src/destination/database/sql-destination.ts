@@ -77,7 +77,9 @@ export abstract class SqlDestination extends DatabaseDestination {
   override async checkWrite(context: IOContext): Promise<void> {
     if (!context.schema) return;
     const { table, dataset } = context.asset;
-    const columns = await this.readColumns(table, dataset);
+    // Only a changed type is refused here: a database that cannot be reached (or a SQLite file
+    // whose folder another destination's write makes) is left to the write itself.
+    const columns = await this.readColumns(table, dataset).catch(() => null);
     if (columns) for (const field of context.schema) this.sameType(columns, field, context, table);
   }
 
