@@ -48,6 +48,25 @@ export class DataNotFoundError extends InterloperError {
   override readonly code: string = "DATA_NOT_FOUND";
 }
 
+/**
+ * Stored data cannot be read back (a file cut short or corrupted): names the file, the asset
+ * and the partition (null: an unpartitioned asset).
+ */
+export class UnreadableDataError extends InterloperError {
+  override readonly code: string = "UNREADABLE_DATA";
+  readonly file: string;
+  readonly asset: string;
+  readonly partition: string | null;
+
+  constructor(details: { file: string; asset: string; partition: string | null; reason: string }, options?: InterloperErrorOptions) {
+    const what = details.partition === null ? `asset "${details.asset}"` : `partition ${details.partition} of asset "${details.asset}"`;
+    super(`cannot read ${what} from ${details.file}: ${details.reason}`, options);
+    this.file = details.file;
+    this.asset = details.asset;
+    this.partition = details.partition;
+  }
+}
+
 /** Data does not match its schema, or no schema could be resolved. */
 export class SchemaError extends InterloperError {
   override readonly code: string = "SCHEMA_ERROR";

@@ -1,8 +1,10 @@
+import { lockOf } from "../asset/asset-lock.js";
 import type { DropTarget } from "../destination/index.js";
 import { ConfigError } from "../errors.js";
-import { materialize, type MaterializeOptions, type MaterializeOutcome } from "./materialize.js";
+import { materializePlan, type MaterializeOptions, type MaterializeOutcome } from "./materialize.js";
 import { planMaterialize, type Plan } from "./plan.js";
 import type { Project } from "./project.js";
+import { refreshScope } from "./refresh-scope.js";
 
 /** What one destination of one selected asset would drop in a full refresh. */
 export interface FullRefreshTarget extends DropTarget {
@@ -61,22 +63,35 @@ export async function fullRefreshTargets(plan: Plan): Promise<FullRefreshTarget[
   return targets;
 }
 
-/** Drops everything each destination holds of each of the plan's assets, one after another. */
+/**
+ * Drops everything each destination holds of each of the plan's assets, one after another, each
+ * asset under its exclusive lock (see AssetLock): writes of it under way end first, new ones wait
+ * for the drop; when they do not end in time, an InterloperError names the writer and nothing is
+ * dropped.
+ */
 export async function dropPlannedAssets(plan: Plan): Promise<void> {
-  for (const asset of plan.assets) {
-    for (const destination of asset.destinations) await destination.dropAsset!(asset.ioContext(null, null));
-  }
+  // Every asset's lock is taken before anything is dropped: a refusal drops nothing at all.
+  const dropAll = async () => {
+    for (const asset of plan.assets) {
+      for (const destination of asset.destinations) await destination.dropAsset!(asset.ioContext(null, null));
+    }
+  };
+  await plan.assets.reduceRight<() => Promise<void>>((inner, asset) => () => lockOf(asset).dropping(inner), dropAll)();
 }
 
 /**
  * `materialize` from scratch: each destination of the selected assets drops what it holds of
- * them (a folder, a table, a prefix of objects), then the window is rebuilt. The way out of a
+ * them (a folder, a table, a prefix of objects), then the window is rebuilt, with every stored
+ * partition outside it (see `refreshScope`): nothing dropped is left unbuilt. The way out of a
  * schema change. Nothing is dropped when the plan is refused or a destination cannot drop.
  */
 export async function fullRefresh(project: Project, options: MaterializeOptions = {}): Promise<FullRefreshOutcome> {
   checkFullRefreshOptions(options);
   const plan = planMaterialize(project, options);
   const dropped = await fullRefreshTargets(plan);
+  const scope = await refreshScope(plan, options);
+  // Planned before the drop: a rebuild that cannot be planned drops nothing.
+  const rebuild = scope.widenedFrom ? planMaterialize(project, scope.options) : plan;
   await dropPlannedAssets(plan);
-  return { ...(await materialize(project, options)), dropped };
+  return { ...(await materializePlan(project, rebuild, options)), dropped };
 }

@@ -29,7 +29,7 @@ export interface MissingOptions {
 }
 
 /**
- * Plan options that run only the partitions coverage reports missing (and empty, if asked) for
+ * Plan options that run only the partitions coverage reports missing or unreadable (and empty, if asked) for
  * any selected partitioned asset, within the given window or else the whole expected range,
  * which ends before the current period unless told otherwise. `only` is empty when nothing is
  * missing.
@@ -75,7 +75,9 @@ export async function missingPlanOptions(project: Project, options: PlanOptions,
   const byAsset = new Map<string, Set<string>>();
   coverages.forEach((c, i) => {
     const keys = new Set(
-      c.partitions.filter((p) => p.status === "missing" || (missing.includeEmpty && p.status === "empty")).map((p) => p.key),
+      c.partitions
+        .filter((p) => p.status === "missing" || p.status === "unreadable" || (missing.includeEmpty && p.status === "empty"))
+        .map((p) => p.key),
     );
     byAsset.set(covered[i]!.qualifiedKey, keys);
     for (const key of keys) wanted.add(key);
@@ -97,7 +99,10 @@ export async function missingPlanOptions(project: Project, options: PlanOptions,
  * The smallest window holding every expected range: of time, in the finest granularity among
  * the assets (each asset then runs its own periods inside it); else a list's values.
  */
-function spanOf(assets: readonly Asset[], coverages: ReadonlyArray<{ first: string | null; last: string | null }>): PartitionWindow | null {
+export function spanOf(
+  assets: readonly Asset[],
+  coverages: ReadonlyArray<{ first: string | null; last: string | null }>,
+): PartitionWindow | null {
   const ranges: TimePartitionWindow[] = [];
   assets.forEach((asset, i) => {
     const { first, last } = coverages[i]!;

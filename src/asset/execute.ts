@@ -14,6 +14,7 @@ import { mergeInferred, type FieldSpec } from "../schema/index.js";
 import type { RunMetadata } from "../destination/index.js";
 import { rowCountOf } from "../destination/row-count.js";
 import type { Asset } from "./asset.js";
+import { underWriteLock } from "./asset-lock.js";
 import { assetWindowOf } from "./asset-window.js";
 import { resolveWithinSource, type Dependency } from "./dependencies.js";
 import { writeStream } from "../destination/stream/write-stream.js";
@@ -142,43 +143,53 @@ async function writeAll(
   conformed = { data: null, schema, rows, warnings: [] };
   const written: string[] = [];
   const failed: Array<[string, unknown]> = [];
+  // With several destinations, one that cannot take this data (a column whose type changed)
+  // refuses it before any writes: none is left holding new data the others lack. (Alone, a
+  // destination's own write refuses it.)
+  for (const [index, destination] of asset.destinations.length > 1 ? asset.destinations.entries() : []) {
+    await destination.checkWrite(io).catch((error: unknown) => failed.push([asset.destinationKeys[index]!, error]));
+  }
+  if (failed.length > 0) throw writeError(asset, failed, written);
   // Every destination gets the data even when an earlier one failed, so the result can say
-  // exactly which destinations hold the new data.
-  for (const [index, destination] of asset.destinations.entries()) {
-    options.abandoned?.throwIfAborted();
-    if (options.beforeWrite) await askBeforeWrite(options.beforeWrite, options.abandoned);
-    const name = asset.destinationKeys[index]!;
-    const started = Date.now();
-    options.emit({ ...base, type: "destination:write:started", time: now(), destination: name });
-    try {
-      await destination.write(io, index === asset.destinations.length - 1 ? handed.pop() : handed[0]);
-      written.push(name);
-      options.emit({
-        ...base,
-        type: "destination:write:completed",
-        time: now(),
-        destination: name,
-        rows: conformed.rows,
-        durationMs: Date.now() - started,
-      });
-    } catch (error) {
-      failed.push([name, error]);
-      options.emit({ ...base, type: "destination:write:failed", time: now(), destination: name, error: errorInfo(error) });
+  // exactly which destinations hold the new data. Under the asset's lock (see asset-lock.ts).
+  // The function given to it never names `conformed`: a parameter a closure captures keeps its
+  // first value (the rows) in the suspended frame, whatever is assigned to it since.
+  await underWriteLock(asset, window, async () => {
+    for (const [index, destination] of asset.destinations.entries()) {
+      options.abandoned?.throwIfAborted();
+      if (options.beforeWrite) await askBeforeWrite(options.beforeWrite, options.abandoned);
+      const name = asset.destinationKeys[index]!;
+      const started = Date.now();
+      options.emit({ ...base, type: "destination:write:started", time: now(), destination: name });
+      try {
+        await destination.write(io, index === asset.destinations.length - 1 ? handed.pop() : handed[0]);
+        written.push(name);
+        options.emit({
+          ...base,
+          type: "destination:write:completed",
+          time: now(),
+          destination: name,
+          rows,
+          durationMs: Date.now() - started,
+        });
+      } catch (error) {
+        failed.push([name, error]);
+        options.emit({ ...base, type: "destination:write:failed", time: now(), destination: name, error: errorInfo(error) });
+      }
     }
-  }
-  if (failed.length > 0) {
-    const [name, first] = failed[0]!;
-    const held = written.length > 0 ? `; ${subject(written, "holds", "hold")} the new data` : "";
-    throw new DestinationWriteError(
-      `asset "${asset.qualifiedKey}": writing to ${failed.map(([n]) => n).join(", ")} failed (${name}: ${(first as Error)?.message ?? String(first)})${held}`,
-      {
-        cause: first,
-        written,
-        failedDestinations: failed.map(([n]) => n),
-      },
-    );
-  }
+  });
+  if (failed.length > 0) throw writeError(asset, failed, written);
   return { ...conformed, written, failedDestinations: [] };
+}
+
+/** The failure of a write to some destinations: which failed (the first one's reason), and which hold the new data. */
+function writeError(asset: Asset, failed: ReadonlyArray<[string, unknown]>, written: readonly string[]): DestinationWriteError {
+  const [name, first] = failed[0]!;
+  const held = written.length > 0 ? `; ${subject(written, "holds", "hold")} the new data` : "";
+  return new DestinationWriteError(
+    `asset "${asset.qualifiedKey}": writing to ${failed.map(([n]) => n).join(", ")} failed (${name}: ${(first as Error)?.message ?? String(first)})${held}`,
+    { cause: first, written: [...written], failedDestinations: failed.map(([n]) => n) },
+  );
 }
 
 /**
@@ -219,7 +230,9 @@ async function writeStreamed(
   if (options.beforeWrite) await askBeforeWrite(options.beforeWrite, options.abandoned);
   options.emit({ ...base, type: "destination:write:started", time: now(), destination: name });
   try {
-    await writeStream(asset.destinations[0]!, asset.ioContext(window, stream.schema, metadata, log), batches);
+    await underWriteLock(asset, window, () =>
+      writeStream(asset.destinations[0]!, asset.ioContext(window, stream.schema, metadata, log), batches),
+    );
   } catch (error) {
     // Data that contradicts its schema is the asset's failure, as with an array; nothing was replaced.
     if (error instanceof SchemaError) throw error;

@@ -5,6 +5,7 @@ import type { AssetRef, IOContext } from "./io-context.js";
 import { missingHook, requireHooks } from "./hook-check.js";
 import { applyOptions, checkUndeclaredOptions, type DeclaredOptions } from "./options.js";
 import type { MaybePromise } from "../maybe-promise.js";
+import type { PartitionCounts } from "./unreadable.js";
 
 /** The three hooks every destination implements. */
 export const HOOKS = ["writePartition", "readPartition", "partitionRowCounts"] as const;
@@ -61,6 +62,13 @@ export abstract class Destination {
    */
   writePartitionStream?(context: IOContext, partition: Partition | null, batches: AsyncIterable<Row[]>): Promise<void>;
   /**
+   * Checks, before any destination of the asset is written, that this one can take data of
+   * `context.schema`; throws (a SchemaError) when it cannot, and nothing is written anywhere.
+   * Nothing by default; SQL destinations refuse a column whose type changed.
+   */
+  async checkWrite(_context: IOContext): Promise<void> {}
+
+  /**
    * Optional: refuses, with ConfigError, assets this destination could not keep apart (two
    * storage names it would take for one). Called when a DAG is built, with every asset of the
    * DAG bound to this destination.
@@ -87,6 +95,15 @@ export abstract class Destination {
    */
   missingDropHook(): string | null {
     return missingHook(this, ["dropAsset(context)"]);
+  }
+
+  /**
+   * What coverage counts: the row counts of `partitionRowCounts`, and the stored partitions whose
+   * data cannot be read (a file cut short), which the built-in file and object destinations
+   * report rather than fail the whole count; none by default.
+   */
+  async partitionCounts(context: IOContext): Promise<PartitionCounts> {
+    return { counts: await this.partitionRowCounts(context), unreadable: {} };
   }
 
   /**

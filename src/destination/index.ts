@@ -1,5 +1,6 @@
 export { Destination, type DestinationRelations, type DropTarget } from "./destination.js";
 export { destination, type DestinationOptions } from "./decorator.js";
+export type { PartitionCounts, UnreadablePartition } from "./unreadable.js";
 export { declareOptions, type DeclaredOptions, type OptionKind, type OptionKinds } from "./options.js";
 export { IOContext, type AssetRef, type IOLogger, type IOLogLevel, type RunMetadata } from "./io-context.js";
 export { CSVDestination, type CSVDestinationOptions } from "./csv/csv-destination.js";

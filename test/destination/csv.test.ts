@@ -207,7 +207,9 @@ describe("CSVDestination", () => {
     it("keeps the count in the table's hidden ledger, one line a write, which a data.csv glob does not match", async () => {
       await csv.write(ctx(orders, jan1, orderSchema), threeRows);
       expect(await readdir(dir())).toEqual(["data.csv"]);
-      expect(await ledgerLines(base)).toEqual([["date=2026-01-01", expect.any(String), { row_count: "3" }]]);
+      expect(await ledgerLines(base)).toEqual([
+        ["date=2026-01-01", expect.any(String), { row_count: "3" }, expect.stringMatching(/^[0-9a-f]{8}$/)],
+      ]);
       await csv.write(ctx(orders, jan1, orderSchema), threeRows.slice(1));
       expect((await ledgerLines(base)).map(([folder, , metadata]) => [folder, metadata])).toEqual([
         ["date=2026-01-01", { row_count: "3" }],
@@ -426,7 +428,10 @@ async function ledgerLines(base: string): Promise<Array<[string, string, Record<
     .map((line) => JSON.parse(line) as [string, string, Record<string, string>]);
 }
 
-/** Rewrites the ledger by hand with its last line's count forged, the file identity it names kept. */
+/**
+ * Rewrites the ledger by hand with its last line's count forged, the file identity it names
+ * kept, as a line of an older version (no checksum: trusted as it was).
+ */
 async function forgeLedgerRows(base: string, rows: number): Promise<void> {
   const lines = await ledgerLines(base);
   const [folder, file] = lines.at(-1)!;

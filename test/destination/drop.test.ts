@@ -134,6 +134,26 @@ describe("the file destinations leave what they did not write", () => {
     expect(await listFiles(join(base, "shop", "orders"))).toEqual(["README.txt", "notes=2026/todo.txt"]);
   });
 
+  it("issue 31.14: a stranger's file in a partition folder neither keeps that partition's data nor hides it from the count", async () => {
+    for (const make of [(b: string) => new CSVDestination({ basePath: b }), (b: string) => new FileDestination({ basePath: b })]) {
+      const dest = make(base);
+      await dest.write(ctx(orders, days("2026-01-01", "2026-01-03")), rows(days("2026-01-01", "2026-01-03")));
+      const table = join(base, "shop", "orders");
+      await writeFile(join(table, "date=2026-01-01", ".DS_Store"), "finder");
+      await writeFile(join(table, "date=2026-01-02", "README"), "notes");
+      // A folder holding only a stranger's file is no partition.
+      await mkdir(join(table, "date=2026-01-09"));
+      await writeFile(join(table, "date=2026-01-09", ".DS_Store"), "finder");
+      expect(await dest.describeDrop(ctx(orders))).toMatchObject({ partitions: 3, exists: true });
+      await dest.dropAsset!(ctx(orders));
+      expect(await dest.partitionRowCounts(ctx(orders))).toEqual({});
+      expect(await listFiles(table)).toEqual(["date=2026-01-01/.DS_Store", "date=2026-01-02/README", "date=2026-01-09/.DS_Store"]);
+      expect(await dest.describeDrop(ctx(orders))).toMatchObject({ partitions: 0, exists: false });
+      await remove();
+      ({ path: base, remove } = await makeTempDir("interloper-drop-"));
+    }
+  });
+
   it("partition folders of a partition column renamed since are the asset's too", async () => {
     const dest = new FileDestination({ basePath: base });
     const byDay: AssetRef = { ...orders, partitioning: new TimePartitionConfig({ column: "day", allowWindow: true }) };
@@ -194,7 +214,7 @@ describe("a destination without the drop hook", () => {
 });
 
 describe("fullRefresh (the library call)", () => {
-  it("drops what the destinations hold of the selected assets only, then rebuilds the window", async () => {
+  it("drops what the destinations hold of the selected assets only, then rebuilds the window and every stored partition outside it (issue 32.10)", async () => {
     const { path: base, remove } = await makeTempDir("interloper-drop-");
     try {
       let version = 1;
@@ -222,8 +242,15 @@ describe("fullRefresh (the library call)", () => {
           exists: true,
         },
       ]);
-      // The window alone was rebuilt; the upstream asset, only read, kept all its partitions.
-      expect(await listFiles(join(base, "shop", "orders_daily"))).toEqual([".data.csv.ledger", "date=2026-01-02/data.csv"]);
+      // Every partition dropped was rebuilt, not just the window's; the upstream asset, only read,
+      // kept all its partitions.
+      expect(await listFiles(join(base, "shop", "orders_daily"))).toEqual([
+        ".data.csv.ledger",
+        "date=2026-01-01/data.csv",
+        "date=2026-01-02/data.csv",
+        "date=2026-01-03/data.csv",
+      ]);
+      expect(await il.findAsset(project, "shop.orders_daily").read(il.TimePartitionWindow.parse("2026-01-01..2026-01-03"))).toHaveLength(3);
       expect((await listFiles(join(base, "shop", "orders"))).filter((f) => f.endsWith("data.csv"))).toHaveLength(3);
       await expect(il.fullRefresh(project, { window: "2026-01-01..2026-01-02", shard: { index: 1, count: 2 } })).rejects.toThrow(
         "cannot be combined with `shard`",

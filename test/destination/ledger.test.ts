@@ -51,6 +51,35 @@ describe("Ledger", () => {
     expect([...(await new Ledger(path).read()).entries.keys()]).toEqual(["date=c"]);
   });
 
+  it("issue 31.18: a line changed in place (one digit of its count) fails its checksum and is skipped, as a cut one is", async () => {
+    const path = join(dir.path, ".data.csv.ledger");
+    await new Ledger(path).append([entry("date=a", "1", 41), entry("date=b", "2", 5)]);
+    const text = await readFile(path, "utf8");
+    expect(text).toMatch(/^\n\["date=a","1",\{"row_count":"41"\},"[0-9a-f]{8}"\]\n/);
+    await writeFile(path, text.replace('"row_count":"41"', '"row_count":"91"'));
+    expect(await new Ledger(path).read()).toEqual({ entries: new Map([["date=b", entry("date=b", "2", 5)]]), lines: 2, legacy: 0 });
+  });
+
+  it("issue 31.18: lines of older versions (no checksum) are read as before, and the journal is rewritten with checksums on its next write", async () => {
+    const path = join(dir.path, ".data.csv.ledger");
+    const old = (folder: string, file: string, rows: number) => `\n${JSON.stringify([folder, file, { row_count: String(rows) }])}\n`;
+    await writeFile(path, old("date=a", "1", 4) + old("date=b", "2", 5) + old("date=a", "3", 6));
+    expect(await new Ledger(path).read()).toEqual({
+      entries: new Map([
+        ["date=b", entry("date=b", "2", 5)],
+        ["date=a", entry("date=a", "3", 6)],
+      ]),
+      lines: 3,
+      legacy: 3,
+    });
+    await new Ledger(path).append([entry("date=c", "4", 7)]);
+    const lines = (await readFile(path, "utf8")).split("\n").filter((line) => line !== "");
+    expect(lines).toHaveLength(3);
+    expect(lines.every((line) => /,"[0-9a-f]{8}"\]$/.test(line))).toBe(true);
+    expect(await new Ledger(path).read()).toMatchObject({ lines: 3, legacy: 0 });
+    expect([...(await new Ledger(path).read()).entries.values()].map((e) => e.metadata["row_count"])).toEqual(["5", "6", "7"]);
+  });
+
   it("compacts to the last line of each folder still present, once most lines are superseded", async () => {
     const path = join(dir.path, ".data.csv.ledger");
     const ledger = new Ledger(path);
@@ -59,7 +88,7 @@ describe("Ledger", () => {
       false,
     );
     expect(await ledger.compactIfWorthIt(1_200, ["date=a"])).toBe(true);
-    expect(await ledger.read()).toEqual({ entries: new Map([["date=a", entry("date=a", "a599", 599)]]), lines: 1 });
+    expect(await ledger.read()).toEqual({ entries: new Map([["date=a", entry("date=a", "a599", 599)]]), lines: 1, legacy: 0 });
     expect(await listFiles(dir.path)).toEqual([".data.csv.ledger"]);
   });
 
@@ -95,6 +124,7 @@ describe("Ledger", () => {
           ["date=b", entry("date=b", "2", 2)],
         ]),
         lines: 2,
+        legacy: 1,
       });
     });
 
@@ -109,14 +139,14 @@ describe("Ledger", () => {
       expect((await ledger.read()).entries.get("date=b")).toEqual(entry("date=b", "b599", 599));
       expect((await ledger.read()).lines).toBe(2_400);
       await writeFile(path, `\n${JSON.stringify(["date=c", "c", { row_count: "5" }])}\n`);
-      expect(await ledger.read()).toEqual({ entries: new Map([["date=c", entry("date=c", "c", 5)]]), lines: 1 });
+      expect(await ledger.read()).toEqual({ entries: new Map([["date=c", entry("date=c", "c", 5)]]), lines: 1, legacy: 1 });
       for (let i = 0; i < 1_000; i++) await ledger.append([entry("date=c", `c${i}`, i)]);
       expect((await ledger.read()).lines).toBe(1_001);
       // Another process's compaction renames a new journal in.
       expect(await new Ledger(path).compactIfWorthIt(1_001, ["date=c"])).toBe(true);
-      expect(await ledger.read()).toEqual({ entries: new Map([["date=c", entry("date=c", "c999", 999)]]), lines: 1 });
+      expect(await ledger.read()).toEqual({ entries: new Map([["date=c", entry("date=c", "c999", 999)]]), lines: 1, legacy: 0 });
       await rm(path);
-      expect(await ledger.read()).toEqual({ entries: new Map(), lines: 0 });
+      expect(await ledger.read()).toEqual({ entries: new Map(), lines: 0, legacy: 0 });
     });
   });
 
@@ -189,6 +219,15 @@ describe.each([
     await destination.writePartition(ctx(A), A, rows(A.key, 2));
     await destination.writePartition(ctx(B), B, rows(B.key, 1));
     expect(await destination.partitionRowCounts(ctx(null))).toEqual({ [A.key]: 2, [B.key]: 1, [C.key]: 3 });
+  });
+
+  it("issue 31.18: a count changed in the ledger is not trusted: the file is counted again, and the recount appended", async () => {
+    const destination = make(dir.path);
+    await destination.writePartition(ctx(A), A, rows(A.key, 41));
+    const ledger = join(dir.path, "shop", "orders", `.${file}.ledger`);
+    await writeFile(ledger, (await readFile(ledger, "utf8")).replace('"row_count":"41"', '"row_count":"91"'));
+    expect(await make(dir.path).partitionRowCounts(ctx(null))).toEqual({ [A.key]: 41 });
+    expect(await new Ledger(ledger).read()).toMatchObject({ lines: 2, legacy: 0 });
   });
 
   it("a drop removes the ledger and the old records with the data", async () => {

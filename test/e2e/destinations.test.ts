@@ -59,13 +59,25 @@ describe("coverage and --missing over two destinations", () => {
     ]);
     expect(json.missingRanges).toEqual(["2026-01-03..2026-01-04"]);
     expect(json.destinations).toEqual([
-      { key: "csv", type: "CSV files", materialized: 6, empty: 0, missing: 0, unexpected: 0, rows: 6, missingRanges: [], emptyRanges: [] },
+      {
+        key: "csv",
+        type: "CSV files",
+        materialized: 6,
+        empty: 0,
+        missing: 0,
+        unreadable: 0,
+        unexpected: 0,
+        rows: 6,
+        missingRanges: [],
+        emptyRanges: [],
+      },
       {
         key: "warehouse",
         type: "SQLite",
         materialized: 4,
         empty: 0,
         missing: 2,
+        unreadable: 0,
         unexpected: 0,
         rows: 4,
         missingRanges: ["2026-01-03..2026-01-04"],

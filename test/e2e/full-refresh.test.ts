@@ -58,7 +58,7 @@ const csvDays = async (dir: string, table: string) =>
     .map((f) => f.slice("date=".length, "date=".length + 10));
 
 describe("materialize --full-refresh", () => {
-  it("gets past a column whose type changed: refused in place, rebuilt in the new shape, partitions outside the window gone", async () => {
+  it("gets past a column whose type changed: refused in place, rebuilt in the new shape, the stored partitions outside the window too (issue 32.10)", async () => {
     const dir = await project();
     const text = { REFRESH_AMOUNT: "text" };
     const plain = await cli(["materialize", "orders", "-w", "2026-01-02..2026-01-03"], { cwd: dir, env: text });
@@ -71,19 +71,22 @@ describe("materialize --full-refresh", () => {
     });
     expect(refreshed.exitCode, refreshed.stderr).toBe(0);
     expect(refreshed.stderr).toContain("Dropped what 2 destination(s) held of 1 asset(s).");
+    expect(refreshed.stderr).toContain(
+      "then rebuild shop.orders for 2026-01-02..2026-01-03 and the 2 stored partitions outside it (every partition dropped is rebuilt), within 2026-01-01..2026-01-04.",
+    );
     expect(query(dir, `SELECT type FROM pragma_table_info('shop.orders') WHERE name = 'amount'`)).toEqual([{ type: "TEXT" }]);
-    expect(query(dir, 'SELECT date, id, amount FROM "shop.orders" ORDER BY date, id')).toEqual([
-      { date: "2026-01-02", id: 1, amount: "EUR 1.5" },
-      { date: "2026-01-02", id: 2, amount: "EUR 3" },
-      { date: "2026-01-03", id: 1, amount: "EUR 1.5" },
-      { date: "2026-01-03", id: 2, amount: "EUR 3" },
-    ]);
-    // The ledger forgot the dropped partitions: only the rebuilt window is written.
-    expect(query(dir, `SELECT entry FROM "shop._interloper_partitions" WHERE entry LIKE '["orders",%' ORDER BY entry`)).toEqual([
-      { entry: '["orders","2026-01-02"]' },
-      { entry: '["orders","2026-01-03"]' },
-    ]);
-    expect(await csvDays(dir, "orders")).toEqual(["2026-01-02", "2026-01-03"]);
+    // Every partition dropped is rebuilt, in the new shape: none of the 4 is lost.
+    const days = ["2026-01-01", "2026-01-02", "2026-01-03", "2026-01-04"];
+    expect(query(dir, 'SELECT date, id, amount FROM "shop.orders" ORDER BY date, id')).toEqual(
+      days.flatMap((date) => [
+        { date, id: 1, amount: "EUR 1.5" },
+        { date, id: 2, amount: "EUR 3" },
+      ]),
+    );
+    expect(query(dir, `SELECT entry FROM "shop._interloper_partitions" WHERE entry LIKE '["orders",%' ORDER BY entry`)).toEqual(
+      days.map((day) => ({ entry: `["orders","${day}"]` })),
+    );
+    expect(await csvDays(dir, "orders")).toEqual(days);
     expect(await readFile(join(dir, "data", "shop", "orders", "date=2026-01-02", "data.csv"), "utf8")).toBe(
       "date,id,amount\n2026-01-02,1,EUR 1.5\n2026-01-02,2,EUR 3\n",
     );
@@ -102,7 +105,7 @@ describe("materialize --full-refresh", () => {
       "Would drop:",
       `  shop.orders -> csv: CSV files: folder ${join(dir, "data", "shop", "orders")} (4 partitions)`,
       `  shop.orders -> warehouse: SQLite: table shop.orders in ${join(dir, "warehouse.db")} (4 partitions)`,
-      "then rebuild shop.orders for 2026-01-02..2026-01-03.",
+      "then rebuild shop.orders for 2026-01-02..2026-01-03 and the 2 stored partitions outside it (every partition dropped is rebuilt), within 2026-01-01..2026-01-04.",
     ]);
     expect(result.outLines).toContain("Dry run: nothing is written.");
     expect(await snapshot(dir)).toEqual(before);
@@ -137,12 +140,36 @@ describe("materialize --full-refresh", () => {
     expect(await snapshot(dir)).toEqual(before);
   }, 120_000);
 
+  // Through two CLI processes (the lock's files are shared by pid and host); the deterministic
+  // regression test of the race is test/destination/asset-lock.test.ts.
+  it("racing a backfill of the same asset in another process: never half dropped, CSV and SQLite agree (issue 31.15)", async () => {
+    const rounds = process.env["INTERLOPER_RELIABILITY_LONG"] ? 10 : 1;
+    for (let round = 0; round < rounds; round++) {
+      const dir = await project();
+      const backfill = cli(["materialize", "orders", "-w", "2026-01-01..2026-02-28", "--concurrency", "2"], { cwd: dir });
+      await new Promise((resolve) => setTimeout(resolve, 300 + round * 150));
+      const refresh = await cli(["materialize", "orders", "-w", "2026-01-02..2026-01-03", "--full-refresh", "--yes"], { cwd: dir });
+      const done = await backfill;
+      expect(done.exitCode, done.stderr).toBe(0);
+      // The refresh went ahead, or stopped before dropping anything, saying who writes.
+      if (refresh.exitCode !== 0)
+        expect(oneLineError(refresh)).toMatch(/^interloper: asset "shop\.orders" is being written by another writer \(pid \d+ on /);
+      expect(refresh.stderr).not.toContain("unexpected error");
+      const days = await csvDays(dir, "orders");
+      const stored = query(dir, 'SELECT DISTINCT date FROM "shop.orders" ORDER BY date').map((row) => (row as { date: string }).date);
+      expect(stored).toEqual(days);
+      expect(query(dir, 'SELECT COUNT(*) AS n FROM "shop.orders"')).toEqual([{ n: 2 * days.length }]);
+    }
+  }, 180_000);
+
   it("drops only the selected assets: the upstream asset it reads keeps everything", async () => {
     const dir = await project();
     const result = await cli(["materialize", "orders_daily", "-w", "2026-01-03..2026-01-03", "--full-refresh", "--yes"], { cwd: dir });
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(await csvDays(dir, "orders_daily")).toEqual(["2026-01-03"]);
-    expect(query(dir, 'SELECT date, orders FROM "shop.orders_daily"')).toEqual([{ date: "2026-01-03", orders: 2 }]);
+    // Every partition of orders_daily dropped is rebuilt (issue 32.10), from the orders kept.
+    const days = ["2026-01-01", "2026-01-02", "2026-01-03", "2026-01-04"];
+    expect(await csvDays(dir, "orders_daily")).toEqual(days);
+    expect(query(dir, 'SELECT date, orders FROM "shop.orders_daily" ORDER BY date')).toEqual(days.map((date) => ({ date, orders: 2 })));
     expect(await csvDays(dir, "orders")).toEqual(["2026-01-01", "2026-01-02", "2026-01-03", "2026-01-04"]);
     expect(query(dir, 'SELECT COUNT(*) AS n FROM "shop.orders"')).toEqual([{ n: 8 }]);
   }, 120_000);
@@ -223,7 +250,9 @@ describe("materialize --full-refresh at a terminal", () => {
       expect(declined.exitCode, declined.output).toBe(exitCode);
       expect(declined.output).toContain("--full-refresh will drop everything these destinations hold of these assets:");
       expect(declined.output).toContain(`shop.orders -> csv: CSV files: folder ${join(dir, "data", "shop", "orders")} (4 partitions)`);
-      expect(declined.output).toContain("then rebuild shop.orders for 2026-01-02..2026-01-03.");
+      expect(declined.output).toContain(
+        "then rebuild shop.orders for 2026-01-02..2026-01-03 and the 2 stored partitions outside it (every partition dropped is rebuilt), within 2026-01-01..2026-01-04.",
+      );
       expect(declined.output).toContain("Drop them? [y/N]");
       expect(declined.output).toContain(says);
       expect(await snapshot(dir)).toEqual(before);
@@ -231,7 +260,7 @@ describe("materialize --full-refresh at a terminal", () => {
     const accepted = await underTerminal(dir, "y\r", args);
     expect(accepted.exitCode, accepted.output).toBe(0);
     expect(accepted.output).toContain("Dropped what 2 destination(s) held of 1 asset(s).");
-    expect(await csvDays(dir, "orders")).toEqual(["2026-01-02", "2026-01-03"]);
-    expect(query(dir, 'SELECT COUNT(*) AS n FROM "shop.orders"')).toEqual([{ n: 4 }]);
+    expect(await csvDays(dir, "orders")).toEqual(["2026-01-01", "2026-01-02", "2026-01-03", "2026-01-04"]);
+    expect(query(dir, 'SELECT COUNT(*) AS n FROM "shop.orders"')).toEqual([{ n: 8 }]);
   }, 120_000);
 });

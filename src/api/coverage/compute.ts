@@ -12,13 +12,15 @@ import {
   type DestinationCounts,
   type DestinationCoverage,
   type KeyStatus,
+  unreadableIn,
 } from "./destinations.js";
 
 /**
  * "in-progress" marks only `Coverage.inProgress`, the period under way: `partitions` holds the
- * other four.
+ * others. "unreadable": stored, but its data cannot be read (a file cut short); `--missing`
+ * rebuilds it.
  */
-export type PartitionStatus = "materialized" | "empty" | "missing" | "unexpected" | "in-progress";
+export type PartitionStatus = "materialized" | "empty" | "missing" | "unreadable" | "unexpected" | "in-progress";
 
 /** One partition's state in storage. */
 export interface PartitionCoverage {
@@ -34,6 +36,11 @@ export interface PartitionCoverage {
    * lack it, in the asset's order (all of them when none holds it).
    */
   readonly missingIn?: readonly string[];
+  /** On an unreadable partition: the file (or object) that cannot be read, and why. */
+  readonly file?: string;
+  readonly error?: string;
+  /** On an unreadable partition of an asset with several destinations: those that cannot read it. */
+  readonly unreadableIn?: readonly string[];
 }
 
 /** Which partitions of an asset exist and what they hold; the shape of `coverage --json`. */
@@ -49,6 +56,8 @@ export interface Coverage {
   readonly materialized: number;
   readonly empty: number;
   readonly missing: number;
+  /** Expected partitions stored in a destination that cannot read them (see PartitionCoverage.file). */
+  readonly unreadable: number;
   readonly unexpected: number;
   readonly rows: number;
   readonly minRows: number | null;
@@ -224,9 +233,24 @@ export function computeCoverage(
   const partitions: PartitionCoverage[] = [];
   let materialized = 0;
   let empty = 0;
+  let unreadable = 0;
   let rows = 0;
   const counted: number[] = [];
   for (const key of expected) {
+    const broken = unreadableIn(stores, key);
+    if (broken.length > 0) {
+      unreadable++;
+      const { file, error } = broken[0]!;
+      partitions.push({
+        key,
+        status: "unreadable",
+        rows: null,
+        file,
+        error,
+        ...(several ? { unreadableIn: broken.map((b) => b.destination) } : {}),
+      });
+      continue;
+    }
     const stored = union.get(key);
     const absent = several && stored !== undefined ? lacking(stores, lookups, key) : NONE;
     if (stored === undefined || absent.length > 0) {
@@ -262,7 +286,8 @@ export function computeCoverage(
   const definition = config.toDefinition();
   const missingRanges = ranges(partitions, "missing");
   const emptyRanges = ranges(partitions, "empty");
-  const totals = { materialized, empty, missing: expected.length - materialized - empty, unexpected: unexpected.length, rows };
+  const missing = expected.length - materialized - empty - unreadable;
+  const totals = { materialized, empty, missing, unreadable, unexpected: unexpected.length, rows };
   return {
     asset: asset.qualifiedKey,
     kind: config.kind,
@@ -273,7 +298,8 @@ export function computeCoverage(
     expected: expected.length,
     materialized,
     empty,
-    missing: expected.length - materialized - empty,
+    missing,
+    unreadable,
     unexpected: unexpected.length,
     rows,
     minRows: counted[0] ?? null,

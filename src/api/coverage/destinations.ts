@@ -1,5 +1,6 @@
 import type { Asset } from "../../asset/asset.js";
 import { ConfigError } from "../../errors.js";
+import type { PartitionCounts, UnreadablePartition } from "../../destination/index.js";
 
 /** Rows per stored partition key in one destination of an asset. */
 export interface DestinationCounts {
@@ -8,6 +9,8 @@ export interface DestinationCounts {
   /** What kind of destination it is (`destination.displayName`). */
   readonly type: string;
   readonly counts: Readonly<Record<string, number>>;
+  /** Stored partitions whose data cannot be read, by key (not in `counts`). */
+  readonly unreadable?: Readonly<Record<string, UnreadablePartition>>;
 }
 
 /** What one destination holds of an asset's expected partitions. */
@@ -17,6 +20,8 @@ export interface DestinationCoverage {
   readonly materialized: number;
   readonly empty: number;
   readonly missing: number;
+  /** Expected partitions stored here whose data cannot be read. */
+  readonly unreadable: number;
   readonly unexpected: number;
   /** Rows of the expected partitions this destination holds. */
   readonly rows: number;
@@ -33,14 +38,13 @@ export async function destinationCounts(asset: Asset): Promise<DestinationCounts
   if (asset.destinations.length === 0)
     throw new ConfigError(`asset "${asset.qualifiedKey}" has no destination to count: set destinations on the asset or its source`);
   const context = asset.ioContext(null);
-  const settled = await Promise.allSettled(asset.destinations.map(async (d) => d.partitionRowCounts(context)));
+  const settled = await Promise.allSettled(asset.destinations.map(async (d) => d.partitionCounts(context)));
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failed) throw failed.reason;
-  return settled.map((r, i) => ({
-    key: asset.destinationKeys[i]!,
-    type: asset.destinations[i]!.displayName,
-    counts: (r as PromiseFulfilledResult<Record<string, number>>).value,
-  }));
+  return settled.map((r, i) => {
+    const { counts, unreadable } = (r as PromiseFulfilledResult<PartitionCounts>).value;
+    return { key: asset.destinationKeys[i]!, type: asset.destinations[i]!.displayName, counts, unreadable };
+  });
 }
 
 /** Stored counts as coverage looks them up: a record's own keys, or a Map. */
@@ -70,6 +74,17 @@ export function unionCounts(lookups: readonly CountLookup[]): CountLookup {
   return union;
 }
 
+/** The destinations of `stores` that cannot read their data of `key`, with the file and why. */
+export function unreadableIn(
+  stores: readonly DestinationCounts[],
+  key: string,
+): Array<UnreadablePartition & { readonly destination: string }> {
+  const out: Array<UnreadablePartition & { readonly destination: string }> = [];
+  for (const store of stores)
+    if (store.unreadable && Object.hasOwn(store.unreadable, key)) out.push({ destination: store.key, ...store.unreadable[key]! });
+  return out;
+}
+
 /** The destinations of `stores` lacking `key`, in order (`lookups` holds their counts). */
 export function lacking(stores: readonly DestinationCounts[], lookups: readonly CountLookup[], key: string): string[] {
   const out: string[] = [];
@@ -97,11 +112,15 @@ export function destinationCoverage(
 ): DestinationCoverage {
   let materialized = 0;
   let empty = 0;
+  let unreadable = 0;
   let rows = 0;
   const statuses: KeyStatus[] = [];
   for (const key of expected) {
     const stored = counts.get(key);
-    if (stored === undefined) statuses.push({ key, status: "missing" });
+    if (store.unreadable && Object.hasOwn(store.unreadable, key)) {
+      unreadable++;
+      statuses.push({ key, status: "unreadable" });
+    } else if (stored === undefined) statuses.push({ key, status: "missing" });
     else if (stored === 0) {
       empty++;
       statuses.push({ key, status: "empty" });
@@ -118,7 +137,8 @@ export function destinationCoverage(
     type: store.type,
     materialized,
     empty,
-    missing: expected.length - materialized - empty,
+    missing: expected.length - materialized - empty - unreadable,
+    unreadable,
     unexpected,
     rows,
     missingRanges: ranges(statuses, "missing"),

@@ -28,7 +28,7 @@ export interface CoverageFlags extends GlobalOptions, ExcludeFlags {
 /**
  * `interloper coverage [selectors...]`: one asset named by key in detail, else one line per
  * selected partitioned asset; returns the exit code (1 with --fail-on-missing when any expected
- * partition is missing; the period in progress is never missing).
+ * partition is missing or unreadable; the period in progress is never missing).
  */
 export async function coverageCommand(selectors: readonly string[], flags: CoverageFlags): Promise<number> {
   if (flags.interactive) refuseInteractive(flags, { stdin: Boolean(process.stdin.isTTY), stdout: Boolean(process.stdout.isTTY) });
@@ -65,7 +65,7 @@ export async function coverageCommand(selectors: readonly string[], flags: Cover
   if (flags.json) process.stdout.write(`${terminalJson(JSON.stringify(single ? results[0] : results))}\n`);
   else await show(results.map(printableCoverage), single);
   if (flags.html && !flags.json) process.stderr.write(`${printable(`coverage report written to ${flags.html}`)}\n`);
-  return flags.failOnMissing && results.some((c) => c.missing > 0) ? 1 : 0;
+  return flags.failOnMissing && results.some((c) => c.missing > 0 || c.unreadable > 0) ? 1 : 0;
 }
 
 /** When each asset of the report was last written (see lastWritten). */

@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline";
 import { dropPlannedAssets, type FullRefreshTarget } from "../../api/full-refresh.js";
 import type { Plan } from "../../api/plan.js";
+import type { RefreshScope } from "../../api/refresh-scope.js";
 import { ConfigError } from "../../errors.js";
 import { printable } from "../printable.js";
 
@@ -28,25 +29,39 @@ export function dropLines(targets: readonly FullRefreshTarget[]): string[] {
 }
 
 /** What `--full-refresh --dry-run` prints before the usual dry run: what would be dropped, and rebuilt. */
-export function dryRunDropLines(targets: readonly FullRefreshTarget[], plan: Plan): string[] {
-  return ["Dry run: nothing is dropped.", "Would drop:", ...dropLines(targets), rebuildLine(plan)];
+export function dryRunDropLines(targets: readonly FullRefreshTarget[], plan: Plan, scope: RefreshScope | null = null): string[] {
+  return ["Dry run: nothing is dropped.", "Would drop:", ...dropLines(targets), rebuildLine(plan, scope)];
 }
 
 /**
  * Asks (see `confirmFullRefresh`), then drops: null once every target is dropped, for the
  * rebuild to follow; else the exit code to end with, nothing dropped.
  */
-export async function confirmAndDrop(targets: readonly FullRefreshTarget[], plan: Plan, flags: FullRefreshFlags): Promise<number | null> {
-  const stop = await confirmFullRefresh(targets, plan, flags);
+export async function confirmAndDrop(
+  targets: readonly FullRefreshTarget[],
+  plan: Plan,
+  flags: FullRefreshFlags,
+  scope: RefreshScope | null = null,
+): Promise<number | null> {
+  const stop = await confirmFullRefresh(targets, plan, flags, scope);
   if (stop !== null) return stop;
   await dropPlannedAssets(plan);
   process.stderr.write(`${printable(`Dropped what ${targets.length} destination(s) held of ${plan.assets.length} asset(s).`)}\n`);
+  if (scope?.widenedFrom) process.stderr.write(`${printable(rebuildLine(plan, scope))}\n`);
   return null;
 }
 
-/** What is rebuilt after the drop: the assets, over the window if any. */
-export function rebuildLine(plan: Plan): string {
-  return `then rebuild ${plan.assets.map((a) => a.qualifiedKey).join(", ")}${plan.window ? ` for ${String(plan.window)}` : ""}.`;
+/**
+ * What is rebuilt after the drop: the assets, over the window if any; a window widened to the
+ * stored partitions outside the one given says so, with how many.
+ */
+export function rebuildLine(plan: Plan, scope: RefreshScope | null = null): string {
+  const assets = plan.assets.map((a) => a.qualifiedKey).join(", ");
+  if (scope?.widenedFrom) {
+    const n = scope.outside;
+    return `then rebuild ${assets} for ${String(scope.widenedFrom)} and the ${n} stored partition${n === 1 ? "" : "s"} outside it (every partition dropped is rebuilt), within ${String(plan.window)}.`;
+  }
+  return `then rebuild ${assets}${plan.window ? ` for ${String(plan.window)}` : ""}.`;
 }
 
 /**
@@ -58,6 +73,7 @@ export async function confirmFullRefresh(
   targets: readonly FullRefreshTarget[],
   plan: Plan,
   flags: FullRefreshFlags,
+  scope: RefreshScope | null = null,
 ): Promise<number | null> {
   if (flags.yes) return null;
   const err = (line: string) => process.stderr.write(`${printable(line)}\n`);
@@ -69,7 +85,7 @@ export async function confirmFullRefresh(
   }
   err("--full-refresh will drop everything these destinations hold of these assets:");
   for (const line of dropLines(targets)) err(line);
-  err(rebuildLine(plan));
+  err(rebuildLine(plan, scope));
   const answer = await ask("Drop them? [y/N] ");
   if (answer === null) {
     err("Interrupted: nothing dropped.");

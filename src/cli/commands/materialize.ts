@@ -1,4 +1,5 @@
 import { checkFullRefreshOptions, fullRefreshTargets } from "../../api/full-refresh.js";
+import { refreshScope } from "../../api/refresh-scope.js";
 import { materializePlan, type MaterializeOutcome } from "../../api/materialize.js";
 import type { Plan, PlanOptions } from "../../api/plan.js";
 import { missingPlanOptions } from "../../api/missing.js";
@@ -75,7 +76,7 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   if (flags.fullRefresh) checkFullRefreshOptions({ only: flags.missing || undefined, shard });
   if (flags.missing)
     options = await missingPlanOptions(project, options, { includeEmpty: flags.includeEmpty ?? false, ...rangeEnd(flags) });
-  const plan = planOnCommandLine(project, options);
+  let plan = planOnCommandLine(project, options);
   if ((flags.missing || shard) && plan.runs.length === 0) {
     // A script reading --dry-run --json gets its object, with no runs, whatever the case.
     if (flags.dryRun && flags.json) out(terminalJson(JSON.stringify(await describeDryRun(plan))));
@@ -86,16 +87,19 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   }
   // Every destination is checked (and described) before anything is dropped.
   const refresh = flags.fullRefresh ? await fullRefreshTargets(plan) : null;
+  // Everything dropped is rebuilt: a window leaving stored partitions out is widened to them.
+  const scope = refresh ? await refreshScope(plan, options) : null;
+  if (scope?.widenedFrom) plan = planOnCommandLine(project, scope.options);
   if (flags.dryRun) {
     const dryRun = await describeDryRun(plan);
     if (flags.json) out(terminalJson(JSON.stringify(refresh ? { ...dryRun, drops: refresh } : dryRun)));
-    else for (const line of [...(refresh ? dryRunDropLines(refresh, plan) : []), ...dryRunLines(dryRun, plan.skipped)]) out(line);
+    else for (const line of [...(refresh ? dryRunDropLines(refresh, plan, scope) : []), ...dryRunLines(dryRun, plan.skipped)]) out(line);
     return 0;
   }
   const queue = queueUrl(flags);
   if (queue !== undefined) return enqueueCommand(queue, project, plan, flags);
   if (refresh) {
-    const stop = await confirmAndDrop(refresh, plan, flags);
+    const stop = await confirmAndDrop(refresh, plan, flags, scope);
     if (stop !== null) return stop;
   }
   if (!flags.quiet) for (const line of skippedLines(plan.skipped)) err(line);

@@ -33,6 +33,8 @@ export function statusOf(p: PartitionCoverage): string {
       return p.missingIn ? `missing in ${p.missingIn.join(", ")}` : "missing";
     case "empty":
       return "empty (0 rows)";
+    case "unreadable":
+      return `unreadable: ${p.file ?? "?"}: ${p.error ?? ""}`;
     case "in-progress":
       return `in progress, ${p.rows === null ? "nothing stored so far" : `${count(p.rows, "row")} so far`}`;
     default:

@@ -6,7 +6,14 @@ import { factLines } from "../views/coverage-text.js";
 const CELL = 12;
 const GAP = 2;
 const LABEL = 84;
-const FILLS: Record<string, string> = { missing: "#f8d7da", partial: "#f3d1f4", empty: "#fff3cd", "in-progress": "#ddf4ff", none: "none" };
+const FILLS: Record<string, string> = {
+  missing: "#f8d7da",
+  partial: "#f3d1f4",
+  empty: "#fff3cd",
+  unreadable: "#cf222e",
+  "in-progress": "#ddf4ff",
+  none: "none",
+};
 const LEVELS = ["#ebedf0", "#9be9a8", "#40c463", "#30a14e", "#216e39"];
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -20,7 +27,7 @@ function rect(x: number, y: number, cell: Cell, held: readonly string[], width =
   const p = cell.partition!;
   const tip = `${p.key}: ${tipOf(p, held)}`;
   // Which destinations lack a missing partition, for an asset with several.
-  const lacking = p.missingIn ? ` data-missing-in="${escape(p.missingIn.join(","))}"` : "";
+  const lacking = p.missingIn ? ` data-missing-in="${escape(p.missingIn.join(","))}"` : p.file ? ` data-file="${escape(p.file)}"` : "";
   const stroke = cell.partial
     ? ` stroke="#a040a0" stroke-width="1"`
     : cell.status === "missing"
@@ -40,6 +47,7 @@ function tipOf(p: PartitionCoverage, held: readonly string[]): string {
     return `missing in ${p.missingIn.join(", ")} (held by ${holding.join(", ")})`;
   }
   if (p.status === "missing") return p.missingIn ? `missing in every destination (${p.missingIn.join(", ")})` : "missing";
+  if (p.status === "unreadable") return `unreadable: ${p.file}: ${p.error}`;
   if (p.status === "in-progress") return `in progress, ${p.rows === null ? "nothing stored so far" : `${count(p.rows, "row")} so far`}`;
   return `${count(p.rows ?? 0, "row")}${p.status === "empty" ? " (empty)" : ""}`;
 }

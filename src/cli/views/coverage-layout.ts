@@ -216,6 +216,8 @@ export function cellChar(c: Cell): string {
       return c.partial ? "◐" : "·";
     case "empty":
       return "○";
+    case "unreadable":
+      return "✗";
     case "in-progress":
       return "◌";
     default:
@@ -231,7 +233,7 @@ export function coverageBar(coverage: Coverage, width: number): string {
   const slots = Math.min(width, expected.length);
   for (let i = 0; i < slots; i++) {
     const bucket = expected.slice(Math.floor((i * expected.length) / slots), Math.floor(((i + 1) * expected.length) / slots));
-    const present = bucket.filter((p) => p.status !== "missing").length;
+    const present = bucket.filter((p) => p.status !== "missing" && p.status !== "unreadable").length;
     chars.push(present === bucket.length ? (bucket.every((p) => p.status === "empty") ? "○" : "█") : present === 0 ? "·" : "▒");
   }
   return chars.join("").padEnd(width);

@@ -29,6 +29,7 @@ function facts(c: Coverage, width: number): string[] {
         `materialized ${formatCount(c.materialized)}`,
         `empty ${formatCount(c.empty)}`,
         `missing ${formatCount(c.missing)}`,
+        ...(c.unreadable > 0 ? [`unreadable ${formatCount(c.unreadable)}`] : []),
         `unexpected ${formatCount(c.unexpected)}`,
       ],
       width,
@@ -37,6 +38,7 @@ function facts(c: Coverage, width: number): string[] {
   ];
   if (c.inProgress) lines.push(inProgressLine(c.inProgress));
   if (c.missingRanges.length) lines.push(`missing: ${listed(c.missingRanges)}`);
+  if (c.unreadable > 0) lines.push(unreadableLine(c));
   if (c.destinations.length > 1) lines.push(...c.destinations.map((d) => destinationLine(c, d)));
   if (c.emptyRanges.length) lines.push(`empty: ${listed(c.emptyRanges)}`);
   if (c.suspicious.length) {
@@ -47,6 +49,15 @@ function facts(c: Coverage, width: number): string[] {
   const label = "unexpected (stored, outside the expected partitions): ";
   if (unexpected.length) lines.push(`${label}${listed(unexpected.map((p) => `${p.key} (${count(p.rows ?? 0, "row")})`))}`);
   return lines;
+}
+
+/** The partitions stored but unreadable, each with its file and why (`materialize --missing` rebuilds them). */
+export function unreadableLine(c: Coverage): string {
+  const broken = c.partitions.filter((p) => p.status === "unreadable");
+  return `unreadable (stored, cannot be read; --missing rebuilds them): ${listWithin(
+    broken.map((p) => `${p.key} (${p.file}: ${p.error})`),
+    Infinity,
+  )}`;
 }
 
 /** The prefix of a destination's line: its name, and its kind when that says more. */
@@ -88,6 +99,8 @@ function listWithin(items: readonly string[], room: number): string {
 }
 
 export const LEGEND = "legend: █▓▒░ rows, most to fewest   ○ empty (0 rows)   · missing";
+const UNREADABLE = "   ✗ unreadable";
+const SHORT_UNREADABLE = "  ✗ unreadable";
 const SHORT_LEGEND = "█▓▒░ rows  ○ empty  · missing";
 const IN_PROGRESS = "   ◌ in progress";
 const SHORT_IN_PROGRESS = "  ◌ in progress";
@@ -98,11 +111,14 @@ const SHORT_PARTIAL = "  ◐ partly missing";
  * The legend that fits `width`; with the in-progress mark when the picture shows one, and the
  * partly-missing mark when some partition is missing from only some destinations.
  */
-export function legend(width: number, inProgress = false, partial = false): string {
-  const full = LEGEND + (partial ? PARTIAL : "") + (inProgress ? IN_PROGRESS : "");
+export function legend(width: number, inProgress = false, partial = false, unreadable = false): string {
+  const full = LEGEND + (partial ? PARTIAL : "") + (unreadable ? UNREADABLE : "") + (inProgress ? IN_PROGRESS : "");
   return full.length <= width
     ? full
-    : cutToWidth(SHORT_LEGEND + (partial ? SHORT_PARTIAL : "") + (inProgress ? SHORT_IN_PROGRESS : ""), width);
+    : cutToWidth(
+        SHORT_LEGEND + (partial ? SHORT_PARTIAL : "") + (unreadable ? SHORT_UNREADABLE : "") + (inProgress ? SHORT_IN_PROGRESS : ""),
+        width,
+      );
 }
 
 /** A block as plain text lines (labels padded to one width). */
@@ -124,7 +140,7 @@ export function coverageText(c: Coverage, width: number): string[] {
   const lines: string[] = [];
   if (c.kind === "list") lines.push(...listBars(c, width));
   else for (const block of layoutCoverage(c, width)) lines.push(...blockLines(block), "");
-  if (c.expected > 0) lines.push(legend(width, c.inProgress !== null, hasPartial(c)), "");
+  if (c.expected > 0) lines.push(legend(width, c.inProgress !== null, hasPartial(c), c.unreadable > 0), "");
   return [...lines.map((line) => cutToWidth(line, width)), ...factLines(c, width)];
 }
 
@@ -139,6 +155,7 @@ export function listBars(c: Coverage, width: number): string[] {
     if (p.status === "missing")
       return isPartial(p, c.destinations.length) ? `${label}  ◐ missing in ${p.missingIn!.join(", ")}` : `${label}  · missing`;
     if (p.status === "empty") return `${label}  ○ empty (0 rows)`;
+    if (p.status === "unreadable") return `${label}  ✗ unreadable: ${p.file}`;
     const length = max ? Math.max(1, Math.round((p.rows! / max) * barWidth)) : 1;
     return `${label}  ${"█".repeat(length)} ${formatCount(p.rows!)}`;
   });
@@ -168,7 +185,9 @@ export function summaryEntry(
   columns: Partial<SummaryColumns> = {},
 ): string[] {
   const head = `${c.asset.padEnd(keyWidth)}  ${coverageBar(c, barWidth)}  ${countsOf(c).padStart(columns.counts ?? 0)}  ${rowsOf(c).padStart(columns.rows ?? 0)}`;
-  if (c.missingRanges.length === 0) return [cutToWidth(head, width)];
+  const broken = c.partitions.filter((p) => p.status === "unreadable").map((p) => p.key);
+  if (c.missingRanges.length === 0 && broken.length === 0) return [cutToWidth(head, width)];
+  if (c.missingRanges.length === 0) return wrapSummary(head, [`unreadable ${listWithin(broken, Infinity)}`], keyWidth, width);
   const where = lackingDestinations(c);
   const shown = c.missingRanges.slice(0, MAX_RANGES);
   const rest = c.missingRanges.length - shown.length;
@@ -180,6 +199,12 @@ export function summaryEntry(
     ...(rest > 0 ? ["and", `${formatCount(rest)} more`] : []),
     ...(where ? where.trim().split(" ") : []),
   ];
+  if (broken.length > 0) words.push(`${words.pop()!};`, `unreadable ${listWithin(broken, Infinity)}`);
+  return wrapSummary(head, words, keyWidth, width);
+}
+
+/** A summary's head, then its words on the same line when they fit `width`, else wrapped under the bar. */
+function wrapSummary(head: string, words: readonly string[], keyWidth: number, width: number): string[] {
   const inline = `${head}  ${words.join(" ")}`;
   if (inline.length <= width) return [inline];
   // Under the bar, or at the margin when the key takes most of the width.

@@ -14,6 +14,7 @@ function colorOf(cell: Cell): string | undefined {
   // Missing from some destinations only: its own colour beside the red of missing everywhere.
   if (cell.status === "missing") return cell.partial ? "magenta" : "red";
   if (cell.status === "empty") return "yellow";
+  if (cell.status === "unreadable") return "red";
   if (cell.status === "in-progress") return "cyan";
   if (cell.status === "materialized") return LEVEL_COLORS[cell.level];
   return undefined;
@@ -71,7 +72,8 @@ function listLineColor(line: string): string {
 
 /** The color of a fact line under the picture: what needs attention stands out. */
 function factLineColor(line: string): string | undefined {
-  if (line.startsWith("missing") || (line.startsWith(DESTINATION_LINE) && line.includes("; missing"))) return "red";
+  if (line.startsWith("missing") || line.startsWith("unreadable") || (line.startsWith(DESTINATION_LINE) && line.includes("; missing")))
+    return "red";
   if (line.startsWith("suspicious")) return "yellow";
   if (line.startsWith("in progress")) return "cyan";
   return undefined;

@@ -78,7 +78,7 @@ export class CSVDestination extends FileTableDestination {
   }
 
   async readPartition(context: IOContext, partition: Partition | null): Promise<unknown> {
-    return parseCsvRows(await this.files.read(context, partition), context.schema);
+    return this.files.decode(context, partition, (bytes) => parseCsvRows(bytes, context.schema));
   }
 
   /**
@@ -89,7 +89,8 @@ export class CSVDestination extends FileTableDestination {
   override async read(context: IOContext): Promise<unknown> {
     if (this.readPartition !== CSVDestination.prototype.readPartition) return super.read(context);
     const rows: Row[] = [];
-    for (const partition of context.partitions) parseCsvRows(await this.files.read(context, partition), context.schema, rows);
+    for (const partition of context.partitions)
+      await this.files.decode(context, partition, (bytes) => parseCsvRows(bytes, context.schema, rows));
     return rows;
   }
 

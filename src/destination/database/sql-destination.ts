@@ -78,6 +78,20 @@ export abstract class SqlDestination extends DatabaseDestination {
     return false;
   }
 
+  /**
+   * Refuses, before any destination of the asset writes, data whose schema changes the type of
+   * a column the table has (the SchemaError `sameType` gives): the asset's other destinations
+   * then keep their old data too, rather than hold new data this table cannot take.
+   */
+  override async checkWrite(context: IOContext): Promise<void> {
+    if (!context.schema) return;
+    const { table, dataset } = context.asset;
+    // Only a changed type is refused here: a database that cannot be reached (or a SQLite file
+    // whose folder another destination's write makes) is left to the write itself.
+    const columns = await this.readColumns(table, dataset).catch(() => null);
+    if (columns) for (const field of context.schema) this.sameType(columns, field, context, table);
+  }
+
   /** Writes the window (see DatabaseDestination.write), then builds the indexes it deferred. */
   override async write(context: IOContext, data: unknown): Promise<void> {
     try {
@@ -307,7 +321,7 @@ export abstract class SqlDestination extends DatabaseDestination {
     if (this.dialect.family(existing) === this.dialect.family(wanted)) return true;
     if (field.type === "integer" && this.dialect.holdsIntegers(existing) !== null) return true;
     throw new SchemaError(
-      `${this.displayName}: column "${field.name}" of table ${table} is ${existing}, but the schema of asset "${context.asset.key}" now makes it ${field.type} (${wanted}); a column's type cannot change in place: migrate the table or rename the field`,
+      `${this.displayName}: column "${field.name}" of table ${table} is ${existing}, but the schema of asset "${context.asset.key}" now makes it ${field.type} (${wanted}); a column's type cannot change in place: rebuild the asset with \`materialize --full-refresh\`, migrate the table or rename the field`,
     );
   }
 

@@ -27,7 +27,7 @@ export class FileDestination extends FileTableDestination {
   }
 
   async readPartition(context: IOContext, partition: Partition | null): Promise<unknown> {
-    return deserialize(await this.files.read(context, partition));
+    return this.files.decode(context, partition, deserialize);
   }
 
   protected override async countRows(file: FileHandle): Promise<number> {

@@ -94,7 +94,7 @@ export function isStaleTemp(writer: TempWriter, mtimeMs: number, now = Date.now(
 }
 
 /** False only when no process has this pid (ESRCH); any doubt counts as alive. */
-function processExists(pid: number): boolean {
+export function processExists(pid: number): boolean {
   if (!Number.isSafeInteger(pid) || pid <= 0 || pid > 0x7fffffff || pid === process.pid) return true;
   try {
     process.kill(pid, 0);

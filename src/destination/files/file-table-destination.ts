@@ -4,6 +4,7 @@ import { Destination, type DropTarget } from "../destination.js";
 import type { IOContext } from "../io-context.js";
 import { declareOptions } from "../options.js";
 import { durableOption } from "./atomic.js";
+import type { PartitionCounts } from "../unreadable.js";
 import { PartitionFiles } from "./partition-files.js";
 
 /** The options every destination of one local file per partition takes. */
@@ -63,7 +64,13 @@ export abstract class FileTableDestination extends Destination {
     return this.files.describeDrop(context);
   }
 
-  partitionRowCounts(context: IOContext): Promise<Record<string, number>> {
+  /** Rows per partition key; a partition whose file cannot be read is left out (see `partitionCounts`). */
+  async partitionRowCounts(context: IOContext): Promise<Record<string, number>> {
+    return (await this.partitionCounts(context)).counts;
+  }
+
+  /** Rows per partition key, and the partitions whose file cannot be read (named, with why). */
+  override partitionCounts(context: IOContext): Promise<PartitionCounts> {
     return this.files.rowCounts(context, (file) => this.countRows(file));
   }
 }

@@ -2,18 +2,9 @@ import { closeSync, fstatSync, openSync, statSync, writeSync } from "node:fs";
 import { type FileHandle, open, readFile, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "./atomic.js";
+import { entryLine, type LedgerEntry, type LedgerRead, parseLedger, parseLine, setLast } from "./ledger-lines.js";
 
-/**
- * What the ledger says of one data file: the folder holding it (a partition folder's name,
- * `date=2024-01-01`), the file's identity (see file-identity.ts) and its metadata
- * (`row_count`, and whatever else an object store put was given). Trusted only while the file
- * in that folder has exactly that identity.
- */
-export interface LedgerEntry {
-  readonly folder: string;
-  readonly file: string;
-  readonly metadata: Readonly<Record<string, string>>;
-}
+export type { LedgerEntry, LedgerRead } from "./ledger-lines.js";
 
 /**
  * The bookkeeping of every file-backed destination (CSV, File, the local object store): one
@@ -72,7 +63,7 @@ export class Ledger {
           if (!isRunningCompaction(lock)) {
             const mine = fstatSync(fd);
             const current = statSync(this.path, { throwIfNoEntry: false });
-            if (!current || (current.ino === mine.ino && current.dev === mine.dev)) return;
+            if (!current || (current.ino === mine.ino && current.dev === mine.dev)) return await upgradeOnce(this);
             // Another journal was renamed in after this one was opened: again, into that one.
             continue;
           }
@@ -99,7 +90,7 @@ export class Ledger {
       handle = await open(this.path, "r");
     } catch {
       lastReads.delete(this.path);
-      return { entries: new Map(), lines: 0 };
+      return { entries: new Map(), lines: 0, legacy: 0 };
     }
     try {
       const { dev, ino, size } = fstatSync(handle.fd);
@@ -122,7 +113,7 @@ export class Ledger {
       let read = added;
       if (from) {
         for (const entry of added.entries.values()) setLast(from.entries, entry);
-        read = { entries: from.entries, lines: from.lines + added.lines };
+        read = { entries: from.entries, lines: from.lines + added.lines, legacy: from.legacy + added.legacy };
       }
       // A copy (concat copies), so that the journal's bytes are not kept alive through it.
       const seen = Buffer.concat([from ? from.seen : Buffer.alloc(0), whole.subarray(-SEEN_BYTES)]).subarray(-SEEN_BYTES);
@@ -130,7 +121,7 @@ export class Ledger {
       return read;
     } catch {
       lastReads.delete(this.path);
-      return { entries: new Map(), lines: 0 };
+      return { entries: new Map(), lines: 0, legacy: 0 };
     } finally {
       await handle.close();
     }
@@ -141,9 +132,10 @@ export class Ledger {
    * hold a data file), when at least half its lines are superseded or dropped. One process at a
    * time (a lock file beside it, taken with O_EXCL); another process's compaction under way, or
    * any failure, leaves the journal as it is: it is only ever larger than it needs to be.
+   * `force` compacts whatever the share: a journal of an older version is rewritten with checksums.
    */
-  async compactIfWorthIt(lines: number, folders: readonly string[]): Promise<boolean> {
-    if (lines < COMPACT_MIN_LINES || lines < 2 * folders.length) return false;
+  async compactIfWorthIt(lines: number, folders: readonly string[], force = false): Promise<boolean> {
+    if (!force && (lines < COMPACT_MIN_LINES || lines < 2 * folders.length)) return false;
     // Made only now: most counts compact nothing, and a set of 100,000 folders is not free.
     const keep = new Set(folders);
     const lock = lockOf(this.path);
@@ -173,10 +165,33 @@ export class Ledger {
   }
 }
 
-/** What a read of a journal gives: the last entry of each folder, and how many lines it holds. */
-export interface LedgerRead {
-  readonly entries: Map<string, LedgerEntry>;
-  readonly lines: number;
+/**
+ * Rewrites a journal of an older version (lines without a checksum) with checksums, keeping the
+ * last entry of every folder. Checked once per journal and process, on its first append: a peek
+ * at its first line, since a journal this version rewrote starts with a checksummed one. A
+ * journal another process is compacting is left for a later write.
+ */
+async function upgradeOnce(ledger: Ledger): Promise<void> {
+  if (checkedForUpgrade.has(ledger.path)) return;
+  checkedForUpgrade.add(ledger.path);
+  const head = await readHead(ledger.path);
+  const first = head.split("\n").find((line) => line !== "");
+  if (first === undefined || !Array.isArray(parseLine(first)) || (parseLine(first) as unknown[]).length !== 3) return;
+  const journal = await ledger.read();
+  await ledger.compactIfWorthIt(journal.lines, [...journal.entries.keys()], true);
+}
+
+const checkedForUpgrade = new Set<string>();
+
+/** The first few kilobytes of a file as text ("" when it cannot be read). */
+async function readHead(path: string): Promise<string> {
+  const handle = await open(path, "r").catch(() => null);
+  if (!handle) return "";
+  try {
+    return (await readRange(handle, 0, 4096)).toString("utf8");
+  } finally {
+    await handle.close();
+  }
 }
 
 /** A read of a journal, with the file it read (device and inode), how many bytes of it, and the last of those bytes. */
@@ -238,10 +253,6 @@ function lockOf(journal: string): string {
   return `${journal}.compacting`;
 }
 
-function entryLine(entry: LedgerEntry): string {
-  return `\n${JSON.stringify([entry.folder, entry.file, entry.metadata])}\n`;
-}
-
 /** Whether a compaction holds the lock, taken recently enough to be running (see COMPACTION_WAIT_MS). */
 function isRunningCompaction(lock: string): boolean {
   const info = statSync(lock, { throwIfNoEntry: false });
@@ -258,50 +269,6 @@ async function waitForCompaction(lock: string, giveUpAt: number): Promise<void> 
 async function removeAbandonedLock(lock: string): Promise<void> {
   const info = await stat(lock).catch(() => null);
   if (info && Date.now() - info.mtimeMs > LOCK_ABANDONED_MS) await unlink(lock).catch(() => undefined);
-}
-
-/** Lines that are not a well-formed entry (cut short by a crash, edited by hand) are skipped. */
-function parseLedger(text: string): LedgerRead {
-  const lines = text.split("\n").filter((line) => line !== "");
-  // One parse of the whole journal is several times faster than one a line; a line that is not
-  // JSON (cut short by a crash) makes it fail, or gives another count of values, and then each
-  // line is parsed on its own.
-  let parsed: unknown[] | null = null;
-  try {
-    parsed = JSON.parse(`[${lines.join(",")}]`) as unknown[];
-    if (parsed.length !== lines.length) parsed = null;
-  } catch {
-    // See above.
-  }
-  const entries = new Map<string, LedgerEntry>();
-  for (let i = 0; i < lines.length; i++) addEntry(entries, parsed ? parsed[i] : parseLine(lines[i]!));
-  return { entries, lines: lines.length };
-}
-
-function parseLine(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return null;
-  }
-}
-
-function addEntry(entries: Map<string, LedgerEntry>, parsed: unknown): void {
-  if (!Array.isArray(parsed) || parsed.length !== 3) return;
-  const [folder, file, metadata] = parsed as unknown[];
-  if (typeof folder !== "string" || typeof file !== "string" || !isStringRecord(metadata)) return;
-  setLast(entries, { folder, file, metadata });
-}
-
-/** Re-inserted so that iteration follows the last write of each folder. */
-function setLast(entries: Map<string, LedgerEntry>, entry: LedgerEntry): void {
-  entries.delete(entry.folder);
-  entries.set(entry.folder, entry);
-}
-
-function isStringRecord(value: unknown): value is Record<string, string> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  return Object.values(value).every((v) => typeof v === "string");
 }
 
 /** The ledger holding a data file's entry, and the entry's folder: `{table}/{folder}/{file}`. */

@@ -12,6 +12,7 @@ import { describeTableFolder, dropTableFolder } from "./drop-table.js";
 import { fileIdentity } from "./file-identity.js";
 import { fileIdentities } from "./stat-files.js";
 import { Ledger, parseCount } from "./ledger.js";
+import { decoding, reasonOf, type PartitionCounts, type UnreadablePartition } from "../unreadable.js";
 
 /**
  * A row count as tables of older versions recorded it, beside each data file
@@ -123,7 +124,7 @@ export class PartitionFiles {
    * `{column}=...` is a partition, whatever its key holds (`.tmp-` included: temporary files
    * are files, never these folders).
    */
-  async rowCounts(context: IOContext, recount: Recount): Promise<Record<string, number>> {
+  async rowCounts(context: IOContext, recount: Recount): Promise<PartitionCounts> {
     const table = this.tableDir(context);
     const prefix = `${safeSegment(context.partitionColumn(), "partition column", this.owner)}=`;
     const ledger = this.ledger(context);
@@ -131,7 +132,7 @@ export class PartitionFiles {
       readdir(table).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? null : Promise.reject(error))),
       ledger.read(),
     ]);
-    if (listed === null) return {};
+    if (listed === null) return { counts: {}, unreadable: {} };
     // Sorted here, as names: keys sort chronologically (or as declared) as strings, and the
     // counts come back in that order without sorting a table of 100,000 entries afterwards.
     const names = listed.filter((name) => name.startsWith(prefix)).sort();
@@ -141,6 +142,8 @@ export class PartitionFiles {
     const identities = await fileIdentities(paths);
     const found: Array<number | null | undefined> = new Array(names.length);
     const stale: number[] = [];
+    // Files a recount could not parse (cut short, corrupted): reported, never counted.
+    const unreadable: Record<string, UnreadablePartition> = Object.create(null);
     for (let i = 0; i < names.length; i++) {
       const identity = identities[i];
       if (!identity) continue;
@@ -156,18 +159,33 @@ export class PartitionFiles {
       const worker = async () => {
         while (next < stale.length) {
           const i = stale[next++]!;
-          found[i] = await this.countStale(paths[i]!, legacy[names[i]!.slice(prefix.length)], recount);
+          const key = names[i]!.slice(prefix.length);
+          found[i] = await this.countStale(paths[i]!, legacy[key], recount).catch((error: unknown) => {
+            unreadable[key] = { file: paths[i]!, error: reasonOf(error) };
+            return null;
+          });
         }
       };
       await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, stale.length) }, worker));
     }
+    // A journal of an older version (lines without a checksum) is rewritten with checksums.
     await ledger.compactIfWorthIt(
       journal.lines,
       names.filter((_, i) => identities[i] !== null),
+      journal.legacy > 0,
     );
     const counts: Array<[string, number]> = [];
     for (let i = 0; i < names.length; i++) if (typeof found[i] === "number") counts.push([names[i]!.slice(prefix.length), found[i]!]);
-    return orderedCounts(counts, context.asset.partitioning);
+    return { counts: orderedCounts(counts, context.asset.partitioning), unreadable };
+  }
+
+  /**
+   * A partition's bytes decoded by `decode`: a failure to decode becomes an UnreadableDataError
+   * naming the file, the asset and the partition.
+   */
+  async decode<T>(context: IOContext, partition: Partition | null, decode: (bytes: Buffer) => T | Promise<T>): Promise<T> {
+    const bytes = await this.read(context, partition);
+    return decoding(context, partition, this.pathOf(context, partition), () => decode(bytes));
   }
 
   /** Removes the asset's files and partition folders, ledger included (see drop-table.ts). */

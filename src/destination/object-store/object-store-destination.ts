@@ -11,6 +11,7 @@ import type { IOContext } from "../io-context.js";
 import { partitionSegment, safeSegment, tableSegments } from "../paths.js";
 import { PartitionColumn } from "./partition-column.js";
 import { countRows } from "./row-counts.js";
+import { decoding, type PartitionCounts } from "../unreadable.js";
 import type { MaybePromise } from "../../maybe-promise.js";
 
 /** One object a listing found: its name relative to the bucket root and its custom metadata. */
@@ -153,14 +154,24 @@ export abstract class ObjectStoreDestination extends Destination {
       throw new DataNotFoundError(`no data for ${what} "${context.asset.key}": ${this.objectUri(name)} does not exist`);
     }
     const schema = context.schema;
-    if (!partition) return this.fileFormat().deserialize(bytes, schema);
-    const column = this.partitionColumn(context, partition);
-    const rows = await this.fileFormat().deserialize(bytes, schema && schema.filter((spec) => spec.name !== column.name));
-    return column.attach(rows, schema);
+    return decoding(context, partition, this.objectUri(name), async () => {
+      if (!partition) return this.fileFormat().deserialize(bytes, schema);
+      const column = this.partitionColumn(context, partition);
+      const rows = await this.fileFormat().deserialize(bytes, schema && schema.filter((spec) => spec.name !== column.name));
+      return column.attach(rows, schema);
+    });
   }
 
-  /** Rows per partition key from one listing of `row_count` metadata; objects without it are downloaded and counted. */
+  /** Rows per partition key; an object that cannot be read is left out (see `partitionCounts`). */
   async partitionRowCounts(context: IOContext): Promise<Record<string, number>> {
+    return (await this.partitionCounts(context)).counts;
+  }
+
+  /**
+   * Rows per partition key from one listing of `row_count` metadata; objects without it are
+   * downloaded and counted, and those that cannot be read reported by key.
+   */
+  override async partitionCounts(context: IOContext): Promise<PartitionCounts> {
     const column = safeSegment(context.partitionColumn(), "partition column", this.displayName);
     const format = this.fileFormat();
     return countRows(
@@ -172,6 +183,7 @@ export abstract class ObjectStoreDestination extends Destination {
         const bytes = await this.objectBytes(name);
         return bytes === null ? null : (await format.deserialize(bytes, null)).length;
       },
+      (name) => this.objectUri(name),
       context.asset.partitioning,
     );
   }

@@ -2,6 +2,7 @@ import type { PartitionConfig } from "../../partitioning/index.js";
 import { parseCount } from "../files/ledger.js";
 import { orderedCounts } from "../row-count.js";
 import type { StoredObject } from "./object-store-destination.js";
+import { reasonOf, type PartitionCounts, type UnreadablePartition } from "../unreadable.js";
 
 // Objects without a row_count are downloaded a few at a time: enough to hide latency, few
 // enough not to hold many whole files in memory at once.
@@ -14,7 +15,8 @@ interface Lister {
 /**
  * Rows per partition key under a table prefix: `{tablePrefix}{column}={key}/{fileName}` objects
  * only, counted from their `row_count` metadata, or by `download` when it is missing or not a
- * count. Keys come back in the order of `orderedCounts`.
+ * count. Keys come back in the order of `orderedCounts`; objects `download` fails to count are
+ * reported in `unreadable`, by key, named by `uriOf`.
  */
 export async function countRows(
   store: Lister,
@@ -22,10 +24,12 @@ export async function countRows(
   columnPrefix: string,
   fileName: string,
   download: (name: string) => Promise<number | null>,
+  uriOf: (name: string) => string,
   partitioning: PartitionConfig | null,
-): Promise<Record<string, number>> {
+): Promise<PartitionCounts> {
   const counts = new Map<string, number>();
   const uncounted: Array<[string, string]> = [];
+  const unreadable: Record<string, UnreadablePartition> = Object.create(null);
   for await (const object of store.listObjects(tablePrefix)) {
     if (!object.name.startsWith(tablePrefix)) continue;
     const parts = object.name.slice(tablePrefix.length).split("/");
@@ -38,11 +42,19 @@ export async function countRows(
   }
   for (let start = 0; start < uncounted.length; start += PARALLEL_DOWNLOADS) {
     const batch = uncounted.slice(start, start + PARALLEL_DOWNLOADS);
-    const rows = await Promise.all(batch.map(([, name]) => download(name)));
+    // An object that cannot be read (cut short) is reported, and the others counted.
+    const rows = await Promise.all(
+      batch.map(([key, name]) =>
+        download(name).catch((error: unknown) => {
+          unreadable[key] = { file: uriOf(name), error: reasonOf(error) };
+          return null;
+        }),
+      ),
+    );
     batch.forEach(([key], i) => {
       // An object deleted between the listing and the download holds no partition any more.
       if (rows[i] !== null) counts.set(key, rows[i]!);
     });
   }
-  return orderedCounts(counts, partitioning);
+  return { counts: orderedCounts(counts, partitioning), unreadable };
 }

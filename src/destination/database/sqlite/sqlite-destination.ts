@@ -1,9 +1,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { ConfigError, SchemaError } from "../../../errors.js";
 import type { Row, TableData } from "../../../representation/index.js";
-import type { AssetRef } from "../../io-context.js";
+import type { AssetRef, IOContext } from "../../io-context.js";
 import type { FieldSpec } from "../../../schema/index.js";
 import { loadDriver } from "../optional-driver.js";
 import { LEDGER_TABLE } from "../partition-ledger.js";
@@ -84,6 +85,15 @@ export class SQLiteDestination extends SqlDestination {
 
   override get location(): string {
     return this.file;
+  }
+
+  /**
+   * No file yet holds no table whose column could change type: not opened (an open in a folder
+   * another destination's write is about to make would fail, and be kept).
+   */
+  override async checkWrite(context: IOContext): Promise<void> {
+    if (this.path !== ":memory:" && this.path !== "" && !existsSync(this.file)) return;
+    await super.checkWrite(context);
   }
 
   /**
