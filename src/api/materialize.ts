@@ -15,6 +15,7 @@ export interface MaterializeOptions extends PlanOptions, PlanExecutionOptions {}
 export interface PlanExecutionOptions {
   /** Assets (or backfill partitions) at once; the config's `concurrency`, else 4. */
   readonly concurrency?: number;
+  /** Stop at the first failure: nothing starts after it (default false: partitions are independent, every failure is reported). */
   readonly failFast?: boolean;
   readonly onEvent?: EventHandler;
   /** The run's own channel of events (see `RunEvents`). */
@@ -56,7 +57,7 @@ export async function materialize(project: Project, options: MaterializeOptions 
 export async function materializePlan(project: Project, plan: Plan, options: PlanExecutionOptions = {}): Promise<MaterializeOutcome> {
   const result = await executePlan(project.dag, plan, {
     concurrency: options.concurrency ?? project.config.concurrency ?? 4,
-    failFast: options.failFast ?? true,
+    failFast: options.failFast ?? false,
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.events ? { events: options.events } : {}),
     ...(options.signal ? { signal: options.signal } : {}),

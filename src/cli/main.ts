@@ -94,7 +94,11 @@ export function buildProgram(): Command {
     .description("run assets for a partition, a window or a backfill and write them to their destinations")
     .addOption(new Option("--order <order>", "which end of a backfill runs first").choices(["newest", "oldest"]).default("newest"))
     .option("--concurrency <n>", "assets (or backfill partitions) at once (default: the config's, else 4)", integer("--concurrency", 1))
-    .option("--no-fail-fast", "keep going after a failure")
+    .option(
+      "--fail-fast",
+      "stop a backfill at its first failure: no partition starts after it (default: every partition runs, every failure is reported)",
+    )
+    .option("--no-fail-fast", "keep going after a failure (the default)")
     .option(
       "--processes <n>",
       "run the backfill's partitions in n worker processes, each loading the config once",

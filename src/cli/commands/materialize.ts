@@ -122,7 +122,7 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
     // The plan shown (and checked) above is the one that runs: it is not made again.
     outcome = await materializePlan(project, plan, {
       ...(flags.concurrency ? { concurrency: flags.concurrency } : {}),
-      failFast: flags.failFast ?? true,
+      failFast: flags.failFast ?? false,
       ...(flags.processes ? { processes: flags.processes } : {}),
       ...(timeoutMs ? { timeoutMs } : {}),
       graceMs,
