@@ -23,7 +23,7 @@ import { planOnCommandLine, skippedLines } from "./skipped.js";
 import { checkYes, confirmAndDrop, dryRunDropLines, type FullRefreshFlags } from "./full-refresh.js";
 import { enqueueCommand, type EnqueueFlags } from "./enqueue.js";
 import { queueUrl, type QueueFlags } from "./queue-flags.js";
-import { planOptions, rangeEnd, rangeEndNeedsMissing, type SelectionFlags } from "./selection.js";
+import { planOptions, rangeEnd, rangeEndNeedsMissing, refuseNotBegun, type SelectionFlags } from "./selection.js";
 import { parseDuration, shardFromFlags, type ShardFlags } from "./shard.js";
 
 /** Flags of `interloper materialize`. */
@@ -74,6 +74,7 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   if (flags.missing)
     options = await missingPlanOptions(project, options, { includeEmpty: flags.includeEmpty ?? false, ...rangeEnd(flags) });
   const plan = planOnCommandLine(project, options);
+  refuseNotBegun(plan, options.now!, flags);
   if ((flags.missing || shard) && plan.runs.length === 0) {
     // A script reading --dry-run --json gets its object, with no runs, whatever the case.
     if (flags.dryRun && flags.json) out(terminalJson(JSON.stringify(await describeDryRun(plan))));
