@@ -158,3 +158,17 @@ describe.concurrent("coverage (32.1, 32.5, --until of 32.2)", () => {
     expect(refused(hint)).toContain("`interloper materialize sessions --missing`");
   });
 });
+
+describe("init (32.5)", () => {
+  it("says how to install interloper from a clone while it is not published, never `npm install interloper`", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "interloper-init-"));
+    try {
+      const result = await cli(["init"], { cwd: folder });
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/npm install && npm pack.*npm install zod \/path\/to\/interloper\/interloper-\d+\.\d+\.\d+\.tgz/);
+      expect(result.stdout).not.toContain("npm install interloper");
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});
