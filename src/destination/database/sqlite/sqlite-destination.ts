@@ -86,6 +86,10 @@ export class SQLiteDestination extends SqlDestination {
     return this.file;
   }
 
+  override async loadDrivers(): Promise<void> {
+    await loadDriver("better-sqlite3", "SQLiteDestination");
+  }
+
   /**
    * The connection, opened on first use in WAL mode (kept in the file): a reader's snapshot then
    * never blocks a writer's commit nor waits for it. In the default rollback journal, a read
