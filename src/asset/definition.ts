@@ -3,6 +3,7 @@ import { ConfigError } from "../errors.js";
 import type { Destination } from "../destination/index.js";
 import { PartitionConfig, TimeWindowMapping } from "../partitioning/index.js";
 import type { ConformStrategy } from "../schema/index.js";
+import type { NativeKinds, TableData } from "../representation/index.js";
 import type { ExecutionContext } from "./execution-context.js";
 import { checkKey, checkTags } from "./keys.js";
 
@@ -67,9 +68,27 @@ export interface AssetOptions<
   readonly tags?: readonly string[];
   readonly requires?: R;
   readonly optionalRequires?: O;
-  /** Produces the data of the run's partition or window. */
-  run(context: ExecutionContext, dependencies: Dependencies<R, O>): Out | Promise<Out>;
+  /**
+   * Produces the data of the run's partition or window. With a zod `schema`, what it returns is
+   * typed by the schema's input: a misspelt or mistyped field is a type error in the editor.
+   */
+  run(context: ExecutionContext, dependencies: Dependencies<R, O>): RunReturn<S, Out>;
 }
+
+/** What `run` returns: with a zod schema, data of the schema's input rows; else anything (inferred). */
+export type RunReturn<S, Out> = [S] extends [ObjectSchema] ? SchemaData<z.input<S>> | Promise<SchemaData<z.input<S>>> : Out | Promise<Out>;
+
+/**
+ * The shapes a run may return rows of type `T` in: an array, a stream (sync or async, of rows or
+ * of arrays of rows), columns, or any other registered representation (see NativeKinds).
+ */
+export type SchemaData<T> =
+  | readonly T[]
+  | Iterable<T | readonly T[]>
+  | AsyncIterable<T | readonly T[]>
+  | { readonly [C in keyof T]: readonly T[C][] }
+  | TableData
+  | NativeKinds[Exclude<keyof NativeKinds, "rows" | "columns">];
 
 /** An asset as declared: immutable; sources and DAGs turn it into runtime assets. */
 export interface AssetDefinition<S extends ObjectSchema | undefined = ObjectSchema | undefined, Out = unknown, K extends string = string> {
