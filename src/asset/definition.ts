@@ -52,12 +52,14 @@ export interface AssetOptions<
   O extends Record<string, DependencyTarget>,
   Out,
   K extends string = string,
+  St extends ConformStrategy | undefined = ConformStrategy | undefined,
 > {
   /** Starts with a letter; letters, digits and underscores. */
   readonly key: K;
   readonly partitioning?: PartitionConfig | null;
   readonly schema?: S;
-  readonly strategy?: ConformStrategy;
+  /** "reconcile" turns what run returns (text from a file, say) into the schema's types: run's return is then not typed by the schema. */
+  readonly strategy?: St;
   readonly destinations?: DestinationsInput;
   readonly defaultDestinationKey?: string;
   readonly relations?: Relations;
@@ -72,11 +74,15 @@ export interface AssetOptions<
    * Produces the data of the run's partition or window. With a zod `schema`, what it returns is
    * typed by the schema's input: a misspelt or mistyped field is a type error in the editor.
    */
-  run(context: ExecutionContext, dependencies: Dependencies<R, O>): RunReturn<S, Out>;
+  run(context: ExecutionContext, dependencies: Dependencies<R, O>): RunReturn<S, Out, St>;
 }
 
 /** What `run` returns: with a zod schema, data of the schema's input rows; else anything (inferred). */
-export type RunReturn<S, Out> = [S] extends [ObjectSchema] ? SchemaData<z.input<S>> | Promise<SchemaData<z.input<S>>> : Out | Promise<Out>;
+export type RunReturn<S, Out, St = undefined> = [St] extends ["reconcile"]
+  ? Out | Promise<Out>
+  : [S] extends [ObjectSchema]
+    ? SchemaData<z.input<S>> | Promise<SchemaData<z.input<S>>>
+    : Out | Promise<Out>;
 
 /**
  * The shapes a run may return rows of type `T` in: an array, a stream (sync or async, of rows or
@@ -118,7 +124,8 @@ export function asset<
   const O extends Record<string, DependencyTarget> = Record<never, never>,
   Out = unknown,
   const K extends string = string,
->(options: AssetOptions<S, R, O, Out, K>): AssetDefinition<S, Out, K> {
+  const St extends ConformStrategy | undefined = undefined,
+>(options: AssetOptions<S, R, O, Out, K, St>): AssetDefinition<S, Out, K> {
   const key = checkKey(options?.key, "asset") as K;
   if (typeof options.run !== "function") throw new ConfigError(`asset "${key}": run must be a function`);
   if (options.partitioning != null && !(options.partitioning instanceof PartitionConfig)) {

@@ -148,6 +148,8 @@ describe("run's return against the schema (issue 32.11)", () => {
       },
     });
     il.asset({ key: "sessions", schema: Session, run: () => ({ customer_id: ["c1"], ms: [1] }) });
+    // "reconcile" turns text into the schema's types: text rows (a parsed CSV file) are taken as they are.
+    il.asset({ key: "sessions", schema: Session, strategy: "reconcile", run: () => [{ customer_id: "c1", ms: "12" }] });
     expect(await ok.run({} as il.ExecutionContext, {})).toEqual([{ customer_id: "c1", ms: 12 }]);
   });
 });
