@@ -1,6 +1,7 @@
 import type { MissingOptions } from "../../api/missing.js";
 import type { Plan, PlanOptions } from "../../api/plan.js";
 import { ConfigError, PartitionError } from "../../errors.js";
+import { currentPeriod } from "../../partitioning/current-period.js";
 import { TimePartitionWindow } from "../../partitioning/index.js";
 
 /** The flag that leaves assets out, shared by materialize, plan, coverage and list. */
@@ -49,14 +50,17 @@ export function rangeEndNeedsMissing(flags: RangeEndFlags): void {
  * (begun, not ended) runs as asked; --missing never runs a period that has not begun (coverage
  * expects none), so its window may reach past now.
  */
-export function refuseNotBegun(plan: Plan, now: Date, flags: RangeEndFlags): void {
+export function refuseNotBegun(plan: Plan, now: Date, flags: RangeEndFlags & { readonly tz?: string }): void {
   const window = plan.window;
-  if (flags.missing || flags.includeCurrent || !(window instanceof TimePartitionWindow) || window.end <= now) return;
+  if (flags.missing || flags.includeCurrent || !(window instanceof TimePartitionWindow)) return;
   const g = window.granularity;
-  const next = g.advance(g.truncate(now), 1);
+  // The current period in the calendar the window was named in (--tz; days of UTC otherwise).
+  const current = currentPeriod(g, now, flags.tz ?? "UTC");
+  if (window.end <= current) return;
+  const next = g.advance(current, 1);
   const what = window.length === 1 ? `partition ${String(window)} has` : `window ${String(window)} reaches ${g.format(next)}, which has`;
   throw new PartitionError(
-    `${what} not begun (now is ${now.toISOString()}): end it at ${g.format(g.truncate(now))} at the latest, or add --include-current to run periods that have not begun`,
+    `${what} not begun (now is ${now.toISOString()}): end it at ${g.format(current)} at the latest, or add --include-current to run periods that have not begun`,
   );
 }
 
