@@ -19,7 +19,6 @@ const ownModules = [
   "test/config/named-config.test.ts", // proves cosmiconfig is not loaded: needs a fresh require cache
   "test/coverage/render.test.tsx",
   "test/destination/ledger-compaction-race.test.ts",
-  "test/reliability/durability.test.ts",
 ];
 
 // Vite's transformer leaves standard (TC39) class decorators as they are, and Node 20 cannot
@@ -66,21 +65,12 @@ export default defineConfig({
       ]),
       {
         extends: true as const,
-        // Whole CLI processes: slow when the machine is shared, so they get more time.
+        // Whole CLI processes: slow when the machine is shared, so they get more time. Each file
+        // keeps its own modules: their time goes to the processes they start, and their helpers
+        // hold server connections that one file's afterAll closes.
         test: {
           name: "e2e",
           include: once.map((dir) => `${dir.replace("/**", "")}/**/*.test.ts`),
-          exclude: ownModules,
-          isolate: false,
-          testTimeout: 90_000,
-          hookTimeout: 120_000,
-        },
-      },
-      {
-        extends: true as const,
-        test: {
-          name: "e2e:own-modules",
-          include: ownModules.filter((file) => once.some((dir) => file.startsWith(dir.replace("**", "")))),
           testTimeout: 90_000,
           hookTimeout: 120_000,
         },

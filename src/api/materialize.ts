@@ -1,4 +1,6 @@
-import { ConfigError } from "../errors.js";
+import type { Asset } from "../asset/asset.js";
+import { rowCountOf } from "../destination/row-count.js";
+import { ConfigError, DataNotFoundError } from "../errors.js";
 import type { BackfillResult } from "../runner/backfill.js";
 import { executePlan } from "../runner/execute-plan.js";
 import type { ChildProcessOptions } from "../runner/pool/worker-pool.js";
@@ -15,6 +17,7 @@ export interface MaterializeOptions extends PlanOptions, PlanExecutionOptions {}
 export interface PlanExecutionOptions {
   /** Assets (or backfill partitions) at once; the config's `concurrency`, else 4. */
   readonly concurrency?: number;
+  /** Stop at the first failure: nothing starts after it (default false: partitions are independent, every failure is reported). */
   readonly failFast?: boolean;
   readonly onEvent?: EventHandler;
   /** The run's own channel of events (see `RunEvents`). */
@@ -56,7 +59,7 @@ export async function materialize(project: Project, options: MaterializeOptions 
 export async function materializePlan(project: Project, plan: Plan, options: PlanExecutionOptions = {}): Promise<MaterializeOutcome> {
   const result = await executePlan(project.dag, plan, {
     concurrency: options.concurrency ?? project.config.concurrency ?? 4,
-    failFast: options.failFast ?? true,
+    failFast: options.failFast ?? false,
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.events ? { events: options.events } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
@@ -80,13 +83,34 @@ function processPool(project: Project, processes: number): { processes: number; 
   return { processes, childProcess: { configPath: project.filepath, cwd: process.cwd() } };
 }
 
-/** For a dry run: the current row counts of the partitions a plan would replace, per asset. */
+/** The rows an unpartitioned asset holds in its first destination, read back and counted; null when it was never written. */
+async function storedRows(asset: Asset): Promise<number | null> {
+  try {
+    return rowCountOf(await asset.read());
+  } catch (error) {
+    if (error instanceof DataNotFoundError) return null;
+    throw error;
+  }
+}
+
+/**
+ * For a dry run: the current row counts of the partitions a plan would replace, per asset; an
+ * unpartitioned asset's whole stored data under the key "" (absent when nothing is stored).
+ */
 export async function currentRowCounts(plan: Plan): Promise<Record<string, Record<string, number>>> {
   // The partitions the plan runs: with --missing or a shard, fewer than its window holds.
   const keys = new Set(plan.partitions);
   const counts: Record<string, Record<string, number>> = {};
   for (const asset of plan.assets) {
-    if (!asset.partitioning || !asset.primaryDestination) continue;
+    if (!asset.primaryDestination) continue;
+    // An unpartitioned asset's one run replaces all it holds (when the plan runs it): key "".
+    if (!asset.partitioning) {
+      const rows = plan.runs.some((run) => run.partition === null && run.assets.includes(asset.qualifiedKey))
+        ? await storedRows(asset)
+        : null;
+      counts[asset.qualifiedKey] = rows === null ? {} : { "": rows };
+      continue;
+    }
     const stored = await asset.partitionRowCounts();
     counts[asset.qualifiedKey] = Object.fromEntries(Object.entries(stored).filter(([key]) => keys.has(key)));
   }

@@ -67,7 +67,7 @@ export async function missingPlanOptions(project: Project, options: PlanOptions,
   }
   const covered = [...own.keys()];
   // Settle every count before failing, so nothing is still running when the command reports.
-  const settled = await Promise.allSettled(covered.map((asset) => assetCoverage(asset, own.get(asset)!)));
+  const settled = await Promise.allSettled(covered.map((asset) => assetCoverage(asset, own.get(asset)!, project.dag)));
   const failure = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failure) throw failure.reason;
   const coverages = settled.map((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof assetCoverage>>>).value);

@@ -3,6 +3,7 @@ import { ConfigError, PartitionError } from "../errors.js";
 import { calendarDateIn } from "../partitioning/dates.js";
 import {
   ListPartitionConfig,
+  TimeGranularity,
   TimePartitionConfig,
   TimePartitionWindow,
   TimeWindowMapping,
@@ -47,7 +48,8 @@ export function resolveScope(assets: readonly Asset[], options: ScopeOptions): P
   // A project may mix time and list partitionings: the text says which it names.
   const timed = partitioned.find((a) => a.partitioning instanceof TimePartitionConfig);
   if (options.lookback !== undefined) return lookbackWindow(timed ?? partitioned[0]!, options);
-  const text = (options.partition ?? options.window)!.trim();
+  // Not trimmed: a list value may hold spaces (" ", "x "); time keys are trimmed where they are parsed.
+  const text = (options.partition ?? options.window)!;
   if (options.partition !== undefined && text.includes(".."))
     throw new ConfigError((o) => `${o("partition")} takes one key, got "${text}"; use ${o("window")} for a range`);
   const listed = partitioned.find((a) => a.partitioning instanceof ListPartitionConfig)?.partitioning as ListPartitionConfig | undefined;
@@ -58,14 +60,22 @@ export function resolveScope(assets: readonly Asset[], options: ScopeOptions): P
   return TimePartitionWindow.parse(text);
 }
 
-/** Whether a window's text is made of time keys. */
+/**
+ * Whether a window's text is made of time keys: each end has a time key's shape. A window of
+ * such keys that cannot be read (reversed, an impossible date) is still one of time, so that its
+ * error says what is wrong with it rather than that it is no list value.
+ */
 function namesTime(text: string): boolean {
-  try {
-    TimePartitionWindow.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
+  const parts = text.replace("...", "..").split("..");
+  if (parts.length > 2) return false;
+  return parts.every((part) => {
+    try {
+      TimeGranularity.fromKey(part.trim());
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 function lookbackWindow(asset: Asset, options: ScopeOptions): PartitionWindow {

@@ -3,7 +3,7 @@ import { ConfigError } from "../errors.js";
 import type { Destination } from "../destination/index.js";
 import { PartitionConfig, TimeWindowMapping } from "../partitioning/index.js";
 import type { ConformStrategy } from "../schema/index.js";
-import type { Row } from "../representation/index.js";
+import type { NativeKinds, Row, TableData } from "../representation/index.js";
 import type { ExecutionContext } from "./execution-context.js";
 import { checkKey, checkTags } from "./keys.js";
 
@@ -58,12 +58,14 @@ export interface AssetOptions<
   O extends Record<string, DependencyTarget>,
   Out,
   K extends string = string,
+  St extends ConformStrategy | undefined = ConformStrategy | undefined,
 > {
   /** Starts with a letter; letters, digits and underscores. */
   readonly key: K;
   readonly partitioning?: PartitionConfig | null;
   readonly schema?: S;
-  readonly strategy?: ConformStrategy;
+  /** "reconcile" turns what run returns (text from a file, say) into the schema's types: run's return is then not typed by the schema. */
+  readonly strategy?: St;
   readonly destinations?: DestinationsInput;
   readonly defaultDestinationKey?: string;
   readonly relations?: Relations;
@@ -74,9 +76,31 @@ export interface AssetOptions<
   readonly tags?: readonly string[];
   readonly requires?: R;
   readonly optionalRequires?: O;
-  /** Produces the data of the run's partition or window. */
-  run(context: ExecutionContext, dependencies: Dependencies<R, O>): Out | Promise<Out>;
+  /**
+   * Produces the data of the run's partition or window. With a zod `schema`, what it returns is
+   * typed by the schema's input: a misspelt or mistyped field is a type error in the editor.
+   */
+  run(context: ExecutionContext, dependencies: Dependencies<R, O>): RunReturn<S, Out, St>;
 }
+
+/** What `run` returns: with a zod schema, data of the schema's input rows; else anything (inferred). */
+export type RunReturn<S, Out, St = undefined> = [St] extends ["reconcile"]
+  ? Out | Promise<Out>
+  : [S] extends [ObjectSchema]
+    ? SchemaData<z.input<S>> | Promise<SchemaData<z.input<S>>>
+    : Out | Promise<Out>;
+
+/**
+ * The shapes a run may return rows of type `T` in: an array, a stream (sync or async, of rows or
+ * of arrays of rows), columns, or any other registered representation (see NativeKinds).
+ */
+export type SchemaData<T> =
+  | readonly T[]
+  | Iterable<T | readonly T[]>
+  | AsyncIterable<T | readonly T[]>
+  | { readonly [C in keyof T]: readonly T[C][] }
+  | TableData
+  | NativeKinds[Exclude<keyof NativeKinds, "rows" | "columns">];
 
 /** An asset as declared: immutable; sources and DAGs turn it into runtime assets. */
 export interface AssetDefinition<S extends ObjectSchema | undefined = ObjectSchema | undefined, Out = unknown, K extends string = string> {
@@ -106,7 +130,8 @@ export function asset<
   const O extends Record<string, DependencyTarget> = Record<never, never>,
   Out = unknown,
   const K extends string = string,
->(options: AssetOptions<S, R, O, Out, K>): AssetDefinition<S, Out, K> {
+  const St extends ConformStrategy | undefined = undefined,
+>(options: AssetOptions<S, R, O, Out, K, St>): AssetDefinition<S, Out, K> {
   const key = checkKey(options?.key, "asset") as K;
   if (typeof options.run !== "function") throw new ConfigError(`asset "${key}": run must be a function`);
   if (options.partitioning != null && !(options.partitioning instanceof PartitionConfig)) {

@@ -2,6 +2,7 @@
 // when the asset runs in a DAG, among its own source's assets when it runs alone.
 import { DAGError, DependencyNotFoundError } from "../errors.js";
 import { edgeProblem, type TimeWindowMapping } from "../partitioning/index.js";
+import { closest } from "../suggest.js";
 import type { Asset } from "./asset.js";
 import { dependencyAsset, dependencyMapping, dependencyWantsRows, type DependencyTarget } from "./definition.js";
 
@@ -54,7 +55,9 @@ export function resolveDependency(asset: Asset, name: string, candidates: readon
   const upstream = lookup(asset, target, candidates);
   if (!upstream && !optional) {
     const label = typeof target === "string" ? target : target.key;
-    throw new DependencyNotFoundError(`asset "${asset.qualifiedKey}" requires "${label}" (as ${name}), which is not in ${scope}`);
+    throw new DependencyNotFoundError(
+      `asset "${asset.qualifiedKey}" requires "${label}" (as ${name}), which is not in ${scope}${suggestion(asset, label, candidates)}`,
+    );
   }
   const mapping = dependencyMapping(entry);
   const problem = upstream
@@ -65,6 +68,15 @@ export function resolveDependency(asset: Asset, name: string, candidates: readon
       )
     : null;
   return Object.freeze({ name, optional, asset: upstream, mapping, problem, ...(dependencyWantsRows(entry) ? { rows: true } : {}) });
+}
+
+/** `: did you mean "orders"?` for a key that nearly names a candidate (bare within the asset's source), else "". */
+function suggestion(asset: Asset, label: string, candidates: readonly Asset[]): string {
+  const names = candidates
+    .filter((candidate) => candidate !== asset)
+    .flatMap((c) => (c.source?.key === asset.source?.key ? [c.key, c.qualifiedKey] : [c.qualifiedKey]));
+  const found = closest(label, names);
+  return found ? `: did you mean "${found}"?` : "";
 }
 
 function lookup(asset: Asset, target: DependencyTarget, candidates: readonly Asset[]): Asset | undefined {

@@ -94,7 +94,11 @@ export function buildProgram(): Command {
     .description("run assets for a partition, a window or a backfill and write them to their destinations")
     .addOption(new Option("--order <order>", "which end of a backfill runs first").choices(["newest", "oldest"]).default("newest"))
     .option("--concurrency <n>", "assets (or backfill partitions) at once (default: the config's, else 4)", integer("--concurrency", 1))
-    .option("--no-fail-fast", "keep going after a failure")
+    .option(
+      "--fail-fast",
+      "stop a backfill at its first failure: no partition starts after it (default: every partition runs, every failure is reported)",
+    )
+    .option("--no-fail-fast", "keep going after a failure (the default)")
     .option(
       "--processes <n>",
       "run the backfill's partitions in n worker processes, each loading the config once",
@@ -118,7 +122,10 @@ export function buildProgram(): Command {
     .option("--missing", "only the partitions coverage reports missing (newest first): resumes an interrupted backfill")
     .option("--include-empty", "with --missing: also the partitions written with 0 rows")
     .option("--until <key>", "with --missing and no window: look up to this partition, inclusive (default: the last complete period)")
-    .option("--include-current", "with --missing and no window: also the current period (default: left to finish)")
+    .option(
+      "--include-current",
+      "with --missing and no window: also the current period (default: left to finish); without --missing: let a window reach periods that have not begun",
+    )
     .option("--dry-run", "print what would run, and the stored partitions and rows it would replace; write nothing")
     .option(
       "--full-refresh",
@@ -166,7 +173,10 @@ Examples:
     .addOption(new Option("--order <order>", "which end of a backfill runs first").choices(["newest", "oldest"]).default("newest"))
     .option("--missing", "only the partitions coverage reports missing now")
     .option("--until <key>", "with --missing and no window: look up to this partition, inclusive (default: the last complete period)")
-    .option("--include-current", "with --missing and no window: also the current period (default: left to finish)")
+    .option(
+      "--include-current",
+      "with --missing and no window: also the current period (default: left to finish); without --missing: let a window reach periods that have not begun",
+    )
     .option("--shards <n>", "split the backfill into n shards; with --json, print a GitHub Actions matrix", integer("--shards", 1, 10_000))
     .option("--json", "print the plan as JSON")
     .addHelpText(
@@ -208,7 +218,12 @@ Examples:
 
   assetSelection(program.command("coverage"), "every partitioned asset; one asset key shows that asset in detail")
     .description("which partitions are materialized, empty or missing, and how many rows each holds")
+    .option("-p, --partition <key>", "only this partition: a time key or a list value")
     .option("-w, --window <start..end>", "only these partitions")
+    .option("--lookback <n>", "only the trailing window of n partitions", integer("--lookback", 1))
+    .option("--offset <n>", "with --lookback: end n partitions before the current one (default 0)", integer("--offset", 0))
+    .option("--tz <zone>", "with --lookback: the IANA time zone whose calendar days follow (default UTC)")
+    .addOption(new Option("--missing").hideHelp())
     .option("--json", "print the computed coverage as JSON")
     .option("--html <file>", "also write a self-contained HTML report")
     .option("--fail-on-missing", "exit 1 when any expected partition is missing (a CI gate); the period in progress never counts")

@@ -90,6 +90,13 @@ export abstract class Destination {
   async close(): Promise<void> {}
 
   /**
+   * Loads every optional package (driver, SDK) this destination will need, connecting to
+   * nothing: `interloper check` calls it so that a missing one is reported before a run needs
+   * it. ConfigError naming the install command when one is missing; nothing to load by default.
+   */
+  async loadDrivers(): Promise<void> {}
+
+  /**
    * The hook this destination lacks to drop an asset, as its signature (`dropAsset(context)`),
    * or null when it can. A full refresh checks every destination before it drops anything.
    */

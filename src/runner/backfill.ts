@@ -156,7 +156,7 @@ async function runSlots(dag: AssetGraph, stages: readonly Stage[], options: Stag
   const concurrency = options.processes ?? options.concurrency ?? 4;
   const limiter = new Limiter(concurrency);
   const schemas = new Map<string, readonly FieldSpec[] | null>();
-  const failFast = options.failFast ?? true;
+  const failFast = options.failFast ?? false;
   const base = { backfillId, runId: backfillId, window: options.window };
   const startedAt = Date.now();
   const keys = stages.flatMap((stage) => stage.flatMap((slot) => (slot.partition ? [slot.partition.key] : [])));

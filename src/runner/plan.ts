@@ -3,12 +3,13 @@
 // in process or in a pool of workers.
 import type { Asset } from "../asset/asset.js";
 import type { AssetGraph } from "../asset/dependencies.js";
+import { effectiveStart } from "../asset/effective-start.js";
 import { ConfigError, PartitionError } from "../errors.js";
 import { TimePartitionConfig, TimePartitionWindow, type PartitionWindow } from "../partitioning/index.js";
 import { formatCount } from "../text/english.js";
 import { checkRunWindow } from "./run.js";
 import { runsUnpartitioned, shardOf, type Shard } from "./shard.js";
-import { needsStages, stagedPlan } from "./staged-plan.js";
+import { startPhrase, needsStages, stagedPlan } from "./staged-plan.js";
 import { stageNumbers, type Stage } from "./stages.js";
 
 /** One run a plan makes. */
@@ -25,6 +26,11 @@ export interface SkippedAsset {
   readonly reason: string;
   /** Set when the asset is partitioned by a list and the window is one of time: its values, which the window does not name (run it without a window, or by one of them). */
   readonly listValues?: readonly string[];
+  /**
+   * Set when a window of time is shorter than one of the asset's periods: the first and last
+   * (or only) key of its periods that hold the window, which run it (a week holding a day).
+   */
+  readonly holding?: readonly string[];
 }
 
 /** The runs an execution makes, in order, before anything executes. */
@@ -106,6 +112,7 @@ export function planExecution(
   const order = checkOrder(options.order);
   checkPlanSize(assets, window);
   if (!options.perPartition && needsStages(graph, assets, window)) return stagedPlan(graph, assets, window, { ...options, order });
+  checkDerivedStarts(graph, assets, window);
   const partitioned = assets.filter((a) => a.partitioning);
   const unpartitioned = assets.filter((a) => !a.partitioning);
   const whole =
@@ -146,6 +153,24 @@ export function planExecution(
   for (const partition of partitions) runs.push({ partition: partition.key, assets: partitioned.map((a) => a.qualifiedKey) });
   const inRuns = runsUnpartitioned(options.shard) ? assets : partitioned;
   return { mode: "backfill", window, assets: inRuns, order, runs, partitions: partitions.map((p) => p.key), schedule, skipped: [] };
+}
+
+/**
+ * An asset with no `start` of its own begins where its upstreams do (see effectiveStart): a
+ * window reaching before that is refused here, as one reaching before a declared start is, and
+ * not when the run asks the upstream for periods it never had.
+ */
+function checkDerivedStarts(graph: AssetGraph, assets: readonly Asset[], window: PartitionWindow | null): void {
+  if (!(window instanceof TimePartitionWindow)) return;
+  for (const asset of assets) {
+    const config = asset.partitioning;
+    if (!(config instanceof TimePartitionConfig) || config.start || config.granularity !== window.granularity) continue;
+    const bound = effectiveStart(graph, asset);
+    if (bound && window.start < bound.start)
+      throw new PartitionError(
+        `asset "${asset.qualifiedKey}": the window ${String(window)} reaches before ${startPhrase(config.granularity, bound)}`,
+      );
+  }
 }
 
 /** The order given, checked; "newest" when none is. */

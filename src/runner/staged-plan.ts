@@ -1,4 +1,5 @@
 import type { Asset } from "../asset/asset.js";
+import { effectiveStart, type EffectiveStart } from "../asset/effective-start.js";
 import type { AssetGraph } from "../asset/dependencies.js";
 import { PartitionError } from "../errors.js";
 import {
@@ -7,6 +8,7 @@ import {
   TimePartitionConfig,
   TimePartitionWindow,
   type Partition,
+  type TimeGranularity,
   type PartitionWindow,
 } from "../partitioning/index.js";
 import type { Plan, PlanningOptions, SkippedAsset } from "./plan.js";
@@ -70,7 +72,7 @@ export function stagedPlan(
   // Per stage and partitioning, the assets and each one's partitions (their starts may differ).
   const groups = new Map<string, { stage: number; members: Array<{ asset: Asset; partitions: readonly Partition[] | null }> }>();
   for (const asset of assets) {
-    const partitions = partitionsOf(asset, window);
+    const partitions = partitionsOf(dag, asset, window);
     if (partitions !== null && "reason" in partitions) {
       skipped.push({ asset: asset.qualifiedKey, ...partitions });
       continue;
@@ -88,7 +90,10 @@ export function stagedPlan(
   }
   const planned: Stage[] = stages.filter((stage) => stage && stage.length > 0);
   const runs = planned.flat().map((slot) => ({ partition: slot.partition?.key ?? null, assets: slot.assets.map((a) => a.qualifiedKey) }));
-  if (runs.length === 0 && !options.only) throw new NothingToRunError(window, skipped);
+  // Unpartitioned assets alone are not what a window asks for: nothing runs, nothing is written.
+  const partitionedRuns = runs.some((run) => run.partition !== null);
+  if ((runs.length === 0 || (!partitionedRuns && skipped.length > 0 && !options.shard)) && !options.only)
+    throw new NothingToRunError(window, skipped);
   const ran = new Set(runs.flatMap((run) => run.assets));
   return {
     mode: "backfill",
@@ -128,8 +133,40 @@ function slotsOf(
 /** Why an asset has no partitions in a window. */
 type Skip = Omit<SkippedAsset, "asset">;
 
+/**
+ * A time-partitioned asset's periods lying wholly inside a window of time, from its first one
+ * on (declared, or given by its upstreams); else why none: the window ends before that first
+ * one, or is shorter than one period (then `holding` names the periods that hold it).
+ */
+function timePartitionsOf(
+  dag: AssetGraph,
+  asset: Asset,
+  config: TimePartitionConfig,
+  window: TimePartitionWindow,
+): readonly Partition[] | Skip {
+  const g = config.granularity;
+  const bound = effectiveStart(dag, asset);
+  const windowEnd = window.granularity.advance(window.end, 1);
+  if (bound && windowEnd <= bound.start) return { reason: `the window ${String(window)} ends before ${startPhrase(g, bound)}` };
+  const within = periodsWithin(window, config);
+  const from = within && bound && within.start < bound.start ? bound.start : within?.start;
+  if (within && from! <= within.end)
+    return from === within.start ? within.partitions : new TimePartitionWindow(from!, within.end, g).partitions;
+  const first = bound && bound.start > window.start ? bound.start : g.truncate(window.start);
+  const holding = new TimePartitionWindow(first, g.truncate(new Date(windowEnd.getTime() - 1)), g);
+  return {
+    reason: `no ${g.name} of it lies wholly inside ${String(window)}; ${holding.length === 1 ? `the ${g.name} holding it is` : `the ${g.name}s holding it are`} ${String(holding)}`,
+    holding: holding.length === 1 ? holding.keys : [holding.keys[0]!, holding.keys[holding.length - 1]!],
+  };
+}
+
+/** `its start 2025-W01 (the first week reading its upstream "shop.orders")`. */
+export function startPhrase(g: TimeGranularity, bound: EffectiveStart): string {
+  return `its start ${g.format(bound.start)}${bound.upstream ? ` (the first ${g.name} reading its upstream "${bound.upstream}")` : ""}`;
+}
+
 /** An asset's partitions in the window (null: unpartitioned), or why it has none. */
-function partitionsOf(asset: Asset, window: PartitionWindow | null): readonly Partition[] | null | Skip {
+function partitionsOf(dag: AssetGraph, asset: Asset, window: PartitionWindow | null): readonly Partition[] | null | Skip {
   const config = asset.partitioning;
   if (!config) return null;
   if (config instanceof TimePartitionConfig) {
@@ -137,8 +174,7 @@ function partitionsOf(asset: Asset, window: PartitionWindow | null): readonly Pa
       return {
         reason: `partitioned by ${config.granularity.name}, and the window ${window ? `${String(window)} names list values` : "is missing"}: give a window of time`,
       };
-    const within = periodsWithin(window, config);
-    return within ? within.partitions : { reason: `no ${config.granularity.name} of it lies wholly inside ${String(window)}` };
+    return timePartitionsOf(dag, asset, config, window);
   }
   if (config instanceof ListPartitionConfig) {
     if (!window) return config.all().partitions;

@@ -61,7 +61,9 @@ async function tracked(
 
 describe("the tracker's counts and the summary's agree", () => {
   it("a backfill that fails fast: 1 failed, the partitions never started not run", async () => {
-    const { tracker, outcome } = await tracked({ window: "2026-01-01..2026-01-06", concurrency: 1, order: "oldest" }, ["2026-01-03"]);
+    const { tracker, outcome } = await tracked({ window: "2026-01-01..2026-01-06", concurrency: 1, order: "oldest", failFast: true }, [
+      "2026-01-03",
+    ]);
     expect(tracker.counts).toEqual(outcomeCounts(outcome));
     expect(tracker.counts).toMatchObject({ completed: 2, failed: 1, notRun: 3 });
     expect(tracker.done).toBe(6);

@@ -111,17 +111,16 @@ describe("until, includeCurrent and a window", () => {
     expect(computeCoverage(daily(), stored, { now, until: "2025-12-01" }).expected).toBe(0);
   });
 
-  it("until must be a key of the asset's granularity; it does not combine with includeCurrent or a window", () => {
+  it("until takes a key of any granularity, each asset ending with its last period inside it; it does not combine with includeCurrent or a window", () => {
     const asset = daily();
-    expect(() => computeCoverage(asset, {}, { now, until: "2026-01" })).toThrow(il.ConfigError);
-    expect(() => computeCoverage(asset, {}, { now, until: "2026-01" })).toThrow(
-      `--until "2026-01": asset "${asset.qualifiedKey}" is partitioned by day: expected a day key such as 2026-05-20`,
+    expect(computeCoverage(asset, {}, { now, until: "2026-01-05T13" }).last).toBe("2026-01-04");
+    expect(computeCoverage(asset, {}, { now, until: "2026-01-05T23" }).last).toBe("2026-01-05");
+    expect(() => computeCoverage(asset, {}, { now, until: "yesterday" })).toThrow(il.ConfigError);
+    expect(() => computeCoverage(asset, {}, { now, until: "2026-02-30" })).toThrow(
+      `--until "2026-02-30": expected a time key (a day such as 2026-05-20, an hour such as 2026-05-20T13, a month...); asset "${asset.qualifiedKey}" is partitioned by day (2026-05-20)`,
     );
-    expect(() => computeCoverage(asset, {}, { now, until: "2026-02-30" })).toThrow(/expected a day key/);
-    const monthly = assetOf(new il.TimePartitionConfig({ column: "m", granularity: il.TimeGranularity.MONTH }));
-    expect(() => computeCoverage(monthly, {}, { now, until: "2026-01-05" })).toThrow(
-      /partitioned by month: expected a month key such as 2026-05$/,
-    );
+    const monthly = assetOf(new il.TimePartitionConfig({ column: "m", granularity: il.TimeGranularity.MONTH, start: "2025-10" }));
+    expect(computeCoverage(monthly, {}, { now, until: "2026-01-05" }).last).toBe("2025-12");
     expect(() => computeCoverage(asset, {}, { now, until: "2026-01-05", includeCurrent: true })).toThrow(
       /--until and --include-current cannot be used together/,
     );

@@ -7,6 +7,20 @@ beforeAll(ensureBuilt, 180_000);
 const sandbox = useSandboxes();
 
 describe.concurrent("materialize --dry-run", () => {
+  it("an unpartitioned asset: the stored rows it would replace, in --json and in text (issue 32.8)", async () => {
+    const box = await sandbox();
+    const fresh = JSON.parse((await box.run(["materialize", "shop.customers", "--dry-run", "--json"])).stdout);
+    expect(fresh.assets[0].replaces).toEqual({ partitions: {}, rows: 0 });
+    const seeded = await box.run(["materialize", "shop.customers"]);
+    expect(seeded.exitCode, seeded.stderr).toBe(0);
+    const [json, text] = await Promise.all([
+      box.run(["materialize", "shop.customers", "--dry-run", "--json"]),
+      box.run(["materialize", "shop.customers", "--dry-run"]),
+    ]);
+    expect(JSON.parse(json.stdout).assets[0].replaces).toEqual({ partitions: {}, rows: 2, unpartitioned: true });
+    expect(text.outLines).toContain("    replaces the stored data, 2 rows");
+  });
+
   it("--json prints one JSON object: runs, destinations, and the stored partitions it would replace", async () => {
     const box = await sandbox();
     const seeded = await box.run(["materialize", "orders", "-p", "2026-01-02"]);

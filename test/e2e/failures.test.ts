@@ -30,10 +30,10 @@ async function runPrinted(box: Sandbox, command: string): Promise<CliResult> {
 }
 
 describe.concurrent("failing runs", () => {
-  it("--no-fail-fast: exit 1, every other partition written, the summary names the failure and a re-run command that completes it", async () => {
+  it("by default (partitions are independent) exit 1, every other partition written, the summary names the failure and a re-run command that completes it", async () => {
     const box = await sandbox();
     const fail = { INTERLOPER_FAIL: "2026-01-12" };
-    const result = await box.run(["materialize", "orders", "-w", "2026-01-10..2026-01-14", "--no-fail-fast"], { env: fail });
+    const result = await box.run(["materialize", "orders", "-w", "2026-01-10..2026-01-14"], { env: fail });
     expect(result.exitCode, result.stderr).toBe(1);
     expect(await box.dataFiles()).toEqual(orderFiles(10, 11, 13, 14));
     expect(result.stdout).toBe("");
@@ -49,9 +49,10 @@ describe.concurrent("failing runs", () => {
     expect(await box.dataFiles()).toEqual(orderFiles(10, 11, 12, 13, 14));
   });
 
-  it("fail-fast (the default) starts no partition after a failure; the re-run command covers the rest", async () => {
+  it("--fail-fast starts no partition after a failure; the re-run command covers the rest", async () => {
     const box = await sandbox();
-    const result = await box.run(["materialize", "orders", "-w", "2026-01-10..2026-01-14", "--concurrency", "1", "--order", "oldest"], {
+    const args = ["materialize", "orders", "-w", "2026-01-10..2026-01-14", "--concurrency", "1", "--order", "oldest", "--fail-fast"];
+    const result = await box.run(args, {
       env: { INTERLOPER_FAIL: "2026-01-12" },
     });
     expect(result.exitCode, result.stderr).toBe(1);
@@ -66,12 +67,12 @@ describe.concurrent("failing runs", () => {
     expect(await box.dataFiles()).toEqual(orderFiles(10, 11, 12, 13, 14));
   });
 
-  it("--no-fail-fast with the same failure runs every partition where fail-fast stops", async () => {
+  it("the default (and --no-fail-fast) runs every partition where --fail-fast stops", async () => {
     const box = await sandbox();
     const fast = await sandbox();
     const args = ["materialize", "orders", "-w", "2026-01-10..2026-01-14", "--concurrency", "1", "--order", "oldest"];
     const env = { INTERLOPER_FAIL: "2026-01-11" };
-    const [keepGoing, stopping] = await Promise.all([box.run([...args, "--no-fail-fast"], { env }), fast.run(args, { env })]);
+    const [keepGoing, stopping] = await Promise.all([box.run(args, { env }), fast.run([...args, "--fail-fast"], { env })]);
     expect(keepGoing.exitCode).toBe(1);
     expect(stopping.exitCode).toBe(1);
     expect(await box.dataFiles()).toEqual(orderFiles(10, 12, 13, 14));

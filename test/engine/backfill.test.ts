@@ -114,7 +114,7 @@ describe("backfill", () => {
   it("lists each partition's outcome; failFast stops scheduling after a failed partition", async () => {
     const runs: string[] = [];
     const dag = new il.DAG(recordingSource(runs, { fail: (k) => k === "2026-01-02" })({ destinations: new il.MemoryDestination() }));
-    const result = await il.backfill(dag, days("2026-01-01", "2026-01-05"), { concurrency: 1, order: "oldest" });
+    const result = await il.backfill(dag, days("2026-01-01", "2026-01-05"), { concurrency: 1, order: "oldest", failFast: true });
     expect(result.status).toBe("failed");
     expect(runs).toEqual(["2026-01-01", "2026-01-02"]);
     expect(result.partitions.map((p) => [p.key, p.status])).toEqual([
@@ -131,12 +131,12 @@ describe("backfill", () => {
     expect(result.partitions[2]!.result).toBeNull();
   });
 
-  it("with failFast false runs every partition and reports the failed ones", async () => {
+  it("by default (failFast false) runs every partition and reports the failed ones", async () => {
     const runs: string[] = [];
     const dag = new il.DAG(
       recordingSource(runs, { fail: (k) => k === "2026-01-02" || k === "2026-01-04" })({ destinations: new il.MemoryDestination() }),
     );
-    const result = await il.backfill(dag, days("2026-01-01", "2026-01-05"), { concurrency: 2, failFast: false });
+    const result = await il.backfill(dag, days("2026-01-01", "2026-01-05"), { concurrency: 2 });
     expect(result.status).toBe("failed");
     expect(runs.sort()).toEqual(["2026-01-01", "2026-01-02", "2026-01-03", "2026-01-04", "2026-01-05"]);
     expect(result.failedPartitions.sort()).toEqual(["2026-01-02", "2026-01-04"]);
@@ -151,7 +151,7 @@ describe("backfill", () => {
       recordingSource(runs, { fail: (k) => broken && k === "2026-01-03" })({ destinations: new il.MemoryDestination() }),
     );
     const window = days("2026-01-01", "2026-01-05");
-    const first = await il.backfill(dag, window, { concurrency: 1 });
+    const first = await il.backfill(dag, window, { concurrency: 1, failFast: true });
     expect(first.status).toBe("failed");
     // Newest first: 05 and 04 complete, 03 fails, 02 and 01 are canceled.
     expect(first.completedPartitions).toEqual(["2026-01-05", "2026-01-04"]);
@@ -254,7 +254,7 @@ describe("backfill", () => {
       run: (ctx) => (runs.push(ctx.partition!.key), [{ date: ctx.partition!.key }]),
     });
     const dag = new il.DAG(il.source({ key: "s", assets: [flat, a] })({ destinations: new il.MemoryDestination() }));
-    const result = await il.backfill(dag, days("2026-01-01", "2026-01-03"));
+    const result = await il.backfill(dag, days("2026-01-01", "2026-01-03"), { failFast: true });
     expect(result.status).toBe("failed");
     expect(result.unpartitioned?.failedAssets).toEqual(["s.flat"]);
     expect(runs).toEqual([]);

@@ -55,6 +55,14 @@ describe("dependencies", () => {
     expect(error).toBeInstanceOf(il.DependencyNotFoundError);
   });
 
+  it("a misspelt key in requires gets a did-you-mean, as other typos do (issue 32.11)", () => {
+    const orders = il.asset({ key: "orders", run: () => [] });
+    const revenue = il.asset({ key: "revenue", requires: { orders: "ordrs" }, run: () => [] });
+    expect(() => new il.DAG(il.source({ key: "shop", assets: [orders, revenue] }))).toThrow(
+      new il.DependencyNotFoundError('asset "shop.revenue" requires "ordrs" (as orders), which is not in the DAG: did you mean "orders"?'),
+    );
+  });
+
   it("resolves requires given as a definition object, within and across sources", async () => {
     const rates = il.asset({ key: "rates", schema: z.object({ rate: z.number() }), run: () => [{ rate: 3 }] });
     const base = il.asset({ key: "base", run: () => [{ v: 5 }] });

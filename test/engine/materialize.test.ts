@@ -147,8 +147,8 @@ describe("conform strategies through assets", () => {
 
   function run(strategy: il.ConformStrategy | undefined, rows: unknown, schema: typeof Schema | undefined = Schema) {
     const definition = schema
-      ? il.asset({ key: "a", schema, ...(strategy ? { strategy } : {}), run: () => rows })
-      : il.asset({ key: "a", ...(strategy ? { strategy } : {}), run: () => rows });
+      ? il.asset({ key: "a", schema, ...(strategy ? { strategy } : {}), run: () => rows as never })
+      : il.asset({ key: "a", ...(strategy ? { strategy } : {}), run: () => rows as never });
     return new il.Asset(definition, null);
   }
 
@@ -193,7 +193,7 @@ describe("conform strategies through assets", () => {
   });
 
   it("reconcile drops extra fields with a warning log event, adds missing nullable fields and coerces", async () => {
-    const a = il.asset({ key: "a", schema: Schema, strategy: "reconcile", run: () => [{ id: "3", name: "n", junk: 1 }] });
+    const a = il.asset({ key: "a", schema: Schema, strategy: "reconcile", run: () => [{ id: "3", name: "n", junk: 1 }] as never });
     const s = il.source({ key: "s", assets: [a] })({ destinations: new il.MemoryDestination() });
     const { events, onEvent } = collector();
     const result = await new il.DAG(s).materialize(null, { onEvent });
@@ -223,7 +223,7 @@ describe("conform strategies through assets", () => {
   });
 
   it("a conform failure inside a DAG run fails the asset with the SchemaError", async () => {
-    const a = il.asset({ key: "a", schema: Schema, strategy: "strict", run: () => [{ id: "x" }] });
+    const a = il.asset({ key: "a", schema: Schema, strategy: "strict", run: () => [{ id: "x" }] as never });
     const result = await new il.DAG(il.source({ key: "s", assets: [a] })({ destinations: new il.MemoryDestination() })).materialize();
     expect(result.status).toBe("failed");
     expect(result.error).toBeInstanceOf(il.SchemaError);

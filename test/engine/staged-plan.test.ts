@@ -33,7 +33,7 @@ const orders = il.asset({
     return [{ date: day, amount: Number(day.slice(8, 10)) }];
   },
 });
-// No start: it runs every day of a window, before the orders' start too.
+// No start: it begins where the orders do (the first day reading them).
 const dailyRevenue = il.asset({
   key: "daily_revenue",
   partitioning: new il.TimePartitionConfig({ column: "date" }),
@@ -136,18 +136,44 @@ describe("planMaterialize: a window over a whole project", () => {
     expect(plan.assets.map((a) => a.qualifiedKey)).not.toContain("shop.stock");
   });
 
-  it("clamps each asset to its start; an asset with no start runs the whole window", () => {
+  it("clamps each asset to its start; an asset with no start to its upstream's, and says which periods hold a shorter window", () => {
     const plan = il.planMaterialize(project([orders, dailyRevenue, monthly]), { window: "2025-12-30..2026-01-02", order: "oldest" });
-    expect(plan.skipped).toEqual([{ asset: "shop.monthly_revenue", reason: "no month of it lies wholly inside 2025-12-30..2026-01-02" }]);
+    expect(plan.skipped).toEqual([
+      {
+        asset: "shop.monthly_revenue",
+        reason: "no month of it lies wholly inside 2025-12-30..2026-01-02; the month holding it is 2026-01",
+        holding: ["2026-01"],
+      },
+    ]);
     expect(stagesOf(plan)).toEqual([
-      { "shop.orders": days("2026-01-01", "2026-01-02"), "shop.daily_revenue": days("2025-12-30", "2026-01-02") },
+      { "shop.orders": days("2026-01-01", "2026-01-02"), "shop.daily_revenue": days("2026-01-01", "2026-01-02") },
     ]);
     expect(plan.runs).toEqual([
-      { partition: "2025-12-30", assets: ["shop.daily_revenue"] },
-      { partition: "2025-12-31", assets: ["shop.daily_revenue"] },
       { partition: "2026-01-01", assets: ["shop.orders", "shop.daily_revenue"] },
       { partition: "2026-01-02", assets: ["shop.orders", "shop.daily_revenue"] },
     ]);
+  });
+
+  it("a window before every start is refused before anything runs, each asset with its start (its upstream's when it has none)", () => {
+    const p = project([events, orders, dailyRevenue, weekly, monthly]);
+    expect(() => il.planMaterialize(p, { window: "2025-06-20..2025-06-30" })).toThrow(il.PartitionError);
+    expect(() => il.planMaterialize(p, { window: "2025-06-20..2025-06-30" })).toThrow(
+      "nothing to run in 2025-06-20..2025-06-30: " +
+        [
+          "shop.events: the window 2025-06-20..2025-06-30 ends before its start 2026-01-01T00",
+          "shop.orders: the window 2025-06-20..2025-06-30 ends before its start 2026-01-01",
+          'shop.daily_revenue: the window 2025-06-20..2025-06-30 ends before its start 2026-01-01 (the first day reading its upstream "shop.orders")',
+          'shop.weekly_orders: the window 2025-06-20..2025-06-30 ends before its start 2026-W01 (the first week reading its upstream "shop.orders")',
+          'shop.monthly_revenue: the window 2025-06-20..2025-06-30 ends before its start 2026-01 (the first month reading its upstream "shop.orders")',
+        ].join("; "),
+    );
+    expect(() => il.planMaterialize(p, { assets: ["weekly_orders"], window: "2025-W20" })).toThrow(
+      'nothing to run in 2025-W20: shop.weekly_orders: the window 2025-W20 ends before its start 2026-W01 (the first week reading its upstream "shop.orders")',
+    );
+    // Alone over its own days it plans as one partitioning: refused as a declared start is.
+    expect(() => il.planMaterialize(p, { assets: ["daily_revenue"], window: "2025-12-30..2026-01-02" })).toThrow(
+      'asset "shop.daily_revenue": the window 2025-12-30..2026-01-02 reaches before its start 2026-01-01 (the first day reading its upstream "shop.orders")',
+    );
   });
 
   // 377,000 runs: a few seconds alone, nearly a minute on a machine loaded well past its cores.
@@ -197,12 +223,12 @@ describe("planMaterialize: a window over a whole project", () => {
     const month = refusal({ assets: ["monthly_revenue"], window: "2026-01-05..2026-01-20" });
     expect(month).toBeInstanceOf(il.PartitionError);
     expect((month as Error).message).toBe(
-      "nothing to run in 2026-01-05..2026-01-20: shop.monthly_revenue: no month of it lies wholly inside 2026-01-05..2026-01-20",
+      "nothing to run in 2026-01-05..2026-01-20: shop.monthly_revenue: no month of it lies wholly inside 2026-01-05..2026-01-20; the month holding it is 2026-01",
     );
     const weekAndList = refusal({ assets: ["stock", "weekly_orders"], window: "2026-01-01..2026-01-04" });
     expect(weekAndList).toBeInstanceOf(il.PartitionError);
     expect((weekAndList as Error).message).toBe(
-      `nothing to run in 2026-01-01..2026-01-04: shop.weekly_orders: no week of it lies wholly inside 2026-01-01..2026-01-04; shop.stock: ${SKIP_STOCK}`,
+      `nothing to run in 2026-01-01..2026-01-04: shop.weekly_orders: no week of it lies wholly inside 2026-01-01..2026-01-04; the week holding it is 2026-W01; shop.stock: ${SKIP_STOCK}`,
     );
   });
 

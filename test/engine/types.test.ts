@@ -121,3 +121,35 @@ describe("dependency types", () => {
     expect(Object.keys(shop.assets).sort()).toEqual(["orders", "totals"]);
   });
 });
+
+describe("run's return against the schema (issue 32.11)", () => {
+  const Session = z.object({ customer_id: z.string(), ms: z.number() });
+
+  it("rows of the schema's input type check; a mistyped or misspelt field is a type error", async () => {
+    const ok = il.asset({ key: "sessions", schema: Session, run: () => [{ customer_id: "c1", ms: 12 }] });
+    il.asset({
+      key: "sessions",
+      schema: Session,
+      // @ts-expect-error ms is a number in the schema
+      run: () => [{ customer_id: "c1", ms: "fast" }],
+    });
+    il.asset({
+      key: "sessions",
+      schema: Session,
+      // @ts-expect-error customerId is not customer_id
+      run: async () => [{ customerId: "c1", ms: 12 }],
+    });
+    // Streams of rows and of batches, and columns, are typed by the same rows.
+    il.asset({
+      key: "sessions",
+      schema: Session,
+      async *run() {
+        yield [{ customer_id: "c1", ms: 1 }];
+      },
+    });
+    il.asset({ key: "sessions", schema: Session, run: () => ({ customer_id: ["c1"], ms: [1] }) });
+    // "reconcile" turns text into the schema's types: text rows (a parsed CSV file) are taken as they are.
+    il.asset({ key: "sessions", schema: Session, strategy: "reconcile", run: () => [{ customer_id: "c1", ms: "12" }] });
+    expect(await ok.run({} as il.ExecutionContext, {})).toEqual([{ customer_id: "c1", ms: 12 }]);
+  });
+});

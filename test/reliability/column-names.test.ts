@@ -234,7 +234,7 @@ describe("column names JavaScript or CSV treat specially, through every destinat
         const { destination, cleanup } = await target.make();
         try {
           const partitioning = new TimePartitionConfig({ column: "date", start: "2024-01-01" });
-          const run = (context: { partition: { key: string } | null }) => shape.output(rowOf(context.partition!.key));
+          const run = (context: { partition: { key: string } | null }) => shape.output(rowOf(context.partition!.key)) as never;
           const definition = shape.declared
             ? asset({ key: "names", partitioning, schema: SCHEMA, run })
             : asset({ key: "names", partitioning, run });

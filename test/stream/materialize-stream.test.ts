@@ -101,7 +101,7 @@ describe("a streamed asset materialized to CSV", () => {
   for (const [name, produce] of shapes) {
     it(`writes ${name}: read back typed equal to the rows produced, partitionRowCounts right`, async () => {
       const csv = new il.CSVDestination({ basePath: dir.path });
-      const orders = il.asset({ key: "orders", partitioning: daily(), schema: Order, run: (ctx) => produce(ctx.partition!.key) });
+      const orders = il.asset({ key: "orders", partitioning: daily(), schema: Order, run: (ctx) => produce(ctx.partition!.key) as never });
       const shop = il.source({ key: "shop", assets: [orders] })({ destinations: csv });
 
       await shop.assets.orders.materialize(day("2025-03-01"));

@@ -55,7 +55,7 @@ function setup(options: { schema?: z.ZodObject; strategy?: il.ConformStrategy } 
     partitioning: daily(),
     ...(options.schema ? { schema: options.schema } : {}),
     ...(options.strategy ? { strategy: options.strategy } : {}),
-    run: (ctx) => produce(ctx.partition!.key),
+    run: (ctx) => produce(ctx.partition!.key) as never,
   });
   const csv = new il.CSVDestination({ basePath: dir.path });
   const shop = il.source({ key: "shop", assets: [def] })({ destinations: csv });

@@ -118,7 +118,12 @@ const weekly = () => new il.TimePartitionConfig({ column: "date", start: "2025-0
 /** A source with one window-allowing asset, its run swapped per materialization. */
 function setup(destination: il.Destination, schema = true) {
   let produce: (window: il.PartitionWindow) => unknown = () => [];
-  const def = il.asset({ key: "sales", partitioning: weekly(), ...(schema ? { schema: Sale } : {}), run: (ctx) => produce(ctx.window!) });
+  const def = il.asset({
+    key: "sales",
+    partitioning: weekly(),
+    ...(schema ? { schema: Sale } : {}),
+    run: (ctx) => produce(ctx.window!) as never,
+  });
   const shop = il.source({ key: "shop", assets: [def] })({ destinations: destination });
   return {
     asset: shop.assets.sales,

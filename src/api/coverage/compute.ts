@@ -1,8 +1,7 @@
 import type { Asset } from "../../asset/asset.js";
 import { ConfigError } from "../../errors.js";
 import { currentPeriod } from "../../partitioning/current-period.js";
-import type { TimeGranularity } from "../../partitioning/index.js";
-import { ListPartitionConfig, TimePartitionConfig, type PartitionWindow } from "../../partitioning/index.js";
+import { ListPartitionConfig, TimeGranularity, TimePartitionConfig, type PartitionWindow } from "../../partitioning/index.js";
 import {
   destinationCoverage,
   lacking,
@@ -81,6 +80,11 @@ export interface Coverage {
    * materialized (or empty) above only when every destination holds it.
    */
   readonly destinations: readonly DestinationCoverage[];
+  /**
+   * True for a time partitioning with no `start`, no upstream giving one and nothing stored:
+   * no range can be expected yet, and the asset is not complete (`--fail-on-missing` fails).
+   */
+  readonly neverMaterialized: boolean;
 }
 
 /**
@@ -106,6 +110,12 @@ export interface CoverageScope {
   readonly includeCurrent?: boolean;
   /** IANA zone whose calendar decides the current day, week, month...; hours are UTC. Default "UTC". */
   readonly timeZone?: string;
+  /**
+   * Where the range of a time partitioning with no `start` begins: its upstreams' first period
+   * (see effectiveStart). Without it (or when none bounds the asset) the range begins with the
+   * first stored partition.
+   */
+  readonly start?: Date | null;
 }
 
 /** Where the expected range of a time partitioning ends, and the period under way. */
@@ -134,14 +144,22 @@ function horizonOf(asset: Asset, config: TimePartitionConfig, scope: CoverageSco
   return { last: scope.includeCurrent ? current : g.advance(current, -1), current };
 }
 
+/**
+ * The last period of `g` an `--until` key ends the range with: the key itself when it is one of
+ * `g`; for a key of another granularity (a project mixing hours, days and months takes one
+ * `--until`), the last period of `g` that ends by the end of the key's period.
+ */
 function untilOf(asset: Asset, g: TimeGranularity, key: string): Date {
-  if (typeof key !== "string" || !isKeyOf(g, key)) {
+  if (isKeyOf(g, key)) return g.parse(key);
+  const own = typeof key === "string" ? TimeGranularity.all.find((k) => isKeyOf(k, key)) : undefined;
+  if (!own) {
     const example = g.format(new Date(Date.UTC(2026, 4, 20, 13)));
     throw new ConfigError(
-      `--until ${JSON.stringify(key)}: asset "${asset.qualifiedKey}" is partitioned by ${g.name}: expected a ${g.name} key such as ${example}`,
+      `--until ${JSON.stringify(key)}: expected a time key (a day such as 2026-05-20, an hour such as 2026-05-20T13, a month...); asset "${asset.qualifiedKey}" is partitioned by ${g.name} (${example})`,
     );
   }
-  return g.parse(key);
+  const end = own.advance(own.parse(key), 1);
+  return g.advance(g.truncate(end), -1);
 }
 
 /** The expected partition keys of an asset, in order. */
@@ -159,11 +177,12 @@ function timeExpected(config: TimePartitionConfig, stored: Iterable<string>, sco
   const g = config.granularity;
   if (scope.window) {
     // A window narrows the expected range, never widens it: nothing before start, nothing after now.
-    const floor = config.start ? g.format(config.start) : null;
+    const begins = config.start ?? scope.start ?? null;
+    const floor = begins ? g.format(begins) : null;
     const ceiling = g.format(horizon.last);
     return scope.window.keys.filter((k) => (!floor || k >= floor) && k <= ceiling);
   }
-  let first = config.start;
+  let first = config.start ?? scope.start ?? null;
   if (!first) {
     const found = [...stored].filter((k) => isKeyOf(g, k)).sort();
     if (found.length === 0) return [];
@@ -310,6 +329,7 @@ export function computeCoverage(
     missingRanges,
     emptyRanges,
     inProgress: config instanceof TimePartitionConfig ? inProgressOf(config, union, scope, horizon!) : null,
+    neverMaterialized: config instanceof TimePartitionConfig && !config.start && !scope.start && !scope.window && stored(union) === 0,
     // With one destination its share is the whole; with several, each is counted apart.
     destinations: several
       ? stores.map((store, i) => destinationCoverage(store, lookups[i]!, expected, expectedSet, ignored, ranges))
@@ -319,6 +339,11 @@ export function computeCoverage(
 
 const NONE: readonly string[] = [];
 
+/** How many keys a lookup holds (a Map's size, counted for a record's lookup). */
+function stored(lookup: CountLookup): number {
+  return [...lookup.keys()].length;
+}
+
 function isStoreList(counts: Readonly<Record<string, number>> | readonly DestinationCounts[]): counts is readonly DestinationCounts[] {
   return Array.isArray(counts);
 }
@@ -327,7 +352,8 @@ function isStoreList(counts: Readonly<Record<string, number>> | readonly Destina
 function inProgressOf(config: TimePartitionConfig, counts: CountLookup, scope: CoverageScope, horizon: Horizon): PartitionCoverage | null {
   const g = config.granularity;
   if (scope.window || g.advance(horizon.last, 1).getTime() !== horizon.current.getTime()) return null;
-  if (config.start && config.start > horizon.current) return null;
+  const begins = config.start ?? scope.start ?? null;
+  if (begins && begins > horizon.current) return null;
   const key = g.format(horizon.current);
   return { key, status: "in-progress", rows: counts.get(key) ?? null };
 }

@@ -1,4 +1,6 @@
 import type { Asset } from "../../asset/asset.js";
+import type { AssetGraph } from "../../asset/dependencies.js";
+import { effectiveStart } from "../../asset/effective-start.js";
 import { ConfigError } from "../../errors.js";
 import { TimePartitionConfig } from "../../partitioning/index.js";
 import type { Project } from "../project.js";
@@ -35,14 +37,17 @@ export interface CoverageOptions {
 
 /**
  * Coverage of one asset, from the row counts of every destination (one count each, in
- * parallel): a partition any of them lacks is missing.
+ * parallel): a partition any of them lacks is missing. Given the asset's graph, an asset with
+ * no `start` is expected from its upstreams' first period (see effectiveStart).
  */
-export async function assetCoverage(asset: Asset, options: CoverageOptions = {}): Promise<Coverage> {
+export async function assetCoverage(asset: Asset, options: CoverageOptions = {}, graph?: AssetGraph): Promise<Coverage> {
   if (!asset.partitioning) throw new ConfigError(`asset "${asset.qualifiedKey}" is not partitioned: coverage needs a partitioned asset`);
   const window = options.window !== undefined ? assetWindow(asset, options.window) : null;
   const counts = await destinationCounts(asset);
   const { window: _w, ...rest } = options;
-  return computeCoverage(asset, counts, { window, ...rest });
+  // With its graph, an asset that declares no start is expected from its upstreams' first period.
+  const start = graph ? (effectiveStart(graph, asset)?.start ?? null) : null;
+  return computeCoverage(asset, counts, { window, ...rest, start });
 }
 
 /**
@@ -57,7 +62,7 @@ export async function coverage(
   const { select = [], exclude = [] } = typeof selection === "string" ? { select: [selection] } : (selection ?? {});
   const assets = selectAssets(project.dag, { select, exclude, keep: partitioned("coverage") });
   checkRangeEnd(assets, options);
-  return Promise.all(assets.map((asset) => assetCoverage(asset, options)));
+  return Promise.all(assets.map((asset) => assetCoverage(asset, options, project.dag)));
 }
 
 /** `until` and `includeCurrent` end a range of time: refused when no asset has one. */

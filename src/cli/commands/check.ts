@@ -7,7 +7,7 @@ import { printable } from "../printable.js";
 
 /**
  * `interloper check`: loads the config and validates every asset, edge and destination
- * without running, reading or connecting to anything. Every problem is one line on stderr
+ * (loading each one's optional driver packages) without running, reading or connecting to anything. Every problem is one line on stderr
  * (exit 2); none is a one-line summary on stdout (exit 0). A config that does not load is its
  * one-line error, exit 2, as for every command.
  */
@@ -17,6 +17,7 @@ export async function checkCommand(flags: GlobalOptions): Promise<number> {
   const problems = assets.flatMap((asset) =>
     assetProblems(project.dag.problems(asset), asset).map((problem) => `${asset.qualifiedKey}: ${problem}`),
   );
+  problems.push(...(await driverProblems(assets)));
   if (problems.length > 0) {
     for (const line of problems) process.stderr.write(`${printable(line)}\n`);
     process.stderr.write(`${printable(`${project.filepath}: ${count(problems.length, "problem")} found`)}\n`);
@@ -45,6 +46,24 @@ function assetProblems(edgeProblems: readonly string[], asset: Asset): string[] 
       problems.push(`destination "${asset.destinationKeys[i]}" (${destination.displayName}): ${firstLine(error)}`);
     }
   });
+  return problems;
+}
+
+/**
+ * One line per destination whose optional packages (drivers, SDKs) do not load: each is loaded
+ * once, connecting to nothing, so that what materialize would need is reported now.
+ */
+async function driverProblems(assets: readonly Asset[]): Promise<string[]> {
+  const named = new Map<Destination, string>();
+  for (const asset of assets) asset.destinations.forEach((d, i) => named.set(d, named.get(d) ?? asset.destinationKeys[i]!));
+  const problems: string[] = [];
+  for (const [destination, key] of named) {
+    try {
+      await destination.loadDrivers();
+    } catch (error) {
+      problems.push(`destination "${key}" (${destination.displayName}): ${firstLine(error)}`);
+    }
+  }
   return problems;
 }
 

@@ -1,7 +1,8 @@
 import { writeFile } from "node:fs/promises";
 import { coverage, type Coverage } from "../../api/coverage/index.js";
 import { loadProject, type Project } from "../../api/project.js";
-import { singleAsset } from "../../api/select.js";
+import { resolveScope } from "../../api/scope.js";
+import { partitioned, selectAssets, singleAsset, type Selection } from "../../api/select.js";
 import { ConfigError } from "../../errors.js";
 import { commandNow } from "../now.js";
 import type { GlobalOptions } from "../main.js";
@@ -12,11 +13,17 @@ import { projectName } from "../report/project-name.js";
 import { lastWritten } from "../views/partition-details.js";
 import { coverageText, summaryLines } from "../views/coverage-text.js";
 import { printableCoverage } from "../views/printable-coverage.js";
-import type { ExcludeFlags } from "./selection.js";
+import { planOptions, type ExcludeFlags } from "./selection.js";
 
 /** Flags of `interloper coverage`. */
 export interface CoverageFlags extends GlobalOptions, ExcludeFlags {
+  readonly partition?: string;
   readonly window?: string;
+  readonly lookback?: number;
+  readonly offset?: number;
+  readonly tz?: string;
+  /** Not a flag of coverage: refused with the command that runs what is missing. */
+  readonly missing?: boolean;
   readonly json?: boolean;
   readonly html?: string;
   readonly failOnMissing?: boolean;
@@ -32,12 +39,17 @@ export interface CoverageFlags extends GlobalOptions, ExcludeFlags {
  */
 export async function coverageCommand(selectors: readonly string[], flags: CoverageFlags): Promise<number> {
   if (flags.interactive) refuseInteractive(flags, { stdin: Boolean(process.stdin.isTTY), stdout: Boolean(process.stdout.isTTY) });
+  if (flags.missing)
+    throw new ConfigError(
+      `coverage has no --missing: it shows what is missing; to run it, use \`interloper materialize${selectors.map((s) => ` ${s}`).join("")} --missing\``,
+    );
   const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
   const selection = { select: selectors, exclude: flags.exclude ?? [] };
+  const window = coverageWindow(project, selection, flags);
   const compute = () =>
     coverage(project, selection, {
       now: commandNow(),
-      ...(flags.window !== undefined ? { window: flags.window } : {}),
+      ...(window !== undefined ? { window } : {}),
       ...(flags.until !== undefined ? { until: flags.until } : {}),
       ...(flags.includeCurrent ? { includeCurrent: true } : {}),
     });
@@ -65,7 +77,19 @@ export async function coverageCommand(selectors: readonly string[], flags: Cover
   if (flags.json) process.stdout.write(`${terminalJson(JSON.stringify(single ? results[0] : results))}\n`);
   else await show(results.map(printableCoverage), single);
   if (flags.html && !flags.json) process.stderr.write(`${printable(`coverage report written to ${flags.html}`)}\n`);
-  return flags.failOnMissing && results.some((c) => c.missing > 0 || c.unreadable > 0) ? 1 : 0;
+  return flags.failOnMissing && results.some((c) => c.missing > 0 || c.unreadable > 0 || c.neverMaterialized) ? 1 : 0;
+}
+
+/**
+ * The window text -p, -w or --lookback names, read by the selected assets' partitionings as
+ * materialize reads it (a lookback counts back from now); undefined when none is given.
+ */
+function coverageWindow(project: Project, selection: Pick<Selection, "select" | "exclude">, flags: CoverageFlags): string | undefined {
+  if (flags.partition === undefined && flags.lookback === undefined && flags.offset === undefined && flags.tz === undefined)
+    return flags.window;
+  const assets = selectAssets(project.dag, { ...selection, keep: partitioned("coverage") });
+  const scope = resolveScope(assets, { ...planOptions([], flags), now: commandNow() });
+  return scope ? String(scope) : undefined;
 }
 
 /** When each asset of the report was last written (see lastWritten). */

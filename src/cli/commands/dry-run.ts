@@ -19,8 +19,11 @@ export interface DryRun {
 export interface DryRunAsset {
   readonly key: string;
   readonly destinations: ReadonlyArray<{ readonly key: string; readonly type: string }>;
-  /** The stored partitions the run would overwrite, with their current row counts. */
-  readonly replaces: { readonly partitions: Readonly<Record<string, number>>; readonly rows: number };
+  /**
+   * The stored partitions the run would overwrite, with their current row counts; for an
+   * unpartitioned asset (`unpartitioned: true`) no partitions, and the rows it holds.
+   */
+  readonly replaces: { readonly partitions: Readonly<Record<string, number>>; readonly rows: number; readonly unpartitioned?: true };
 }
 
 /** Reads the current row counts of what the plan would overwrite; writes nothing. */
@@ -32,11 +35,15 @@ export async function describeDryRun(plan: Plan): Promise<DryRun> {
     window: plan.window ? String(plan.window) : null,
     order: plan.order,
     assets: plan.assets.map((asset) => {
-      const partitions = counts[asset.qualifiedKey] ?? {};
+      const { "": whole, ...partitions } = counts[asset.qualifiedKey] ?? {};
       return {
         key: asset.qualifiedKey,
         destinations: asset.destinationKeys.map((key, i) => ({ key, type: asset.destinations[i]!.displayName })),
-        replaces: { partitions, rows: Object.values(partitions).reduce((sum, n) => sum + n, 0) },
+        replaces: {
+          partitions,
+          rows: whole ?? Object.values(partitions).reduce((sum, n) => sum + n, 0),
+          ...(whole !== undefined ? { unpartitioned: true } : {}),
+        },
       };
     }),
     runs: plan.runs.map((run) => ({ partition: run.partition, assets: [...run.assets] })),
@@ -52,6 +59,7 @@ export function dryRunLines(dryRun: DryRun, skipped: readonly SkippedAsset[]): s
     const destinations = asset.destinations.map((d) => `${d.key} (${d.type})`).join(", ") || "no destination";
     lines.push(`  ${asset.key} -> ${destinations}`);
     const existing = Object.entries(asset.replaces.partitions);
+    if (asset.replaces.unpartitioned) lines.push(`    replaces the stored data, ${count(asset.replaces.rows, "row")}`);
     if (existing.length > 0) {
       const shown = existing
         .slice(0, 10)

@@ -6,6 +6,7 @@ import { ConfigError } from "../../errors.js";
 import type { GlobalOptions } from "../main.js";
 import { printable } from "../printable.js";
 import { commandNow } from "../now.js";
+import { packageVersion } from "../version.js";
 
 /** The line .gitignore gets: the data folder the starting config writes into. */
 const IGNORED = "/data/";
@@ -37,7 +38,10 @@ export async function initCommand(flags: GlobalOptions): Promise<number> {
   if (!flags.quiet) {
     const yesterday = new Date(commandNow().getTime() - 86_400_000).toISOString().slice(0, 10);
     const config = basename(target) === "interloper.config.ts" ? "" : ` -c ${basename(target)}`;
-    out(`Next: install the packages it imports (npm install interloper zod), then`);
+    // interloper is not on npm yet: `npm install interloper` would fail.
+    out(
+      `Next: install the packages it imports: zod, and interloper from a clone of it (not yet published on npm): in the clone run \`npm install && npm pack\`, then here \`npm install zod /path/to/interloper/interloper-${packageVersion()}.tgz\`; then`,
+    );
     out(`  interloper check${config}`);
     out(`  interloper materialize -p ${yesterday}${config}`);
     out(`  interloper show orders -p ${yesterday}${config}`);

@@ -25,7 +25,7 @@ import { planOnCommandLine, skippedLines } from "./skipped.js";
 import { checkYes, confirmAndDrop, dryRunDropLines, type FullRefreshFlags } from "./full-refresh.js";
 import { checkQueueOnlyFlags, enqueueCommand, type EnqueueFlags } from "./enqueue.js";
 import { queueUrl, type QueueFlags } from "./queue-flags.js";
-import { planOptions, rangeEnd, rangeEndNeedsMissing, type SelectionFlags } from "./selection.js";
+import { planOptions, rangeEnd, rangeEndNeedsMissing, refuseNotBegun, type SelectionFlags } from "./selection.js";
 import { parseDuration, shardFromFlags, type ShardFlags } from "./shard.js";
 
 /** Flags of `interloper materialize`. */
@@ -77,6 +77,7 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   if (flags.missing)
     options = await missingPlanOptions(project, options, { includeEmpty: flags.includeEmpty ?? false, ...rangeEnd(flags) });
   let plan = planOnCommandLine(project, options);
+  refuseNotBegun(plan, options.now!, flags);
   if ((flags.missing || shard) && plan.runs.length === 0) {
     // A script reading --dry-run --json gets its object, with no runs, whatever the case.
     if (flags.dryRun && flags.json) out(terminalJson(JSON.stringify(await describeDryRun(plan))));
@@ -128,7 +129,7 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
     // The plan shown (and checked) above is the one that runs: it is not made again.
     outcome = await materializePlan(project, plan, {
       ...(flags.concurrency ? { concurrency: flags.concurrency } : {}),
-      failFast: flags.failFast ?? true,
+      failFast: flags.failFast ?? false,
       ...(flags.processes ? { processes: flags.processes } : {}),
       ...(timeoutMs ? { timeoutMs } : {}),
       graceMs,

@@ -5,7 +5,7 @@ import type { GlobalOptions } from "../main.js";
 import { commandNow } from "../now.js";
 import { printable, terminalJson } from "../printable.js";
 import { planOnCommandLine, skippedLines } from "./skipped.js";
-import { planOptions, rangeEnd, rangeEndNeedsMissing, type SelectionFlags } from "./selection.js";
+import { planOptions, rangeEnd, rangeEndNeedsMissing, refuseNotBegun, type SelectionFlags } from "./selection.js";
 import { count } from "../../text/english.js";
 
 /** Flags of `interloper plan`. */
@@ -27,6 +27,7 @@ export async function planCommand(assets: readonly string[], flags: PlanFlags): 
   // Keys and names are the project's text; JSON lines come through terminalJson.
   const print = (line: string) => process.stdout.write(`${printable(line)}\n`);
   const plan = planOnCommandLine(project, options);
+  refuseNotBegun(plan, options.now!, flags);
   if (flags.shards !== undefined) {
     const shards = Array.from({ length: flags.shards }, (_, i) => {
       const shard = { index: i + 1, count: flags.shards! };

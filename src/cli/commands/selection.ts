@@ -1,6 +1,8 @@
 import type { MissingOptions } from "../../api/missing.js";
-import type { PlanOptions } from "../../api/plan.js";
-import { ConfigError } from "../../errors.js";
+import type { Plan, PlanOptions } from "../../api/plan.js";
+import { ConfigError, PartitionError } from "../../errors.js";
+import { currentPeriod } from "../../partitioning/current-period.js";
+import { TimePartitionWindow } from "../../partitioning/index.js";
 
 /** The flag that leaves assets out, shared by materialize, plan, coverage and list. */
 export interface ExcludeFlags {
@@ -37,10 +39,29 @@ export interface RangeEndFlags {
   readonly includeCurrent?: boolean;
 }
 
-/** --until and --include-current say where `--missing` looks: alone they would do nothing. */
+/** --until says where `--missing` looks: alone it would do nothing. (--include-current alone lets periods not begun run.) */
 export function rangeEndNeedsMissing(flags: RangeEndFlags): void {
-  const flag = flags.until !== undefined ? "--until" : flags.includeCurrent ? "--include-current" : null;
-  if (flag && !flags.missing) throw new ConfigError(`${flag} only applies with --missing`);
+  if (flags.until !== undefined && !flags.missing) throw new ConfigError("--until only applies with --missing");
+}
+
+/**
+ * A window reaching periods that have not begun is nearly always a slip (`..2126-01-01`): it is
+ * refused before anything runs, unless --include-current says it is meant. The current period
+ * (begun, not ended) runs as asked; --missing never runs a period that has not begun (coverage
+ * expects none), so its window may reach past now.
+ */
+export function refuseNotBegun(plan: Plan, now: Date, flags: RangeEndFlags & { readonly tz?: string }): void {
+  const window = plan.window;
+  if (flags.missing || flags.includeCurrent || !(window instanceof TimePartitionWindow)) return;
+  const g = window.granularity;
+  // The current period in the calendar the window was named in (--tz; days of UTC otherwise).
+  const current = currentPeriod(g, now, flags.tz ?? "UTC");
+  if (window.end <= current) return;
+  const next = g.advance(current, 1);
+  const what = window.length === 1 ? `partition ${String(window)} has` : `window ${String(window)} reaches ${g.format(next)}, which has`;
+  throw new PartitionError(
+    `${what} not begun (now is ${now.toISOString()}): end it at ${g.format(current)} at the latest, or add --include-current to run periods that have not begun`,
+  );
 }
 
 /** The missing options the range-end flags give (undefined flags stay absent). */

@@ -22,7 +22,13 @@ export function planOnCommandLine(project: Project, options: PlanOptions): Plan 
 
 /** An asset and why it is skipped, with the command that runs a list asset a window of time skips. */
 function skippedReason(s: SkippedAsset): string {
-  return `${s.asset}: ${s.reason}${s.listValues ? `: ${howToRunList(s.asset)}` : ""}`;
+  return `${s.asset}: ${s.reason}${s.listValues ? `: ${howToRunList(s.asset)}` : ""}${s.holding ? `: ${howToRunHolding(s.asset, s.holding)}` : ""}`;
+}
+
+/** A rollup whose period is longer than the window runs on its own, over the periods holding it. */
+function howToRunHolding(asset: string, holding: readonly string[]): string {
+  const [first, last] = holding as [string, string?];
+  return `run \`interloper materialize ${asset} ${last === undefined ? `-p ${first}` : `-w ${first}..${last}`}\``;
 }
 
 /** A list asset a window of time skips runs on its own, over all its values or one of them. */

@@ -137,7 +137,7 @@ export function blockLines(block: Block): string[] {
 
 /** Coverage of one asset as plain text: the picture (or bars for a list), then the facts. */
 export function coverageText(c: Coverage, width: number): string[] {
-  const lines: string[] = [];
+  const lines: string[] = c.neverMaterialized ? [`${c.asset}: ${NEVER}`, ""] : [];
   if (c.kind === "list") lines.push(...listBars(c, width));
   else for (const block of layoutCoverage(c, width)) lines.push(...blockLines(block), "");
   if (c.expected > 0) lines.push(legend(width, c.inProgress !== null, hasPartial(c), c.unreadable > 0), "");
@@ -160,6 +160,9 @@ export function listBars(c: Coverage, width: number): string[] {
     return `${label}  ${"█".repeat(length)} ${formatCount(p.rows!)}`;
   });
 }
+
+/** What an asset with no start and nothing stored is: not complete, with no range to expect yet. */
+const NEVER = "never materialized (no start, no upstream with one, nothing stored): run it for a window, or declare its start";
 
 /** Column widths shared by the summary lines of several assets. */
 export interface SummaryColumns {
@@ -185,6 +188,7 @@ export function summaryEntry(
   columns: Partial<SummaryColumns> = {},
 ): string[] {
   const head = `${c.asset.padEnd(keyWidth)}  ${coverageBar(c, barWidth)}  ${countsOf(c).padStart(columns.counts ?? 0)}  ${rowsOf(c).padStart(columns.rows ?? 0)}`;
+  if (c.neverMaterialized) return [cutToWidth(`${head}  ${NEVER}`, width)];
   const broken = c.partitions.filter((p) => p.status === "unreadable").map((p) => p.key);
   if (c.missingRanges.length === 0 && broken.length === 0) return [cutToWidth(head, width)];
   if (c.missingRanges.length === 0) return wrapSummary(head, [`unreadable ${listWithin(broken, Infinity)}`], keyWidth, width);

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { File } from "@google-cloud/storage";
 import { ConfigError } from "../../errors.js";
+import { importOptional } from "../optional-import.js";
 import { BucketDestination, type BucketOptions } from "./bucket-destination.js";
 import type { StoredObject } from "./object-store-destination.js";
 import {
@@ -43,6 +44,10 @@ export class GCSDestination extends BucketDestination<GCSConnectionOptions, GCSH
   /** The client keeps no connection open between requests: closing forgets it. */
   protected connect(connection: GCSConnectionOptions): Promise<GCSHandle> {
     return createGCSClient(connection);
+  }
+
+  override async loadDrivers(): Promise<void> {
+    await importOptional("@google-cloud/storage", "npm install @google-cloud/storage", "GCSDestination");
   }
 
   /**

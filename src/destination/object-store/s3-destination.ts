@@ -1,3 +1,4 @@
+import { importOptional } from "../optional-import.js";
 import { BucketDestination, type BucketOptions } from "./bucket-destination.js";
 import type { StoredObject } from "./object-store-destination.js";
 import { checkEndpoint, createS3Client, isNotFound, type S3ConnectionOptions, type S3Handle, storageError } from "./s3-client.js";
@@ -27,6 +28,10 @@ export class S3Destination extends BucketDestination<S3ConnectionOptions, S3Hand
 
   protected connect(connection: S3ConnectionOptions): Promise<S3Handle> {
     return createS3Client(connection);
+  }
+
+  override async loadDrivers(): Promise<void> {
+    await importOptional("@aws-sdk/client-s3", "npm install @aws-sdk/client-s3", "S3Destination");
   }
 
   /** Destroys the client and its sockets. */

@@ -71,6 +71,10 @@ export class MySQLDestination extends ServerSqlDestination {
     );
   }
 
+  override async loadDrivers(): Promise<void> {
+    await loadDriver("mysql2/promise", "MySQLDestination", "npm install mysql2");
+  }
+
   private pool(): Promise<MySQL.Pool> {
     this.#pool ??= loadDriver<typeof MySQL>("mysql2/promise", "MySQLDestination", "npm install mysql2").then((mysql) =>
       createPool(mysql, this.settings),

@@ -52,6 +52,12 @@ export class PostgresDestination extends ServerSqlDestination {
     );
   }
 
+  override async loadDrivers(): Promise<void> {
+    // pg-copy-streams is only loaded by the first write: without it, check would pass and materialize fail.
+    await loadDriver("pg", "PostgresDestination", INSTALL);
+    await loadDriver("pg-copy-streams", "PostgresDestination", INSTALL);
+  }
+
   private pool(): Promise<Pg.Pool> {
     this.#pool ??= loadDriver<typeof Pg>("pg", "PostgresDestination", INSTALL).then((pg) => {
       const { url, host, port, user, password, database } = this.settings;

@@ -87,6 +87,10 @@ export class SQLiteDestination extends SqlDestination {
     return this.file;
   }
 
+  override async loadDrivers(): Promise<void> {
+    await loadDriver("better-sqlite3", "SQLiteDestination");
+  }
+
   /**
    * No file yet holds no table whose column could change type: not opened (an open in a folder
    * another destination's write is about to make would fail, and be kept).
