@@ -161,12 +161,16 @@ describe("--timeout", () => {
     expect(result.elapsedMs).toBeLessThan(LIMIT_MS / 2);
   });
 
-  it("in process, with fail-fast (the default): the partitions not started are not run, and the re-run command covers them", async () => {
+  it("in process, with --fail-fast: the partitions not started are not run, and the re-run command covers them", async () => {
     const data = await tempDir();
-    const result = await run(["materialize", "events", "-w", String(WINDOW), "--timeout", "2s", "--concurrency", "1"], data, {
-      ...hung,
-      REL_HANG_ON: "2024-02-04",
-    });
+    const result = await run(
+      ["materialize", "events", "-w", String(WINDOW), "--fail-fast", "--timeout", "2s", "--concurrency", "1"],
+      data,
+      {
+        ...hung,
+        REL_HANG_ON: "2024-02-04",
+      },
+    );
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toMatch(/^Failed: 0 of 4 partitions completed, 1 failed, 3 not run/m);
     expect(result.stderr).toMatch(/materialize events -c \S+ --window 2024-02-01\.\.2024-02-04$/m);
