@@ -5,6 +5,7 @@ import type { FieldSpec } from "../../../schema/index.js";
 import type { IOContext } from "../../io-context.js";
 import { type ConnectionOptions, resolveConnection } from "../connection.js";
 import type { WriteScope } from "../database-destination.js";
+import { LazyConnection } from "../lazy-connection.js";
 import { loadDriver } from "../optional-driver.js";
 import { LEDGER_ENTRY, LEDGER_TABLE } from "../partition-ledger.js";
 import { urlPassword, wrapDriverError } from "../secrets.js";
@@ -38,7 +39,10 @@ export class MySQLDestination extends ServerSqlDestination {
   static override destinationName = "MySQL";
   /** Set from the server's facts, the first time a table is ensured. */
   protected dialect: SqlDialect = mysqlDialect(null);
-  #pool: Promise<MySQL.Pool> | undefined;
+  readonly #pool = new LazyConnection<MySQL.Pool>(
+    async () => createPool(await loadDriver<typeof MySQL>("mysql2/promise", "MySQLDestination", "npm install mysql2"), this.settings),
+    (pool) => pool.end(),
+  );
   #server: Promise<ServerFacts> | undefined;
   /** What the catalog last said of each table's columns, beyond their type ([dataset, table] as JSON). */
   readonly #catalogColumns = new Map<string, Map<string, CatalogColumn>>();
@@ -71,20 +75,13 @@ export class MySQLDestination extends ServerSqlDestination {
     );
   }
 
-  private pool(): Promise<MySQL.Pool> {
-    this.#pool ??= loadDriver<typeof MySQL>("mysql2/promise", "MySQLDestination", "npm install mysql2").then((mysql) =>
-      createPool(mysql, this.settings),
-    );
-    return this.#pool;
-  }
-
   /**
    * A pooled connection, its session set up the first time the pool hands it out: utf8mb4 and
    * a strict sql_mode (`SESSION_SETUP`). One that cannot be set up is discarded.
    */
   private async connection(): Promise<MySQL.PoolConnection> {
     const connection = await (
-      await this.pool()
+      await this.#pool.get()
     )
       .getConnection()
       .catch((error: unknown) => Promise.reject(this.fail(error, "connect failed")));
@@ -303,10 +300,9 @@ export class MySQLDestination extends ServerSqlDestination {
     }
   }
 
-  override async close(): Promise<void> {
-    const pending = this.#pool;
-    this.#pool = undefined;
+  /** Ends the pool; the server is asked again on the next use, which may reach another one. */
+  override close(): Promise<void> {
     this.#server = undefined;
-    if (pending) await (await pending).end();
+    return this.#pool.close();
   }
 }

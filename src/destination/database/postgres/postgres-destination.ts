@@ -7,11 +7,13 @@ import type * as PgCopyStreams from "pg-copy-streams";
 import { type Row, RowsTable, type TableData } from "../../../representation/index.js";
 import type { FieldSpec } from "../../../schema/index.js";
 import { type ConnectionOptions, resolveConnection } from "../connection.js";
+import { LazyConnection } from "../lazy-connection.js";
 import { loadDriver } from "../optional-driver.js";
 import { urlPassword, wrapDriverError } from "../secrets.js";
 import { ServerSqlDestination } from "../server-destination.js";
 import { storageKind } from "../sql-dialect.js";
 import { ByteChunks } from "../../byte-chunks.js";
+import { createPool } from "./postgres-pool.js";
 import { copyFieldWriter, postgresDialect, postgresLiteral } from "./postgres-dialect.js";
 import { declareOptions } from "../../options.js";
 
@@ -22,9 +24,6 @@ export interface PostgresDestinationOptions {
 }
 
 const INSTALL = "npm install pg pg-copy-streams";
-// Dates and json come back as their text: a date must not pass through local midnight, and
-// reconcile parses json itself (a JSON string "123" must stay a string).
-const TEXT_TYPES = new Set([1082, 114, 3802]);
 
 /**
  * Tables in PostgreSQL through pg (an optional peer dependency), bulk loaded with COPY FROM
@@ -34,7 +33,10 @@ export class PostgresDestination extends ServerSqlDestination {
   static override destinationName = "PostgreSQL";
   protected readonly dialect = postgresDialect;
   protected override readonly deferIndexes = true;
-  #pool: Promise<Pg.Pool> | undefined;
+  readonly #pool = new LazyConnection<Pg.Pool>(
+    async () => createPool(await loadDriver<typeof Pg>("pg", "PostgresDestination", INSTALL), this.settings),
+    (pool) => pool.end(),
+  );
   readonly #client = new AsyncLocalStorage<Pg.PoolClient>();
 
   static override readonly options = declareOptions<PostgresDestinationOptions>({ connection: "private" });
@@ -53,34 +55,7 @@ export class PostgresDestination extends ServerSqlDestination {
   }
 
   private pool(): Promise<Pg.Pool> {
-    this.#pool ??= loadDriver<typeof Pg>("pg", "PostgresDestination", INSTALL).then((pg) => {
-      const { url, host, port, user, password, database } = this.settings;
-      const pool = new pg.Pool({
-        ...(url ? { connectionString: url } : { host, port, user, password, database }),
-        // A server that does not answer fails the connect after 10 s rather than never; one
-        // that vanishes while a statement runs (no reset ever comes) is found by TCP keepalive.
-        // A server that hangs mid-statement is left to --timeout: a statement may rightly run long.
-        connectionTimeoutMillis: 10_000,
-        keepAlive: true,
-        keepAliveInitialDelayMillis: 10_000,
-        // Instants are compared and cast in UTC whatever the server's default zone is.
-        options: "-c TimeZone=UTC",
-        types: {
-          getTypeParser: ((oid: number, format?: "text" | "binary") =>
-            TEXT_TYPES.has(oid) ? (value: string) => value : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-        },
-      });
-      // A client losing its connection (a server restart, a network cut) emits 'error', and an
-      // 'error' event nobody listens to ends the process. The pool listens to its idle clients;
-      // a checked-out client is its user's to watch, so every client gets a listener of its own
-      // from birth. The error itself reaches the statement in flight (pg fails every queued
-      // query with it, and later ones as "not queryable"), which reports it; the client is then
-      // released as broken and the pool discards it.
-      pool.on("error", () => undefined);
-      pool.on("connect", (client) => client.on("error", () => undefined));
-      return pool;
-    });
-    return this.#pool;
+    return this.#pool.get();
   }
 
   private fail(error: unknown, doing: string): Error {
@@ -198,10 +173,8 @@ export class PostgresDestination extends ServerSqlDestination {
     }
   }
 
-  override async close(): Promise<void> {
-    const pending = this.#pool;
-    this.#pool = undefined;
-    if (pending) await (await pending).end();
+  override close(): Promise<void> {
+    return this.#pool.close();
   }
 }
 

@@ -5,6 +5,7 @@ import { ConfigError, SchemaError } from "../../../errors.js";
 import type { Row, TableData } from "../../../representation/index.js";
 import type { AssetRef } from "../../io-context.js";
 import type { FieldSpec } from "../../../schema/index.js";
+import { LazyConnection } from "../lazy-connection.js";
 import { loadDriver } from "../optional-driver.js";
 import { LEDGER_TABLE } from "../partition-ledger.js";
 import { wrapDriverError } from "../secrets.js";
@@ -55,7 +56,10 @@ export class SQLiteDestination extends SqlDestination {
   static override readonly options = declareOptions<SQLiteDestinationOptions>({ path: "required" });
   /** The database file, or ":memory:". */
   readonly path: string = "";
-  #db: Promise<Database> | undefined;
+  readonly #db = new LazyConnection<Database>(
+    () => this.openDatabase(),
+    (db) => void db.close(),
+  );
   /** Statements prepared on the connection, by their text: a backfill sends the same few for every partition. */
   readonly #prepared = new Map<string, Statement>();
   #file: string | undefined;
@@ -93,18 +97,20 @@ export class SQLiteDestination extends SqlDestination {
    * spinning in its busy handler, the event loop blocked, until "database is locked".
    */
   private database(): Promise<Database> {
-    this.#db ??= loadDriver<DatabaseConstructor>("better-sqlite3", "SQLiteDestination").then((Driver) => {
-      const db = new Driver(this.file);
-      try {
-        // A private database (":memory:", "") stays in its "memory" or "delete" mode.
-        db.pragma("journal_mode = WAL");
-      } catch (error) {
-        db.close();
-        throw wrapDriverError(error, noRedaction, `SQLite ${this.path}: setting WAL mode`);
-      }
-      return db;
-    });
-    return this.#db;
+    return this.#db.get();
+  }
+
+  private async openDatabase(): Promise<Database> {
+    const Driver = await loadDriver<DatabaseConstructor>("better-sqlite3", "SQLiteDestination");
+    const db = new Driver(this.file);
+    try {
+      // A private database (":memory:", "") stays in its "memory" or "delete" mode.
+      db.pragma("journal_mode = WAL");
+    } catch (error) {
+      db.close();
+      throw wrapDriverError(error, noRedaction, `SQLite ${this.path}: setting WAL mode`);
+    }
+    return db;
   }
 
   /**
@@ -363,11 +369,9 @@ export class SQLiteDestination extends SqlDestination {
   }
 
   override async close(): Promise<void> {
-    const pending = this.#db;
-    this.#db = undefined;
     this.#prepared.clear();
     this.#catalogRead.clear();
-    if (pending) (await pending).close();
+    await this.#db.close();
   }
 
   toJSON(): Record<string, unknown> {
