@@ -4,17 +4,16 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type * as Pg from "pg";
 import type * as PgCopyStreams from "pg-copy-streams";
-import { type Row, RowsTable, type TableData } from "../../../representation/index.js";
+import type { Row, TableData } from "../../../representation/index.js";
 import type { FieldSpec } from "../../../schema/index.js";
 import { type ConnectionOptions, resolveConnection } from "../connection.js";
 import { LazyConnection } from "../lazy-connection.js";
 import { loadDriver } from "../optional-driver.js";
 import { urlPassword, wrapDriverError } from "../secrets.js";
 import { ServerSqlDestination } from "../server-destination.js";
-import { storageKind } from "../sql-dialect.js";
-import { ByteChunks } from "../../byte-chunks.js";
 import { createPool } from "./postgres-pool.js";
-import { copyFieldWriter, postgresDialect, postgresLiteral } from "./postgres-dialect.js";
+import { copyChunks } from "./copy-text.js";
+import { postgresDialect, postgresLiteral } from "./postgres-dialect.js";
 import { declareOptions } from "../../options.js";
 
 /** Options of PostgresDestination. */
@@ -176,89 +175,4 @@ export class PostgresDestination extends ServerSqlDestination {
   override close(): Promise<void> {
     return this.#pool.close();
   }
-}
-
-const TAB = 0x09;
-const LF = 0x0a;
-const CR = 0x0d;
-const BACKSLASH = 0x5c;
-const NULL_FIELD = "\\N";
-// A column's distinct date and instant strings keep their checked text up to this many; past
-// it, new values are checked each time (a column of unique instants gains nothing from a memo).
-const MEMO_LIMIT = 4096;
-
-/** COPY text bytes, with the common string field (ASCII) escaped as it is copied. */
-class CopyBytes extends ByteChunks {
-  /**
-   * Appends ASCII text as a COPY field, its backslashes, tabs and line breaks escaped; false,
-   * having appended nothing, for text with any other character (the caller writes it through
-   * its column's writer, which checks it is well-formed and lets Buffer encode it). One pass
-   * over the characters instead of a regular expression's test and then the copy.
-   */
-  appendAscii(text: string): boolean {
-    const length = text.length;
-    // At most 2 bytes per character (an escape).
-    this.reserve(length * 2);
-    const buffer = this.buffer;
-    let at = this.at;
-    for (let k = 0; k < length; k++) {
-      const code = text.charCodeAt(k);
-      if (code >= 0x80) return false;
-      if (code === BACKSLASH || code === LF || code === CR || code === TAB) {
-        buffer[at++] = BACKSLASH;
-        buffer[at++] = code === BACKSLASH ? BACKSLASH : code === LF ? 0x6e : code === CR ? 0x72 : 0x74;
-      } else buffer[at++] = code;
-    }
-    this.at = at;
-    return true;
-  }
-}
-
-/** A row's own value of a column, null when absent (as RowsTable.values reads it). */
-function ownValue(row: Row, name: string, inherited: boolean): unknown {
-  return inherited && !Object.hasOwn(row, name) ? null : row[name];
-}
-
-/**
- * The rows as COPY text, encoded straight into chunks of bytes (see ByteChunks): numbers by
- * their digits, ASCII strings escaped as they are copied, every other value by its column's
- * writer, null as \N. An array of rows is read row by row: a column array per field (four
- * arrays of a million values for a million rows) cost more than the encoding of the numbers.
- */
-export function* copyChunks(fields: readonly FieldSpec[], data: TableData): Generator<Uint8Array> {
-  const kinds = fields.map((field) => storageKind(field));
-  const writers = fields.map((field, j) => copyFieldWriter(kinds[j]!, field.name));
-  const numeric = kinds.map((kind) => kind === "integer" || kind === "number");
-  const strings = kinds.map((kind) => kind === "string");
-  // Date and instant strings repeat (a partition column holds a few), and their check parses
-  // the year: each distinct one is checked once.
-  const memos = kinds.map((kind) => (kind === "date" || kind === "instant" ? new Map<string, string>() : null));
-  const names = fields.map((field) => field.name);
-  const inherited = names.map((name) => name in Object.prototype);
-  const rows = data instanceof RowsTable ? data.rows : null;
-  const columns = rows ? [] : names.map((name) => data.values(name));
-  const width = fields.length;
-  const out = new CopyBytes();
-  for (let i = 0; i < data.length; i++) {
-    const row = rows?.[i];
-    for (let j = 0; j < width; j++) {
-      if (j > 0) out.appendByte(TAB);
-      const value = row ? ownValue(row, names[j]!, inherited[j]!) : columns[j]![i];
-      if (value === null || value === undefined) out.appendText(NULL_FIELD);
-      else if (numeric[j] && typeof value === "number") out.appendNumber(value);
-      else if (strings[j] && typeof value === "string" && out.appendAscii(value)) continue;
-      else if (memos[j] && typeof value === "string") {
-        const memo = memos[j]!;
-        let text = memo.get(value);
-        if (text === undefined) {
-          text = writers[j]!(value, i);
-          if (memo.size < MEMO_LIMIT) memo.set(value, text);
-        }
-        out.appendText(text);
-      } else out.appendText(writers[j]!(value, i));
-    }
-    out.appendByte(LF);
-    if (out.hasFullChunks) yield* out.takeFullChunks();
-  }
-  yield* out.finish();
 }
