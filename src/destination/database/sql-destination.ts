@@ -40,35 +40,8 @@ export abstract class SqlDestination extends DatabaseDestination {
   protected abstract run(sql: string, params?: readonly unknown[]): Promise<Row[]>;
   /** Column name -> catalog type, in table order; null when the table does not exist. */
   protected abstract readColumns(table: string, dataset: string | null): Promise<Map<string, string> | null>;
-  /** Creates the dataset when it is absent. */
-  protected abstract createDataset(dataset: string | null): Promise<void>;
   /** Loads a non-empty table into the existing table, the fields in schema order. */
   protected abstract load(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void>;
-  /** Statements that attach a description to a new table (none where unsupported). */
-  protected describeTable(_qualified: string, _description: string): string[] {
-    return [];
-  }
-  /** Whether a DDL error only says another writer got there first (the object exists). */
-  protected abstract isAlreadyDone(error: unknown): boolean;
-  /** The statement creating the partition index on `expression` (a quoted column, or an expression of one). */
-  protected abstract createIndex(qualified: string, name: string, expression: string): string;
-  /**
-   * What the partition index covers: the column itself, unless a time column's filters compare an
-   * expression of it (`SqlDialect.timeOperand`: text read as an instant) and the database can
-   * index that expression (SQLite): then the expression, or every partition's delete, read and
-   * count would scan the whole table (a backfill of 365 days of 2,000 rows took 50 s instead of 3.4 s).
-   */
-  protected indexedExpression(column: string, _catalogType: string, _time: boolean): string {
-    return this.dialect.quote(column);
-  }
-  /**
-   * The expressions older versions indexed in place of `indexedExpression` (SQLite's filters
-   * came to read partition keys): their indexes are dropped once the current one is made, as
-   * every write would otherwise keep them up for nothing. None by default.
-   */
-  protected staleIndexedExpressions(_column: string, _catalogType: string): string[] {
-    return [];
-  }
   /**
    * Brings an existing column of the field's family to `definition`, the type this version
    * creates it with, where the two differ in more than the family compares (MySQL: the
@@ -215,11 +188,12 @@ export abstract class SqlDestination extends DatabaseDestination {
     let added: readonly FieldSpec[];
     let aligned = false;
     if (!columns) {
-      await this.createDataset(dataset);
+      const createDataset = dataset === null ? null : this.dialect.createDataset(dataset);
+      if (createDataset !== null) await this.ddl(createDataset);
       const create = `CREATE TABLE IF NOT EXISTS ${qualified} (${[this.dialect.rowColumn(), ...fields.map(define)].join(", ")})`;
       await this.ddl(create, async () => (await this.readColumns(table, dataset)) !== null);
       const description = context.asset.description;
-      if (description) for (const statement of this.describeTable(qualified, description)) await this.ddl(statement);
+      if (description) for (const statement of this.dialect.describeTable(qualified, description)) await this.ddl(statement);
       added = fields;
     } else {
       added = fields.filter((field) => !this.sameType(columns, field, context, table));
@@ -249,7 +223,7 @@ export abstract class SqlDestination extends DatabaseDestination {
   /**
    * The statement creating the partition index of a table (its quoted name, dataset and name), the
    * asset's partition column being of catalog `type`: on the column, or on the expression its
-   * filters compare (`indexedExpression`).
+   * filters compare (`SqlDialect.indexedExpression`).
    * An expression's index has a name of its own: a table of an older version holds the plain
    * column's index under the column's name.
    */
@@ -260,10 +234,10 @@ export abstract class SqlDestination extends DatabaseDestination {
   ): { statement: string; onExpression: boolean } {
     const partitioning = context.asset.partitioning!;
     const column = partitioning.column;
-    const expression = this.indexedExpression(column, type, partitioning instanceof TimePartitionConfig);
+    const expression = this.dialect.indexedExpression(column, type, partitioning instanceof TimePartitionConfig);
     const onExpression = expression !== this.dialect.quote(column);
     return {
-      statement: this.createIndex(qualified, indexName(dataset, table, onExpression ? expression : column), expression),
+      statement: this.dialect.createIndex(qualified, indexName(dataset, table, onExpression ? expression : column), expression),
       onExpression,
     };
   }
@@ -278,7 +252,7 @@ export abstract class SqlDestination extends DatabaseDestination {
     if (!index.onExpression) return;
     await this.ddl(index.statement);
     const [, dataset, table] = names;
-    for (const stale of this.staleIndexedExpressions(column!, type))
+    for (const stale of this.dialect.staleIndexedExpressions(column!, type))
       await this.ddl(`DROP INDEX IF EXISTS ${this.dialect.quote(indexName(dataset, table, stale))}`);
   }
 
@@ -353,7 +327,7 @@ export abstract class SqlDestination extends DatabaseDestination {
     try {
       await this.run(sql);
     } catch (error) {
-      if (this.isAlreadyDone(error)) return;
+      if (this.dialect.isAlreadyDone(error)) return;
       if (made && (await made().catch(() => false))) return;
       throw error;
     }

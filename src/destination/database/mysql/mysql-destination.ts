@@ -12,7 +12,7 @@ import { urlPassword, wrapDriverError } from "../secrets.js";
 import { ServerSqlDestination } from "../server-destination.js";
 import { type SqlDialect, storageKind } from "../sql-dialect.js";
 import { type CatalogColumn, collisionError, collisionGroups, collisionQuery, convertStatement, wantedCollation } from "./exact-text.js";
-import { mysqlDialect, mysqlLiteral, SESSION_SETUP } from "./mysql-dialect.js";
+import { mysqlDialect, SESSION_SETUP } from "./mysql-dialect.js";
 import { mysqlValue } from "./mysql-values.js";
 import { createPool } from "./mysql-pool.js";
 import { SERVER_QUERY, type ServerFacts, serverFacts } from "./mysql-server.js";
@@ -132,10 +132,8 @@ export class MySQLDestination extends ServerSqlDestination {
   }
 
   protected async readColumns(table: string, dataset: string | null): Promise<Map<string, string> | null> {
-    const rows = await this.run(
-      "SELECT COLUMN_NAME AS name, COLUMN_TYPE AS type, CHARACTER_SET_NAME AS charset, COLLATION_NAME AS collation, IS_NULLABLE AS nullable FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION",
-      [dataset, table],
-    );
+    const { sql, params } = this.dialect.columnsQuery(table, dataset);
+    const rows = await this.run(sql, params);
     const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
     this.#catalogColumns.set(
       JSON.stringify([dataset, table]),
@@ -181,25 +179,6 @@ export class MySQLDestination extends ServerSqlDestination {
     }
     await this.run(convert);
     return true;
-  }
-
-  protected async createDataset(dataset: string | null): Promise<void> {
-    if (dataset !== null) await this.run(`CREATE DATABASE IF NOT EXISTS ${this.dialect.quote(dataset)} CHARACTER SET utf8mb4`);
-  }
-
-  protected isAlreadyDone(error: unknown): boolean {
-    // Duplicate column, duplicate index name, table exists.
-    return ["1060", "1061", "1050", "ER_DUP_FIELDNAME", "ER_DUP_KEYNAME", "ER_TABLE_EXISTS_ERROR"].includes(
-      (error as { driverCode?: string }).driverCode ?? "",
-    );
-  }
-
-  protected createIndex(qualified: string, name: string, expression: string): string {
-    return `CREATE INDEX ${this.dialect.quote(name)} ON ${qualified} (${expression})`;
-  }
-
-  protected override describeTable(qualified: string, description: string): string[] {
-    return [`ALTER TABLE ${qualified} COMMENT = ${mysqlLiteral(description)}`];
   }
 
   protected async load(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void> {

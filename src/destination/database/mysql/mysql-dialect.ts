@@ -13,7 +13,7 @@ import {
   type TextFunctions,
 } from "../period-sql.js";
 import type { IntegerHold } from "../integer-widening.js";
-import { quoteBacktick, type SqlDialect, type StorageKind, utcDateTimeText } from "../sql-dialect.js";
+import { driverCode, quoteBacktick, type SqlDialect, type StorageKind, utcDateTimeText } from "../sql-dialect.js";
 import { EXACT_COLLATIONS } from "./mysql-server.js";
 
 const MAX_IDENTIFIER = 64;
@@ -236,6 +236,19 @@ export function mysqlDialect(exactCollation: string | null, server = "(not yet a
       const f = family(type);
       return f === "bigint" ? "integer" : f === "decimal" ? "decimal" : f === "boolean" ? "boolean" : null;
     },
+    // Beyond the type, what exact-text.ts needs to align a column's collation.
+    columnsQuery: (table, dataset) => ({
+      sql: "SELECT COLUMN_NAME AS name, COLUMN_TYPE AS type, CHARACTER_SET_NAME AS charset, COLLATION_NAME AS collation, IS_NULLABLE AS nullable FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION",
+      params: [dataset, table],
+    }),
+    createDataset: (dataset) => `CREATE DATABASE IF NOT EXISTS ${quote(dataset)} CHARACTER SET utf8mb4`,
+    createIndex: (qualified, name, expression) => `CREATE INDEX ${quote(name)} ON ${qualified} (${expression})`,
+    describeTable: (qualified, description) => [`ALTER TABLE ${qualified} COMMENT = ${mysqlLiteral(description)}`],
+    indexedExpression: (column) => quote(column),
+    staleIndexedExpressions: () => [],
+    // Duplicate column, duplicate index name, table exists.
+    isAlreadyDone: (error) =>
+      ["1060", "1061", "1050", "ER_DUP_FIELDNAME", "ER_DUP_KEYNAME", "ER_TABLE_EXISTS_ERROR"].includes(driverCode(error)),
   };
 }
 

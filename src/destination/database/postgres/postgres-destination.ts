@@ -13,7 +13,7 @@ import { urlPassword, wrapDriverError } from "../secrets.js";
 import { ServerSqlDestination } from "../server-destination.js";
 import { createPool } from "./postgres-pool.js";
 import { copyChunks } from "./copy-text.js";
-import { postgresDialect, postgresLiteral } from "./postgres-dialect.js";
+import { postgresDialect } from "./postgres-dialect.js";
 import { declareOptions } from "../../options.js";
 
 /** Options of PostgresDestination. */
@@ -71,31 +71,9 @@ export class PostgresDestination extends ServerSqlDestination {
   }
 
   protected async readColumns(table: string, dataset: string | null): Promise<Map<string, string> | null> {
-    const rows = await this.run(
-      "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position",
-      [dataset ?? "public", table],
-    );
+    const { sql, params } = this.dialect.columnsQuery(table, dataset);
+    const rows = await this.run(sql, params);
     return rows.length === 0 ? null : new Map(rows.map((row) => [String(row["column_name"]), String(row["data_type"])]));
-  }
-
-  protected async createDataset(dataset: string | null): Promise<void> {
-    if (dataset !== null)
-      await this.run(`CREATE SCHEMA IF NOT EXISTS ${this.dialect.quote(dataset)}`).catch((error: unknown) => {
-        if (!this.isAlreadyDone(error)) throw error;
-      });
-  }
-
-  protected isAlreadyDone(error: unknown): boolean {
-    // Duplicate table, schema, column, or a catalog row another session inserted first.
-    return ["42P07", "42P06", "42701", "23505"].includes((error as { driverCode?: string }).driverCode ?? "");
-  }
-
-  protected createIndex(qualified: string, name: string, expression: string): string {
-    return `CREATE INDEX IF NOT EXISTS ${this.dialect.quote(name)} ON ${qualified} (${expression})`;
-  }
-
-  protected override describeTable(qualified: string, description: string): string[] {
-    return [`COMMENT ON TABLE ${qualified} IS ${postgresLiteral(description)}`];
   }
 
   protected async load(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void> {

@@ -10,7 +10,7 @@ import {
   type PeriodSql,
   type TextFunctions,
 } from "../period-sql.js";
-import { quoteDouble, type SqlDialect, type StorageKind } from "../sql-dialect.js";
+import { driverCode, quoteDouble, type SqlDialect, type StorageKind } from "../sql-dialect.js";
 
 const TYPES: Record<StorageKind, string> = {
   string: "text",
@@ -128,6 +128,17 @@ export const postgresDialect: SqlDialect = {
     const family = postgresDialect.family(type);
     return family === "bigint" ? "integer" : family === "numeric" ? "decimal" : null;
   },
+  columnsQuery: (table, dataset) => ({
+    sql: "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position",
+    params: [dataset ?? "public", table],
+  }),
+  createDataset: (dataset) => `CREATE SCHEMA IF NOT EXISTS ${quote(dataset)}`,
+  createIndex: (qualified, name, expression) => `CREATE INDEX IF NOT EXISTS ${quote(name)} ON ${qualified} (${expression})`,
+  describeTable: (qualified, description) => [`COMMENT ON TABLE ${qualified} IS ${postgresLiteral(description)}`],
+  indexedExpression: (column) => quote(column),
+  staleIndexedExpressions: () => [],
+  // Duplicate table, schema, column, or a catalog row another session inserted first.
+  isAlreadyDone: (error) => ["42P07", "42P06", "42701", "23505"].includes(driverCode(error)),
 };
 
 /** A string literal for the one place SQL takes no parameter (COMMENT ON). */

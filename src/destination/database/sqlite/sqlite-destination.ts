@@ -181,7 +181,7 @@ export class SQLiteDestination extends SqlDestination {
    */
   protected async readColumns(table: string, dataset: string | null): Promise<Map<string, string> | null> {
     const name = sqliteTableName(table, dataset);
-    const rows = await this.exclusive(() => this.catalogRows(name));
+    const rows = await this.exclusive(() => this.catalogRows(name, this.dialect.columnsQuery(table, dataset)));
     if (rows.length === 0) return null;
     const stored = String(rows[0]!["stored"]);
     const sharedLedger = table === LEDGER_TABLE && stored.endsWith(`.${LEDGER_TABLE}`);
@@ -201,7 +201,7 @@ export class SQLiteDestination extends SqlDestination {
    * cookie means unchanged columns. The cookie is read first: a change landing between the two
    * reads leaves rows newer than their cookie, read again next time, never older.
    */
-  private async catalogRows(name: string): Promise<Row[]> {
+  private async catalogRows(name: string, query: { sql: string; params: readonly unknown[] }): Promise<Row[]> {
     const db = await this.database();
     let version: unknown;
     try {
@@ -211,10 +211,7 @@ export class SQLiteDestination extends SqlDestination {
     }
     const known = this.#catalogRead.get(name);
     if (known && known.version === version) return known.rows;
-    const rows = await this.statement(
-      "SELECT m.name AS stored, p.name, p.type FROM sqlite_master AS m, pragma_table_info(m.name) AS p WHERE m.type = 'table' AND m.name = ? COLLATE NOCASE ORDER BY p.cid",
-      [name],
-    );
+    const rows = await this.statement(query.sql, query.params);
     this.#catalogRead.set(name, { version, rows });
     return rows;
   }
@@ -245,34 +242,6 @@ export class SQLiteDestination extends SqlDestination {
       }
       byName.set(folded, asset);
     }
-  }
-
-  protected async createDataset(): Promise<void> {}
-
-  protected isAlreadyDone(error: unknown): boolean {
-    return /already exists|duplicate column/i.test((error as Error).message ?? "");
-  }
-
-  /**
-   * Descending: a backfill writes newest first, so each partition's entries then go at the
-   * index's end (SQLite appends there cheaply) rather than into its middle, which splits pages:
-   * about 8% of a 365-day backfill's instructions. Filters and counts use it either way. An
-   * older table keeps its ascending index (same name, IF NOT EXISTS).
-   */
-  protected createIndex(qualified: string, name: string, expression: string): string {
-    return `CREATE INDEX IF NOT EXISTS ${this.dialect.quote(name)} ON ${qualified} (${expression} DESC)`;
-  }
-
-  /** A time column of text is filtered as `strftime(...)` of it (see sqliteDialect.timeOperand): that expression is indexed. */
-  protected override indexedExpression(column: string, catalogType: string, time: boolean): string {
-    const quoted = this.dialect.quote(column);
-    return time ? this.dialect.timeOperand(quoted, catalogType) : quoted;
-  }
-
-  /** Before partition keys were read as instants, a time column of text was indexed on `strftime` of the column alone. */
-  protected override staleIndexedExpressions(column: string, catalogType: string): string[] {
-    const family = catalogType.trim().toUpperCase();
-    return family === "DATE" || family === "DATETIME" ? [] : [`strftime('%Y-%m-%dT%H:%M:%fZ', ${this.dialect.quote(column)})`];
   }
 
   protected load(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void> {
