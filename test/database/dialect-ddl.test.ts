@@ -1,7 +1,7 @@
 // Each dialect owns its DDL text and reads its driver's errors, with no destination or server.
 import { describe, expect, it } from "vitest";
-import { mysqlDialect } from "../../src/destination/database/mysql/mysql-dialect.js";
-import { postgresDialect } from "../../src/destination/database/postgres/postgres-dialect.js";
+import { isStaleDefinition, mysqlDialect } from "../../src/destination/database/mysql/mysql-dialect.js";
+import { postgresDialect, postgresWriteLock } from "../../src/destination/database/postgres/postgres-dialect.js";
 import { sqliteDialect } from "../../src/destination/database/sqlite/sqlite-dialect.js";
 
 const mysql = mysqlDialect(null);
@@ -34,5 +34,11 @@ describe("SQL dialects: DDL text and driver errors", () => {
     expect(mysql.isAlreadyDone(new Error("x"))).toBe(false);
     expect(sqliteDialect.isAlreadyDone(new Error("table t already exists"))).toBe(true);
     expect(sqliteDialect.isAlreadyDone(new Error("no such table: t"))).toBe(false);
+  });
+
+  it("locks a PostgreSQL table against other writers, and reads MySQL's stale table definitions", () => {
+    expect(postgresWriteLock('"s"."t"')).toBe('LOCK TABLE "s"."t" IN SHARE ROW EXCLUSIVE MODE');
+    expect(isStaleDefinition(Object.assign(new Error("x"), { driverCode: "ER_TABLE_DEF_CHANGED" }))).toBe(true);
+    expect(isStaleDefinition(Object.assign(new Error("x"), { driverCode: "ER_LOCK_DEADLOCK" }))).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { type PartitionConfig, TimePartitionConfig } from "../../partitioning/index.js";
 import type { SqlDialect } from "./sql-dialect.js";
-import { indexName } from "./sql-statements.js";
+import { dropIndexStatement, indexName } from "./sql-statements.js";
 
 /** A table as SQL names it (quoted, with its dataset), its dataset and its own name. */
 export type TableNames = readonly [qualified: string, dataset: string | null, table: string];
@@ -47,7 +47,7 @@ export class PartitionIndexes {
     await this.ddl(index.statement);
     const [, dataset, table] = names;
     for (const stale of this.dialect().staleIndexedExpressions(column!, type))
-      await this.ddl(`DROP INDEX IF EXISTS ${this.dialect().quote(indexName(dataset, table, stale))}`);
+      await this.ddl(dropIndexStatement(this.dialect().quote(indexName(dataset, table, stale))));
   }
 
   /** Builds the indexes deferred so far. */

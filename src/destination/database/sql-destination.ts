@@ -11,7 +11,16 @@ import { checkDoubleIntegers, widenedIntoDouble } from "./integer-widening.js";
 import { LEDGER_ENTRY, LEDGER_TABLE, ledgerTable } from "./partition-ledger.js";
 import { ROW_COLUMN, type SqlDialect, storageKind } from "./sql-dialect.js";
 import { PartitionIndexes } from "./partition-index.js";
-import { countStatement, deleteStatement, namedRow, periodCountStatement, selectStatement } from "./sql-statements.js";
+import {
+  addColumnStatement,
+  countStatement,
+  createTableStatement,
+  deleteStatement,
+  dropTableStatement,
+  namedRow,
+  periodCountStatement,
+  selectStatement,
+} from "./sql-statements.js";
 import { restoreStoredRows, storedKinds } from "./stored-values.js";
 
 type Columns = ReadonlyMap<string, string>;
@@ -125,7 +134,7 @@ export abstract class SqlDestination extends DatabaseDestination {
     const key = JSON.stringify([dataset, table]);
     this.indexes.forget(key);
     this.catalog.delete(key);
-    await this.run(`DROP TABLE IF EXISTS ${this.dialect.table(table, dataset)}`);
+    await this.run(dropTableStatement(this.dialect, table, dataset));
   }
 
   protected override async tableExists(table: string, dataset: string | null): Promise<boolean> {
@@ -175,7 +184,7 @@ export abstract class SqlDestination extends DatabaseDestination {
     if (!columns) {
       const createDataset = dataset === null ? null : this.dialect.createDataset(dataset);
       if (createDataset !== null) await this.ddl(createDataset);
-      const create = `CREATE TABLE IF NOT EXISTS ${qualified} (${[this.dialect.rowColumn(), ...fields.map(define)].join(", ")})`;
+      const create = createTableStatement(this.dialect, qualified, fields.map(define));
       await this.ddl(create, async () => (await this.readColumns(table, dataset)) !== null);
       const description = context.asset.description;
       if (description) for (const statement of this.dialect.describeTable(qualified, description)) await this.ddl(statement);
@@ -183,7 +192,7 @@ export abstract class SqlDestination extends DatabaseDestination {
     } else {
       added = fields.filter((field) => !this.sameType(columns, field, context, table));
       // Every column is nullable, so one a later schema adds leaves the older rows valid.
-      for (const field of added) await this.ddl(`ALTER TABLE ${qualified} ADD COLUMN ${define(field)}`);
+      for (const field of added) await this.ddl(addColumnStatement(qualified, define(field)));
       for (const field of fields) {
         if (!added.includes(field) && (await this.alignColumn(table, dataset, field, this.typeOf(field, context, table)))) aligned = true;
       }

@@ -25,6 +25,26 @@ export function filterSql(dialect: SqlDialect, where: PartitionFilter, columns: 
   return `${operand} >= ${bind(dialect.timeBound(where.start, type))} AND ${operand} < ${bind(dialect.timeBound(where.end, type))}`;
 }
 
+/** The statement creating a table: the hidden insertion-order column, then `columns` (each "name type", quoted). */
+export function createTableStatement(dialect: SqlDialect, qualified: string, columns: readonly string[]): string {
+  return `CREATE TABLE IF NOT EXISTS ${qualified} (${[dialect.rowColumn(), ...columns].join(", ")})`;
+}
+
+/** The statement adding a column ("name type", quoted) to a table: every column is nullable. */
+export function addColumnStatement(qualified: string, column: string): string {
+  return `ALTER TABLE ${qualified} ADD COLUMN ${column}`;
+}
+
+/** The statement dropping a table, its indexes and comment with it. */
+export function dropTableStatement(dialect: SqlDialect, table: string, dataset: string | null): string {
+  return `DROP TABLE IF EXISTS ${dialect.table(table, dataset)}`;
+}
+
+/** The statement dropping an index by its (quoted) name. */
+export function dropIndexStatement(name: string): string {
+  return `DROP INDEX IF EXISTS ${name}`;
+}
+
 /** The statement deleting the rows `where` selects, every row when null. */
 export function deleteStatement(
   dialect: SqlDialect,

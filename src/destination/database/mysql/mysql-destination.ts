@@ -12,7 +12,7 @@ import { urlPassword, wrapDriverError } from "../secrets.js";
 import { ServerSqlDestination } from "../server-destination.js";
 import { type SqlDialect, storageKind } from "../sql-dialect.js";
 import { type CatalogColumn, collisionError, collisionGroups, collisionQuery, convertStatement, wantedCollation } from "./exact-text.js";
-import { mysqlDialect, SESSION_SETUP } from "./mysql-dialect.js";
+import { isStaleDefinition, mysqlDialect, SESSION_SETUP } from "./mysql-dialect.js";
 import { mysqlValue } from "./mysql-values.js";
 import { createPool } from "./mysql-pool.js";
 import { SERVER_QUERY, type ServerFacts, serverFacts } from "./mysql-server.js";
@@ -254,8 +254,7 @@ export class MySQLDestination extends ServerSqlDestination {
       try {
         return await this.readOnce(fn);
       } catch (error) {
-        const code = (error as { driverCode?: string }).driverCode;
-        if (attempt >= SNAPSHOT_ATTEMPTS || (code !== "ER_TABLE_DEF_CHANGED" && code !== "1412")) throw error;
+        if (attempt >= SNAPSHOT_ATTEMPTS || !isStaleDefinition(error)) throw error;
         this.forgetCatalog();
       }
     }

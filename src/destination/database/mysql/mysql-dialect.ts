@@ -252,6 +252,15 @@ export function mysqlDialect(exactCollation: string | null, server = "(not yet a
   };
 }
 
+/**
+ * Whether a read failed because a table it reads was created or altered after its snapshot
+ * began (ER_TABLE_DEF_CHANGED: the catalog is not versioned); a fresh snapshot can read it.
+ */
+export function isStaleDefinition(error: unknown): boolean {
+  const code = driverCode(error);
+  return code === "ER_TABLE_DEF_CHANGED" || code === "1412";
+}
+
 /** A string literal for the one place SQL takes no parameter (a table COMMENT). */
 export function mysqlLiteral(text: string): string {
   if (text.includes("\0")) throw new ConfigError("a MySQL comment cannot hold a NUL character");

@@ -13,7 +13,7 @@ import { urlPassword, wrapDriverError } from "../secrets.js";
 import { ServerSqlDestination } from "../server-destination.js";
 import { createPool } from "./postgres-pool.js";
 import { copyChunks } from "./copy-text.js";
-import { postgresDialect } from "./postgres-dialect.js";
+import { postgresDialect, postgresWriteLock } from "./postgres-dialect.js";
 import { declareOptions } from "../../options.js";
 
 /** Options of PostgresDestination. */
@@ -102,7 +102,7 @@ export class PostgresDestination extends ServerSqlDestination {
    * the partition would hold both writers' rows.
    */
   override async delete(table: string, dataset: string | null, where: PartitionFilter | null): Promise<void> {
-    if (this.#client.getStore()) await this.run(`LOCK TABLE ${this.dialect.table(table, dataset)} IN SHARE ROW EXCLUSIVE MODE`);
+    if (this.#client.getStore()) await this.run(postgresWriteLock(this.dialect.table(table, dataset)));
     return super.delete(table, dataset, where);
   }
 

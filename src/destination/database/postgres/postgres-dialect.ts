@@ -141,6 +141,11 @@ export const postgresDialect: SqlDialect = {
   isAlreadyDone: (error) => ["42P07", "42P06", "42701", "23505"].includes(driverCode(error)),
 };
 
+/** The lock a write takes on its table against other writers (readers still read). */
+export function postgresWriteLock(qualified: string): string {
+  return `LOCK TABLE ${qualified} IN SHARE ROW EXCLUSIVE MODE`;
+}
+
 /** A string literal for the one place SQL takes no parameter (COMMENT ON). */
 export function postgresLiteral(text: string): string {
   if (text.includes("\0")) throw new ConfigError("a PostgreSQL string cannot hold a NUL character");
