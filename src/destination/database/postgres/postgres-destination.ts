@@ -57,6 +57,11 @@ export class PostgresDestination extends ServerSqlDestination {
     return this.#pool.get();
   }
 
+  /** A client of the pool for one unit of work (a transaction, a snapshot, a COPY outside them); its user releases it. */
+  private async checkout(): Promise<Pg.PoolClient> {
+    return (await this.pool()).connect().catch((error: unknown) => Promise.reject(this.fail(error, "connect failed")));
+  }
+
   private fail(error: unknown, doing: string): Error {
     return wrapDriverError(error, this.settings.redact, `PostgreSQL ${doing}`);
   }
@@ -80,9 +85,7 @@ export class PostgresDestination extends ServerSqlDestination {
     const copy = await loadDriver<typeof PgCopyStreams>("pg-copy-streams", "PostgresDestination", INSTALL);
     const names = fields.map((field) => this.dialect.quote(field.name)).join(", ");
     const sql = `COPY ${this.dialect.table(table, dataset)} (${names}) FROM STDIN`;
-    const own = this.#client.getStore()
-      ? null
-      : await (await this.pool()).connect().catch((error: unknown) => Promise.reject(this.fail(error, "connect failed")));
+    const own = this.#client.getStore() ? null : await this.checkout();
     const client = this.#client.getStore() ?? own!;
     let failed = false;
     try {
@@ -109,7 +112,7 @@ export class PostgresDestination extends ServerSqlDestination {
   /** BEGIN ... COMMIT on one pooled client, which every hook inside `fn` uses. */
   override async transaction<T>(fn: () => Promise<T>): Promise<T> {
     if (this.#client.getStore()) return fn();
-    const client = await (await this.pool()).connect().catch((error: unknown) => Promise.reject(this.fail(error, "connect failed")));
+    const client = await this.checkout();
     let broken = false;
     try {
       await client.query("BEGIN");
@@ -133,7 +136,7 @@ export class PostgresDestination extends ServerSqlDestination {
    */
   override async snapshot<T>(fn: () => Promise<T>): Promise<T> {
     if (this.#client.getStore()) return fn();
-    const client = await (await this.pool()).connect().catch((error: unknown) => Promise.reject(this.fail(error, "connect failed")));
+    const client = await this.checkout();
     let broken = false;
     try {
       await client
