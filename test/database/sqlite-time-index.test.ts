@@ -7,7 +7,7 @@ import Database from "better-sqlite3";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SQLiteDestination } from "../../src/destination/database/index.js";
-import { indexName } from "../../src/destination/database/sql-destination.js";
+import { indexName } from "../../src/destination/database/sql-statements.js";
 import { sqliteDialect } from "../../src/destination/database/sqlite/sqlite-dialect.js";
 import { IOContext, type AssetRef } from "../../src/destination/index.js";
 import { TimePartition, TimePartitionConfig } from "../../src/partitioning/index.js";

@@ -2,7 +2,7 @@
 // read in place or from columns, ASCII strings escaped as they are copied, other text through
 // its column's writer, date strings checked once each. And the window check reading rows in place.
 import { describe, expect, it } from "vitest";
-import { copyChunks } from "../../src/destination/database/postgres/postgres-destination.js";
+import { copyChunks } from "../../src/destination/database/postgres/copy-text.js";
 import { checkWindowRows } from "../../src/destination/database/window-check.js";
 import { PartitionError, SchemaError } from "../../src/errors.js";
 import { TimeGranularity, TimePartitionWindow } from "../../src/partitioning/index.js";

@@ -1,8 +1,8 @@
 // The refusals destinations share: json values JSON text would change (jsonText, storableJson)
 // and dates of years a store cannot take (withinYears, in the PostgreSQL and MySQL encoders).
 import { describe, expect, it } from "vitest";
-import { mysqlValue } from "../../src/destination/database/mysql/mysql-dialect.js";
-import { copyFieldWriter } from "../../src/destination/database/postgres/postgres-dialect.js";
+import { mysqlValue } from "../../src/destination/database/mysql/mysql-values.js";
+import { copyFieldWriter } from "../../src/destination/database/postgres/copy-text.js";
 import { sqliteValue } from "../../src/destination/database/sqlite/sqlite-dialect.js";
 import { jsonText, storableJson, withinYears } from "../../src/destination/unstorable.js";
 import { SchemaError } from "../../src/errors.js";

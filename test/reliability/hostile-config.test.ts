@@ -21,7 +21,7 @@ import {
 import { mysqlDialect, mysqlLiteral, SESSION_SETUP } from "../../src/destination/database/mysql/mysql-dialect.js";
 import { SERVER_QUERY } from "../../src/destination/database/mysql/mysql-server.js";
 import { postgresDialect, postgresLiteral } from "../../src/destination/database/postgres/postgres-dialect.js";
-import { periodCountStatement } from "../../src/destination/database/sql-destination.js";
+import { periodCountStatement } from "../../src/destination/database/sql-statements.js";
 import { quoteBacktick, quoteDouble } from "../../src/destination/database/sql-dialect.js";
 import { sqliteDialect } from "../../src/destination/database/sqlite/sqlite-dialect.js";
 import { ConfigError } from "../../src/errors.js";

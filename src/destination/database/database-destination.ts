@@ -9,7 +9,6 @@ import { Destination, type DropTarget } from "../destination.js";
 import { missingHook } from "../hook-check.js";
 import { orderedCounts } from "../row-count.js";
 import type { IOContext } from "../io-context.js";
-import type { DatabaseHooks, PartitionLedger } from "./hooks.js";
 import { checkDatabaseSubclass, definedAtOrBelow } from "./override-check.js";
 import { forgetTable, ledgerContext, recordWritten, writtenAmong, writtenKeys } from "./partition-ledger.js";
 import { checkWindowRows } from "./window-check.js";
@@ -58,8 +57,12 @@ function filtersOf(window: PartitionWindow, column: string): PartitionFilter[] {
  * writes four dialect hooks (insert, delete, select, count) and optionally `transaction`; the
  * base owns replacing, filters, ordering, row counts and validation. The window methods are the
  * contract here: `write`/`read` take a whole window, the per-partition hooks call them.
+ *
+ * The hooks' contract is written here once (DatabaseHooks and PartitionLedger are views of it).
+ * The base sends a hook a filter `{ column, value }` or `{ column, start, end }` (half-open), or
+ * null, nothing else.
  */
-export abstract class DatabaseDestination extends Destination implements DatabaseHooks, PartitionLedger {
+export abstract class DatabaseDestination extends Destination {
   constructor(options?: object) {
     super(options);
     checkDatabaseSubclass(this, DatabaseDestination);

@@ -2,7 +2,7 @@ import { SchemaError } from "../../errors.js";
 import { TimePartitionConfig } from "../../partitioning/index.js";
 import { describeValue } from "../../text/describe-value.js";
 import type { PartitionFilter, TimeGranularity } from "../../partitioning/index.js";
-import { type Row, setOwn, TableData } from "../../representation/index.js";
+import { type Row, TableData } from "../../representation/index.js";
 import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
 import type { IOContext } from "../io-context.js";
 import { DatabaseDestination } from "./database-destination.js";
@@ -10,6 +10,17 @@ import { checkAdded, checkColumnNames } from "./column-names.js";
 import { checkDoubleIntegers, widenedIntoDouble } from "./integer-widening.js";
 import { LEDGER_ENTRY, LEDGER_TABLE, ledgerTable } from "./partition-ledger.js";
 import { ROW_COLUMN, type SqlDialect, storageKind } from "./sql-dialect.js";
+import { PartitionIndexes } from "./partition-index.js";
+import {
+  addColumnStatement,
+  countStatement,
+  createTableStatement,
+  deleteStatement,
+  dropTableStatement,
+  namedRow,
+  periodCountStatement,
+  selectStatement,
+} from "./sql-statements.js";
 import { restoreStoredRows, storedKinds } from "./stored-values.js";
 
 type Columns = ReadonlyMap<string, string>;
@@ -28,47 +39,19 @@ export abstract class SqlDestination extends DatabaseDestination {
   protected abstract readonly dialect: SqlDialect;
   // Column name -> catalog type per table, so a write does not ask the catalog every time.
   private readonly catalog = new Map<string, Columns>();
-  // Indexes of tables this instance just created, built once their first write has loaded:
-  // building an index over loaded rows is far cheaper than maintaining it row by row.
-  private readonly pendingIndexes = new Map<string, string>();
+  private readonly indexes = new PartitionIndexes(
+    () => this.dialect,
+    (sql) => this.ddl(sql),
+  );
   /** Whether a new table's index waits for its first load (false where DDL would commit). */
   protected readonly deferIndexes: boolean = false;
-  // Tables whose partition index on an expression (see `indexedExpression`) this instance made sure of.
-  private readonly expressionIndexed = new Set<string>();
 
   /** Runs one statement, inside the current transaction when there is one; returns its rows. */
   protected abstract run(sql: string, params?: readonly unknown[]): Promise<Row[]>;
   /** Column name -> catalog type, in table order; null when the table does not exist. */
   protected abstract readColumns(table: string, dataset: string | null): Promise<Map<string, string> | null>;
-  /** Creates the dataset when it is absent. */
-  protected abstract createDataset(dataset: string | null): Promise<void>;
   /** Loads a non-empty table into the existing table, the fields in schema order. */
   protected abstract load(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void>;
-  /** Statements that attach a description to a new table (none where unsupported). */
-  protected describeTable(_qualified: string, _description: string): string[] {
-    return [];
-  }
-  /** Whether a DDL error only says another writer got there first (the object exists). */
-  protected abstract isAlreadyDone(error: unknown): boolean;
-  /** The statement creating the partition index on `expression` (a quoted column, or an expression of one). */
-  protected abstract createIndex(qualified: string, name: string, expression: string): string;
-  /**
-   * What the partition index covers: the column itself, unless a time column's filters compare an
-   * expression of it (`SqlDialect.timeOperand`: text read as an instant) and the database can
-   * index that expression (SQLite): then the expression, or every partition's delete, read and
-   * count would scan the whole table (a backfill of 365 days of 2,000 rows took 50 s instead of 3.4 s).
-   */
-  protected indexedExpression(column: string, _catalogType: string, _time: boolean): string {
-    return this.dialect.quote(column);
-  }
-  /**
-   * The expressions older versions indexed in place of `indexedExpression` (SQLite's filters
-   * came to read partition keys): their indexes are dropped once the current one is made, as
-   * every write would otherwise keep them up for nothing. None by default.
-   */
-  protected staleIndexedExpressions(_column: string, _catalogType: string): string[] {
-    return [];
-  }
   /**
    * Brings an existing column of the field's family to `definition`, the type this version
    * creates it with, where the two differ in more than the family compares (MySQL: the
@@ -97,10 +80,7 @@ export abstract class SqlDestination extends DatabaseDestination {
     try {
       await super.write(context, data);
     } finally {
-      for (const [key, statement] of [...this.pendingIndexes]) {
-        this.pendingIndexes.delete(key);
-        await this.ddl(statement);
-      }
+      await this.indexes.buildDeferred();
     }
   }
 
@@ -138,26 +118,16 @@ export abstract class SqlDestination extends DatabaseDestination {
   async delete(table: string, dataset: string | null, where: PartitionFilter | null): Promise<void> {
     const columns = await this.columnsOf(table, dataset);
     if (!columns) return;
-    const params: unknown[] = [];
-    const condition = where ? ` WHERE ${this.condition(where, columns, params)}` : "";
-    await this.run(`DELETE FROM ${this.dialect.table(table, dataset)}${condition}`, params);
+    const { sql, params } = deleteStatement(this.dialect, table, dataset, where, columns);
+    await this.run(sql, params);
   }
 
   async select(table: string, dataset: string | null, where: PartitionFilter | null): Promise<Row[] | null> {
     const columns = await this.columnsOf(table, dataset);
     if (!columns) return null;
     const names = [...columns.keys()].filter((name) => name !== ROW_COLUMN);
-    const q = (name: string) => this.dialect.quote(name);
-    const params: unknown[] = [];
-    const condition = where ? ` WHERE ${this.condition(where, columns, params)}` : "";
-    // Drivers build a row by assigning its column names: a "__proto__" column sets the row's
-    // prototype (better-sqlite3) or is refused (mysql2, which refuses a few more of
-    // Object.prototype's names). When a name is one of those, every column is selected under a
-    // positional alias and the rows are rebuilt with their names as own fields.
-    const aliased = names.some((name) => name in Object.prototype);
-    const list =
-      names.length === 0 ? q(ROW_COLUMN) : names.map((name, i) => (aliased ? `${q(name)} AS ${q(`c${i}`)}` : q(name))).join(", ");
-    const rows = await this.run(`SELECT ${list} FROM ${this.dialect.table(table, dataset)}${condition} ORDER BY ${q(ROW_COLUMN)}`, params);
+    const { sql, params, aliased } = selectStatement(this.dialect, table, dataset, names, where, columns);
+    const rows = await this.run(sql, params);
     if (names.length === 0) return rows.map(() => ({}));
     // Values the driver gives in another type than they were stored from (a bigint as text) are
     // restored from the column types, so that a read without a schema gives them back too.
@@ -167,10 +137,7 @@ export abstract class SqlDestination extends DatabaseDestination {
   async count(table: string, dataset: string | null, column: string): Promise<Record<string, number>> {
     const columns = await this.columnsOf(table, dataset);
     if (!columns?.has(column)) return {};
-    const c = this.dialect.quote(column);
-    const rows = await this.run(
-      `SELECT ${c} AS v, COUNT(*) AS n FROM ${this.dialect.table(table, dataset)} WHERE ${c} IS NOT NULL GROUP BY ${c}`,
-    );
+    const rows = await this.run(countStatement(this.dialect, table, dataset, column));
     const counts: Record<string, number> = {};
     for (const row of rows) counts[keyText(row["v"])] = (counts[keyText(row["v"])] ?? 0) + Number(row["n"]);
     return counts;
@@ -179,9 +146,9 @@ export abstract class SqlDestination extends DatabaseDestination {
   /** Drops the table (its indexes and comment go with it) and forgets what this instance knew of it. */
   override async dropTable(table: string, dataset: string | null): Promise<void> {
     const key = JSON.stringify([dataset, table]);
-    this.pendingIndexes.delete(key);
+    this.indexes.forget(key);
     this.catalog.delete(key);
-    await this.run(`DROP TABLE IF EXISTS ${this.dialect.table(table, dataset)}`);
+    await this.run(dropTableStatement(this.dialect, table, dataset));
   }
 
   protected override async tableExists(table: string, dataset: string | null): Promise<boolean> {
@@ -229,71 +196,37 @@ export abstract class SqlDestination extends DatabaseDestination {
     let added: readonly FieldSpec[];
     let aligned = false;
     if (!columns) {
-      await this.createDataset(dataset);
-      const create = `CREATE TABLE IF NOT EXISTS ${qualified} (${[this.dialect.rowColumn(), ...fields.map(define)].join(", ")})`;
+      const createDataset = dataset === null ? null : this.dialect.createDataset(dataset);
+      if (createDataset !== null) await this.ddl(createDataset);
+      const create = createTableStatement(this.dialect, qualified, fields.map(define));
       await this.ddl(create, async () => (await this.readColumns(table, dataset)) !== null);
       const description = context.asset.description;
-      if (description) for (const statement of this.describeTable(qualified, description)) await this.ddl(statement);
+      if (description) for (const statement of this.dialect.describeTable(qualified, description)) await this.ddl(statement);
       added = fields;
     } else {
       added = fields.filter((field) => !this.sameType(columns, field, context, table));
       // Every column is nullable, so one a later schema adds leaves the older rows valid.
-      for (const field of added) await this.ddl(`ALTER TABLE ${qualified} ADD COLUMN ${define(field)}`);
+      for (const field of added) await this.ddl(addColumnStatement(qualified, define(field)));
       for (const field of fields) {
         if (!added.includes(field) && (await this.alignColumn(table, dataset, field, this.typeOf(field, context, table)))) aligned = true;
       }
     }
     if (columns && added.length === 0 && !aligned) {
       this.catalog.set(key, columns);
-      await this.ensureExpressionIndex(key, [qualified, dataset, table], columns, context);
+      await this.indexes.ensureOnExpression(key, [qualified, dataset, table], columns, context.asset.partitioning);
       return;
     }
     if (indexed(added)) {
-      const field = fields.find((f) => f.name === partitionColumn)!;
-      const { statement } = this.partitionIndex([qualified, dataset, table], this.typeOf(field, context, table), context);
-      if (!columns && this.deferIndexes) this.pendingIndexes.set(key, statement);
-      else await this.ddl(statement);
-      this.expressionIndexed.add(key);
+      const type = this.typeOf(
+        fields.find((f) => f.name === partitionColumn)!,
+        context,
+        table,
+      );
+      await this.indexes.added(key, [qualified, dataset, table], type, context.asset.partitioning!, !columns && this.deferIndexes);
     }
     const now = (await this.readColumns(table, dataset)) ?? new Map<string, string>();
     if (columns) checkAdded(where, added, now);
     this.catalog.set(key, now);
-  }
-
-  /**
-   * The statement creating the partition index of a table (its quoted name, dataset and name), the
-   * asset's partition column being of catalog `type`: on the column, or on the expression its
-   * filters compare (`indexedExpression`).
-   * An expression's index has a name of its own: a table of an older version holds the plain
-   * column's index under the column's name.
-   */
-  private partitionIndex(
-    [qualified, dataset, table]: TableNames,
-    type: string,
-    context: IOContext,
-  ): { statement: string; onExpression: boolean } {
-    const partitioning = context.asset.partitioning!;
-    const column = partitioning.column;
-    const expression = this.indexedExpression(column, type, partitioning instanceof TimePartitionConfig);
-    const onExpression = expression !== this.dialect.quote(column);
-    return {
-      statement: this.createIndex(qualified, indexName(dataset, table, onExpression ? expression : column), expression),
-      onExpression,
-    };
-  }
-
-  /** A table made by an older version, or by hand, may lack its partition index on an expression: made once per instance. */
-  private async ensureExpressionIndex(key: string, names: TableNames, columns: Columns, context: IOContext): Promise<void> {
-    const column = context.asset.partitioning?.column;
-    const type = column === undefined ? undefined : columns.get(column);
-    if (type === undefined || this.expressionIndexed.has(key)) return;
-    this.expressionIndexed.add(key);
-    const index = this.partitionIndex(names, type, context);
-    if (!index.onExpression) return;
-    await this.ddl(index.statement);
-    const [, dataset, table] = names;
-    for (const stale of this.staleIndexedExpressions(column!, type))
-      await this.ddl(`DROP INDEX IF EXISTS ${this.dialect.quote(indexName(dataset, table, stale))}`);
   }
 
   /**
@@ -340,22 +273,6 @@ export abstract class SqlDestination extends DatabaseDestination {
     this.catalog.clear();
   }
 
-  /** A PartitionFilter as SQL, its values appended to `params`. */
-  private condition(where: PartitionFilter, columns: Columns, params: unknown[]): string {
-    const type = columns.get(where.column);
-    // A column the table lacks holds no partition's rows.
-    if (type === undefined) return "1 = 0";
-    const column = this.dialect.quote(where.column);
-    const bind = (value: unknown) => {
-      params.push(value);
-      return this.dialect.param(params.length);
-    };
-    if ("value" in where) return `${column} = ${bind(where.value)}`;
-    if ("values" in where) return where.values.length === 0 ? "1 = 0" : `${column} IN (${where.values.map(bind).join(", ")})`;
-    const operand = this.dialect.timeOperand(column, type);
-    return `${operand} >= ${bind(this.dialect.timeBound(where.start, type))} AND ${operand} < ${bind(this.dialect.timeBound(where.end, type))}`;
-  }
-
   /**
    * Runs DDL, tolerating a concurrent writer having created the same object: an error that says
    * so, or any error after which `made` finds the object there. IF NOT EXISTS does not cover the
@@ -367,51 +284,9 @@ export abstract class SqlDestination extends DatabaseDestination {
     try {
       await this.run(sql);
     } catch (error) {
-      if (this.isAlreadyDone(error)) return;
+      if (this.dialect.isAlreadyDone(error)) return;
       if (made && (await made().catch(() => false))) return;
       throw error;
     }
   }
-}
-
-/** A row selected under positional aliases (`c0`, `c1`, ...), with its columns' names back. */
-function namedRow(row: Row, names: readonly string[]): Row {
-  const out: Row = {};
-  for (let i = 0; i < names.length; i++) setOwn(out, names[i]!, row[`c${i}`]);
-  return out;
-}
-
-/**
- * The statement counting a column's rows per period of a granularity: each row comes back as
- * its period's start where the dialect computes it exactly, else as its value (see PeriodSql),
- * in one column `v` (text columns) or in `p` and `v`. Null when the dialect groups no column of
- * this type by period.
- */
-export function periodCountStatement(
-  dialect: SqlDialect,
-  table: string,
-  dataset: string | null,
-  column: string,
-  catalogType: string,
-  granularity: TimeGranularity,
-): string | null {
-  const c = dialect.quote(column);
-  const period = dialect.period(c, catalogType, granularity);
-  if (!period) return null;
-  const { exact, start, render } = period;
-  const from = ` FROM ${dialect.table(table, dataset)} WHERE ${c} IS NOT NULL`;
-  if (period.text) return `SELECT CASE WHEN ${exact} THEN ${render(start)} ELSE ${c} END AS v, COUNT(*) AS n${from} GROUP BY 1`;
-  // Grouped on the start itself, rendered once per period.
-  const grouped = `SELECT CASE WHEN ${exact} THEN ${start} END AS p, CASE WHEN ${exact} THEN NULL ELSE ${c} END AS v, COUNT(*) AS n${from} GROUP BY 1, 2`;
-  return `SELECT ${render("periods.p")} AS p, periods.v AS v, periods.n AS n FROM (${grouped}) AS periods`;
-}
-
-/** A table as SQL names it (quoted, with its dataset), its dataset and its own name. */
-type TableNames = readonly [qualified: string, dataset: string | null, table: string];
-
-/** A short, stable index name: identifiers have length limits and names may be long. */
-export function indexName(dataset: string | null, table: string, column: string): string {
-  let hash = 0x811c9dc5;
-  for (const ch of JSON.stringify([dataset, table, column])) hash = Math.imul(hash ^ ch.charCodeAt(0), 0x01000193) >>> 0;
-  return `il_idx_${hash.toString(16).padStart(8, "0")}`;
 }

@@ -5,13 +5,15 @@ import type { FieldSpec } from "../../../schema/index.js";
 import type { IOContext } from "../../io-context.js";
 import { type ConnectionOptions, resolveConnection } from "../connection.js";
 import type { WriteScope } from "../database-destination.js";
+import { LazyConnection } from "../lazy-connection.js";
 import { loadDriver } from "../optional-driver.js";
 import { LEDGER_ENTRY, LEDGER_TABLE } from "../partition-ledger.js";
 import { urlPassword, wrapDriverError } from "../secrets.js";
 import { ServerSqlDestination } from "../server-destination.js";
 import { type SqlDialect, storageKind } from "../sql-dialect.js";
 import { type CatalogColumn, collisionError, collisionGroups, collisionQuery, convertStatement, wantedCollation } from "./exact-text.js";
-import { mysqlDialect, mysqlLiteral, mysqlValue, SESSION_SETUP } from "./mysql-dialect.js";
+import { isStaleDefinition, mysqlDialect, SESSION_SETUP } from "./mysql-dialect.js";
+import { mysqlValue } from "./mysql-values.js";
 import { createPool } from "./mysql-pool.js";
 import { SERVER_QUERY, type ServerFacts, serverFacts } from "./mysql-server.js";
 import { holdingLocks, partitionLocks, retryOnLockConflict } from "./write-locks.js";
@@ -38,7 +40,10 @@ export class MySQLDestination extends ServerSqlDestination {
   static override destinationName = "MySQL";
   /** Set from the server's facts, the first time a table is ensured. */
   protected dialect: SqlDialect = mysqlDialect(null);
-  #pool: Promise<MySQL.Pool> | undefined;
+  readonly #pool = new LazyConnection<MySQL.Pool>(
+    async () => createPool(await loadDriver<typeof MySQL>("mysql2/promise", "MySQLDestination", "npm install mysql2"), this.settings),
+    (pool) => pool.end(),
+  );
   #server: Promise<ServerFacts> | undefined;
   /** What the catalog last said of each table's columns, beyond their type ([dataset, table] as JSON). */
   readonly #catalogColumns = new Map<string, Map<string, CatalogColumn>>();
@@ -75,20 +80,13 @@ export class MySQLDestination extends ServerSqlDestination {
     await loadDriver("mysql2/promise", "MySQLDestination", "npm install mysql2");
   }
 
-  private pool(): Promise<MySQL.Pool> {
-    this.#pool ??= loadDriver<typeof MySQL>("mysql2/promise", "MySQLDestination", "npm install mysql2").then((mysql) =>
-      createPool(mysql, this.settings),
-    );
-    return this.#pool;
-  }
-
   /**
    * A pooled connection, its session set up the first time the pool hands it out: utf8mb4 and
    * a strict sql_mode (`SESSION_SETUP`). One that cannot be set up is discarded.
    */
   private async connection(): Promise<MySQL.PoolConnection> {
     const connection = await (
-      await this.pool()
+      await this.#pool.get()
     )
       .getConnection()
       .catch((error: unknown) => Promise.reject(this.fail(error, "connect failed")));
@@ -138,10 +136,8 @@ export class MySQLDestination extends ServerSqlDestination {
   }
 
   protected async readColumns(table: string, dataset: string | null): Promise<Map<string, string> | null> {
-    const rows = await this.run(
-      "SELECT COLUMN_NAME AS name, COLUMN_TYPE AS type, CHARACTER_SET_NAME AS charset, COLLATION_NAME AS collation, IS_NULLABLE AS nullable FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION",
-      [dataset, table],
-    );
+    const { sql, params } = this.dialect.columnsQuery(table, dataset);
+    const rows = await this.run(sql, params);
     const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
     this.#catalogColumns.set(
       JSON.stringify([dataset, table]),
@@ -187,25 +183,6 @@ export class MySQLDestination extends ServerSqlDestination {
     }
     await this.run(convert);
     return true;
-  }
-
-  protected async createDataset(dataset: string | null): Promise<void> {
-    if (dataset !== null) await this.run(`CREATE DATABASE IF NOT EXISTS ${this.dialect.quote(dataset)} CHARACTER SET utf8mb4`);
-  }
-
-  protected isAlreadyDone(error: unknown): boolean {
-    // Duplicate column, duplicate index name, table exists.
-    return ["1060", "1061", "1050", "ER_DUP_FIELDNAME", "ER_DUP_KEYNAME", "ER_TABLE_EXISTS_ERROR"].includes(
-      (error as { driverCode?: string }).driverCode ?? "",
-    );
-  }
-
-  protected createIndex(qualified: string, name: string, expression: string): string {
-    return `CREATE INDEX ${this.dialect.quote(name)} ON ${qualified} (${expression})`;
-  }
-
-  protected override describeTable(qualified: string, description: string): string[] {
-    return [`ALTER TABLE ${qualified} COMMENT = ${mysqlLiteral(description)}`];
   }
 
   protected async load(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void> {
@@ -281,8 +258,7 @@ export class MySQLDestination extends ServerSqlDestination {
       try {
         return await this.readOnce(fn);
       } catch (error) {
-        const code = (error as { driverCode?: string }).driverCode;
-        if (attempt >= SNAPSHOT_ATTEMPTS || (code !== "ER_TABLE_DEF_CHANGED" && code !== "1412")) throw error;
+        if (attempt >= SNAPSHOT_ATTEMPTS || !isStaleDefinition(error)) throw error;
         this.forgetCatalog();
       }
     }
@@ -307,10 +283,9 @@ export class MySQLDestination extends ServerSqlDestination {
     }
   }
 
-  override async close(): Promise<void> {
-    const pending = this.#pool;
-    this.#pool = undefined;
+  /** Ends the pool; the server is asked again on the next use, which may reach another one. */
+  override close(): Promise<void> {
     this.#server = undefined;
-    if (pending) await (await pending).end();
+    return this.#pool.close();
   }
 }

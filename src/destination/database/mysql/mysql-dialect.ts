@@ -1,8 +1,6 @@
 import { ConfigError } from "../../../errors.js";
-import { instantOf } from "../../../partitioning/dates.js";
 import type { TimeGranularity } from "../../../partitioning/index.js";
 import { formatIsoDate } from "../../../schema/index.js";
-import { jsonText, unstorable, utf8Text, withinYears } from "../../unstorable.js";
 import {
   ISO_TEXT_REGEX,
   KEY_LENGTH,
@@ -15,7 +13,7 @@ import {
   type TextFunctions,
 } from "../period-sql.js";
 import type { IntegerHold } from "../integer-widening.js";
-import { quoteBacktick, type SqlDialect, type StorageKind, utcDateTimeText } from "../sql-dialect.js";
+import { driverCode, quoteBacktick, type SqlDialect, type StorageKind, utcDateTimeText } from "../sql-dialect.js";
 import { EXACT_COLLATIONS } from "./mysql-server.js";
 
 const MAX_IDENTIFIER = 64;
@@ -238,60 +236,33 @@ export function mysqlDialect(exactCollation: string | null, server = "(not yet a
       const f = family(type);
       return f === "bigint" ? "integer" : f === "decimal" ? "decimal" : f === "boolean" ? "boolean" : null;
     },
+    // Beyond the type, what exact-text.ts needs to align a column's collation.
+    columnsQuery: (table, dataset) => ({
+      sql: "SELECT COLUMN_NAME AS name, COLUMN_TYPE AS type, CHARACTER_SET_NAME AS charset, COLLATION_NAME AS collation, IS_NULLABLE AS nullable FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION",
+      params: [dataset, table],
+    }),
+    createDataset: (dataset) => `CREATE DATABASE IF NOT EXISTS ${quote(dataset)} CHARACTER SET utf8mb4`,
+    createIndex: (qualified, name, expression) => `CREATE INDEX ${quote(name)} ON ${qualified} (${expression})`,
+    describeTable: (qualified, description) => [`ALTER TABLE ${qualified} COMMENT = ${mysqlLiteral(description)}`],
+    indexedExpression: (column) => quote(column),
+    staleIndexedExpressions: () => [],
+    // Duplicate column, duplicate index name, table exists.
+    isAlreadyDone: (error) =>
+      ["1060", "1061", "1050", "ER_DUP_FIELDNAME", "ER_DUP_KEYNAME", "ER_TABLE_EXISTS_ERROR"].includes(driverCode(error)),
   };
+}
+
+/**
+ * Whether a read failed because a table it reads was created or altered after its snapshot
+ * began (ER_TABLE_DEF_CHANGED: the catalog is not versioned); a fresh snapshot can read it.
+ */
+export function isStaleDefinition(error: unknown): boolean {
+  const code = driverCode(error);
+  return code === "ER_TABLE_DEF_CHANGED" || code === "1412";
 }
 
 /** A string literal for the one place SQL takes no parameter (a table COMMENT). */
 export function mysqlLiteral(text: string): string {
   if (text.includes("\0")) throw new ConfigError("a MySQL comment cannot hold a NUL character");
   return `'${text.slice(0, MAX_COMMENT).replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
-}
-
-/** The years DATE and DATETIME hold (text of another year is refused with an unclear error). */
-const YEARS = [0, 9999] as const;
-const DATE_WHY = "a DATE column holds no other year";
-const DATETIME_WHY = "a DATETIME column holds no other year";
-
-/**
- * A conformed value as a bound MySQL parameter for a storage kind; `field` and `row` name it in
- * a refusal. Refused, as they would be stored changed: a string holding a lone UTF-16 surrogate
- * (utf8mb4 text), -0 (MariaDB stores it in a DOUBLE as 0), NaN and ±Infinity (DOUBLE has
- * neither; a server without strict mode would store another number), a json value JSON
- * text cannot hold exactly (`jsonText`), and a date or datetime outside the years 0..9999.
- */
-export function mysqlValue(kind: StorageKind, value: unknown, field: string, row: number): unknown {
-  if (value === null || value === undefined) return null;
-  switch (kind) {
-    case "integer":
-      // Sent as text, BIGINT takes every 64-bit value whole.
-      return typeof value === "bigint" ? value.toString() : value;
-    case "boolean":
-      return value ? 1 : 0;
-    case "date":
-      return value instanceof Date ? formatIsoDate(withinYears(value, "date", YEARS, "MySQL", field, row, DATE_WHY) as Date) : value;
-    case "instant": {
-      const date = value instanceof Date ? value : new Date(instantOf(value));
-      return utcDateTimeText(withinYears(date, "datetime", YEARS, "MySQL", field, row, DATETIME_WHY) as Date);
-    }
-    case "zoned":
-      return value instanceof Date ? value.toISOString() : value;
-    case "json":
-      // MySQL's JSON parses the text: no lone surrogate in a string, besides JSON's limits.
-      return jsonText(value, "MySQL", field, row, { wellFormed: true });
-    case "string":
-      return typeof value === "string" ? utf8Text(value, "MySQL", field, row) : String(value);
-    case "number":
-      if (typeof value === "number" && !Number.isFinite(value))
-        throw unstorable("MySQL", field, row, `a DOUBLE column cannot hold ${value}; expected a finite number`);
-      if (Object.is(value, -0))
-        throw unstorable(
-          "MySQL",
-          field,
-          row,
-          "a DOUBLE column does not keep the sign of zero (MariaDB stores -0 as 0); expected a number other than -0",
-        );
-      return value;
-    default:
-      return value;
-  }
 }

@@ -4,15 +4,16 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type * as Pg from "pg";
 import type * as PgCopyStreams from "pg-copy-streams";
-import { type Row, RowsTable, type TableData } from "../../../representation/index.js";
+import type { Row, TableData } from "../../../representation/index.js";
 import type { FieldSpec } from "../../../schema/index.js";
 import { type ConnectionOptions, resolveConnection } from "../connection.js";
+import { LazyConnection } from "../lazy-connection.js";
 import { loadDriver } from "../optional-driver.js";
 import { urlPassword, wrapDriverError } from "../secrets.js";
 import { ServerSqlDestination } from "../server-destination.js";
-import { storageKind } from "../sql-dialect.js";
-import { ByteChunks } from "../../byte-chunks.js";
-import { copyFieldWriter, postgresDialect, postgresLiteral } from "./postgres-dialect.js";
+import { createPool } from "./postgres-pool.js";
+import { copyChunks } from "./copy-text.js";
+import { postgresDialect, postgresWriteLock } from "./postgres-dialect.js";
 import { declareOptions } from "../../options.js";
 
 /** Options of PostgresDestination. */
@@ -22,9 +23,6 @@ export interface PostgresDestinationOptions {
 }
 
 const INSTALL = "npm install pg pg-copy-streams";
-// Dates and json come back as their text: a date must not pass through local midnight, and
-// reconcile parses json itself (a JSON string "123" must stay a string).
-const TEXT_TYPES = new Set([1082, 114, 3802]);
 
 /**
  * Tables in PostgreSQL through pg (an optional peer dependency), bulk loaded with COPY FROM
@@ -34,7 +32,10 @@ export class PostgresDestination extends ServerSqlDestination {
   static override destinationName = "PostgreSQL";
   protected readonly dialect = postgresDialect;
   protected override readonly deferIndexes = true;
-  #pool: Promise<Pg.Pool> | undefined;
+  readonly #pool = new LazyConnection<Pg.Pool>(
+    async () => createPool(await loadDriver<typeof Pg>("pg", "PostgresDestination", INSTALL), this.settings),
+    (pool) => pool.end(),
+  );
   readonly #client = new AsyncLocalStorage<Pg.PoolClient>();
 
   static override readonly options = declareOptions<PostgresDestinationOptions>({ connection: "private" });
@@ -59,34 +60,12 @@ export class PostgresDestination extends ServerSqlDestination {
   }
 
   private pool(): Promise<Pg.Pool> {
-    this.#pool ??= loadDriver<typeof Pg>("pg", "PostgresDestination", INSTALL).then((pg) => {
-      const { url, host, port, user, password, database } = this.settings;
-      const pool = new pg.Pool({
-        ...(url ? { connectionString: url } : { host, port, user, password, database }),
-        // A server that does not answer fails the connect after 10 s rather than never; one
-        // that vanishes while a statement runs (no reset ever comes) is found by TCP keepalive.
-        // A server that hangs mid-statement is left to --timeout: a statement may rightly run long.
-        connectionTimeoutMillis: 10_000,
-        keepAlive: true,
-        keepAliveInitialDelayMillis: 10_000,
-        // Instants are compared and cast in UTC whatever the server's default zone is.
-        options: "-c TimeZone=UTC",
-        types: {
-          getTypeParser: ((oid: number, format?: "text" | "binary") =>
-            TEXT_TYPES.has(oid) ? (value: string) => value : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-        },
-      });
-      // A client losing its connection (a server restart, a network cut) emits 'error', and an
-      // 'error' event nobody listens to ends the process. The pool listens to its idle clients;
-      // a checked-out client is its user's to watch, so every client gets a listener of its own
-      // from birth. The error itself reaches the statement in flight (pg fails every queued
-      // query with it, and later ones as "not queryable"), which reports it; the client is then
-      // released as broken and the pool discards it.
-      pool.on("error", () => undefined);
-      pool.on("connect", (client) => client.on("error", () => undefined));
-      return pool;
-    });
-    return this.#pool;
+    return this.#pool.get();
+  }
+
+  /** A client of the pool for one unit of work (a transaction, a snapshot, a COPY outside them); its user releases it. */
+  private async checkout(): Promise<Pg.PoolClient> {
+    return (await this.pool()).connect().catch((error: unknown) => Promise.reject(this.fail(error, "connect failed")));
   }
 
   private fail(error: unknown, doing: string): Error {
@@ -103,40 +82,16 @@ export class PostgresDestination extends ServerSqlDestination {
   }
 
   protected async readColumns(table: string, dataset: string | null): Promise<Map<string, string> | null> {
-    const rows = await this.run(
-      "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position",
-      [dataset ?? "public", table],
-    );
+    const { sql, params } = this.dialect.columnsQuery(table, dataset);
+    const rows = await this.run(sql, params);
     return rows.length === 0 ? null : new Map(rows.map((row) => [String(row["column_name"]), String(row["data_type"])]));
-  }
-
-  protected async createDataset(dataset: string | null): Promise<void> {
-    if (dataset !== null)
-      await this.run(`CREATE SCHEMA IF NOT EXISTS ${this.dialect.quote(dataset)}`).catch((error: unknown) => {
-        if (!this.isAlreadyDone(error)) throw error;
-      });
-  }
-
-  protected isAlreadyDone(error: unknown): boolean {
-    // Duplicate table, schema, column, or a catalog row another session inserted first.
-    return ["42P07", "42P06", "42701", "23505"].includes((error as { driverCode?: string }).driverCode ?? "");
-  }
-
-  protected createIndex(qualified: string, name: string, expression: string): string {
-    return `CREATE INDEX IF NOT EXISTS ${this.dialect.quote(name)} ON ${qualified} (${expression})`;
-  }
-
-  protected override describeTable(qualified: string, description: string): string[] {
-    return [`COMMENT ON TABLE ${qualified} IS ${postgresLiteral(description)}`];
   }
 
   protected async load(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void> {
     const copy = await loadDriver<typeof PgCopyStreams>("pg-copy-streams", "PostgresDestination", INSTALL);
     const names = fields.map((field) => this.dialect.quote(field.name)).join(", ");
     const sql = `COPY ${this.dialect.table(table, dataset)} (${names}) FROM STDIN`;
-    const own = this.#client.getStore()
-      ? null
-      : await (await this.pool()).connect().catch((error: unknown) => Promise.reject(this.fail(error, "connect failed")));
+    const own = this.#client.getStore() ? null : await this.checkout();
     const client = this.#client.getStore() ?? own!;
     let failed = false;
     try {
@@ -156,14 +111,14 @@ export class PostgresDestination extends ServerSqlDestination {
    * the partition would hold both writers' rows.
    */
   override async delete(table: string, dataset: string | null, where: PartitionFilter | null): Promise<void> {
-    if (this.#client.getStore()) await this.run(`LOCK TABLE ${this.dialect.table(table, dataset)} IN SHARE ROW EXCLUSIVE MODE`);
+    if (this.#client.getStore()) await this.run(postgresWriteLock(this.dialect.table(table, dataset)));
     return super.delete(table, dataset, where);
   }
 
   /** BEGIN ... COMMIT on one pooled client, which every hook inside `fn` uses. */
   override async transaction<T>(fn: () => Promise<T>): Promise<T> {
     if (this.#client.getStore()) return fn();
-    const client = await (await this.pool()).connect().catch((error: unknown) => Promise.reject(this.fail(error, "connect failed")));
+    const client = await this.checkout();
     let broken = false;
     try {
       await client.query("BEGIN");
@@ -187,7 +142,7 @@ export class PostgresDestination extends ServerSqlDestination {
    */
   override async snapshot<T>(fn: () => Promise<T>): Promise<T> {
     if (this.#client.getStore()) return fn();
-    const client = await (await this.pool()).connect().catch((error: unknown) => Promise.reject(this.fail(error, "connect failed")));
+    const client = await this.checkout();
     let broken = false;
     try {
       await client
@@ -204,94 +159,7 @@ export class PostgresDestination extends ServerSqlDestination {
     }
   }
 
-  override async close(): Promise<void> {
-    const pending = this.#pool;
-    this.#pool = undefined;
-    if (pending) await (await pending).end();
+  override close(): Promise<void> {
+    return this.#pool.close();
   }
-}
-
-const TAB = 0x09;
-const LF = 0x0a;
-const CR = 0x0d;
-const BACKSLASH = 0x5c;
-const NULL_FIELD = "\\N";
-// A column's distinct date and instant strings keep their checked text up to this many; past
-// it, new values are checked each time (a column of unique instants gains nothing from a memo).
-const MEMO_LIMIT = 4096;
-
-/** COPY text bytes, with the common string field (ASCII) escaped as it is copied. */
-class CopyBytes extends ByteChunks {
-  /**
-   * Appends ASCII text as a COPY field, its backslashes, tabs and line breaks escaped; false,
-   * having appended nothing, for text with any other character (the caller writes it through
-   * its column's writer, which checks it is well-formed and lets Buffer encode it). One pass
-   * over the characters instead of a regular expression's test and then the copy.
-   */
-  appendAscii(text: string): boolean {
-    const length = text.length;
-    // At most 2 bytes per character (an escape).
-    this.reserve(length * 2);
-    const buffer = this.buffer;
-    let at = this.at;
-    for (let k = 0; k < length; k++) {
-      const code = text.charCodeAt(k);
-      if (code >= 0x80) return false;
-      if (code === BACKSLASH || code === LF || code === CR || code === TAB) {
-        buffer[at++] = BACKSLASH;
-        buffer[at++] = code === BACKSLASH ? BACKSLASH : code === LF ? 0x6e : code === CR ? 0x72 : 0x74;
-      } else buffer[at++] = code;
-    }
-    this.at = at;
-    return true;
-  }
-}
-
-/** A row's own value of a column, null when absent (as RowsTable.values reads it). */
-function ownValue(row: Row, name: string, inherited: boolean): unknown {
-  return inherited && !Object.hasOwn(row, name) ? null : row[name];
-}
-
-/**
- * The rows as COPY text, encoded straight into chunks of bytes (see ByteChunks): numbers by
- * their digits, ASCII strings escaped as they are copied, every other value by its column's
- * writer, null as \N. An array of rows is read row by row: a column array per field (four
- * arrays of a million values for a million rows) cost more than the encoding of the numbers.
- */
-export function* copyChunks(fields: readonly FieldSpec[], data: TableData): Generator<Uint8Array> {
-  const kinds = fields.map((field) => storageKind(field));
-  const writers = fields.map((field, j) => copyFieldWriter(kinds[j]!, field.name));
-  const numeric = kinds.map((kind) => kind === "integer" || kind === "number");
-  const strings = kinds.map((kind) => kind === "string");
-  // Date and instant strings repeat (a partition column holds a few), and their check parses
-  // the year: each distinct one is checked once.
-  const memos = kinds.map((kind) => (kind === "date" || kind === "instant" ? new Map<string, string>() : null));
-  const names = fields.map((field) => field.name);
-  const inherited = names.map((name) => name in Object.prototype);
-  const rows = data instanceof RowsTable ? data.rows : null;
-  const columns = rows ? [] : names.map((name) => data.values(name));
-  const width = fields.length;
-  const out = new CopyBytes();
-  for (let i = 0; i < data.length; i++) {
-    const row = rows?.[i];
-    for (let j = 0; j < width; j++) {
-      if (j > 0) out.appendByte(TAB);
-      const value = row ? ownValue(row, names[j]!, inherited[j]!) : columns[j]![i];
-      if (value === null || value === undefined) out.appendText(NULL_FIELD);
-      else if (numeric[j] && typeof value === "number") out.appendNumber(value);
-      else if (strings[j] && typeof value === "string" && out.appendAscii(value)) continue;
-      else if (memos[j] && typeof value === "string") {
-        const memo = memos[j]!;
-        let text = memo.get(value);
-        if (text === undefined) {
-          text = writers[j]!(value, i);
-          if (memo.size < MEMO_LIMIT) memo.set(value, text);
-        }
-        out.appendText(text);
-      } else out.appendText(writers[j]!(value, i));
-    }
-    out.appendByte(LF);
-    if (out.hasFullChunks) yield* out.takeFullChunks();
-  }
-  yield* out.finish();
 }

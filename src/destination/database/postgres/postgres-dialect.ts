@@ -1,7 +1,6 @@
 import { ConfigError } from "../../../errors.js";
 import type { TimeGranularity } from "../../../partitioning/index.js";
-import { formatIsoDate, numberText } from "../../../schema/index.js";
-import { jsonText, utf8Text, withinYears } from "../../unstorable.js";
+import { formatIsoDate } from "../../../schema/index.js";
 import {
   ISO_TEXT_REGEX,
   KEY_REGEX,
@@ -11,7 +10,7 @@ import {
   type PeriodSql,
   type TextFunctions,
 } from "../period-sql.js";
-import { quoteDouble, type SqlDialect, type StorageKind } from "../sql-dialect.js";
+import { driverCode, quoteDouble, type SqlDialect, type StorageKind } from "../sql-dialect.js";
 
 const TYPES: Record<StorageKind, string> = {
   string: "text",
@@ -129,62 +128,26 @@ export const postgresDialect: SqlDialect = {
     const family = postgresDialect.family(type);
     return family === "bigint" ? "integer" : family === "numeric" ? "decimal" : null;
   },
+  columnsQuery: (table, dataset) => ({
+    sql: "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position",
+    params: [dataset ?? "public", table],
+  }),
+  createDataset: (dataset) => `CREATE SCHEMA IF NOT EXISTS ${quote(dataset)}`,
+  createIndex: (qualified, name, expression) => `CREATE INDEX IF NOT EXISTS ${quote(name)} ON ${qualified} (${expression})`,
+  describeTable: (qualified, description) => [`COMMENT ON TABLE ${qualified} IS ${postgresLiteral(description)}`],
+  indexedExpression: (column) => quote(column),
+  staleIndexedExpressions: () => [],
+  // Duplicate table, schema, column, or a catalog row another session inserted first.
+  isAlreadyDone: (error) => ["42P07", "42P06", "42701", "23505"].includes(driverCode(error)),
 };
+
+/** The lock a write takes on its table against other writers (readers still read). */
+export function postgresWriteLock(qualified: string): string {
+  return `LOCK TABLE ${qualified} IN SHARE ROW EXCLUSIVE MODE`;
+}
 
 /** A string literal for the one place SQL takes no parameter (COMMENT ON). */
 export function postgresLiteral(text: string): string {
   if (text.includes("\0")) throw new ConfigError("a PostgreSQL string cannot hold a NUL character");
   return `E'${text.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
-}
-
-// COPY's text format: backslash escapes for the characters that delimit fields and rows.
-const SPECIAL = /[\\\n\r\t]/;
-const ESCAPES: Record<string, string> = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-const escapeText = (text: string): string => (SPECIAL.test(text) ? text.replace(/[\\\n\r\t]/g, (c) => ESCAPES[c]!) : text);
-
-/** Writes one value of a row (numbered from 0, for a refusal) as a COPY field. */
-type Field = (value: unknown, row: number) => string;
-const asText = (value: unknown): string => escapeText(typeof value === "string" ? value : String(value));
-
-/**
- * Dates and timestamps go as ISO text, which PostgreSQL reads for the years 1..9999 only (the
- * year 0 and expanded years such as +010000 are refused with errors that name no field): a
- * value of another year is refused here, naming its field and row.
- */
-const YEARS = [1, 9999] as const;
-const WHY = "PostgreSQL reads dates and timestamps as ISO text, which has no other years";
-function datedWriter(kind: "date" | "datetime", field: string, write: (value: unknown) => string): Field {
-  return (value, row) => write(withinYears(value, kind, YEARS, "PostgreSQL", field, row, WHY));
-}
-
-/**
- * The writer of COPY text-format fields for a storage kind, chosen once per column so the row
- * loop calls a closure and never switches. Null is written by the caller ("\\N"). A string
- * field's value holding a lone UTF-16 surrogate is refused (the database's text is UTF-8);
- * -0 is written "-0", which double precision keeps; a date or instant outside the years
- * 1..9999 is refused.
- */
-export function copyFieldWriter(kind: StorageKind, field: string): Field {
-  switch (kind) {
-    case "integer":
-    case "number":
-      // numberText rather than String: the same text, without a string in the old generation per value.
-      return (value) => (typeof value === "number" ? numberText(value) : String(value));
-    case "string":
-      return (value, row) => escapeText(typeof value === "string" ? utf8Text(value, "PostgreSQL", field, row) : String(value));
-    case "boolean":
-      return (value) => (value ? "t" : "f");
-    case "date":
-      return datedWriter("date", field, (value) => (value instanceof Date ? formatIsoDate(value) : asText(value)));
-    case "instant":
-      return datedWriter("datetime", field, (value) => (value instanceof Date ? value.toISOString() : asText(value)));
-    case "zoned":
-      // Kept as its text (a text column), whatever its year.
-      return (value) => (value instanceof Date ? value.toISOString() : asText(value));
-    case "json":
-      // jsonb parses the text: no lone surrogate and no NUL in a string, besides JSON's limits.
-      return (value, row) => escapeText(jsonText(value, "PostgreSQL", field, row, { wellFormed: true, noNul: true }));
-    default:
-      return asText;
-  }
 }

@@ -6,12 +6,14 @@ import { ConfigError, SchemaError } from "../../../errors.js";
 import type { Row, TableData } from "../../../representation/index.js";
 import type { AssetRef, IOContext } from "../../io-context.js";
 import type { FieldSpec } from "../../../schema/index.js";
+import { LazyConnection } from "../lazy-connection.js";
 import { loadDriver } from "../optional-driver.js";
 import { LEDGER_TABLE } from "../partition-ledger.js";
 import { wrapDriverError } from "../secrets.js";
 import { SqlDestination } from "../sql-destination.js";
-import { storageKind } from "../sql-dialect.js";
-import { sqliteDialect, sqliteFieldWriter, sqliteNameKey, sqliteTableName } from "./sqlite-dialect.js";
+import { sqliteDialect, sqliteNameKey, sqliteTableName } from "./sqlite-dialect.js";
+import { insertRows } from "./sqlite-load.js";
+import { afterOtherWrites } from "./write-turns.js";
 import { declareOptions } from "../../options.js";
 
 type Database = BetterSqlite3.Database;
@@ -27,23 +29,8 @@ export interface SQLiteDestinationOptions {
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const noRedaction = (text: string) => text;
 const READ = /^\s*SELECT\b/i;
-/** Rows an INSERT statement carries: past about a hundred, longer statements gain nothing. */
-const ROWS_PER_INSERT = 100;
 /** Prepared statements kept per connection: more than one backfill's tables send. */
 const PREPARED_LIMIT = 256;
-/** Parameters passed to a statement as arguments rather than as one array (see insertRows). */
-const SPREAD_LIMIT = 4_096;
-/** SQLite's limit on a statement's parameters (SQLITE_MAX_VARIABLE_NUMBER, since 3.32). */
-const MAX_PARAMETERS = 32_766;
-
-/**
- * Per database file, the end of the last write any instance of this process queued on it.
- * Connections of one process must take turns to write: a second one's BEGIN IMMEDIATE (or DDL)
- * would wait in SQLite's busy handler, which sleeps synchronously, so the first one's
- * transaction, paused at an await, could never commit, and after the busy timeout the second
- * would fail with "database is locked". Readers take no turn: in WAL mode they wait for nobody.
- */
-const writeTurns = new Map<string, Promise<void>>();
 
 /**
  * Tables in an embedded SQLite database (better-sqlite3, an optional peer dependency): SQL with
@@ -56,7 +43,10 @@ export class SQLiteDestination extends SqlDestination {
   static override readonly options = declareOptions<SQLiteDestinationOptions>({ path: "required" });
   /** The database file, or ":memory:". */
   readonly path: string = "";
-  #db: Promise<Database> | undefined;
+  readonly #db = new LazyConnection<Database>(
+    () => this.openDatabase(),
+    (db) => void db.close(),
+  );
   /** Statements prepared on the connection, by their text: a backfill sends the same few for every partition. */
   readonly #prepared = new Map<string, Statement>();
   #file: string | undefined;
@@ -107,18 +97,20 @@ export class SQLiteDestination extends SqlDestination {
    * spinning in its busy handler, the event loop blocked, until "database is locked".
    */
   private database(): Promise<Database> {
-    this.#db ??= loadDriver<DatabaseConstructor>("better-sqlite3", "SQLiteDestination").then((Driver) => {
-      const db = new Driver(this.file);
-      try {
-        // A private database (":memory:", "") stays in its "memory" or "delete" mode.
-        db.pragma("journal_mode = WAL");
-      } catch (error) {
-        db.close();
-        throw wrapDriverError(error, noRedaction, `SQLite ${this.path}: setting WAL mode`);
-      }
-      return db;
-    });
-    return this.#db;
+    return this.#db.get();
+  }
+
+  private async openDatabase(): Promise<Database> {
+    const Driver = await loadDriver<DatabaseConstructor>("better-sqlite3", "SQLiteDestination");
+    const db = new Driver(this.file);
+    try {
+      // A private database (":memory:", "") stays in its "memory" or "delete" mode.
+      db.pragma("journal_mode = WAL");
+    } catch (error) {
+      db.close();
+      throw wrapDriverError(error, noRedaction, `SQLite ${this.path}: setting WAL mode`);
+    }
+    return db;
   }
 
   /**
@@ -141,17 +133,7 @@ export class SQLiteDestination extends SqlDestination {
   private writeTurn<T>(fn: () => Promise<T>): Promise<T> {
     // A private database (":memory:") is this connection's alone.
     if (this.#inTransaction.getStore() || this.path === ":memory:") return fn();
-    const file = resolve(this.path);
-    const next = (writeTurns.get(file) ?? Promise.resolve()).then(fn, fn);
-    const done = next.then(
-      () => undefined,
-      () => undefined,
-    );
-    writeTurns.set(file, done);
-    void done.then(() => {
-      if (writeTurns.get(file) === done) writeTurns.delete(file);
-    });
-    return next;
+    return afterOtherWrites(resolve(this.path), fn);
   }
 
   protected run(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
@@ -189,7 +171,7 @@ export class SQLiteDestination extends SqlDestination {
    */
   protected async readColumns(table: string, dataset: string | null): Promise<Map<string, string> | null> {
     const name = sqliteTableName(table, dataset);
-    const rows = await this.exclusive(() => this.catalogRows(name));
+    const rows = await this.exclusive(() => this.catalogRows(name, this.dialect.columnsQuery(table, dataset)));
     if (rows.length === 0) return null;
     const stored = String(rows[0]!["stored"]);
     const sharedLedger = table === LEDGER_TABLE && stored.endsWith(`.${LEDGER_TABLE}`);
@@ -209,7 +191,7 @@ export class SQLiteDestination extends SqlDestination {
    * cookie means unchanged columns. The cookie is read first: a change landing between the two
    * reads leaves rows newer than their cookie, read again next time, never older.
    */
-  private async catalogRows(name: string): Promise<Row[]> {
+  private async catalogRows(name: string, query: { sql: string; params: readonly unknown[] }): Promise<Row[]> {
     const db = await this.database();
     let version: unknown;
     try {
@@ -219,10 +201,7 @@ export class SQLiteDestination extends SqlDestination {
     }
     const known = this.#catalogRead.get(name);
     if (known && known.version === version) return known.rows;
-    const rows = await this.statement(
-      "SELECT m.name AS stored, p.name, p.type FROM sqlite_master AS m, pragma_table_info(m.name) AS p WHERE m.type = 'table' AND m.name = ? COLLATE NOCASE ORDER BY p.cid",
-      [name],
-    );
+    const rows = await this.statement(query.sql, query.params);
     this.#catalogRead.set(name, { version, rows });
     return rows;
   }
@@ -255,79 +234,17 @@ export class SQLiteDestination extends SqlDestination {
     }
   }
 
-  protected async createDataset(): Promise<void> {}
-
-  protected isAlreadyDone(error: unknown): boolean {
-    return /already exists|duplicate column/i.test((error as Error).message ?? "");
-  }
-
-  /**
-   * Descending: a backfill writes newest first, so each partition's entries then go at the
-   * index's end (SQLite appends there cheaply) rather than into its middle, which splits pages:
-   * about 8% of a 365-day backfill's instructions. Filters and counts use it either way. An
-   * older table keeps its ascending index (same name, IF NOT EXISTS).
-   */
-  protected createIndex(qualified: string, name: string, expression: string): string {
-    return `CREATE INDEX IF NOT EXISTS ${this.dialect.quote(name)} ON ${qualified} (${expression} DESC)`;
-  }
-
-  /** A time column of text is filtered as `strftime(...)` of it (see sqliteDialect.timeOperand): that expression is indexed. */
-  protected override indexedExpression(column: string, catalogType: string, time: boolean): string {
-    const quoted = this.dialect.quote(column);
-    return time ? this.dialect.timeOperand(quoted, catalogType) : quoted;
-  }
-
-  /** Before partition keys were read as instants, a time column of text was indexed on `strftime` of the column alone. */
-  protected override staleIndexedExpressions(column: string, catalogType: string): string[] {
-    const family = catalogType.trim().toUpperCase();
-    return family === "DATE" || family === "DATETIME" ? [] : [`strftime('%Y-%m-%dT%H:%M:%fZ', ${this.dialect.quote(column)})`];
-  }
-
   protected load(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void> {
     return this.writeTurn(() => this.exclusive(() => this.insertRows(table, dataset, fields, data)));
   }
 
   private async insertRows(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void> {
     const db = await this.database();
-    const width = fields.length;
     const names = fields.map((field) => this.dialect.quote(field.name)).join(", ");
-    const marks = `(${fields.map(() => "?").join(", ")})`;
-    // Each field's conversion is chosen here, once a load, not per value.
-    const writers = fields.map((field) => sqliteFieldWriter(storageKind(field), field.name));
-    const columns = fields.map((field) => data.values(field.name));
+    const into = `INSERT INTO ${this.dialect.table(table, dataset)} (${names}) VALUES `;
     try {
-      // Rows go in statements of many rows each: binding and stepping a statement costs more
-      // than its rows, so one statement per row would double the load's time.
-      const into = `INSERT INTO ${this.dialect.table(table, dataset)} (${names}) VALUES `;
-      const perStatement = Math.max(1, Math.min(ROWS_PER_INSERT, Math.floor(MAX_PARAMETERS / width)));
-      const insertOf = (rows: number) => this.prepare(db, into + Array.from({ length: rows }, () => marks).join(", "));
-      // A full statement's text is built once a load; only the last, shorter one needs another.
-      const full = data.length >= perStatement ? insertOf(perStatement) : null;
-      // One parameter array for every full statement: better-sqlite3 binds (copies) the values
-      // during run(), so the array is free again when it returns.
-      const fullValues = full ? new Array<unknown>(perStatement * width) : null;
-      const insertAll = () => {
-        for (let start = 0; start < data.length; start += perStatement) {
-          const end = Math.min(data.length, start + perStatement);
-          const values = end - start === perStatement && fullValues ? fullValues : new Array<unknown>((end - start) * width);
-          // Column by column: one field's writer for all its values in the statement.
-          for (let j = 0; j < width; j++) {
-            const column = columns[j]!;
-            const write = writers[j];
-            let at = j;
-            for (let i = start; i < end; i++, at += width) {
-              const value = column[i];
-              values[at] = value === null || value === undefined ? null : write ? write(value, i) : value;
-            }
-          }
-          const insert = values === fullValues ? full! : insertOf(end - start);
-          // Values as arguments bind faster than one array (better-sqlite3 reads an array's
-          // elements one API call each); a very wide statement's go as the array, off the stack.
-          if (values.length <= SPREAD_LIMIT) insert.run(...values);
-          else insert.run(values);
-        }
-      };
       // Outside a transaction, one is still wanted: SQLite commits each statement otherwise.
+      const insertAll = () => insertRows((sql) => this.prepare(db, sql), into, fields, data);
       if (db.inTransaction) insertAll();
       else db.transaction(insertAll)();
     } catch (error) {
@@ -377,11 +294,9 @@ export class SQLiteDestination extends SqlDestination {
   }
 
   override async close(): Promise<void> {
-    const pending = this.#db;
-    this.#db = undefined;
     this.#prepared.clear();
     this.#catalogRead.clear();
-    if (pending) (await pending).close();
+    await this.#db.close();
   }
 
   toJSON(): Record<string, unknown> {

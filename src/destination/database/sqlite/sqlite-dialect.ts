@@ -148,6 +148,29 @@ export const sqliteDialect: SqlDialect = {
   columnKey: sqliteNameKey,
   // A BOOLEAN column holds 0 and 1, a DATETIME one the ISO text of Dates; numbers come back as numbers.
   storedKind: (type) => STORED_KINDS.get(type.trim().toUpperCase()) ?? null,
+  // SQLite finds a table by its name in any case (ASCII): `stored` gives the name it keeps.
+  columnsQuery: (table, dataset) => ({
+    sql: "SELECT m.name AS stored, p.name, p.type FROM sqlite_master AS m, pragma_table_info(m.name) AS p WHERE m.type = 'table' AND m.name = ? COLLATE NOCASE ORDER BY p.cid",
+    params: [sqliteTableName(table, dataset)],
+  }),
+  // The dataset prefixes the table's name: there is nothing to create.
+  createDataset: () => null,
+  /*
+   * Descending: a backfill writes newest first, so each partition's entries then go at the
+   * index's end (SQLite appends there cheaply) rather than into its middle, which splits pages:
+   * about 8% of a 365-day backfill's instructions. Filters and counts use it either way. An
+   * older table keeps its ascending index (same name, IF NOT EXISTS).
+   */
+  createIndex: (qualified, name, expression) => `CREATE INDEX IF NOT EXISTS ${quoteDouble(name)} ON ${qualified} (${expression} DESC)`,
+  describeTable: () => [],
+  // A time column of text is filtered as `strftime(...)` of it (see timeOperand): that expression is indexed.
+  indexedExpression: (column, type, time) => (time ? sqliteDialect.timeOperand(quoteDouble(column), type) : quoteDouble(column)),
+  // Before partition keys were read as instants, a time column of text was indexed on `strftime` of the column alone.
+  staleIndexedExpressions: (column, type) => {
+    const family = type.trim().toUpperCase();
+    return family === "DATE" || family === "DATETIME" ? [] : [`strftime('%Y-%m-%dT%H:%M:%fZ', ${quoteDouble(column)})`];
+  },
+  isAlreadyDone: (error) => /already exists|duplicate column/i.test((error as Error).message ?? ""),
 };
 
 /** Turns one field's non-null conformed value, at a (0-based) row, into what SQLite stores. */
