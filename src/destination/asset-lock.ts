@@ -39,14 +39,17 @@ export class AssetLock {
     return new AssetLock(join(tmpdir(), "interloper-locks", hash), asset);
   }
 
+  /** Writes of the asset under way in this process: they share one writer file. */
+  private writes = 0;
+  /** This process's writer file while `writes` > 0. */
+  private writerFile: string | null = null;
+
   /** Runs `write` holding the shared lock, and each partition's lock of `keys` (may be empty). */
   async writing<T>(keys: readonly string[], write: () => Promise<T>): Promise<T> {
-    mkdirSync(this.folder, { recursive: true });
-    const mine = join(this.folder, `w-${THIS_HOST}-${process.pid}-${randomBytes(4).toString("hex")}`);
     for (let pause = 1; ; pause = Math.min(pause * 2, 100)) {
-      create(mine);
+      this.enterWrite();
       if (!this.liveHolder("drop")) break;
-      unlinkSync(mine);
+      this.leaveWrite();
       await sleep(pause);
     }
     const held: string[] = [];
@@ -59,8 +62,33 @@ export class AssetLock {
       return await write();
     } finally {
       for (const name of held) unlinkQuietly(join(this.folder, name));
-      unlinkQuietly(mine);
+      this.leaveWrite();
     }
+  }
+
+  /**
+   * Counts a write in; the first of a process's overlapping writes makes its writer file. One
+   * file for all of them, not one a write: a file made and removed per partition cost 0.19 ms of
+   * W4-CSV-DEFAULT's 1.3 ms a partition.
+   */
+  private enterWrite(): void {
+    if (this.writes++ > 0) return;
+    const file = join(this.folder, `w-${THIS_HOST}-${process.pid}-${randomBytes(4).toString("hex")}`);
+    try {
+      create(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      mkdirSync(this.folder, { recursive: true }); // the first write, or the temporary folder was cleaned
+      create(file);
+    }
+    this.writerFile = file;
+  }
+
+  /** Counts a write out; the last one removes the writer file, so a waiting full refresh may go on. */
+  private leaveWrite(): void {
+    if (--this.writes > 0 || this.writerFile === null) return;
+    unlinkQuietly(this.writerFile);
+    this.writerFile = null;
   }
 
   /**
