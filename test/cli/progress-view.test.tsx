@@ -144,13 +144,24 @@ function view(feed: Feed, color: boolean, closing: readonly string[] | null = nu
   return <ProgressView feed={feed} title={`Backfilling shop.orders for ${window}`} color={color} closing={closing} />;
 }
 
-/** The last frame once it contains every text (renders after a state change are asynchronous). */
+/**
+ * What the screen shows: the lines printed above the frame, then the last frame. The view writes
+ * printed lines straight to the terminal, each batch ending in a line feed; ink-testing-library
+ * records each as a frame of its own, where ink's frames never end in one (and, in its debug
+ * mode, does not draw the frame again after them, as it does on a terminal).
+ */
+function screen(app: ReturnType<typeof render>): string {
+  const printed = app.frames.filter((f) => f.endsWith("\n"));
+  return printed.join("") + (app.frames.filter((f) => !f.endsWith("\n")).at(-1) ?? "");
+}
+
+/** The screen once it contains every text (renders after a state change are asynchronous). */
 async function frameWith(app: ReturnType<typeof render>, ...texts: string[]): Promise<string> {
   await vi.waitFor(() => {
-    const frame = app.lastFrame() ?? "";
+    const frame = screen(app);
     for (const text of texts) expect(frame).toContain(text);
   });
-  return app.lastFrame() ?? "";
+  return screen(app);
 }
 
 describe("ProgressView", () => {
@@ -327,7 +338,7 @@ describe("ProgressView", () => {
         "Interrupted: 1 of 4 partitions completed, 3 not run, 5 rows in 2.0s",
       ]),
     );
-    const frame = app.lastFrame() ?? "";
+    const frame = screen(app);
     expect(frame.split("\n")).toEqual([
       "✓ 2026-01-04  5 rows  1.6s",
       "asset        partitions  rows  time",

@@ -2,7 +2,7 @@ import { Box, Text, useInput, type Key } from "ink";
 import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from "react";
 import type { Coverage } from "../../api/coverage/index.js";
 import { count } from "../../text/english.js";
-import { cutToWidth } from "../views/coverage-text.js";
+import { cutToWidth, neverLine } from "../views/coverage-text.js";
 import { CellRun } from "../views/coverage-view.js";
 import type { PartitionInDestination } from "../views/partition-details.js";
 import { colorProp } from "../views/color-prop.js";
@@ -69,7 +69,11 @@ export function CoverageExplorer({ coverages, width, height, color = true, place
   // clear the whole screen on every redraw).
   const rows = height - 1;
   const notice = state.typing === "goto" ? `go to a key of ${current?.asset ?? ""}: ${state.goto}▏` : state.notice;
-  const status = current && selected ? statusLines(current, selected, width) : [];
+  // An asset never materialized has no picture to read that from: its status says so first.
+  const status = [
+    ...(current?.neverMaterialized ? [neverLine(current, width)] : []),
+    ...(current && selected ? statusLines(current, selected, width) : []),
+  ];
   const help = helpLines(current, state.typing, width);
   const fixed = 1 + (message ? 1 : 0) + (shown.length === 0 ? 1 : 0) + status.length + (notice ? 1 : 0) + help.length;
   const listLeast = fitList(shown, current, width, 0).length;

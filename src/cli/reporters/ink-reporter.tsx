@@ -36,7 +36,7 @@ export class InkReporter implements ProgressFeed {
       stdout: withKnownSize(output),
       exitOnCtrlC: false,
       patchConsole: false,
-      // ink's own limit, for what it draws after a frame (the second pass of finished lines).
+      // ink's own limit on its redraws, the same as ours.
       maxFps: 1000 / FRAME_MS,
     });
     // Elapsed times and the rate move even when no event arrives (seconds are what they show).

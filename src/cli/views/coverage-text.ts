@@ -137,7 +137,7 @@ export function blockLines(block: Block): string[] {
 
 /** Coverage of one asset as plain text: the picture (or bars for a list), then the facts. */
 export function coverageText(c: Coverage, width: number): string[] {
-  const lines: string[] = c.neverMaterialized ? [`${c.asset}: ${NEVER}`, ""] : [];
+  const lines: string[] = c.neverMaterialized ? [neverLine(c, width), ""] : [];
   if (c.kind === "list") lines.push(...listBars(c, width));
   else for (const block of layoutCoverage(c, width)) lines.push(...blockLines(block), "");
   if (c.expected > 0) lines.push(legend(width, c.inProgress !== null, hasPartial(c), c.unreadable > 0), "");
@@ -163,6 +163,9 @@ export function listBars(c: Coverage, width: number): string[] {
 
 /** What an asset with no start and nothing stored is: not complete, with no range to expect yet. */
 const NEVER = "never materialized (no start, no upstream with one, nothing stored): run it for a window, or declare its start";
+
+/** The line that heads an asset never materialized (see NEVER), in the text and the ink views alike. */
+export const neverLine = (c: Coverage, width: number): string => cutToWidth(`${c.asset}: ${NEVER}`, width);
 
 /** Column widths shared by the summary lines of several assets. */
 export interface SummaryColumns {

@@ -1,7 +1,7 @@
 import { Box, Static, Text } from "ink";
 import type { Coverage } from "../../api/coverage/index.js";
 import { cellChar, cellText, hasPartial, layoutCoverage, type Cell, type CellRow } from "./coverage-layout.js";
-import { DESTINATION_LINE, factLines, cutToWidth, legend, listBars } from "./coverage-text.js";
+import { DESTINATION_LINE, factLines, cutToWidth, legend, listBars, neverLine } from "./coverage-text.js";
 import { colorProp } from "./color-prop.js";
 
 // Greens from pale to deep for row counts; missing and empty stand apart in red and yellow,
@@ -84,6 +84,11 @@ export function CoverageView({ coverage, width, color = true }: { coverage: Cove
   const blocks = coverage.kind === "list" ? [] : layoutCoverage(coverage, width);
   return (
     <Box flexDirection="column">
+      {coverage.neverMaterialized ? (
+        <Box marginBottom={1}>
+          <Text {...colorProp(color ? "red" : undefined)}>{neverLine(coverage, width)}</Text>
+        </Box>
+      ) : null}
       {coverage.kind === "list"
         ? listBars(coverage, width).map((line, i) => (
             <Text key={i} {...colorProp(color ? listLineColor(line) : undefined)}>

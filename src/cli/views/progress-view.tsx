@@ -1,9 +1,10 @@
-import { Box, Static, Text } from "ink";
-import { Fragment, useEffect, useRef, useState } from "react";
+import { Box, Text, useStdout } from "ink";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { count } from "../../text/english.js";
 import { printable } from "../printable.js";
-import { formatDuration, type FinishedUnit, type PrintedLine as PrintedLineOf, type RunTracker } from "../reporters/tracker.js";
-import { STATUS_WORDS, type UnitStatus } from "../reporters/unit-status.js";
+import { formatDuration, type RunTracker } from "../reporters/tracker.js";
+import { STATUS_WORDS } from "../reporters/unit-status.js";
+import { MARKS, printedText } from "./printed-text.js";
 import { colorProp } from "./color-prop.js";
 
 /** Notifies the view when the tracker changed. */
@@ -14,17 +15,6 @@ export interface ProgressFeed {
 
 const BAR_WIDTH = 30;
 const MAX_RUNNING_SHOWN = 6;
-
-/** The mark and colour of a finished unit's line. */
-const MARKS: Readonly<Record<UnitStatus, { mark: string; color: string }>> = {
-  completed: { mark: "✓", color: "green" },
-  failed: { mark: "✗", color: "red" },
-  abandoned: { mark: "⊘", color: "yellow" },
-  canceled: { mark: "⊘", color: "yellow" },
-  skipped: { mark: "↷", color: "yellow" },
-  waiting: { mark: "↷", color: "yellow" },
-  notRun: { mark: " ", color: "gray" },
-};
 
 export interface ProgressViewProps {
   readonly feed: ProgressFeed;
@@ -38,33 +28,16 @@ export interface ProgressViewProps {
 }
 
 /**
- * A backfill or run in progress: finished units and log lines printed above (each once, as
- * ink's Static writes them), the bar, the counts and what is running below. At the end the bar
- * gives way to the closing lines.
+ * A backfill or run in progress: finished units and log lines printed above (each once), the bar,
+ * the counts and what is running below. At the end the bar gives way to the closing lines.
  */
 export function ProgressView({ feed, title, color = true, closing = null }: ProgressViewProps) {
   const [, setVersion] = useState(0);
   useEffect(() => feed.subscribe(() => setVersion((v) => v + 1)), [feed]);
   const t = feed.tracker;
-  // The lines printed since the last frame go out as one batch: one text for ink to lay out and
-  // write, not one per line (a long run of quick partitions prints thousands).
-  const batches = useRef<Array<{ readonly from: number; readonly to: number }>>([]);
-  const printedSoFar = batches.current.at(-1)?.to ?? 0;
-  if (t.printed.length > printedSoFar) batches.current.push({ from: printedSoFar, to: t.printed.length });
+  usePrintedLines(t, color);
   return (
     <Box flexDirection="column">
-      <Static items={[...batches.current]}>
-        {({ from, to }) => (
-          <Text key={from}>
-            {t.printed.slice(from, to).map((line, i) => (
-              <Fragment key={i}>
-                {i > 0 ? "\n" : ""}
-                <PrintedLine line={line} color={color} />
-              </Fragment>
-            ))}
-          </Text>
-        )}
-      </Static>
       {closing ? (
         // An empty Text takes no line: a blank line is a space.
         closing.map((line, index) => <Text key={index}>{printable(line) || " "}</Text>)
@@ -75,18 +48,22 @@ export function ProgressView({ feed, title, color = true, closing = null }: Prog
   );
 }
 
-/** One printed line, inside the batch's text: a finished unit, a notice of the command, or an asset's log line. */
-function PrintedLine({ line, color }: { line: PrintedLineOf; color: boolean }) {
-  if (line.kind === "unit") return <FinishedLine unit={line.unit} color={color} />;
-  if (line.kind === "notice") return <Text bold={color}>{printable(line.text)}</Text>;
-  return (
-    <Text
-      {...colorProp(color ? (line.level === "error" ? "red" : line.level === "warn" ? "yellow" : undefined) : undefined)}
-      dimColor={color && (line.level === "info" || line.level === "debug")}
-    >
-      {printable(line.text)}
-    </Text>
-  );
+/**
+ * Writes the lines printed since the last frame, as one text, above the frame: ink clears the
+ * frame, writes them and draws the frame again below. Not through ink's Static, which lays out
+ * and measures every line: on a run of quick partitions that cost more than the run itself.
+ * A layout effect: the lines go out with the frame that counts them, and the last ones before
+ * the closing lines.
+ */
+function usePrintedLines(t: RunTracker, color: boolean): void {
+  const { write } = useStdout();
+  const written = useRef(0);
+  useLayoutEffect(() => {
+    if (t.printed.length <= written.current) return;
+    const lines = t.printed.slice(written.current).map((line) => printedText(line, color));
+    written.current = t.printed.length;
+    write(`${lines.join("\n")}\n`);
+  });
 }
 
 /** The part redrawn while the run goes: title, bar and counts, what is running. */
@@ -120,20 +97,6 @@ function Bar({ tracker: t, color }: { tracker: RunTracker; color: boolean }) {
       {troubles.map((s) => (
         <Text key={s} {...colorProp(color ? MARKS[s].color : undefined)}>{`  ${t.counts[s]} ${STATUS_WORDS[s]}`}</Text>
       ))}
-    </Text>
-  );
-}
-
-function FinishedLine({ unit, color }: { unit: FinishedUnit; color: boolean }) {
-  const { mark, color: tint } = MARKS[unit.status];
-  const detail =
-    unit.status === "completed"
-      ? `${count(unit.rows, "row")}  ${formatDuration(unit.durationMs)}`
-      : `${unit.status === "failed" ? "" : `${STATUS_WORDS[unit.status]}: `}${unit.failures.join("; ")}`;
-  return (
-    <Text>
-      <Text {...colorProp(color ? tint : undefined)}>{`${mark} `}</Text>
-      {printable(`${unit.label}  ${detail}`)}
     </Text>
   );
 }
