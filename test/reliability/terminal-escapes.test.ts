@@ -273,8 +273,10 @@ describe("the ink views", () => {
     for (const event of events) tracker.apply(event);
     const app = render(createElement(ProgressView, { feed, title: `Backfilling esc.tagged for ${OK}..${FAILS}`, color: false }));
     try {
-      await vi.waitFor(() => expect(app.lastFrame()).toContain(`running never${VALUE_SHOWN}`));
-      const frame = app.lastFrame()!;
+      // Finished lines are written to the terminal apart from ink's live frame: read both.
+      const screen = () => app.frames.filter((f) => f.endsWith("\n")).join("") + (app.frames.filter((f) => !f.endsWith("\n")).at(-1) ?? "");
+      await vi.waitFor(() => expect(screen()).toContain(`running never${VALUE_SHOWN}`));
+      const frame = screen();
       expect(rawIn(frame)).toEqual([]);
       expect(frame).not.toContain("\u001b");
       // Ink wraps the title at the space before the window.
