@@ -131,11 +131,14 @@ describe("coverage --interactive", () => {
       timeout: 50_000,
     });
     let output = "";
+    // q until it quits, a few times a second: keys typed before ink puts the terminal in raw mode
+    // are echoed, and answering every chunk of output with a key would answer its own echoes.
+    let quitting: NodeJS.Timeout | undefined;
     child.stdout!.on("data", (chunk: Buffer) => {
       output += chunk.toString("utf8");
-      if (plain(output).includes(KEYS_HELP)) child.stdin!.write("q");
+      if (quitting === undefined && plain(output).includes(KEYS_HELP)) quitting = setInterval(() => child.stdin!.write("q"), 300);
     });
-    const result = await child;
+    const result = await child.finally(() => clearInterval(quitting));
     expect(result.exitCode, plain(output).slice(-2000)).toBe(0);
     const lines = TerminalScreen.of(output, 80, 24).lines.map((l) => l.trimEnd());
     const frame = lines.slice(lines.findLastIndex((l) => l.startsWith("coverage explorer: ")));
