@@ -1,18 +1,8 @@
 import { randomUUID } from "node:crypto";
-import {
-  AssetError,
-  ConfigError,
-  DataNotFoundError,
-  DependencyNotFoundError,
-  DestinationWriteError,
-  InterloperError,
-  PartitionError,
-  SchemaError,
-} from "../errors.js";
-import { upstreamWindow, type Partition, type PartitionWindow } from "../partitioning/index.js";
+import { AssetError, DestinationWriteError, InterloperError, SchemaError } from "../errors.js";
+import type { Partition, PartitionWindow } from "../partitioning/index.js";
 import { mergeInferred, type FieldSpec } from "../schema/index.js";
 import type { RunMetadata } from "../destination/index.js";
-import { rowCountOf } from "../destination/row-count.js";
 import type { Asset } from "./asset.js";
 import { underWriteLock } from "./asset-lock.js";
 import { assetWindowOf } from "./asset-window.js";
@@ -23,7 +13,7 @@ import { conformData, type Conformed } from "./conform-data.js";
 import { conformStream } from "./conform-stream.js";
 import { deliverTo, errorInfo, type AssetEvent, type LogLevel } from "./events.js";
 import { ExecutionContext } from "./execution-context.js";
-import { delivered } from "./upstream.js";
+import { readDependencies } from "./read-dependencies.js";
 import { subject } from "../text/english.js";
 
 /** How one asset execution is wired into its run. */
@@ -51,7 +41,7 @@ export interface ExecuteOptions {
 }
 
 /** The fields every event of one execution shares. */
-interface EventScope {
+export interface EventScope {
   readonly runId: string;
   readonly backfillId?: string;
   readonly partition?: string;
@@ -262,72 +252,6 @@ async function writeStreamed(
  */
 function remember(options: ExecuteOptions, asset: Asset, schema: readonly FieldSpec[] | null): void {
   options.schemas.set(asset.qualifiedKey, asset.schema ? schema : mergeInferred(options.schemas.get(asset.qualifiedKey), schema));
-}
-
-async function readDependencies(
-  asset: Asset,
-  window: PartitionWindow | null,
-  options: ExecuteOptions,
-  base: EventScope,
-): Promise<Record<string, unknown>> {
-  const values: Record<string, unknown> = {};
-  const declared = [...Object.keys(asset.definition.requires), ...Object.keys(asset.definition.optionalRequires)];
-  for (const name of declared) {
-    const dependency = options.resolve(asset, name);
-    const upstream = dependency.asset;
-    if (!upstream) {
-      if (dependency.optional) {
-        values[name] = undefined;
-        continue;
-      }
-      throw new DependencyNotFoundError(`asset "${asset.qualifiedKey}" requires "${name}", which is not available`);
-    }
-    const destination = upstream.requireDestination("read from");
-    const name0 = upstream.destinationKeys[0]!;
-    const scope = upstreamScope(asset, upstream, dependency, window);
-    const schema = upstream.schema ?? options.schemas.get(upstream.qualifiedKey) ?? null;
-    const started = Date.now();
-    const event = { ...base, asset: asset.qualifiedKey, destination: `${upstream.qualifiedKey}@${name0}` };
-    options.emit({ ...event, type: "destination:read:started", time: new Date().toISOString() });
-    try {
-      const metadata = { runId: options.runId, ...(options.backfillId ? { backfillId: options.backfillId } : {}) };
-      const log = (level: LogLevel, message: string) =>
-        options.emit({ ...base, type: "log", time: new Date().toISOString(), level, message });
-      values[name] = delivered(asset, upstream, dependency, await destination.read(upstream.ioContext(scope, schema, metadata, log)));
-    } catch (error) {
-      options.emit({ ...event, type: "destination:read:failed", time: new Date().toISOString(), error: errorInfo(error) });
-      // Say which upstream lacks data: the destination only knows its own asset.
-      if (error instanceof DataNotFoundError) {
-        throw new DataNotFoundError(
-          `asset "${asset.qualifiedKey}" needs "${upstream.qualifiedKey}"${scope ? ` for ${String(scope)}` : ""}, which was not materialized: ${error.message}`,
-          { cause: error },
-        );
-      }
-      throw error;
-    }
-    options.emit({
-      ...event,
-      type: "destination:read:completed",
-      time: new Date().toISOString(),
-      rows: rowCountOf(values[name]),
-      durationMs: Date.now() - started,
-    });
-  }
-  return values;
-}
-
-/** The upstream window this run reads through the dependency's mapping; ConfigError for an edge that cannot be read. */
-function upstreamScope(asset: Asset, upstream: Asset, dependency: Dependency, window: PartitionWindow | null): PartitionWindow | null {
-  if (dependency.problem) throw new ConfigError(dependency.problem);
-  try {
-    return upstreamWindow(upstream.partitioning, window, dependency.mapping);
-  } catch (error) {
-    if (!(error instanceof PartitionError)) throw error;
-    throw new PartitionError(
-      `asset "${asset.qualifiedKey}" cannot read "${upstream.qualifiedKey}" (as ${dependency.name}): ${error.message}`,
-      { cause: error },
-    );
-  }
 }
 
 function withDefaults(partial: Partial<ExecuteOptions>): ExecuteOptions {

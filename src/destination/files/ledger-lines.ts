@@ -31,7 +31,7 @@ export function entryLine(entry: LedgerEntry): string {
   return `\n${text.slice(0, -1)},"${checksumOf(text)}"]\n`;
 }
 
-/** The length of `,"xxxxxxxx"]`, the checksum closing a line. */
+/** The length of the checksum closing a line: a comma, the 8 hex digits in quotes, the bracket. */
 const CHECKSUM_TAIL = 12;
 
 /**
