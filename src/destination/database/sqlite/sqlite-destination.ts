@@ -11,7 +11,7 @@ import { loadDriver } from "../optional-driver.js";
 import { LEDGER_TABLE } from "../partition-ledger.js";
 import { wrapDriverError } from "../secrets.js";
 import { SqlDestination } from "../sql-destination.js";
-import { sqliteDialect, sqliteNameKey, sqliteTableName } from "./sqlite-dialect.js";
+import { refuseCaseTwins, sqliteDialect, sqliteTableName } from "./sqlite-dialect.js";
 import { insertRows } from "./sqlite-load.js";
 import { afterOtherWrites } from "./write-turns.js";
 import { declareOptions } from "../../options.js";
@@ -220,18 +220,7 @@ export class SQLiteDestination extends SqlDestination {
    * (the second written would replace the first's rows, or be refused at its write).
    */
   override checkAssets(assets: readonly AssetRef[]): void {
-    const byName = new Map<string, AssetRef>();
-    for (const asset of assets) {
-      const name = sqliteTableName(asset.table, asset.dataset);
-      const folded = sqliteNameKey(name);
-      const other = byName.get(folded);
-      if (other && sqliteTableName(other.table, other.dataset) !== name) {
-        throw new ConfigError(
-          `SQLiteDestination ${JSON.stringify(this.path)}: assets "${other.key}" and "${asset.key}" would store tables "${sqliteTableName(other.table, other.dataset)}" and "${name}", which SQLite takes for one table (its table names ignore case); give one of them a distinct table (set \`table\`) or dataset`,
-        );
-      }
-      byName.set(folded, asset);
-    }
+    refuseCaseTwins(this.path, assets);
   }
 
   protected load(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void> {

@@ -1,3 +1,5 @@
+import { ConfigError } from "../../../errors.js";
+import type { AssetRef } from "../../io-context.js";
 import type { TimeGranularity } from "../../../partitioning/index.js";
 import { formatIsoDate } from "../../../schema/index.js";
 import { jsonText, unstorable, utf8Text } from "../../unstorable.js";
@@ -217,4 +219,23 @@ export function sqliteValue(kind: StorageKind, value: unknown, field: string, ro
   if (value === null || value === undefined) return null;
   const write = sqliteFieldWriter(kind, field);
   return write === null ? value : write(value, row);
+}
+
+/**
+ * Refuses two assets whose tables SQLite would take for one (its table names ignore case): the
+ * second written would replace the first's rows, or be refused at its write.
+ */
+export function refuseCaseTwins(path: string, assets: readonly AssetRef[]): void {
+  const byName = new Map<string, AssetRef>();
+  for (const asset of assets) {
+    const name = sqliteTableName(asset.table, asset.dataset);
+    const folded = sqliteNameKey(name);
+    const other = byName.get(folded);
+    if (other && sqliteTableName(other.table, other.dataset) !== name) {
+      throw new ConfigError(
+        `SQLiteDestination ${JSON.stringify(path)}: assets "${other.key}" and "${asset.key}" would store tables "${sqliteTableName(other.table, other.dataset)}" and "${name}", which SQLite takes for one table (its table names ignore case); give one of them a distinct table (set \`table\`) or dataset`,
+      );
+    }
+    byName.set(folded, asset);
+  }
 }
