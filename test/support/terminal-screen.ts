@@ -12,6 +12,11 @@ export class TerminalScreen {
   private col = 0;
   /** Set after a character lands in the last column: the next printable one wraps first. */
   private pendingWrap = false;
+  /**
+   * An escape sequence cut off at the end of the last write: a pseudo-terminal hands bytes over
+   * in chunks of any size, so a sequence can arrive in two reads (and under load often does).
+   */
+  private unfinished = "";
 
   constructor(
     readonly columns: number,
@@ -26,11 +31,17 @@ export class TerminalScreen {
   }
 
   write(text: string): void {
-    const chars = [...text];
+    const chars = [...(this.unfinished + text)];
+    this.unfinished = "";
     for (let i = 0; i < chars.length; i++) {
       const c = chars[i]!;
       if (c === ESC) {
-        i = this.escape(chars, i);
+        const end = this.escape(chars, i);
+        if (end === undefined) {
+          this.unfinished = chars.slice(i).join("");
+          return;
+        }
+        i = end;
         continue;
       }
       if (c === "\r") {
@@ -90,19 +101,25 @@ export class TerminalScreen {
     if (this.row === this.rows.length) this.rows.push([]);
   }
 
-  /** Reads the escape sequence at `start`; returns the index of its last character. */
-  private escape(chars: readonly string[], start: number): number {
+  /**
+   * Reads the escape sequence at `start`; returns the index of its last character, or undefined
+   * when the text ends before the sequence does (the rest comes with the next write).
+   */
+  private escape(chars: readonly string[], start: number): number | undefined {
     const kind = chars[start + 1];
+    if (kind === undefined) return undefined;
     if (kind === "[") {
       let end = start + 2;
       while (end < chars.length && !/[@-~]/.test(chars[end]!)) end++;
-      this.csi(chars.slice(start + 2, end).join(""), chars[end] ?? "");
+      if (end === chars.length) return undefined;
+      this.csi(chars.slice(start + 2, end).join(""), chars[end]!);
       return end;
     }
     if (kind === "]") {
       // An operating system command (a title, a link): up to BEL or ST.
       let end = start + 2;
       while (end < chars.length && chars[end] !== "\u0007" && !(chars[end] === ESC && chars[end + 1] === "\\")) end++;
+      if (end === chars.length) return undefined;
       return chars[end] === ESC ? end + 1 : end;
     }
     // Two-character sequences (ESC 7, ESC 8, ESC =, ...): nothing a progress view needs.
