@@ -58,6 +58,15 @@ export { defineConfig, type InterloperConfig } from "./config/define-config.js";
 export { loadConfig, type LoadedConfig } from "./config/load-config.js";
 export { findAsset, loadProject, projectOf, resolvePathsFrom, type Project } from "./api/project.js";
 export {
+  openProject,
+  type OpenProjectOptions,
+  type Session,
+  type SessionMaterializeOptions,
+  type SessionPlanOptions,
+  type SessionReadOptions,
+  type SessionSelection,
+} from "./api/session/index.js";
+export {
   MATERIALIZABLE,
   parseSelector,
   partitioned,

@@ -3,6 +3,7 @@ import { rowCountOf } from "../destination/row-count.js";
 import { ConfigError, DataNotFoundError } from "../errors.js";
 import type { BackfillResult } from "../runner/backfill.js";
 import { executePlan } from "../runner/execute-plan.js";
+import type { RunContext } from "../runner/context.js";
 import type { ChildProcessOptions } from "../runner/pool/worker-pool.js";
 import type { EventHandler, RunEvents } from "../runner/events.js";
 import type { RunResult } from "../runner/run-result.js";
@@ -57,6 +58,11 @@ export async function materialize(project: Project, options: MaterializeOptions 
 
 /** Runs a plan `planMaterialize` made of this project, as it stands (a command shows it first). */
 export async function materializePlan(project: Project, plan: Plan, options: PlanExecutionOptions = {}): Promise<MaterializeOutcome> {
+  return runPlan(project, plan, options);
+}
+
+/** `materializePlan` in a session: its runs share `context` (unset: runs outside any session). */
+export async function runPlan(project: Project, plan: Plan, options: PlanExecutionOptions, context?: RunContext): Promise<MaterializeOutcome> {
   const result = await executePlan(project.dag, plan, {
     concurrency: options.concurrency ?? project.config.concurrency ?? 4,
     failFast: options.failFast ?? false,
@@ -67,6 +73,7 @@ export async function materializePlan(project: Project, plan: Plan, options: Pla
     ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
     ...(options.backfillId ? { backfillId: options.backfillId } : {}),
     ...(options.processes && plan.mode === "backfill" ? processPool(project, options.processes) : {}),
+    ...(context ? { context } : {}),
   });
   const incomplete =
     "incompletePartitions" in result

@@ -62,29 +62,55 @@ export function errorInfo(error: unknown): ErrorInfo {
 }
 
 type AnyHandler = (event: { readonly type: string }) => void;
-const subscribers = new Set<AnyHandler>();
-
-/** Adds a process-wide listener of every event; returns the function that removes it. */
-export function addSubscriber(handler: AnyHandler): () => void {
-  subscribers.add(handler);
-  return () => subscribers.delete(handler);
-}
 
 /**
- * An emit function that delivers to a run's own handler and to every subscriber. A throwing
- * listener is reported as a process warning and never breaks the run that emitted the event.
- * A warning or error that nobody hears (no handler, `listening` false, no subscriber) becomes a
- * process warning of type InterloperWarning: `asset.materialize()` or `dag.materialize()` without
- * a listener must not lose "reads will not find these rows".
+ * Listeners of every event of some runs: a session's (`session.on`), or, for runs started outside
+ * any session (`asset.materialize`, `il.backfill`, `DAG#materialize`), the default ones that
+ * `il.subscribe` adds to. Runs deliver to the set they were started with and to no other.
+ */
+export class Listeners {
+  private readonly handlers = new Set<AnyHandler>();
+
+  /** Adds a listener; returns the function that removes it. */
+  add(handler: AnyHandler): () => void {
+    this.handlers.add(handler);
+    return () => void this.handlers.delete(handler);
+  }
+
+  get size(): number {
+    return this.handlers.size;
+  }
+
+  /** Hands an event to each listener (one that throws is reported and the run goes on). */
+  deliver(event: { readonly type: string }): void {
+    for (const handler of this.handlers) notify(handler, event);
+  }
+
+  /** Forgets every listener (the session closed). */
+  clear(): void {
+    this.handlers.clear();
+  }
+}
+
+/** The listeners of runs started outside any session. */
+export const defaultListeners = new Listeners();
+
+/**
+ * An emit function that delivers to a run's own handler and to `listeners` (its session's). A
+ * throwing listener is reported as a process warning and never breaks the run that emitted the
+ * event. A warning or error that nobody hears (no handler, `listening` false, no listener)
+ * becomes a process warning of type InterloperWarning: `asset.materialize()` or
+ * `dag.materialize()` without a listener must not lose "reads will not find these rows".
  */
 export function deliverTo<E extends { readonly type: string }>(
   onEvent?: (event: E) => void,
   listening?: () => boolean,
+  listeners: Listeners = defaultListeners,
 ): (event: E) => void {
   return (event) => {
     if (onEvent) notify(onEvent as AnyHandler, event);
-    for (const handler of subscribers) notify(handler, event);
-    if (subscribers.size === 0 && (onEvent === undefined || listening?.() === false)) unheard(event);
+    listeners.deliver(event);
+    if (listeners.size === 0 && (onEvent === undefined || listening?.() === false)) unheard(event);
   };
 }
 

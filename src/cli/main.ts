@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { Command } from "commander";
 import { CHILD_KILL_DELAY_MS, DEFAULT_GRACE_MS, formatLimit } from "../runner/limits.js";
-import { runsUnderWay } from "../runner/watchdog.js";
+import { closeCommandSessions, commandRunsUnderWay } from "./command-session.js";
 import { applyColorChoice, colorChoice } from "./color.js";
 import { reportError } from "./errors.js";
 import { packageVersion } from "./version.js";
@@ -355,7 +355,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   const unfinished = () => {
     if (finished) return;
     process.exitCode = 1;
-    if (runsUnderWay()) return;
+    if (commandRunsUnderWay()) return;
     finished = true;
     process.stderr.write("interloper: the command stopped before it finished: it waited on a promise that nothing could settle any more\n");
   };
@@ -381,7 +381,6 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
     finished = true;
     process.off("beforeExit", unfinished);
     // Database pools and clients would keep the process alive after the work is done.
-    const { closeLoadedProjects } = await import("../api/loaded.js");
-    await closeLoadedProjects();
+    await closeCommandSessions();
   }
 }

@@ -1,5 +1,4 @@
-import { closeLoadedProjects } from "../api/loaded.js";
-import { takeEscapedError } from "../runner/watchdog.js";
+import { closeCommandSessions, takeEscapedError } from "./command-session.js";
 import { debugging, reportError } from "./errors.js";
 import { printableLines } from "./printable.js";
 
@@ -37,7 +36,7 @@ export function guardEscapedErrors(verbose: boolean | undefined): () => void {
 export async function exitLeavingAbandonedWork(code: number): Promise<never> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([
-    closeLoadedProjects().catch(() => undefined),
+    closeCommandSessions().catch(() => undefined),
     new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_LIMIT_MS))),
   ]);
   clearTimeout(timer);

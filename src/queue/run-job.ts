@@ -30,7 +30,11 @@ export function jobAssets(project: Project, data: JobData): Asset[] {
 }
 
 /** Runs a job's slot in this process: one run of its assets over its partition, with the usual events. */
-export async function runJob(project: Project, data: JobData, options: RunOptions & Pick<RunInternals, "beforeWrite">): Promise<RunResult> {
+export async function runJob(
+  project: Project,
+  data: JobData,
+  options: RunOptions & Pick<RunInternals, "beforeWrite" | "context">,
+): Promise<RunResult> {
   const assets = jobAssets(project, data);
   const partitioning = assets[0]?.partitioning ?? null;
   const window = data.partition !== null && partitioning ? partitioning.partition(data.partition).window : null;

@@ -11,6 +11,7 @@ import { ensureTables, type JobData } from "./queue-tables.js";
 import { failureOf, failureOfError, jobAssets, runJob, type JobFailure } from "./run-job.js";
 import { RunControl } from "../runner/attempt.js";
 import { emitter } from "../runner/events.js";
+import { defaultRunContext, type RunContext } from "../runner/context.js";
 import { WorkerPool, type ChildProcessOptions } from "../runner/pool/worker-pool.js";
 
 // A worker fetches at most as many jobs as it has free slots, so nothing it holds waits
@@ -54,6 +55,8 @@ export interface WorkerOptions {
   readonly reconnectSeconds?: number;
   /** Seconds between looks for jobs whose worker went silent past their expiry (default 60). */
   readonly superviseSeconds?: number;
+  /** The session whose runs these are (`session.runtime`): its listeners hear them, its watchdog and workers are theirs. */
+  readonly context?: RunContext;
 }
 
 /** A job starting or ending in this worker. */
@@ -108,11 +111,19 @@ export async function runWorker(connection: QueueConnection, project: Project, o
   // One pool per backfill: a pool's processes run partitions of one backfill id.
   const pools = new Map<string, WorkerPool>();
   const control = new RunControl(options.runSignal);
+  const runContext = options.context ?? defaultRunContext;
   const poolFor = (backfill: string, childProcess: ChildProcessOptions): WorkerPool => {
     let pool = pools.get(backfill);
     if (!pool) {
-      const emit = emitter(options.onEvent, options.events);
-      const context = { backfillId: backfill, emit, control, concurrency: options.assetConcurrency ?? 4, failFast: true };
+      const emit = emitter(options.onEvent, options.events, runContext.listeners);
+      const context = {
+        backfillId: backfill,
+        emit,
+        control,
+        concurrency: options.assetConcurrency ?? 4,
+        failFast: true,
+        workers: runContext.workers,
+      };
       const limits = {
         ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
         ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
@@ -155,6 +166,7 @@ export async function runWorker(connection: QueueConnection, project: Project, o
               ...(options.runSignal ? { signal: options.runSignal } : {}),
               ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
               ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
+              context: runContext,
             });
       if (result.status !== "completed") failure = failureOf(result, data.partition);
     } catch (error) {

@@ -69,10 +69,19 @@ function fire(listeners: Set<() => void>): void {
 /** The attempt whose asset code is running, as seen from any callback it scheduled. */
 const scope = new AsyncLocalStorage<Attempt>();
 
-/** Every attempt the runner is waiting for, in this process. */
-const inFlight = new Set<Attempt>();
-/** Abandoned executions whose promise is still pending: work left running in this process. */
-const leftRunning = new Set<Attempt>();
+/**
+ * The attempts of one session's runs (see RunContext): those its runs wait for, and those they
+ * abandoned whose promise is still pending (work left running in this process).
+ */
+export class Attempts {
+  readonly inFlight = new Set<Attempt>();
+  readonly leftRunning = new Set<Attempt>();
+
+  /** How many abandoned executions have not settled (they may hold timers, sockets, CPU). */
+  get stillRunning(): number {
+    return this.leftRunning.size;
+  }
+}
 
 /**
  * One execution of one asset that its run waits for. The runner can stop waiting (a timeout,
@@ -96,6 +105,8 @@ export class Attempt {
     /** The run's window as a string, or null for an unpartitioned asset. */
     readonly partition: string | null,
     control: RunControl,
+    /** Where its session keeps track of it. */
+    readonly registry: Attempts,
   ) {
     this.detach = control.onInterrupt(() => this.context.abort(control.signal?.reason));
   }
@@ -138,6 +149,7 @@ export class Attempt {
     const abandoned = new Promise<never>((_, reject) => {
       this.release = (outcome) => reject(new AbandonedAttempt(outcome));
     });
+    const { inFlight, leftRunning } = this.registry;
     inFlight.add(this);
     const running = scope.run(this, work);
     const done = () => {
@@ -154,8 +166,8 @@ export class Attempt {
   abandon(outcome: Abandonment): boolean {
     if (!this.waiting) return false;
     this.outcome = outcome;
-    inFlight.delete(this);
-    leftRunning.add(this);
+    this.registry.inFlight.delete(this);
+    this.registry.leftRunning.add(this);
     this.detach();
     this.abandonment.abort(outcome.error);
     if (!this.context.signal.aborted) this.context.abort(outcome.error);
@@ -189,14 +201,4 @@ export class AbandonedAttempt extends Error {
 /** The attempt whose code scheduled the callback running now, if any. */
 export function currentAttempt(): Attempt | undefined {
   return scope.getStore();
-}
-
-/** The attempts every run in this process is waiting for. */
-export function attemptsInFlight(): Attempt[] {
-  return [...inFlight];
-}
-
-/** How many abandoned executions have not settled (they may hold timers, sockets, CPU). */
-export function abandonedStillRunning(): number {
-  return leftRunning.size;
 }

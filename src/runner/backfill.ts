@@ -10,9 +10,9 @@ import { Limiter } from "./limiter.js";
 import type { ExecutionStatus, RunResult } from "./run-result.js";
 import { checkLimits } from "./limits.js";
 import { checkOrder, planExecution } from "./plan.js";
-import { runWindow, selectAssets, type RunOptions } from "./run.js";
+import { runWindow, selectAssets, type RunInternals, type RunOptions } from "./run.js";
 import { Requirements, type Slot, type Stage, type WaitingPartition } from "./stages.js";
-import { watchRun } from "./watchdog.js";
+import { defaultRunContext } from "./context.js";
 import { WorkerPool, type ChildProcessOptions } from "./pool/worker-pool.js";
 
 /** Options of `il.backfill`. */
@@ -119,7 +119,7 @@ export async function backfill(
 }
 
 /** Options of `runStages`: a backfill's, and how to name the whole of what runs. */
-export interface StagedOptions extends BackfillOptions {
+export interface StagedOptions extends BackfillOptions, Pick<RunInternals, "context"> {
   /** The range the stages cover, as events and the result name it. */
   readonly window: string;
 }
@@ -140,7 +140,7 @@ export async function runStages(dag: AssetGraph, stages: readonly Stage[], optio
     throw new ConfigError("processes needs childProcess.configPath: the config file each child process loads");
   checkLimits(options);
   const control = new RunControl(options.signal);
-  const unwatch = watchRun(control);
+  const unwatch = (options.context ?? defaultRunContext).watchdog.watch(control);
   try {
     return await runSlots(dag, stages, options, control);
   } finally {
@@ -152,7 +152,8 @@ export async function runStages(dag: AssetGraph, stages: readonly Stage[], optio
 /** The backfill itself, once its stages and options are checked; `control` stops it. */
 async function runSlots(dag: AssetGraph, stages: readonly Stage[], options: StagedOptions, control: RunControl): Promise<BackfillResult> {
   const backfillId = options.backfillId ?? randomUUID();
-  const emit = emitter(options.onEvent, options.events);
+  const context = options.context ?? defaultRunContext;
+  const emit = emitter(options.onEvent, options.events, context.listeners);
   const concurrency = options.processes ?? options.concurrency ?? 4;
   const limiter = new Limiter(concurrency);
   const schemas = new Map<string, readonly FieldSpec[] | null>();
@@ -164,13 +165,13 @@ async function runSlots(dag: AssetGraph, stages: readonly Stage[], options: Stag
 
   // Runs deliver through the backfill's emitter, so subscribers see each event once.
   const { window: _window, onEvent: _onEvent, ...backfillOptions } = options;
-  const runOptions = { ...backfillOptions, emit, backfillId, limiter, schemas, failFast, control } as const;
+  const runOptions = { ...backfillOptions, emit, backfillId, limiter, schemas, failFast, control, context } as const;
   const timeoutMs = options.childProcess?.timeoutMs ?? options.timeoutMs;
   const graceMs = options.childProcess?.graceMs ?? options.graceMs;
   const pool = options.processes
     ? new WorkerPool(
         { ...options.childProcess!, ...(timeoutMs ? { timeoutMs } : {}), ...(graceMs !== undefined ? { graceMs } : {}) },
-        { backfillId, emit, control, concurrency: options.concurrency ?? 4, failFast },
+        { backfillId, emit, control, concurrency: options.concurrency ?? 4, failFast, workers: context.workers },
       )
     : null;
   const requirements = new Requirements(dag);

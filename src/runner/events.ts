@@ -1,4 +1,4 @@
-import { addSubscriber, deliverTo, notify, type AssetEvent, type ErrorInfo } from "../asset/events.js";
+import { defaultListeners, deliverTo, notify, type AssetEvent, type ErrorInfo, type Listeners } from "../asset/events.js";
 
 export type { AssetEvent, ErrorInfo, LogLevel } from "../asset/events.js";
 
@@ -49,11 +49,13 @@ export type InterloperEvent = AssetEvent | RunEvent | BackfillEvent;
 export type EventHandler = (event: InterloperEvent) => void;
 
 /**
- * Receives every event of every run in this process; returns the unsubscribe function. To hear
- * one run only, give it `onEvent`, or `events` and subscribe there.
+ * Receives every event of every run started outside a session (`il.backfill`, `DAG#materialize`,
+ * `asset.materialize`, `il.materialize`); returns the unsubscribe function. A session's runs are
+ * heard with `session.on`. To hear one run only, give it `onEvent`, or `events` and subscribe
+ * there.
  */
 export function subscribe(handler: EventHandler): () => void {
-  return addSubscriber(handler as (event: { readonly type: string }) => void);
+  return defaultListeners.add(handler as (event: { readonly type: string }) => void);
 }
 
 /**
@@ -80,15 +82,16 @@ export class RunEvents {
   }
 }
 
-/** Delivers an event to the run's own handler and listeners, then to the process-wide subscribers. */
-export function emitter(onEvent?: EventHandler, events?: RunEvents): EventHandler {
-  if (!events) return deliverTo(onEvent);
+/** Delivers an event to the run's own handler and listeners, then to its session's listeners. */
+export function emitter(onEvent?: EventHandler, events?: RunEvents, listeners: Listeners = defaultListeners): EventHandler {
+  if (!events) return deliverTo(onEvent, undefined, listeners);
   return deliverTo(
     (event: InterloperEvent) => {
       if (onEvent) notify(onEvent, event);
       events.deliver(event);
     },
     () => onEvent !== undefined || events.listening,
+    listeners,
   );
 }
 

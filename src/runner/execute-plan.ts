@@ -1,11 +1,11 @@
 import type { AssetGraph } from "../asset/dependencies.js";
 import { runStages, type BackfillOptions, type BackfillResult } from "./backfill.js";
 import type { Plan } from "./plan.js";
-import { runWindow } from "./run.js";
+import { runWindow, type RunInternals } from "./run.js";
 import type { RunResult } from "./run-result.js";
 
-/** How a plan is executed: everything but what the plan decided (assets, order, partitions). */
-export type ExecutionOptions = Omit<BackfillOptions, "assets" | "order" | "only">;
+/** How a plan is executed: everything but what the plan decided (assets, order, partitions); `context` is its session's. */
+export type ExecutionOptions = Omit<BackfillOptions, "assets" | "order" | "only"> & Pick<RunInternals, "context">;
 
 /**
  * Executes a plan of this graph as it stands: one run, or its schedule of partitions (in

@@ -12,7 +12,7 @@ import { emitter, type EventHandler, type RunEvents } from "./events.js";
 import { Limiter } from "./limiter.js";
 import { RunResult, type AssetExecution, type ExecutionStatus } from "./run-result.js";
 import { checkLimits, formatLimit, interruptName, RunLimits } from "./limits.js";
-import { watchRun } from "./watchdog.js";
+import { defaultRunContext, type RunContext } from "./context.js";
 
 export { checkRunWindow, selectAssets };
 
@@ -54,6 +54,8 @@ export interface RunInternals {
   readonly control?: RunControl;
   /** Awaited before each destination write (see `ExecuteOptions.beforeWrite`). */
   readonly beforeWrite?: () => Promise<void>;
+  /** The session's state the run shares (listeners, attempts, watchdog); the default one when unset. */
+  readonly context?: RunContext;
 }
 
 /** Materializes a DAG over one window: assets start as soon as their dependencies complete. */
@@ -77,7 +79,8 @@ export async function runWindow(
   options: RunOptions & RunInternals = {},
 ): Promise<RunResult> {
   checkLimits(options);
-  const emit = options.emit ?? emitter(options.onEvent, options.events);
+  const context = options.context ?? defaultRunContext;
+  const emit = options.emit ?? emitter(options.onEvent, options.events, context.listeners);
   const limiter = options.limiter ?? new Limiter(options.concurrency ?? 4);
   const failFast = options.failFast ?? true;
   const runId = options.runId ?? randomUUID();
@@ -94,7 +97,7 @@ export async function runWindow(
   const startedAt = Date.now();
   let stopped = false;
   const control = options.control ?? new RunControl(options.signal);
-  const unwatch = options.control ? null : watchRun(control);
+  const unwatch = options.control ? null : context.watchdog.watch(control);
   const attempts = new Map<string, Attempt>();
   const limits = new RunLimits(attempts, options, control);
 
@@ -138,7 +141,7 @@ export async function runWindow(
     const key = asset.qualifiedKey;
     const startTime = new Date();
     emit({ ...scope, type: "asset:started", time: startTime.toISOString(), asset: key });
-    const attempt = new Attempt(key, window ? String(window) : null, control);
+    const attempt = new Attempt(key, window ? String(window) : null, control, context.attempts);
     attempts.set(key, attempt);
     try {
       const execution: Execution = await attempt.watch(() =>

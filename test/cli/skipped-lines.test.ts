@@ -40,12 +40,13 @@ describe("planOnCommandLine", () => {
     partitioning: new il.TimePartitionConfig({ column: "month", granularity: il.TimeGranularity.MONTH }),
     run: () => [],
   });
-  const project = il.projectOf({
+  const config = il.defineConfig({
     sources: [il.source({ key: "shop", assets: [stock, monthly] })({ destinations: new il.MemoryDestination() })],
   });
+  const project = il.projectOf(config);
   const options = { assets: ["stock", "monthly"], window: "2026-01-05..2026-01-20" };
 
-  it("where the window gives nothing to run, the library's error names no command, and the command line's adds it", () => {
+  it("where the window gives nothing to run, the library's error names no command, and the command line's adds it", async () => {
     let library: unknown;
     try {
       il.planMaterialize(project, options);
@@ -60,14 +61,18 @@ describe("planOnCommandLine", () => {
       { asset: "shop.stock", reason: STOCK_REASON, listValues: ["eu", "us"] },
       { asset: "shop.monthly", reason: MONTH_REASON, holding: ["2026-01"] },
     ]);
-    expect(() => planOnCommandLine(project, options)).toThrow(
+    const session = await il.openProject(config);
+    await expect(planOnCommandLine(session, options)).rejects.toThrow(
       new il.PartitionError(
         `nothing to run in 2026-01-05..2026-01-20: shop.stock: ${STOCK_REASON}: ${HOW_TO_RUN_STOCK}; shop.monthly: ${MONTH_REASON}: ${HOW_TO_RUN_MONTH}`,
       ),
     );
+    await session.close();
   });
 
-  it("plans as planMaterialize does otherwise", () => {
-    expect(planOnCommandLine(project, { assets: ["stock"] }).runs).toEqual(il.planMaterialize(project, { assets: ["stock"] }).runs);
+  it("plans as planMaterialize does otherwise", async () => {
+    const session = await il.openProject(config);
+    expect((await planOnCommandLine(session, { assets: ["stock"] })).runs).toEqual(il.planMaterialize(project, { assets: ["stock"] }).runs);
+    await session.close();
   });
 });

@@ -10,6 +10,7 @@ import { DestinationWriteError } from "../../src/errors.js";
 import { RunControl } from "../../src/runner/attempt.js";
 import type { InterloperEvent } from "../../src/runner/events.js";
 import { WorkerPool } from "../../src/runner/pool/worker-pool.js";
+import { WorkerProcesses } from "../../src/runner/pool/processes.js";
 import { makeTempDir } from "../contract/temp-dir.js";
 
 let dir: string;
@@ -63,7 +64,7 @@ function pool(workerPath: string, options: { timeoutMs?: number } = {}) {
   const control = new RunControl();
   const workers = new WorkerPool(
     { configPath: "unused", cwd: dir, workerPath, ...options },
-    { backfillId: "b1", emit: (e) => events.push(e), control, concurrency: 4, failFast: true },
+    { backfillId: "b1", emit: (e) => events.push(e), control, concurrency: 4, failFast: true, workers: new WorkerProcesses() },
   );
   return { workers, events, types: () => events.map((e) => e.type) };
 }

@@ -1,9 +1,9 @@
-import { loadProject } from "../../api/project.js";
 import type { Asset } from "../../asset/asset.js";
 import type { Destination } from "../../destination/destination.js";
 import { count } from "../../text/english.js";
 import type { GlobalOptions } from "../main.js";
 import { printable } from "../printable.js";
+import { openCommandSession } from "../command-session.js";
 
 /**
  * `interloper check`: loads the config and validates every asset, edge and destination
@@ -12,7 +12,7 @@ import { printable } from "../printable.js";
  * one-line error, exit 2, as for every command.
  */
 export async function checkCommand(flags: GlobalOptions): Promise<number> {
-  const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
+  const { project } = await openCommandSession(flags);
   const assets = project.dag.assets;
   const problems = assets.flatMap((asset) =>
     assetProblems(project.dag.problems(asset), asset).map((problem) => `${asset.qualifiedKey}: ${problem}`),

@@ -1,7 +1,7 @@
 import type { Command, Option } from "commander";
-import { loadProject } from "../../api/project.js";
 import { ConfigError } from "../../errors.js";
 import type { GlobalOptions } from "../main.js";
+import { openCommandSession } from "../command-session.js";
 
 const SHELLS = ["bash", "zsh", "fish"] as const;
 
@@ -29,7 +29,7 @@ export function completionCommand(shell: string, program: Command): number {
  */
 export async function completeAssets(word: string, flags: GlobalOptions): Promise<number> {
   try {
-    const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
+    const { project } = await openCommandSession(flags);
     const assets = project.dag.assets;
     const words = new Set<string>();
     for (const asset of assets) {

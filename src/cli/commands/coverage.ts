@@ -1,9 +1,10 @@
 import { writeFile } from "node:fs/promises";
-import { coverage, type Coverage } from "../../api/coverage/index.js";
-import { loadProject, type Project } from "../../api/project.js";
+import type { Coverage } from "../../api/coverage/index.js";
+import type { Project } from "../../api/project.js";
 import { resolveScope } from "../../api/scope.js";
 import { partitioned, selectAssets, singleAsset, type Selection } from "../../api/select.js";
 import { ConfigError } from "../../errors.js";
+import { openCommandSession } from "../command-session.js";
 import { commandNow } from "../now.js";
 import type { GlobalOptions } from "../main.js";
 import { printable, printableLines, terminalJson } from "../printable.js";
@@ -43,11 +44,12 @@ export async function coverageCommand(selectors: readonly string[], flags: Cover
     throw new ConfigError(
       `coverage has no --missing: it shows what is missing; to run it, use \`interloper materialize${selectors.map((s) => ` ${s}`).join("")} --missing\``,
     );
-  const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
+  const session = await openCommandSession(flags);
+  const project = session.project;
   const selection = { select: selectors, exclude: flags.exclude ?? [] };
   const window = coverageWindow(project, selection, flags);
   const compute = () =>
-    coverage(project, selection, {
+    session.coverage(selection, {
       now: commandNow(),
       ...(window !== undefined ? { window } : {}),
       ...(flags.until !== undefined ? { until: flags.until } : {}),

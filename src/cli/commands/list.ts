@@ -1,14 +1,14 @@
 import { describeAssets, type AssetDescription } from "../../api/describe.js";
-import { loadProject } from "../../api/project.js";
 import { selectAssets } from "../../api/select.js";
 import type { Asset } from "../../asset/asset.js";
 import type { GlobalOptions } from "../main.js";
 import { printableLines, terminalJson } from "../printable.js";
 import type { ExcludeFlags } from "./selection.js";
+import { openCommandSession } from "../command-session.js";
 
 /** `interloper list [selectors...]`: the selected assets (all by default) and how each is set up; returns the exit code. */
 export async function listCommand(selectors: readonly string[], flags: GlobalOptions & ExcludeFlags & { json?: boolean }): Promise<number> {
-  const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
+  const { project } = await openCommandSession(flags);
   const selected = new Set(selectAssets(project.dag, { select: selectors, exclude: flags.exclude ?? [] }).map((a) => a.qualifiedKey));
   const assets = describeAssets(project.dag).filter((a) => selected.has(a.key));
   if (flags.json) {

@@ -1,15 +1,13 @@
 import { checkFullRefreshOptions, fullRefreshTargets } from "../../api/full-refresh.js";
 import { refreshScope } from "../../api/refresh-scope.js";
-import { materializePlan, type MaterializeOutcome } from "../../api/materialize.js";
-import type { Plan, PlanOptions } from "../../api/plan.js";
-import { missingPlanOptions } from "../../api/missing.js";
-import { loadProject } from "../../api/project.js";
+import type { MaterializeOutcome } from "../../api/materialize.js";
+import type { Plan } from "../../api/plan.js";
+import type { SessionPlanOptions } from "../../api/session/index.js";
 import { ConfigError } from "../../errors.js";
-import { abandonedStillRunning } from "../../runner/attempt.js";
-import { killWorkers } from "../../runner/pool/worker-pool.js";
 import { eventToJson, type EventHandler } from "../../runner/events.js";
 import { DEFAULT_GRACE_MS, formatLimit } from "../../runner/limits.js";
 import type { GlobalOptions } from "../main.js";
+import { openCommandSession } from "../command-session.js";
 import { commandNow } from "../now.js";
 import { printable, terminalJson } from "../printable.js";
 import { exitLeavingAbandonedWork, guardEscapedErrors } from "../process-guards.js";
@@ -59,9 +57,9 @@ export async function materializeCommand(assets: readonly string[], flags: Mater
 }
 
 async function materializeGuarded(assets: readonly string[], flags: MaterializeFlags): Promise<number> {
-  const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
+  const session = await openCommandSession(flags);
   const shard = shardFromFlags(flags);
-  let options: PlanOptions = {
+  let options: SessionPlanOptions = {
     ...planOptions(assets, flags),
     now: commandNow(),
     order: flags.order ?? "newest",
@@ -74,9 +72,8 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   checkYes(flags);
   checkQueueOnlyFlags(flags, queueUrl(flags));
   if (flags.fullRefresh) checkFullRefreshOptions({ only: flags.missing || undefined, shard });
-  if (flags.missing)
-    options = await missingPlanOptions(project, options, { includeEmpty: flags.includeEmpty ?? false, ...rangeEnd(flags) });
-  let plan = planOnCommandLine(project, options);
+  if (flags.missing) options = { ...options, missing: { includeEmpty: flags.includeEmpty ?? false, ...rangeEnd(flags) } };
+  let plan = await planOnCommandLine(session, options);
   refuseNotBegun(plan, options.now!, flags);
   if ((flags.missing || shard) && plan.runs.length === 0) {
     // A script reading --dry-run --json gets its object, with no runs, whatever the case.
@@ -90,7 +87,7 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   const refresh = flags.fullRefresh ? await fullRefreshTargets(plan) : null;
   // Everything dropped is rebuilt: a window leaving stored partitions out is widened to them.
   const scope = refresh ? await refreshScope(plan, options) : null;
-  if (scope?.widenedFrom) plan = planOnCommandLine(project, scope.options);
+  if (scope?.widenedFrom) plan = await planOnCommandLine(session, scope.options);
   if (flags.dryRun) {
     const dryRun = await describeDryRun(plan);
     if (flags.json) out(terminalJson(JSON.stringify(refresh ? { ...dryRun, drops: refresh } : dryRun)));
@@ -98,7 +95,7 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
     return 0;
   }
   const queue = queueUrl(flags);
-  if (queue !== undefined) return enqueueCommand(queue, project, plan, flags);
+  if (queue !== undefined) return enqueueCommand(queue, session.project, plan, flags);
   if (refresh) {
     const stop = await confirmAndDrop(refresh, plan, flags, scope);
     if (stop !== null) return stop;
@@ -111,7 +108,7 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   const onSignal = (signal: NodeJS.Signals) => {
     const code = signal === "SIGINT" ? 130 : 143;
     if (interrupt.signal.aborted) {
-      killWorkers();
+      session.killWorkers();
       process.exit(code);
     }
     signalCode = code;
@@ -127,7 +124,8 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   let outcome: MaterializeOutcome;
   try {
     // The plan shown (and checked) above is the one that runs: it is not made again.
-    outcome = await materializePlan(project, plan, {
+    outcome = await session.materialize({
+      plan,
       ...(flags.concurrency ? { concurrency: flags.concurrency } : {}),
       failFast: flags.failFast ?? false,
       ...(flags.processes ? { processes: flags.processes } : {}),
@@ -144,7 +142,7 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
     process.off("SIGTERM", onSignal);
   }
   const code = outcome.status === "completed" ? 0 : signalCode || 1;
-  if (abandonedStillRunning() > 0) return exitLeavingAbandonedWork(code);
+  if (session.abandonedStillRunning > 0) return exitLeavingAbandonedWork(code);
   return code;
 }
 

@@ -1,6 +1,6 @@
-import { missingPlanOptions } from "../../api/missing.js";
 import type { PlanOptions } from "../../api/plan.js";
-import { loadProject } from "../../api/project.js";
+import { resolvePlanOptions } from "../../api/session/options.js";
+import { openCommandSession } from "../command-session.js";
 import type { GlobalOptions } from "../main.js";
 import { commandNow } from "../now.js";
 import { printable, terminalJson } from "../printable.js";
@@ -20,19 +20,24 @@ export interface PlanFlags extends GlobalOptions, SelectionFlags {
 
 /** `interloper plan`: prints the runs a materialize would make; returns the exit code. */
 export async function planCommand(assets: readonly string[], flags: PlanFlags): Promise<number> {
-  const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
+  const session = await openCommandSession(flags);
   let options: PlanOptions = { ...planOptions(assets, flags), now: commandNow(), order: flags.order ?? "newest" };
   rangeEndNeedsMissing(flags);
-  if (flags.missing) options = await missingPlanOptions(project, options, rangeEnd(flags));
+  // What is missing is read once, for the plan and each of its shards.
+  if (flags.missing) options = await resolvePlanOptions(session.project, { ...options, missing: rangeEnd(flags) });
   // Keys and names are the project's text; JSON lines come through terminalJson.
   const print = (line: string) => process.stdout.write(`${printable(line)}\n`);
-  const plan = planOnCommandLine(project, options);
+  const plan = await planOnCommandLine(session, options);
   refuseNotBegun(plan, options.now!, flags);
   if (flags.shards !== undefined) {
-    const shards = Array.from({ length: flags.shards }, (_, i) => {
-      const shard = { index: i + 1, count: flags.shards! };
-      return { shard: `${shard.index}/${shard.count}`, partitions: planOnCommandLine(project, { ...options, shard }).partitions };
-    });
+    const shards = [];
+    for (let i = 0; i < flags.shards; i++) {
+      const shard = { index: i + 1, count: flags.shards };
+      shards.push({
+        shard: `${shard.index}/${shard.count}`,
+        partitions: (await planOnCommandLine(session, { ...options, shard })).partitions,
+      });
+    }
     if (flags.json) print(terminalJson(JSON.stringify({ include: shards })));
     else
       for (const { shard, partitions } of shards)

@@ -1,7 +1,6 @@
-import { readAsset } from "../../api/read.js";
-import { loadProject } from "../../api/project.js";
 import { csvLine } from "../../destination/csv/csv-text.js";
 import { toText } from "../../schema/index.js";
+import { openCommandSession } from "../command-session.js";
 import type { GlobalOptions } from "../main.js";
 import { printable, printableLines, terminalJson } from "../printable.js";
 import { count, formatCount } from "../../text/english.js";
@@ -17,8 +16,8 @@ export interface ShowFlags extends GlobalOptions {
 
 /** `interloper show`: prints an asset's stored data; returns the exit code. */
 export async function showCommand(key: string, flags: ShowFlags): Promise<number> {
-  const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
-  const result = await readAsset(project, key, {
+  const session = await openCommandSession(flags);
+  const result = await session.read(key, null, {
     ...(flags.partition !== undefined ? { partition: flags.partition } : {}),
     ...(flags.window !== undefined ? { window: flags.window } : {}),
     limit: flags.limit ?? 20,

@@ -1,7 +1,7 @@
 // What the command line says of the assets a window skips: the library's reason (true for any
 // caller), and where the command line can say how to run the asset instead, the command to type.
-import { planMaterialize, type Plan, type PlanOptions, type SkippedAsset } from "../../api/plan.js";
-import type { Project } from "../../api/project.js";
+import type { Plan, SkippedAsset } from "../../api/plan.js";
+import type { Session, SessionPlanOptions } from "../../api/session/index.js";
 import { PartitionError } from "../../errors.js";
 import { nothingToRun, NothingToRunError } from "../../runner/staged-plan.js";
 
@@ -10,10 +10,10 @@ export function skippedLines(skipped: readonly SkippedAsset[]): string[] {
   return skipped.map((s) => `Skipping ${skippedReason(s)}`);
 }
 
-/** planMaterialize, whose error when the window gives nothing to run says what the skipped lines would. */
-export function planOnCommandLine(project: Project, options: PlanOptions): Plan {
+/** The session's plan, whose error when the window gives nothing to run says what the skipped lines would. */
+export async function planOnCommandLine(session: Session, options: SessionPlanOptions): Promise<Plan> {
   try {
-    return planMaterialize(project, options);
+    return await session.plan(options);
   } catch (error) {
     if (!(error instanceof NothingToRunError)) throw error;
     throw new PartitionError(nothingToRun(error.window, error.skipped.map(skippedReason)), { cause: error });

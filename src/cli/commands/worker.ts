@@ -1,4 +1,3 @@
-import { loadProject } from "../../api/project.js";
 import { ConfigError } from "../../errors.js";
 import { QueueConnection, QueueServerError, runWorker, workerName, type JobEvent } from "../../queue/index.js";
 import { eventToJson } from "../../runner/events.js";
@@ -7,6 +6,7 @@ import { printable, terminalJson } from "../printable.js";
 import { guardEscapedErrors } from "../process-guards.js";
 import { requireQueueUrl, type QueueFlags } from "./queue-flags.js";
 import { parseDuration } from "./shard.js";
+import { openCommandSession } from "../command-session.js";
 
 /** Flags of `interloper worker`. */
 export interface WorkerFlags extends GlobalOptions, QueueFlags {
@@ -53,7 +53,8 @@ async function workerGuarded(flags: WorkerFlags): Promise<number> {
   const reconnectMs = flags.reconnect !== undefined ? parseDuration(flags.reconnect, "--reconnect", { allowZero: true }) : 60_000;
   if (flags.processes && flags.concurrency && flags.processes !== flags.concurrency)
     throw new ConfigError("--processes sets how many partitions run at once: leave out --concurrency");
-  const project = await loadProject({ ...(flags.config ? { configPath: flags.config } : {}) });
+  const session = await openCommandSession(flags);
+  const project = session.project;
   if (flags.processes && !project.filepath) throw new ConfigError("--processes needs a config file that worker processes can load");
   const connection = await QueueConnection.open(
     { url },
@@ -93,6 +94,7 @@ async function workerGuarded(flags: WorkerFlags): Promise<number> {
       ...(flags.json ? { onEvent: (event) => out(terminalJson(eventToJson(event))) } : {}),
       onJob: (event) => (flags.json ? out(terminalJson(JSON.stringify(jobJson(event)))) : flags.quiet ? undefined : err(jobLine(event))),
       onWarning: (message) => err(`interloper: ${message}`),
+      context: session.runtime,
     });
     const why = { stopped: "stopped", "max-jobs": "ran --max-jobs jobs", idle: "the queue stayed empty" }[summary.reason];
     if (!flags.json)

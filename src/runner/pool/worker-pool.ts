@@ -10,6 +10,7 @@ import type { InterloperEvent } from "../events.js";
 import { CHILD_KILL_DELAY_MS, DEFAULT_GRACE_MS, interruptName } from "../limits.js";
 import type { RunResult } from "../run-result.js";
 import { PartitionRun, type TaskEnd } from "./partition-run.js";
+import type { WorkerProcesses } from "./processes.js";
 import type { FromWorker, ToWorker, WorkerResult, WorkerTask } from "./protocol.js";
 
 /** How a backfill's worker processes are started: the config file they load, their limits. */
@@ -39,18 +40,12 @@ export interface PoolContext {
   /** Each partition's run: assets at once, and whether a failure stops it. */
   readonly concurrency: number;
   readonly failFast: boolean;
+  /** Where the session keeps its workers alive, so that a stop at once can kill them. */
+  readonly workers: WorkerProcesses;
 }
 
 /** How much of a worker's stderr is kept for the error of a partition it fails. */
 const STDERR_TAIL = 2000;
-
-/** Every worker process alive now, so that a stop at once can take them along. */
-const alive = new Set<ChildProcess>();
-
-/** Kills every pool worker (a second Ctrl-C: the parent stops at once, and they with it). */
-export function killWorkers(): void {
-  for (const child of alive) child.kill("SIGKILL");
-}
 
 class Worker {
   readonly child: ChildProcess;
@@ -61,7 +56,7 @@ class Worker {
   stderr = "";
   onMessage: ((message: FromWorker) => void) | null = null;
 
-  constructor(options: ChildProcessOptions) {
+  constructor(options: ChildProcessOptions, alive: WorkerProcesses) {
     const path = options.workerPath ?? join(packageRoot(), "dist", "api", "pool-worker.js");
     this.child = fork(path, [options.configPath], {
       ...(options.cwd ? { cwd: options.cwd } : {}),
@@ -196,7 +191,7 @@ export class WorkerPool {
   }
 
   private start(): Worker {
-    const worker = new Worker(this.options);
+    const worker = new Worker(this.options, this.context.workers);
     this.workers.add(worker);
     void worker.closed.then(() => {
       this.workers.delete(worker);

@@ -4,10 +4,9 @@
 import type { AssetGraph } from "../../asset/dependencies.js";
 import { InterloperError } from "../../errors.js";
 import type { PartitionWindow } from "../../partitioning/index.js";
-import { abandonedStillRunning } from "../attempt.js";
+import { RunContext } from "../context.js";
 import type { InterloperEvent } from "../events.js";
 import { materializeDag } from "../run.js";
-import { takeEscapedError } from "../watchdog.js";
 import { runResultToData, type FromWorker, type ToWorker, type WorkerTask } from "./protocol.js";
 
 /** The parent refused a destination write (a queue worker that no longer holds its job). */
@@ -35,6 +34,8 @@ const CLOSE_LIMIT_MS = 2_000;
 export async function serveTasks(load: () => Promise<WorkerProject>): Promise<void> {
   const channel = process.channel;
   let project: WorkerProject | null = null;
+  // The worker's runs: its watchdog takes what escapes them, its attempts say what was left running.
+  const context = new RunContext();
   // Resolves once the message is handed to the channel: a worker about to exit waits for it.
   const send = (message: FromWorker) =>
     new Promise<void>((resolve) => {
@@ -96,12 +97,13 @@ export async function serveTasks(load: () => Promise<WorkerProject>): Promise<vo
         signal: interrupt.signal,
         ...(task.askBeforeWrite ? { beforeWrite: mayWrite } : {}),
         onEvent: (event: InterloperEvent) => void send({ kind: "event", event }),
+        context,
       });
     } finally {
       channel?.ref();
       interrupt = null;
     }
-    const leaving = terminating || abandonedStillRunning() > 0;
+    const leaving = terminating || context.attempts.stillRunning > 0;
     await send({ kind: "result", result: runResultToData(result), exiting: leaving });
     busy = false;
     if (leaving || terminating) await exit(terminating ? 143 : 0);
@@ -134,7 +136,7 @@ export async function serveTasks(load: () => Promise<WorkerProject>): Promise<vo
     if (!busy) void exit(143);
   });
   const onEscape = (error: unknown) => {
-    if (takeEscapedError(error)) return;
+    if (context.watchdog.takeEscapedError(error)) return;
     process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     void exit(1);
   };

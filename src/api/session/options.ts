@@ -1,0 +1,81 @@
+// What a session's methods take, and how it becomes the options of the api functions they call.
+import { ConfigError } from "../../errors.js";
+import { Partition, PartitionWindow } from "../../partitioning/index.js";
+import type { PlanExecutionOptions } from "../materialize.js";
+import { missingPlanOptions, type MissingOptions } from "../missing.js";
+import type { Plan, PlanOptions } from "../plan.js";
+import type { Project } from "../project.js";
+import type { ScopeOptions } from "../scope.js";
+
+/**
+ * Which assets: one selector (`"orders"`, `"shop"`, `"tag:finance"`, `"+orders"`), several (a
+ * union), or selectors to take and to leave out. None means every asset the method can work on.
+ */
+export type SessionSelection = string | readonly string[] | { readonly select?: readonly string[]; readonly exclude?: readonly string[] };
+
+/** Options of `session.plan`: what to run, as `planMaterialize` takes it, and `missing`. */
+export interface SessionPlanOptions extends PlanOptions {
+  /** The assets (instead of `assets` and `exclude`). */
+  readonly selection?: SessionSelection;
+  /**
+   * Only the partitions coverage reports missing or unreadable, within the window or else the
+   * whole expected range (true, or how: `MissingOptions`); as `interloper materialize --missing`.
+   */
+  readonly missing?: boolean | MissingOptions;
+}
+
+/** Options of `session.materialize`: what to run (as `session.plan`) and how (as `materialize`). */
+export interface SessionMaterializeOptions extends SessionPlanOptions, PlanExecutionOptions {
+  /**
+   * A plan this session made (`session.plan`), run as it stands: nothing is planned again and
+   * the options of what to run are not read (a command shows the plan, then runs it).
+   */
+  readonly plan?: Plan;
+}
+
+/** Options of `session.read`, besides the partition or window. */
+export interface SessionReadOptions extends ScopeOptions {
+  /** At most this many rows (0 or unset: all). */
+  readonly limit?: number;
+  /** The destination to read, by its key in the asset's destinations (default: the first). */
+  readonly destination?: string;
+}
+
+/** The selection as `{ select, exclude }`. */
+export function selectionOf(selection: SessionSelection | undefined): { select: readonly string[]; exclude: readonly string[] } {
+  if (selection === undefined) return { select: [], exclude: [] };
+  if (typeof selection === "string") return { select: [selection], exclude: [] };
+  if (isList(selection)) return { select: selection, exclude: [] };
+  return { select: selection.select ?? [], exclude: selection.exclude ?? [] };
+}
+
+function isList(selection: SessionSelection): selection is readonly string[] {
+  return Array.isArray(selection);
+}
+
+/**
+ * The options `planMaterialize` takes: the selection as `assets` and `exclude`, and `missing`
+ * resolved into the partitions to run (coverage is read once, here).
+ */
+export async function resolvePlanOptions(project: Project, options: SessionPlanOptions): Promise<PlanOptions> {
+  const { selection, missing, ...rest } = options;
+  if (selection !== undefined && (rest.assets !== undefined || rest.exclude !== undefined))
+    throw new ConfigError((o) => `${o("selection")} names the assets: leave out ${o(rest.assets !== undefined ? "assets" : "exclude")}`);
+  const { select, exclude } = selectionOf(selection);
+  const plan: PlanOptions = selection === undefined ? rest : { ...rest, assets: select, ...(exclude.length ? { exclude } : {}) };
+  if (!missing) return plan;
+  return missingPlanOptions(project, plan, missing === true ? {} : missing);
+}
+
+/** What `session.read` was given for its window, as `readAsset`'s options. */
+export function readScope(
+  partitionOrWindow: string | Partition | PartitionWindow | SessionReadOptions | null | undefined,
+  options: SessionReadOptions,
+): SessionReadOptions {
+  if (partitionOrWindow === null || partitionOrWindow === undefined) return options;
+  if (partitionOrWindow instanceof Partition) return { ...options, partition: partitionOrWindow.key };
+  if (partitionOrWindow instanceof PartitionWindow) return { ...options, window: String(partitionOrWindow) };
+  if (typeof partitionOrWindow === "string")
+    return { ...options, ...(partitionOrWindow.includes("..") ? { window: partitionOrWindow } : { partition: partitionOrWindow }) };
+  return { ...partitionOrWindow, ...options };
+}
