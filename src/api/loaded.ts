@@ -1,7 +1,7 @@
 import type { Project } from "./project.js";
 
-// Projects loaded from config files, so a program (the CLI) can release them all when done. This
-// module imports nothing at run time: the CLI reaches it even for --help.
+// Projects loaded from config files and not closed yet: a program (a session, the pool worker)
+// closes what it loads, and this count shows that nothing is kept. It imports nothing at run time.
 const loaded = new Set<Project>();
 
 /** Records a loaded project. */
@@ -24,11 +24,4 @@ export async function closeProject(project: Project): Promise<void> {
 /** How many loaded projects are not closed yet. */
 export function openProjectCount(): number {
   return loaded.size;
-}
-
-/** Closes every project loaded so far and forgets them. */
-export async function closeLoadedProjects(): Promise<void> {
-  const projects = [...loaded];
-  loaded.clear();
-  await Promise.all(projects.map(closeProject));
 }
