@@ -79,7 +79,7 @@ export { fullRefresh, fullRefreshTargets, type FullRefreshOutcome, type FullRefr
 export { readAsset, type ReadResult } from "./api/read.js";
 export { describeAssets, type AssetDescription } from "./api/describe.js";
 export { resolveScope, type ScopeOptions } from "./api/scope.js";
-export { CSVFormat, JSONLFormat, ParquetFormat, type FileFormat, type FormatName } from "./destination/formats/index.js";
+export { CSVFormat, JSONLFormat, ParquetFormat, type FileFormat, type FormatName } from "./destination/format/index.js";
 export {
   assetCoverage,
   computeCoverage,

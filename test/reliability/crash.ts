@@ -7,7 +7,7 @@ import { readdir } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect } from "vitest";
-import { parseTempName, THIS_HOST } from "../../src/destination/files/atomic.js";
+import { parseTempName, THIS_HOST } from "../../src/destination/store/local/atomic.js";
 import { ROOT } from "../e2e/helpers.js";
 import { checkStored, days, listAll, LONG, prng, runCli, seedFor, startCli, type LocalKind } from "./helpers.js";
 

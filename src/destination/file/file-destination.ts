@@ -1,10 +1,10 @@
 import type { FileHandle } from "node:fs/promises";
 import { deserialize, serialize } from "node:v8";
 import type { Partition } from "../../partitioning/index.js";
-import { FileTableDestination, type FileTableDestinationOptions } from "../files/file-table-destination.js";
+import { FileTableDestination, type FileTableDestinationOptions } from "./file-table-destination.js";
 import type { IOContext } from "../io-context.js";
 import { rowCountOf } from "../row-count.js";
-import { checkStructured } from "./structured-check.js";
+import { checkStructured } from "../format/structured-check.js";
 
 /** Options of `FileDestination`: the folder and whether writes are synced (see `FileTableDestinationOptions`). */
 export type FileDestinationOptions = FileTableDestinationOptions;

@@ -1,7 +1,7 @@
 import { readdir, rm, rmdir } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
-import { ConfigError } from "../../errors.js";
-import type { DropTarget } from "../destination.js";
+import { ConfigError } from "../../../errors.js";
+import type { DropTarget } from "../../destination.js";
 
 /**
  * What of a table's folder is the asset's own: its files (data, count records, temporaries), and

@@ -1,7 +1,7 @@
 import type { S3Client } from "@aws-sdk/client-s3";
-import { importOptional } from "../optional-import.js";
-import { checkHttpEndpoint } from "./endpoint.js";
-import { ObjectStoreError } from "./errors.js";
+import { importOptional } from "../../optional-import.js";
+import { checkHttpEndpoint } from "../endpoint.js";
+import { ObjectStoreError } from "../errors.js";
 
 /** The S3 SDK module, loaded on first use. */
 export type S3Module = typeof import("@aws-sdk/client-s3");

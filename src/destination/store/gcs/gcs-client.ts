@@ -1,9 +1,9 @@
 import type { Storage } from "@google-cloud/storage";
-import { ConfigError } from "../../errors.js";
-import { describeKind, describeValue } from "../../text/describe-value.js";
-import { importOptional } from "../optional-import.js";
-import { checkHttpEndpoint } from "./endpoint.js";
-import { ObjectStoreError } from "./errors.js";
+import { ConfigError } from "../../../errors.js";
+import { describeKind, describeValue } from "../../../text/describe-value.js";
+import { importOptional } from "../../optional-import.js";
+import { checkHttpEndpoint } from "../endpoint.js";
+import { ObjectStoreError } from "../errors.js";
 
 /** The Google Cloud Storage client module, loaded on first use. */
 export type GCSModule = typeof import("@google-cloud/storage");

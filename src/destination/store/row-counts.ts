@@ -1,5 +1,5 @@
 import type { PartitionConfig } from "../../partitioning/index.js";
-import { parseCount } from "../files/ledger.js";
+import { parseCount } from "./local/ledger.js";
 import { orderedCounts } from "../row-count.js";
 import type { StoredObject } from "./object-store-destination.js";
 import { reasonOf, type PartitionCounts, type UnreadablePartition } from "../unreadable.js";

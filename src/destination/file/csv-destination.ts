@@ -3,11 +3,11 @@ import { SchemaError } from "../../errors.js";
 import type { Partition } from "../../partitioning/index.js";
 import { TableData, type Row } from "../../representation/index.js";
 import { describeValue } from "../../text/describe-value.js";
-import { FileTableDestination, type FileTableDestinationOptions } from "../files/file-table-destination.js";
+import { FileTableDestination, type FileTableDestinationOptions } from "./file-table-destination.js";
 import type { IOContext } from "../io-context.js";
 import { recycleChunks } from "../byte-chunks.js";
-import { CsvEncoder } from "./csv-encoder.js";
-import { csvParseStream, parseCsvRows } from "./csv-text.js";
+import { CsvEncoder } from "../format/csv-encoder.js";
+import { csvParseStream, parseCsvRows } from "../format/csv-text.js";
 
 // A partition given as rows is encoded whole before its file is opened when its CSV takes at most
 // this much; a larger one is encoded as the file takes it, so that it is never held twice.

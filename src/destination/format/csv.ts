@@ -1,7 +1,7 @@
 import type { Row } from "../../representation/index.js";
 import type { FieldSpec } from "../../schema/index.js";
-import { CsvEncoder } from "../csv/csv-encoder.js";
-import { parseCsvRows } from "../csv/csv-text.js";
+import { CsvEncoder } from "./csv-encoder.js";
+import { parseCsvRows } from "./csv-text.js";
 import type { FileFormat } from "./file-format.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { FileFormat, FormatName } from "../formats/file-format.js";
+import type { FileFormat, FormatName } from "../format/file-format.js";
 import { declareOptions } from "../options.js";
 import { ObjectStoreDestination } from "./object-store-destination.js";
 

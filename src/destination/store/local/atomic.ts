@@ -4,8 +4,8 @@ import { lstat, mkdir, open, readdir, rename, rm, unlink } from "node:fs/promise
 import { hostname } from "node:os";
 import { promisify } from "node:util";
 import { basename, dirname, join, resolve } from "node:path";
-import { ConfigError } from "../../errors.js";
-import { describeValue } from "../../text/describe-value.js";
+import { ConfigError } from "../../../errors.js";
+import { describeValue } from "../../../text/describe-value.js";
 import { fileIdentity } from "./file-identity.js";
 
 /**

@@ -1,18 +1,18 @@
 import { readFileSync } from "node:fs";
 import { type FileHandle, open, readdir, readFile } from "node:fs/promises";
 import { basename, dirname, join, sep } from "node:path";
-import { DataNotFoundError } from "../../errors.js";
-import type { Partition } from "../../partitioning/index.js";
-import type { IOContext } from "../io-context.js";
-import { partitionSegment, safeSegment, tableSegments } from "../paths.js";
-import { orderedCounts } from "../row-count.js";
-import type { DropTarget } from "../destination.js";
+import { DataNotFoundError } from "../../../errors.js";
+import type { Partition } from "../../../partitioning/index.js";
+import type { IOContext } from "../../io-context.js";
+import { partitionSegment, safeSegment, tableSegments } from "../../paths.js";
+import { orderedCounts } from "../../row-count.js";
+import type { DropTarget } from "../../destination.js";
 import { sweepStaleTemps, writeFileAtomic } from "./atomic.js";
 import { describeTableFolder, dropTableFolder } from "./drop-table.js";
 import { fileIdentity } from "./file-identity.js";
 import { fileIdentities } from "./stat-files.js";
 import { Ledger, parseCount } from "./ledger.js";
-import { decoding, reasonOf, type PartitionCounts, type UnreadablePartition } from "../unreadable.js";
+import { decoding, reasonOf, type PartitionCounts, type UnreadablePartition } from "../../unreadable.js";
 
 /**
  * A row count as tables of older versions recorded it, beside each data file

@@ -1,8 +1,8 @@
 import { ConfigError } from "../../errors.js";
-import { CSVFormat } from "./csv-format.js";
+import { CSVFormat } from "./csv.js";
 import type { FileFormat, FormatName } from "./file-format.js";
-import { JSONLFormat } from "./jsonl-format.js";
-import { ParquetFormat } from "./parquet-format.js";
+import { JSONLFormat } from "./jsonl.js";
+import { ParquetFormat } from "./parquet.js";
 
 const FORMATS: Record<FormatName, () => FileFormat> = {
   parquet: () => new ParquetFormat(),

@@ -1,13 +1,13 @@
 import type { BigIntStats } from "node:fs";
 import { readdir, readFile, rm, rmdir, stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { ConfigError } from "../../errors.js";
-import { durableOption, parseTempName, writeFileAtomic } from "../files/atomic.js";
-import { Ledger, ledgerOf, type LedgerEntry } from "../files/ledger.js";
-import { fileIdentity } from "../files/file-identity.js";
-import type { FileFormat, FormatName } from "../formats/file-format.js";
-import { ObjectStoreDestination, type StoredObject } from "./object-store-destination.js";
-import { declareOptions } from "../options.js";
+import { ConfigError } from "../../../errors.js";
+import { durableOption, parseTempName, writeFileAtomic } from "./atomic.js";
+import { Ledger, ledgerOf, type LedgerEntry } from "./ledger.js";
+import { fileIdentity } from "./file-identity.js";
+import type { FileFormat, FormatName } from "../../format/file-format.js";
+import { ObjectStoreDestination, type StoredObject } from "../object-store-destination.js";
+import { declareOptions } from "../../options.js";
 
 /** Options of `LocalObjectStoreDestination`. */
 export interface LocalObjectStoreOptions {

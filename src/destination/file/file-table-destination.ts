@@ -3,9 +3,9 @@ import type { Partition } from "../../partitioning/index.js";
 import { Destination, type DropTarget } from "../destination.js";
 import type { IOContext } from "../io-context.js";
 import { declareOptions } from "../options.js";
-import { durableOption } from "./atomic.js";
+import { durableOption } from "../store/local/atomic.js";
 import type { PartitionCounts } from "../unreadable.js";
-import { PartitionFiles } from "./partition-files.js";
+import { PartitionFiles } from "../store/local/partition-files.js";
 
 /** The options every destination of one local file per partition takes. */
 export interface FileTableDestinationOptions {

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type { File } from "@google-cloud/storage";
-import { ConfigError } from "../../errors.js";
-import { importOptional } from "../optional-import.js";
-import { BucketDestination, type BucketOptions } from "./bucket-destination.js";
-import type { StoredObject } from "./object-store-destination.js";
+import { ConfigError } from "../../../errors.js";
+import { importOptional } from "../../optional-import.js";
+import { BucketDestination, type BucketOptions } from "../bucket-destination.js";
+import type { StoredObject } from "../object-store-destination.js";
 import {
   checkGCSConnection,
   createGCSClient,
