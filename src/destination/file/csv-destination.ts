@@ -6,8 +6,9 @@ import { describeValue } from "../../text/describe-value.js";
 import { FileTableDestination, type FileTableDestinationOptions } from "./file-table-destination.js";
 import type { IOContext } from "../io-context.js";
 import { recycleChunks } from "../byte-chunks.js";
+import { countCsvRecords, encodeCsv } from "../format/csv.js";
 import { CsvEncoder } from "../format/csv-encoder.js";
-import { csvParseStream, parseCsvRows } from "../format/csv-text.js";
+import { parseCsvRows } from "../format/csv-text.js";
 
 // A partition given as rows is encoded whole before its file is opened when its CSV takes at most
 // this much; a larger one is encoded as the file takes it, so that it is never held twice.
@@ -17,7 +18,9 @@ const EAGER_BYTES = 32 * 1024 * 1024;
 export type CSVDestinationOptions = FileTableDestinationOptions;
 
 /**
- * CSV files on the local filesystem, one folder per asset and one file per partition:
+ * CSV files on the local filesystem, one folder per asset and one file per partition (the local
+ * folder store with the CSV format; see file-table-destination.ts for why it is not a
+ * LocalObjectStoreDestination with `format: "csv"`):
  * `{basePath}/{dataset}/{table}/data.csv` and `{basePath}/{dataset}/{table}/{column}={key}/data.csv`.
  * Reads restore declared types from the effective schema. Null is an empty field, the empty
  * string an empty quoted one (`""`).
@@ -61,20 +64,10 @@ export class CSVDestination extends FileTableDestination {
 
   /** Streams a partition to its file batch by batch: memory stays flat however many rows arrive. */
   override async writePartitionStream(context: IOContext, partition: Partition | null, batches: AsyncIterable<Row[]>): Promise<void> {
-    let rows = 0;
     const assetKey = context.asset.key;
     const schema = context.schema;
-    async function* chunks(): AsyncGenerator<Uint8Array> {
-      let encoder: CsvEncoder | null = null;
-      for await (const batch of batches) {
-        if (batch.length === 0) continue;
-        encoder ??= new CsvEncoder(headerOf(batch, context), assetKey, schema);
-        yield* encoder.chunks(batch, 0, rows);
-        rows += batch.length;
-      }
-      yield* (encoder ?? new CsvEncoder(headerOf([], context), assetKey, schema)).bytes.finish();
-    }
-    await this.files.write(context, partition, chunks(), () => rows);
+    const csv = encodeCsv(batches, (first) => new CsvEncoder(headerOf(first, context), assetKey, schema));
+    await this.files.write(context, partition, csv.chunks, csv.rows);
   }
 
   async readPartition(context: IOContext, partition: Partition | null): Promise<unknown> {
@@ -95,7 +88,7 @@ export class CSVDestination extends FileTableDestination {
   }
 
   protected override countRows(file: FileHandle): Promise<number> {
-    return countRecords(file);
+    return countCsvRecords(file);
   }
 }
 
@@ -103,18 +96,4 @@ export class CSVDestination extends FileTableDestination {
 function headerOf(rows: readonly Record<string, unknown>[], context: IOContext): string[] {
   if (rows.length > 0) return Object.keys(rows[0]!);
   return context.schema ? context.schema.map((field) => field.name) : [];
-}
-
-/** Counts a CSV file's records without keeping them (quoted newlines are part of one record). */
-async function countRecords(file: FileHandle): Promise<number> {
-  let records = 0;
-  // The caller holds the file open until the count is recorded: the stream must not close it,
-  // and is stopped before the caller closes it, however the count ends.
-  const source = file.createReadStream({ start: 0, autoClose: false });
-  try {
-    for await (const _record of source.pipe(csvParseStream().parse({ bom: true }))) records++;
-  } finally {
-    source.destroy();
-  }
-  return Math.max(0, records - 1);
 }

@@ -20,4 +20,27 @@ export interface FileFormat {
   serialize(rows: readonly Readonly<Row>[], schema: readonly FieldSpec[]): MaybePromise<Uint8Array>;
   /** The rows of one file's bytes, typed by `schema` when there is one. */
   deserialize(bytes: Uint8Array, schema: readonly FieldSpec[] | null): MaybePromise<Row[]>;
+  /**
+   * Optional: the bytes of one file holding every row of `batches`, given as they are encoded,
+   * so that a file larger than memory can be written. A format without it is streamed by
+   * gathering the batches and serializing them once they are all in (see `encodeBatches`).
+   */
+  encode?(batches: AsyncIterable<readonly Readonly<Row>[]>, schema: readonly FieldSpec[]): AsyncIterable<Uint8Array>;
+}
+
+/** The rows of every batch in one array: for a format whose file is only written whole. */
+export async function gatherBatches(batches: AsyncIterable<readonly Readonly<Row>[]>): Promise<Readonly<Row>[]> {
+  const rows: Readonly<Row>[] = [];
+  for await (const batch of batches) for (const row of batch) rows.push(row);
+  return rows;
+}
+
+/** The bytes of one file holding every row of `batches`, streamed when the format can (`encode`). */
+export async function* encodeBatches(
+  format: FileFormat,
+  batches: AsyncIterable<readonly Readonly<Row>[]>,
+  schema: readonly FieldSpec[],
+): AsyncGenerator<Uint8Array> {
+  if (format.encode) yield* format.encode(batches, schema);
+  else yield await format.serialize(await gatherBatches(batches), schema);
 }

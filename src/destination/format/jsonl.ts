@@ -20,14 +20,17 @@ export class JSONLFormat implements FileFormat {
   readonly contentType = "application/x-ndjson";
 
   serialize(rows: readonly Readonly<Row>[], schema: readonly FieldSpec[]): Uint8Array {
-    const writers = schema.map((spec) => [JSON.stringify(spec.name), valueWriter(spec)] as const);
-    const lines: string[] = [];
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i]!;
-      const parts = writers.map(([key, write], j) => `${key}:${write(cell(row, schema[j]!.name), i)}`);
-      lines.push(`{${parts.join(",")}}\n`);
+    return encoder.encode(linesOf(rows, schema, writersOf(schema), 0));
+  }
+
+  /** One chunk of lines per batch: a line stands alone, so each batch is written as it comes. */
+  async *encode(batches: AsyncIterable<readonly Readonly<Row>[]>, schema: readonly FieldSpec[]): AsyncGenerator<Uint8Array> {
+    const writers = writersOf(schema);
+    let offset = 0;
+    for await (const batch of batches) {
+      if (batch.length > 0) yield encoder.encode(linesOf(batch, schema, writers, offset));
+      offset += batch.length;
     }
-    return encoder.encode(lines.join(""));
   }
 
   deserialize(bytes: Uint8Array, schema: readonly FieldSpec[] | null): Row[] {
@@ -48,6 +51,24 @@ export class JSONLFormat implements FileFormat {
     if (json.length > 0) for (const row of rows) for (const name of json) if (typeof row[name] === "bigint") row[name] = Number(row[name]);
     return restoreTypedRows(rows, schema, "JSONL");
   }
+}
+
+type Writers = ReadonlyArray<readonly [string, ValueWriter]>;
+
+/** Each field's JSON key and the writer of its values, chosen once per file. */
+function writersOf(schema: readonly FieldSpec[]): Writers {
+  return schema.map((spec) => [JSON.stringify(spec.name), valueWriter(spec)] as const);
+}
+
+/** The lines of `rows`, the first numbered `offset` in refusals (the rows of earlier batches). */
+function linesOf(rows: readonly Readonly<Row>[], schema: readonly FieldSpec[], writers: Writers, offset: number): string {
+  const lines: string[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    const parts = writers.map(([key, write], j) => `${key}:${write(cell(row, schema[j]!.name), offset + i)}`);
+    lines.push(`{${parts.join(",")}}\n`);
+  }
+  return lines.join("");
 }
 
 function cell(row: Readonly<Row>, name: string): unknown {

@@ -2,7 +2,7 @@ import type { SchemaElement } from "hyparquet-writer";
 import { SchemaError } from "../../errors.js";
 import { type Row, setOwn } from "../../representation/index.js";
 import type { FieldSpec } from "../../schema/index.js";
-import type { FileFormat } from "./file-format.js";
+import { type FileFormat, gatherBatches } from "./file-format.js";
 import { importOptional, PARQUET_INSTALL } from "../optional-import.js";
 import { unstorable } from "../unstorable.js";
 import { exactNamesMetadata, restoreExactNames } from "./parquet-names.js";
@@ -51,6 +51,14 @@ export class ParquetFormat implements FileFormat {
     } catch (error) {
       throw new SchemaError(`Parquet: cannot write ${count(rows.length, "row")}: ${(error as Error).message}`, { cause: error });
     }
+  }
+
+  /**
+   * A stream of batches, written once they are all in: a Parquet file is column chunks and a
+   * footer describing them, which hyparquet-writer builds from whole columns.
+   */
+  async *encode(batches: AsyncIterable<readonly Readonly<Row>[]>, schema: readonly FieldSpec[]): AsyncGenerator<Uint8Array> {
+    yield await this.serialize(await gatherBatches(batches), schema);
   }
 
   async deserialize(bytes: Uint8Array, schema: readonly FieldSpec[] | null): Promise<Row[]> {

@@ -1,10 +1,11 @@
 import type { BigIntStats } from "node:fs";
 import { readdir, readFile, rm, rmdir, stat } from "node:fs/promises";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { ConfigError } from "../../../errors.js";
-import { durableOption, parseTempName, writeFileAtomic } from "./atomic.js";
-import { Ledger, ledgerOf, type LedgerEntry } from "./ledger.js";
+import { durableOption, parseTempName } from "./atomic.js";
+import type { LedgerEntry } from "./ledger.js";
 import { fileIdentity } from "./file-identity.js";
+import { isMissing, LocalFolder } from "./local-folder.js";
 import type { FileFormat, FormatName } from "../../format/file-format.js";
 import { ObjectStoreDestination, type StoredObject } from "../object-store-destination.js";
 import { declareOptions } from "../../options.js";
@@ -35,10 +36,11 @@ interface LegacySidecar {
 }
 
 /**
- * An object store on local disk: each object a file under `basePath`, its metadata in the ledger
- * of the folder above its own (`.data.parquet.ledger`, the one CSVDestination and FileDestination
- * keep their counts in: see ledger.ts). The result is a plain hive folder that DuckDB,
- * Spark or any Parquet reader can open, with no cloud account.
+ * An object store on local disk, the local backend of ObjectStoreDestination: each object a file
+ * under `basePath`, put atomically, its metadata in the ledger of the folder above its own
+ * (`.data.parquet.ledger`, the one CSVDestination and FileDestination keep their counts in: see
+ * local-folder.ts, ledger.ts). The result is a plain hive folder that DuckDB, Spark or any
+ * Parquet reader can open, with no cloud account.
  */
 export class LocalObjectStoreDestination extends ObjectStoreDestination {
   static override destinationName = "Local object store";
@@ -52,7 +54,7 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
   readonly basePath: string = "";
   /** Whether puts are synced to disk (see the option). */
   readonly durable: boolean = true;
-  #folder: string | undefined;
+  readonly #local: LocalFolder;
 
   constructor(options: LocalObjectStoreOptions) {
     super(options);
@@ -60,32 +62,20 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
       throw new ConfigError("LocalObjectStoreDestination: basePath must be a non-empty folder path");
     }
     this.durable = durableOption(this.durable, "LocalObjectStoreDestination");
+    this.#local = new LocalFolder(() => this.resolvePath(this.basePath), "LocalObjectStoreDestination", this.durable);
   }
 
   /**
-   * Replaces the file atomically, then appends its metadata to the ledger while the file is
-   * still open (see ledger.ts, file-identity.ts). A crash between the two leaves no line for the
-   * new file, or one naming the old file: never trusted, the object is counted by a read. Dead
-   * writers' temporary files in the object's folder (a process killed mid-put) are then removed,
-   * when the folder existed before (see `sweepStaleTemps`); listings never sweep. The content
-   * type is the format's, known again on read: it is not kept.
+   * Replaces the object's file atomically, its metadata appended to the ledger while the file is
+   * still open (see LocalFolder.put); listings never sweep. The content type is the format's,
+   * known again on read: it is not kept.
    */
   async putObject(name: string, payload: Uint8Array, _contentType: string, metadata: Record<string, string>): Promise<void> {
-    const path = this.pathOf(name);
-    const whileOpen = async (file: string) => {
-      const { ledger, folder } = this.ledgerOf(path);
-      await ledger.append([{ folder, file, metadata }]);
-    };
-    await writeFileAtomic(path, [payload], { durable: this.durable, sweep: true, whileOpen });
+    await this.#local.put(this.pathOf(name), [payload], () => metadata);
   }
 
-  async getObject(name: string): Promise<Uint8Array | null> {
-    try {
-      return await readFile(this.pathOf(name));
-    } catch (error) {
-      if (isMissing(error)) return null;
-      throw error;
-    }
+  getObject(name: string): Promise<Uint8Array | null> {
+    return this.#local.get(this.pathOf(name));
   }
 
   /** Every object file below the folder the prefix names, skipping hidden files (sidecars, temporary files). */
@@ -99,7 +89,7 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
       if (!name.startsWith(prefix)) continue;
       const info = await stat(path, { bigint: true }).catch(() => null);
       if (!info) continue;
-      const { ledger, folder: entryFolder } = this.ledgerOf(path);
+      const { ledger, folder: entryFolder } = this.#local.ledgerOf(path);
       let entries = ledgers.get(ledger.path);
       if (!entries) ledgers.set(ledger.path, (entries = ledger.read().then((read) => read.entries)));
       const entry = (await entries).get(entryFolder);
@@ -150,27 +140,12 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
 
   /** The absolute folder `basePath` names (relative to the config's folder in a loaded config). */
   private get folder(): string {
-    this.#folder ??= this.resolvePath(this.basePath);
-    return this.#folder;
-  }
-
-  /**
-   * The ledger an object's metadata goes to, and its line's folder: the ledger of the folder
-   * above the object's (`{table}/.data.csv.ledger`, folder `date=...`), or of `basePath` for an
-   * object directly in it (folder "").
-   */
-  private ledgerOf(path: string): { ledger: Ledger; folder: string } {
-    return dirname(path) === this.folder ? { ledger: Ledger.of(this.folder, basename(path)), folder: "" } : ledgerOf(path);
+    return this.#local.folder;
   }
 
   /** The file of an object; a name that would leave `basePath` is refused. */
   private pathOf(name: string): string {
-    const base = this.folder;
-    const path = resolve(base, ...name.split("/").filter((part) => part !== ""));
-    if (path !== base && !path.startsWith(base + sep)) {
-      throw new ConfigError(`LocalObjectStoreDestination: object name ${JSON.stringify(name)} leaves ${base}`);
-    }
-    return path;
+    return this.#local.pathOf(name);
   }
 }
 
@@ -226,9 +201,4 @@ function isLedgerFile(name: string): boolean {
     name.startsWith(".") &&
     (name.endsWith(".ledger") || name.endsWith(".ledger.compacting") || (name.includes(".ledger.tmp-") && parseTempName(name) !== null))
   );
-}
-
-function isMissing(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR";
 }

@@ -7,11 +7,12 @@ import type { IOContext } from "../../io-context.js";
 import { partitionSegment, safeSegment, tableSegments } from "../../paths.js";
 import { orderedCounts } from "../../row-count.js";
 import type { DropTarget } from "../../destination.js";
-import { sweepStaleTemps, writeFileAtomic } from "./atomic.js";
+import { sweepStaleTemps } from "./atomic.js";
 import { describeTableFolder, dropTableFolder } from "./drop-table.js";
 import { fileIdentity } from "./file-identity.js";
 import { fileIdentities } from "./stat-files.js";
 import { Ledger, parseCount } from "./ledger.js";
+import { LocalFolder } from "./local-folder.js";
 import { decoding, reasonOf, type PartitionCounts, type UnreadablePartition } from "../../unreadable.js";
 
 /**
@@ -33,25 +34,28 @@ const PARALLEL_READS = 64;
 /**
  * One data file per partition in hive folders, shared by the file-based destinations:
  * `{base}/{dataset}/{table}/{file}` and `{base}/{dataset}/{table}/{column}={key}/{file}`.
- * Each write is atomic, and the row count is appended to the table's ledger (see ledger.ts) so
- * that counting thousands of partitions costs a listing and a stat each, not a parse of every file.
+ * Each write is a put of the local folder store (atomic, its row count appended to the table's
+ * ledger: see local-folder.ts), so that counting thousands of partitions costs a listing and a
+ * stat each, not a parse of every file.
  */
 export class PartitionFiles {
-  #folder: string | undefined;
+  /** The local folder store the files are put in. */
+  readonly local: LocalFolder;
 
   constructor(
     /** Resolves the absolute base folder; called once, at first use (see Destination.resolvePath). */
-    private readonly resolveFolder: () => string,
+    resolveFolder: () => string,
     private readonly fileName: string,
     private readonly owner: string,
     /** Data files survive a machine crash once written (see `AtomicWriteOptions.durable`). */
-    private readonly durable: boolean,
-  ) {}
+    durable: boolean,
+  ) {
+    this.local = new LocalFolder(resolveFolder, owner, durable);
+  }
 
   /** The absolute base folder, resolved at first use and kept: data never moves while in use. */
   get folder(): string {
-    this.#folder ??= this.resolveFolder();
-    return this.#folder;
+    return this.local.folder;
   }
 
   tableDir(context: IOContext): string {
@@ -64,15 +68,11 @@ export class PartitionFiles {
   }
 
   /**
-   * Replaces a partition's file atomically, then appends its row count to the table's ledger
-   * while the file is still open (see ledger.ts, file-identity.ts): one atomic file write and
-   * one small append, whatever the table's size. Temporary files of dead writers (a process
-   * killed mid-write) are then removed from the partition's folder, when it existed before, and
-   * once per process from the table's folder: see `sweepStaleTemps`. Reads never sweep.
-   *
-   * Only the data file is synced (when durable): the ledger is a cache. A line lost in a crash,
-   * or naming a file since replaced, makes the file counted again; a line that survives names
-   * a file whose bytes were synced before it was written.
+   * Replaces a partition's file, its row count appended to the table's ledger while the file is
+   * still open (see LocalFolder.put): one atomic file write and one small append, whatever the
+   * table's size. Temporary files of dead writers are then removed from the partition's folder,
+   * when it existed before, and once per process from the table's folder: see `sweepStaleTemps`.
+   * Reads never sweep.
    */
   async write(
     context: IOContext,
@@ -83,15 +83,8 @@ export class PartitionFiles {
   ): Promise<void> {
     const path = this.pathOf(context, partition);
     // An unpartitioned asset's count is never read back from storage: no bookkeeping.
-    const whileOpen = partition
-      ? async (file: string) => {
-          const count = typeof rows === "number" ? rows : rows();
-          await this.ledger(context).append([
-            { folder: partitionSegment(context, partition, this.owner), file, metadata: { row_count: String(count) } },
-          ]);
-        }
-      : undefined;
-    await writeFileAtomic(path, chunks, { durable: this.durable, sweep: true, whileOpen });
+    const metadata = partition ? () => ({ row_count: String(typeof rows === "number" ? rows : rows()) }) : null;
+    await this.local.put(path, chunks, metadata);
     if (partition) await sweepTableOnce(this.tableDir(context));
   }
 
