@@ -1,11 +1,6 @@
-import type { BigIntStats } from "node:fs";
-import { readdir, readFile, rm, rmdir, stat } from "node:fs/promises";
-import { basename, dirname, join, relative, sep } from "node:path";
 import { ConfigError } from "../../../errors.js";
-import { durableOption, parseTempName } from "./atomic.js";
-import type { LedgerEntry } from "./ledger.js";
-import { fileIdentity } from "./file-identity.js";
-import { isMissing, LocalFolder } from "./local-folder.js";
+import { durableOption } from "./atomic.js";
+import { LocalFolder } from "./local-folder.js";
 import type { FileFormat, FormatName } from "../../format/file-format.js";
 import { ObjectStoreDestination, type StoredObject } from "../object-store-destination.js";
 import { declareOptions } from "../../options.js";
@@ -24,15 +19,6 @@ export interface LocalObjectStoreOptions {
    * empty, or cut short, with no error. A killed process loses nothing either way.
    */
   readonly durable?: boolean;
-}
-
-/**
- * The sidecar older versions kept beside an object (`.data.parquet.meta.json`): still read, for
- * the very file it names (`file`: see file-identity.ts), when the ledger has no line for it.
- */
-interface LegacySidecar {
-  readonly metadata: Record<string, string>;
-  readonly file: string;
 }
 
 /**
@@ -78,127 +64,30 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
     return this.#local.get(this.pathOf(name));
   }
 
-  /** Every object file below the folder the prefix names, skipping hidden files (sidecars, temporary files). */
-  async *listObjects(prefix: string): AsyncIterable<StoredObject> {
-    const folder = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
-    const root = this.pathOf(folder);
-    // Each ledger is read once per listing.
-    const ledgers = new Map<string, Promise<Map<string, LedgerEntry>>>();
-    for await (const path of walk(root)) {
-      const name = relative(this.folder, path).split(sep).join("/");
-      if (!name.startsWith(prefix)) continue;
-      const info = await stat(path, { bigint: true }).catch(() => null);
-      if (!info) continue;
-      const { ledger, folder: entryFolder } = this.#local.ledgerOf(path);
-      let entries = ledgers.get(ledger.path);
-      if (!entries) ledgers.set(ledger.path, (entries = ledger.read().then((read) => read.entries)));
-      const entry = (await entries).get(entryFolder);
-      const metadata = entry && entry.file === fileIdentity(info) ? { ...entry.metadata } : await legacyMetadata(path, info);
-      yield { name, metadata };
-    }
+  /** Every object file under the prefix, with its metadata (see LocalFolder.list). */
+  listObjects(prefix: string): AsyncIterable<StoredObject> {
+    return this.#local.list(prefix);
   }
 
   objectUri(name: string): string {
-    return this.pathOf(name);
+    return this.#local.pathOf(name);
   }
 
   /**
    * Deletes each object's file, an older version's sidecar and the temporary files of either,
-   * then the folders left empty (or holding nothing but ledgers, whose folders are gone with
-   * them), up to `basePath` (kept). A ledger line of a deleted object names a file that no
-   * longer exists: never trusted again.
+   * then the folders left empty, up to `basePath` (see LocalFolder.delete).
    */
-  override async deleteObjects(names: readonly string[]): Promise<void> {
-    for (const name of names) {
-      const path = this.pathOf(name);
-      const folder = dirname(path);
-      const file = basename(path);
-      await rm(path, { force: true });
-      const beside = await readdir(folder).catch((error: unknown) => (isMissing(error) ? [] : Promise.reject(error)));
-      for (const entry of beside)
-        if (entry.startsWith(`.${file}`) || entry.startsWith(`..${file}`)) await rm(join(folder, entry), { force: true });
-      for (let dir = folder; dir !== this.folder && dir.startsWith(this.folder + sep); dir = dirname(dir)) {
-        await removeOrphanLedgers(dir);
-        const removed = await rmdir(dir).then(
-          () => true,
-          (error: NodeJS.ErrnoException) =>
-            error.code === "ENOTEMPTY" || error.code === "EEXIST" || error.code === "ENOENT" ? false : Promise.reject(error),
-        );
-        if (!removed) break;
-      }
-    }
+  override deleteObjects(names: readonly string[]): Promise<void> {
+    return this.#local.delete(names);
   }
 
-  /** The object files under a prefix, without reading their sidecars. */
-  protected override async *listNames(prefix: string): AsyncIterable<string> {
-    const folder = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
-    for await (const path of walk(this.pathOf(folder))) {
-      const name = relative(this.folder, path).split(sep).join("/");
-      if (name.startsWith(prefix)) yield name;
-    }
-  }
-
-  /** The absolute folder `basePath` names (relative to the config's folder in a loaded config). */
-  private get folder(): string {
-    return this.#local.folder;
+  /** The object files under a prefix, without reading their metadata. */
+  protected override listNames(prefix: string): AsyncIterable<string> {
+    return this.#local.listNames(prefix);
   }
 
   /** The file of an object; a name that would leave `basePath` is refused. */
   private pathOf(name: string): string {
     return this.#local.pathOf(name);
   }
-}
-
-function legacySidecarOf(path: string): string {
-  const at = path.lastIndexOf(sep);
-  return `${path.slice(0, at + 1)}.${path.slice(at + 1)}.meta.json`;
-}
-
-/** An older version's sidecar's metadata when it describes this very file; none otherwise. */
-async function legacyMetadata(path: string, info: BigIntStats): Promise<Record<string, string>> {
-  try {
-    const sidecar = JSON.parse(await readFile(legacySidecarOf(path), "utf8")) as LegacySidecar;
-    const same = sidecar.file === fileIdentity(info);
-    return same && typeof sidecar.metadata === "object" && sidecar.metadata !== null ? sidecar.metadata : {};
-  } catch {
-    return {};
-  }
-}
-
-/**
- * Every file below a folder, hidden ones (sidecars, temporary files: their names start with a
- * dot) left out. Folders are all walked, whatever their names hold: a partition folder's name
- * holds a list value, which may hold `.tmp-` or start with a dot.
- */
-async function* walk(folder: string): AsyncGenerator<string> {
-  let entries;
-  try {
-    entries = await readdir(folder, { withFileTypes: true });
-  } catch (error) {
-    if (isMissing(error)) return;
-    throw error;
-  }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const entry of entries) {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) yield* walk(path);
-    else if (entry.isFile() && !entry.name.startsWith(".")) yield path;
-  }
-}
-
-/**
- * Removes the ledgers (and their compaction locks) of a folder left with no subfolder: every
- * line of them names a file that is gone. A folder holding anything else keeps them.
- */
-async function removeOrphanLedgers(folder: string): Promise<void> {
-  const entries = await readdir(folder, { withFileTypes: true }).catch(() => null);
-  if (!entries || entries.length === 0 || !entries.every((entry) => entry.isFile() && isLedgerFile(entry.name))) return;
-  for (const entry of entries) await rm(join(folder, entry.name), { force: true });
-}
-
-function isLedgerFile(name: string): boolean {
-  return (
-    name.startsWith(".") &&
-    (name.endsWith(".ledger") || name.endsWith(".ledger.compacting") || (name.includes(".ledger.tmp-") && parseTempName(name) !== null))
-  );
 }
