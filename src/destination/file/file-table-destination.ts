@@ -21,11 +21,25 @@ export interface FileTableDestinationOptions {
   readonly durable?: boolean;
 }
 
+// The presets of the local folder store: CSVDestination (the CSV format) and FileDestination (the
+// v8 format). They put their files through the local backend's LocalFolder, as
+// LocalObjectStoreDestination does, into the same layout with the same ledger, but through a
+// composed PartitionFiles (../store/local/partition-files.ts) rather than as subclasses of
+// ObjectStoreDestination, which would change their bytes on disk or their speed:
+// - bytes: CSVDestination keeps the partition column in its files, with a header taken from the
+//   first row (the object stores leave the column to the path, and write the schema's columns);
+//   FileDestination stores any value, not rows; an unpartitioned asset's file gets no ledger line.
+// - speed: a write goes from the encoder to the file chunk by chunk, never held as one payload
+//   (W1, W4); a window is read with one synchronous read per file and parsed into one array (W3);
+//   counting lists one folder level and stats each file, where a store walks every object.
+// - dropping removes the table's folder with its ledger (drop-table.ts), and says so.
+
 /**
  * One file per partition on the local filesystem, one folder per asset:
  * `{basePath}/{dataset}/{table}/{fileName}` and `{basePath}/{dataset}/{table}/{column}={key}/{fileName}`.
- * Holds the layout, the options, the row-count ledger and dropping; a subclass says only how a
- * partition becomes bytes and back, and how to count the rows of a file the ledger lacks.
+ * Holds the options, and through PartitionFiles the layout, the row-count ledger and dropping;
+ * a subclass says only how a partition becomes bytes and back (its format), and how to count the
+ * rows of a file the ledger lacks.
  */
 export abstract class FileTableDestination extends Destination {
   static override readonly options = declareOptions<FileTableDestinationOptions>({ basePath: "required", durable: "optional" });
