@@ -135,7 +135,7 @@ export async function crashLoop(kind: LocalKind, data: string): Promise<CrashSta
  * once its temporary file exists. Returns that file.
  */
 export async function killWriterMidWrite(target: string): Promise<string> {
-  const atomic = join(ROOT, "src", "destination", "files", "atomic.ts");
+  const atomic = join(ROOT, "src", "destination", "store", "local", "atomic.ts");
   const script = `
     import { createJiti } from "jiti";
     const { writeFileAtomic } = await createJiti(${JSON.stringify(pathToFileURL(ROOT).href)}).import(${JSON.stringify(atomic)});

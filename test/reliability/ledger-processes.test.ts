@@ -140,7 +140,7 @@ describe("a writer killed between its data file's rename and its ledger line", (
  * its ledger line, and is SIGKILLed there.
  */
 async function killAfterRename(target: string, bytes: Buffer): Promise<void> {
-  const atomic = join(ROOT, "src", "destination", "files", "atomic.ts");
+  const atomic = join(ROOT, "src", "destination", "store", "local", "atomic.ts");
   const script = `
     import { createJiti } from "jiti";
     const { writeFileAtomic } = await createJiti(${JSON.stringify(pathToFileURL(ROOT).href)}).import(${JSON.stringify(atomic)});
