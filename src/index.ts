@@ -72,7 +72,7 @@ export {
   type MaterializeOutcome,
   type PlanExecutionOptions,
 } from "./api/materialize.js";
-export { CSVFormat, JSONLFormat, ParquetFormat, type FileFormat, type FormatName } from "./destination/formats/index.js";
+export { CSVFormat, JSONLFormat, ParquetFormat, type FileFormat, type FormatName } from "./destination/format/index.js";
 export {
   assetCoverage,
   coverage,

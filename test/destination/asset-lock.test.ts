@@ -12,7 +12,7 @@ import * as il from "../../src/index.js";
 import { findAsset, projectOf } from "../../src/api/project.js";
 import { dropPlannedAssets } from "../../src/api/full-refresh.js";
 import { AssetLock } from "../../src/destination/asset-lock.js";
-import { THIS_HOST } from "../../src/destination/files/atomic.js";
+import { THIS_HOST } from "../../src/destination/store/local/atomic.js";
 import { makeTempDir } from "../contract/temp-dir.js";
 
 const ROUNDS = process.env["INTERLOPER_RELIABILITY_LONG"] ? 40 : 4;
