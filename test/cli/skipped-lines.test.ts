@@ -3,6 +3,7 @@
 // Skipping lines and in the error when the window gives nothing to run.
 import { describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
+import { projectOf } from "../../src/api/project.js";
 import { planOnCommandLine, skippedLines } from "../../src/cli/commands/skipped.js";
 import { NothingToRunError } from "../../src/runner/staged-plan.js";
 
@@ -43,7 +44,7 @@ describe("planOnCommandLine", () => {
   const config = il.defineConfig({
     sources: [il.source({ key: "shop", assets: [stock, monthly] })({ destinations: new il.MemoryDestination() })],
   });
-  const project = il.projectOf(config);
+  const project = projectOf(config);
   const options = { assets: ["stock", "monthly"], window: "2026-01-05..2026-01-20" };
 
   it("where the window gives nothing to run, the library's error names no command, and the command line's adds it", async () => {

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { beforeAll, describe, expect, it } from "vitest";
 import { asset } from "../../src/asset/definition.js";
 import { CSVDestination, FileDestination, type Destination } from "../../src/destination/index.js";
-import { LocalObjectStoreDestination } from "../../src/destination/object-store/index.js";
+import { LocalObjectStoreDestination } from "../../src/destination/store/index.js";
 import {
   type DatabaseDestination,
   MySQLDestination,

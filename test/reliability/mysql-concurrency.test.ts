@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { tracingChannel } from "node:diagnostics_channel";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseDestination } from "../../src/destination/database/index.js";
-import { LEDGER_TABLE } from "../../src/destination/database/partition-ledger.js";
+import { LEDGER_TABLE } from "../../src/destination/database/partition-table.js";
 import type { PartitionFilter } from "../../src/destination/index.js";
 import { TimePartition } from "../../src/partitioning/index.js";
 import { MYSQL_CONNECTION, mysqlAvailable } from "../database/servers.js";

@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseDestination } from "../../src/destination/database/index.js";
-import { LEDGER_TABLE } from "../../src/destination/database/partition-ledger.js";
+import { LEDGER_TABLE } from "../../src/destination/database/partition-table.js";
 import type { PartitionFilter } from "../../src/destination/index.js";
 import { DataNotFoundError } from "../../src/errors.js";
 import { TimePartition } from "../../src/partitioning/index.js";

@@ -1,4 +1,4 @@
-import { csvLine } from "../../destination/csv/csv-text.js";
+import { csvLine } from "../../destination/format/csv-text.js";
 import { toText } from "../../schema/index.js";
 import { openCommandSession } from "../command-session.js";
 import type { GlobalOptions } from "../main.js";

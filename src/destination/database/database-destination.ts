@@ -10,7 +10,7 @@ import { missingHook } from "../hook-check.js";
 import { orderedCounts } from "../row-count.js";
 import type { IOContext } from "../io-context.js";
 import { checkDatabaseSubclass, definedAtOrBelow } from "./override-check.js";
-import { forgetTable, ledgerContext, recordWritten, writtenAmong, writtenKeys } from "./partition-ledger.js";
+import { forgetTable, ledgerContext, recordWritten, writtenAmong, writtenKeys } from "./partition-table.js";
 import { checkWindowRows } from "./window-check.js";
 import { throughUnit } from "./unit-check.js";
 import { nounFor } from "../../text/english.js";

@@ -8,7 +8,7 @@ import type { IOContext } from "../io-context.js";
 import { DatabaseDestination } from "./database-destination.js";
 import { checkAdded, checkColumnNames } from "./column-names.js";
 import { checkDoubleIntegers, widenedIntoDouble } from "./integer-widening.js";
-import { LEDGER_ENTRY, LEDGER_TABLE, ledgerTable } from "./partition-ledger.js";
+import { LEDGER_ENTRY, LEDGER_TABLE, ledgerTable } from "./partition-table.js";
 import { ROW_COLUMN, type SqlDialect, storageKind } from "./sql-dialect.js";
 import { PartitionIndexes } from "./partition-index.js";
 import {

@@ -7,7 +7,7 @@ import { type ConnectionOptions, resolveConnection } from "../connection.js";
 import type { WriteScope } from "../database-destination.js";
 import { LazyConnection } from "../lazy-connection.js";
 import { loadDriver } from "../optional-driver.js";
-import { LEDGER_ENTRY, LEDGER_TABLE } from "../partition-ledger.js";
+import { LEDGER_ENTRY, LEDGER_TABLE } from "../partition-table.js";
 import { urlPassword, wrapDriverError } from "../secrets.js";
 import { ServerSqlDestination } from "../server-destination.js";
 import { type SqlDialect, storageKind } from "../sql-dialect.js";

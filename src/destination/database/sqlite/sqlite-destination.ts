@@ -8,7 +8,7 @@ import type { AssetRef, IOContext } from "../../io-context.js";
 import type { FieldSpec } from "../../../schema/index.js";
 import { LazyConnection } from "../lazy-connection.js";
 import { loadDriver } from "../optional-driver.js";
-import { LEDGER_TABLE } from "../partition-ledger.js";
+import { LEDGER_TABLE } from "../partition-table.js";
 import { wrapDriverError } from "../secrets.js";
 import { SqlDestination } from "../sql-destination.js";
 import { refuseCaseTwins, sqliteDialect, sqliteTableName } from "./sqlite-dialect.js";
