@@ -1,6 +1,7 @@
 // A session (il.openProject) owns what its runs share: its listeners hear its runs and no other
 // session's, its attempts and watchdog are its own, and close() releases all of it, so that a
 // program opening and closing sessions again and again keeps nothing of them.
+import { spawn } from "node:child_process";
 import { runInNewContext } from "node:vm";
 import { setFlagsFromString } from "node:v8";
 import { afterEach, describe, expect, it } from "vitest";
@@ -139,6 +140,16 @@ describe("a session", () => {
     expect(a.abandonedStillRunning).toBe(0);
     expect(a.running || b.running).toBe(false);
     await Promise.all([a.close(), b.close()]);
+  });
+
+  it("close() ends its pool workers still alive", async () => {
+    const session = await il.openProject(config("shop"));
+    // A worker as the pool starts it: a child process the session follows until it exits.
+    const child = spawn(process.execPath, ["-e", "setInterval(() => undefined, 1000)"], { stdio: "ignore" });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
+    session.runtime.workers.add(child);
+    await session.close();
+    expect(await exited).toBe("SIGKILL");
   });
 
   it("once closed, forgets its listeners and refuses more work; close is once", async () => {
