@@ -62,7 +62,12 @@ export async function materializePlan(project: Project, plan: Plan, options: Pla
 }
 
 /** `materializePlan` in a session: its runs share `context` (unset: runs outside any session). */
-export async function runPlan(project: Project, plan: Plan, options: PlanExecutionOptions, context?: RunContext): Promise<MaterializeOutcome> {
+export async function runPlan(
+  project: Project,
+  plan: Plan,
+  options: PlanExecutionOptions,
+  context?: RunContext,
+): Promise<MaterializeOutcome> {
   const result = await executePlan(project.dag, plan, {
     concurrency: options.concurrency ?? project.config.concurrency ?? 4,
     failFast: options.failFast ?? false,
