@@ -30,12 +30,14 @@ const OBJECT_HOOKS = ["putObject", "getObject", "listObjects", "objectUri"] as c
  */
 export abstract class ObjectStoreDestination extends Destination {
   /** The file format: "parquet" (default), "jsonl", "csv", or a FileFormat of your own. */
-  format: FormatName | FileFormat = "parquet";
+  format: FormatName | FileFormat;
   /** A path prefix inside the bucket ("" for the root). */
-  prefix = "";
+  prefix: string;
 
-  constructor(options?: object) {
+  constructor(options?: { readonly format?: FormatName | FileFormat; readonly prefix?: string }) {
     super(options);
+    this.format = options?.format ?? "parquet";
+    this.prefix = options?.prefix ?? "";
     requireHooks(this, OBJECT_HOOKS);
     // A format name no format has fails here, not at the first write.
     this.fileFormat();

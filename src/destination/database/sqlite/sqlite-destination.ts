@@ -42,7 +42,7 @@ export class SQLiteDestination extends SqlDestination {
   protected override readonly deferIndexes = true;
   static override readonly options = declareOptions<SQLiteDestinationOptions>({ path: "required" });
   /** The database file, or ":memory:". */
-  readonly path: string = "";
+  readonly path: string;
   readonly #db = new LazyConnection<Database>(
     () => this.openDatabase(),
     (db) => void db.close(),
@@ -58,6 +58,7 @@ export class SQLiteDestination extends SqlDestination {
 
   constructor(options: SQLiteDestinationOptions) {
     super(options);
+    this.path = options.path;
     if (typeof this.path !== "string" || this.path.length === 0) {
       throw new ConfigError(`SQLiteDestination: expected { path } (a file, or ":memory:"), got ${JSON.stringify(options)}`);
     }
