@@ -157,7 +157,8 @@ describe("@il.destination compiled by tsc (standard decorators)", () => {
   const compiled = ts.transpileModule(source, {
     compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS },
   }).outputText;
-  const exports: Record<string, new (options?: object) => il.Destination & { basePath?: string; prefix?: string }> = {};
+  type Made = new (options?: object) => il.Destination & { basePath?: string; prefix?: string };
+  const exports: { Files?: Made; Plain?: Made } = {};
   new Function("require", "exports", compiled)(() => il, exports);
   const { Files, Plain } = exports as Required<typeof exports>;
 

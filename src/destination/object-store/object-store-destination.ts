@@ -34,10 +34,12 @@ export abstract class ObjectStoreDestination extends Destination {
   /** A path prefix inside the bucket ("" for the root). */
   prefix: string;
 
-  constructor(options?: { readonly format?: FormatName | FileFormat; readonly prefix?: string }) {
+  /** Takes `format` and `prefix`; a subclass adds its own options (its fields, or those it declares). */
+  constructor(options?: object) {
     super(options);
-    this.format = options?.format ?? "parquet";
-    this.prefix = options?.prefix ?? "";
+    const { format, prefix } = (options ?? {}) as { readonly format?: FormatName | FileFormat; readonly prefix?: string };
+    this.format = format ?? "parquet";
+    this.prefix = prefix ?? "";
     requireHooks(this, OBJECT_HOOKS);
     // A format name no format has fails here, not at the first write.
     this.fileFormat();
