@@ -64,8 +64,10 @@ export type PendingOptions = ReadonlyArray<readonly [string, unknown]>;
  * that can be set at once; returns those that must wait until the instance is complete.
  *
  * A field initialiser of a subclass runs after the base constructor returns and would overwrite
- * anything set here: JavaScript offers no hook between a class's fields and the end of `new`.
- * So a class that declares its options has each one set here, and assigns those it has a field
+ * anything set here: JavaScript offers no hook between a class's fields and the end of `new`
+ * (fields are defined on the instance, which only a Proxy returned by the base constructor could
+ * intercept: this code used one, at the price of a WeakMap for every private state of the base,
+ * and is plainer without it). So a class that declares its options has each one set here, and assigns those it has a field
  * for in its own constructor (as the built-ins do), or declares that field with `declare`. A
  * class that declares none takes its fields as options: only the options naming an accessor
  * (a setter, or a read-only getter, refused now) are set here, the others are pending, set over
