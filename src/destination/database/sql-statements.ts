@@ -35,6 +35,15 @@ export function addColumnStatement(qualified: string, column: string): string {
   return `ALTER TABLE ${qualified} ADD COLUMN ${column}`;
 }
 
+/**
+ * The start of a multi-row INSERT of `fields`' columns into a table ("INSERT INTO t (a, b)
+ * VALUES "): a driver appends one tuple of placeholders per row (MySQL, SQLite).
+ */
+export function insertHead(dialect: SqlDialect, table: string, dataset: string | null, fields: readonly { name: string }[]): string {
+  const names = fields.map((field) => dialect.quote(field.name)).join(", ");
+  return `INSERT INTO ${dialect.table(table, dataset)} (${names}) VALUES `;
+}
+
 /** The statement dropping a table, its indexes and comment with it. */
 export function dropTableStatement(dialect: SqlDialect, table: string, dataset: string | null): string {
   return `DROP TABLE IF EXISTS ${dialect.table(table, dataset)}`;

@@ -249,6 +249,10 @@ export function mysqlDialect(exactCollation: string | null, server = "(not yet a
     // Duplicate column, duplicate index name, table exists.
     isAlreadyDone: (error) =>
       ["1060", "1061", "1050", "ER_DUP_FIELDNAME", "ER_DUP_KEYNAME", "ER_TABLE_EXISTS_ERROR"].includes(driverCode(error)),
+    // DDL commits the open transaction: tables are made before a write's transaction starts.
+    transactionalDdl: false,
+    // Writers of one partition take turns on user-level locks instead (write-locks.ts).
+    writeLock: () => null,
   };
 }
 

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type * as MySQL from "mysql2/promise";
 import { DatabaseError } from "../secrets.js";
+import { getLocksQuery, releaseLocksQuery } from "./mysql-statements.js";
 
 // The locking of MySQL write transactions: partition locks, and runs again after a deadlock.
 
@@ -55,9 +56,8 @@ export async function takeLocks(
   table: string,
 ): Promise<void> {
   for (const batch of chunks(locks)) {
-    const sql = `SELECT ${batch.map((_, i) => `GET_LOCK(?, @@lock_wait_timeout) AS l${i}`).join(", ")}`;
     const [rows] = await connection.execute(
-      sql,
+      getLocksQuery(batch.length),
       batch.map((lock) => lock.name),
     );
     const row = (rows as Record<string, unknown>[])[0] ?? {};
@@ -75,7 +75,7 @@ export async function takeLocks(
 export async function releaseLocks(connection: MySQL.PoolConnection, locks: readonly PartitionLock[]): Promise<void> {
   for (const batch of chunks(locks)) {
     await connection.execute(
-      `SELECT ${batch.map((_, i) => `RELEASE_LOCK(?) AS r${i}`).join(", ")}`,
+      releaseLocksQuery(batch.length),
       batch.map((lock) => lock.name),
     );
   }
