@@ -30,9 +30,14 @@ export abstract class SqlDestination extends DatabaseDestination {
   /** Its connection to the database. */
   protected abstract readonly driver: SqlDriver;
   /** Its tables: creation, evolution, indexes, and the catalog as last read. */
-  readonly #tables = new SqlTables({ dialect: () => this.dialect, driver: () => this.driver, name: () => this.displayName });
+  readonly #tables = new SqlTables({
+    dialect: () => this.dialect,
+    driver: () => this.driver,
+    run: (sql) => this.run(sql),
+    name: () => this.displayName,
+  });
 
-  /** Runs one statement, inside the current transaction when there is one; returns its rows. */
+  /** Runs one statement through the driver, inside the current transaction when there is one; returns its rows. */
   protected run(sql: string, params?: readonly unknown[]): Promise<Row[]> {
     return this.driver.run(sql, params);
   }
@@ -117,11 +122,11 @@ export abstract class SqlDestination extends DatabaseDestination {
   /** Inside a write's transaction, first locks the table where the dialect does so (see SqlDialect.writeLock). */
   async delete(table: string, dataset: string | null, where: PartitionFilter | null): Promise<void> {
     const lock = this.driver.inUnit() ? this.dialect.writeLock(this.dialect.table(table, dataset)) : null;
-    if (lock !== null) await this.driver.run(lock);
+    if (lock !== null) await this.run(lock);
     const columns = await this.#tables.columnsOf(table, dataset);
     if (!columns) return;
     const { sql, params } = deleteStatement(this.dialect, table, dataset, where, columns);
-    await this.driver.run(sql, params);
+    await this.run(sql, params);
   }
 
   async select(table: string, dataset: string | null, where: PartitionFilter | null): Promise<Row[] | null> {
@@ -129,7 +134,7 @@ export abstract class SqlDestination extends DatabaseDestination {
     if (!columns) return null;
     const names = [...columns.keys()].filter((name) => name !== ROW_COLUMN);
     const { sql, params, aliased } = selectStatement(this.dialect, table, dataset, names, where, columns);
-    const rows = await this.driver.run(sql, params);
+    const rows = await this.run(sql, params);
     if (names.length === 0) return rows.map(() => ({}));
     // Values the driver gives in another type than they were stored from (a bigint as text) are
     // restored from the column types, so that a read without a schema gives them back too.
@@ -139,7 +144,7 @@ export abstract class SqlDestination extends DatabaseDestination {
   async count(table: string, dataset: string | null, column: string): Promise<Record<string, number>> {
     const columns = await this.#tables.columnsOf(table, dataset);
     if (!columns?.has(column)) return {};
-    const rows = await this.driver.run(countStatement(this.dialect, table, dataset, column));
+    const rows = await this.run(countStatement(this.dialect, table, dataset, column));
     const counts: Record<string, number> = {};
     for (const row of rows) counts[keyText(row["v"])] = (counts[keyText(row["v"])] ?? 0) + Number(row["n"]);
     return counts;
@@ -170,7 +175,7 @@ export abstract class SqlDestination extends DatabaseDestination {
     const sql = periodCountStatement(this.dialect, table, dataset, column, columns.get(column)!, granularity);
     if (sql === null) return null;
     const counts: Record<string, number> = {};
-    for (const row of await this.driver.run(sql)) {
+    for (const row of await this.run(sql)) {
       const value = row["p"] ?? row["v"];
       // A period that did not compute would drop its rows: count by value instead.
       if (value === null || value === undefined) return null;

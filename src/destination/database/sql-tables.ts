@@ -16,6 +16,8 @@ export type Columns = ReadonlyMap<string, string>;
 export interface TablesOwner {
   readonly dialect: () => SqlDialect;
   readonly driver: () => SqlDriver;
+  /** Runs DDL (through the destination's `run`). */
+  readonly run: (sql: string) => Promise<unknown>;
   /** The destination's display name, for messages. */
   readonly name: () => string;
 }
@@ -53,7 +55,7 @@ export class SqlTables {
     const key = JSON.stringify([dataset, table]);
     this.#indexes.forget(key);
     this.#catalog.delete(key);
-    await this.owner.driver().run(dropTableStatement(this.owner.dialect(), table, dataset));
+    await this.owner.run(dropTableStatement(this.owner.dialect(), table, dataset));
   }
 
   /** Builds the indexes deferred to the first load of their tables. */
@@ -157,7 +159,7 @@ export class SqlTables {
    */
   async #ddl(sql: string, made?: () => Promise<boolean>): Promise<void> {
     try {
-      await this.owner.driver().run(sql);
+      await this.owner.run(sql);
     } catch (error) {
       if (this.owner.dialect().isAlreadyDone(error)) return;
       if (made && (await made().catch(() => false))) return;
