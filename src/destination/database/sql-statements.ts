@@ -36,12 +36,20 @@ export function addColumnStatement(qualified: string, column: string): string {
 }
 
 /**
- * The start of a multi-row INSERT of `fields`' columns into a table ("INSERT INTO t (a, b)
- * VALUES "): a driver appends one tuple of placeholders per row (MySQL, SQLite).
+ * The multi-row INSERT of `fields`' columns into a table, as a function of its number of rows:
+ * one tuple of `?` placeholders per row (MySQL, SQLite), the values bound row by row in field
+ * order.
  */
-export function insertHead(dialect: SqlDialect, table: string, dataset: string | null, fields: readonly { name: string }[]): string {
+export function multiRowInsert(
+  dialect: SqlDialect,
+  table: string,
+  dataset: string | null,
+  fields: readonly { name: string }[],
+): (rows: number) => string {
   const names = fields.map((field) => dialect.quote(field.name)).join(", ");
-  return `INSERT INTO ${dialect.table(table, dataset)} (${names}) VALUES `;
+  const head = `INSERT INTO ${dialect.table(table, dataset)} (${names}) VALUES `;
+  const tuple = `(${fields.map(() => "?").join(", ")})`;
+  return (rows) => head + new Array<string>(rows).fill(tuple).join(", ");
 }
 
 /** The statement dropping a table, its indexes and comment with it. */

@@ -9,7 +9,7 @@ import { loadDriver } from "../optional-driver.js";
 import { ServerConnection } from "../server-connection.js";
 import type { SqlDialect } from "../sql-dialect.js";
 import type { ForgetCatalog, SqlDriver } from "../sql-driver.js";
-import { insertHead } from "../sql-statements.js";
+import { multiRowInsert } from "../sql-statements.js";
 import { alignCollation, type CatalogColumn } from "./exact-text.js";
 import { isStaleDefinition, mysqlDialect, SESSION_SETUP } from "./mysql-dialect.js";
 import { createPool } from "./mysql-pool.js";
@@ -149,7 +149,7 @@ export class MySqlDriver implements SqlDriver {
   }
 
   load(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void> {
-    return insertBatches((sql, params) => this.run(sql, params), insertHead(this.#dialect, table, dataset, fields), fields, data);
+    return insertBatches((sql, params) => this.run(sql, params), multiRowInsert(this.#dialect, table, dataset, fields), fields, data);
   }
 
   inUnit(): boolean {

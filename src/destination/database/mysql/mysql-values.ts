@@ -10,25 +10,24 @@ const MAX_BATCH_ROWS = 1000;
 const MAX_PLACEHOLDERS = 60_000;
 
 /**
- * Inserts a non-empty table's rows through `run` in multi-row INSERTs of bound values, each
- * starting with `head` ("INSERT INTO t (a, b) VALUES "), the fields in schema order.
+ * Inserts a non-empty table's rows through `run` in multi-row INSERTs of bound values (`insert`
+ * gives the statement of a number of rows), the fields in schema order.
  */
 export async function insertBatches(
   run: (sql: string, params: readonly unknown[]) => Promise<Row[]>,
-  head: string,
+  insert: (rows: number) => string,
   fields: readonly FieldSpec[],
   data: TableData,
 ): Promise<void> {
   const kinds = fields.map(storageKind);
   const columns = fields.map((field) => data.values(field.name));
-  const tuple = `(${fields.map(() => "?").join(", ")})`;
   const batch = Math.max(1, Math.min(MAX_BATCH_ROWS, Math.floor(MAX_PLACEHOLDERS / fields.length)));
   for (let start = 0; start < data.length; start += batch) {
     const end = Math.min(data.length, start + batch);
     const values: unknown[] = [];
     for (let i = start; i < end; i++)
       for (let j = 0; j < fields.length; j++) values.push(mysqlValue(kinds[j]!, columns[j]![i], fields[j]!.name, i));
-    await run(head + new Array(end - start).fill(tuple).join(", "), values);
+    await run(insert(end - start), values);
   }
 }
 

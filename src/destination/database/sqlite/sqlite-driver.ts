@@ -9,7 +9,7 @@ import { loadDriver } from "../optional-driver.js";
 import { LEDGER_TABLE } from "../partition-ledger.js";
 import { wrapDriverError } from "../secrets.js";
 import type { ForgetCatalog, SqlDriver } from "../sql-driver.js";
-import { insertHead } from "../sql-statements.js";
+import { multiRowInsert } from "../sql-statements.js";
 import { isReadStatement, SQLITE_STATEMENTS, sqliteDialect, sqliteTableName } from "./sqlite-dialect.js";
 import { insertRows } from "./sqlite-load.js";
 import { afterOtherWrites } from "./write-turns.js";
@@ -182,10 +182,10 @@ export class SqliteDriver implements SqlDriver {
 
   async #insertRows(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void> {
     const db = await this.#db.get();
-    const into = insertHead(dialect, table, dataset, fields);
+    const insertOf = multiRowInsert(dialect, table, dataset, fields);
     try {
       // Outside a transaction, one is still wanted: SQLite commits each statement otherwise.
-      const insertAll = () => insertRows((sql) => this.#prepare(db, sql), into, fields, data);
+      const insertAll = () => insertRows((sql) => this.#prepare(db, sql), insertOf, fields, data);
       if (db.inTransaction) insertAll();
       else db.transaction(insertAll)();
     } catch (error) {
