@@ -15,7 +15,7 @@ import { isStaleDefinition, mysqlDialect, SESSION_SETUP } from "./mysql-dialect.
 import { createPool } from "./mysql-pool.js";
 import { type ServerFacts, serverFacts } from "./mysql-server.js";
 import { isolationStatement, SERVER_QUERY, START_READ } from "./mysql-statements.js";
-import { insertBatches } from "./mysql-values.js";
+import { insertBatches } from "./mysql-load.js";
 import { holdingLocks, partitionLocks, retryOnLockConflict } from "./write-locks.js";
 
 const PACKAGE = "mysql2/promise";
