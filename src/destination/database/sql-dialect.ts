@@ -83,6 +83,18 @@ export interface SqlDialect {
   staleIndexedExpressions(column: string, catalogType: string): string[];
   /** Whether a driver's DDL error only says another writer got there first (the object exists). */
   isAlreadyDone(error: unknown): boolean;
+  /**
+   * Whether DDL runs inside a write's transaction without committing it (PostgreSQL, SQLite):
+   * a new table's partition index then waits for its first load, as building an index over
+   * loaded rows is far cheaper than maintaining it row by row. Where DDL commits (MySQL), the
+   * index is made with its table.
+   */
+  readonly transactionalDdl: boolean;
+  /**
+   * The statement a write's transaction runs on a table before deleting from it, locking it
+   * against other writers; null where the driver locks otherwise (or needs no lock).
+   */
+  writeLock(qualified: string): string | null;
 }
 
 /** The code a driver error carries (see wrapDriverError), "" when none. */

@@ -1,4 +1,8 @@
 import { SchemaError } from "../../../errors.js";
+import type { Row } from "../../../representation/index.js";
+import { LEDGER_ENTRY, LEDGER_TABLE } from "../partition-table.js";
+import type { SqlDialect } from "../sql-dialect.js";
+import { collisionQuery, convertStatement } from "./mysql-statements.js";
 
 // Tables made before partition columns and the ledger had a binary NO PAD collation compare
 // text with the database's default (utf8mb4_general_ci, or whatever a user chose), under which
@@ -35,46 +39,6 @@ export function wantedCollation(definition: string): string | null {
   return /\bCOLLATE (\w+)$/.exec(definition)?.[1] ?? null;
 }
 
-/** A catalog name that may appear in SQL text unquoted (charsets and collations are words). */
-function word(name: string | null, what: string): string {
-  if (name === null || !/^\w+$/.test(name))
-    throw new SchemaError(`MySQL: the catalog gave ${what} ${JSON.stringify(name)}; expected a name of letters, digits and underscores`);
-  return name;
-}
-
-/** The statement converting a column to `collation`, its type and nullability restated. */
-export function convertStatement(qualified: string, column: string, catalog: CatalogColumn, collation: string): string {
-  if (!/^[a-z]+(\(\d+\))?$/i.test(catalog.type))
-    throw new SchemaError(`MySQL: the catalog gave the text type ${JSON.stringify(catalog.type)}; expected a type such as varchar(255)`);
-  return `ALTER TABLE ${qualified} MODIFY COLUMN ${column} ${catalog.type} CHARACTER SET utf8mb4 COLLATE ${word(collation, "the collation")} ${catalog.nullable ? "NULL" : "NOT NULL"}`;
-}
-
-/**
- * The query finding values stored for a table that its column's collation makes one: the
- * column's values, and its partitions in the ledger (when `ledger` is given; the table's name,
- * bound, is compared byte for byte). Each row is one group of such values, as comma-separated
- * hex of their UTF-8 text; at most `limit` groups.
- */
-export function collisionQuery(
-  qualified: string,
-  column: string,
-  catalog: CatalogColumn,
-  ledger: { qualified: string; entry: string } | null,
-  limit = 3,
-): string {
-  const text = (expression: string) =>
-    `CONVERT(${expression} USING ${word(catalog.charset, "the character set")}) COLLATE ${word(catalog.collation, "the collation")}`;
-  const part = (i: number) => `CASE WHEN JSON_VALID(${ledger?.entry}) THEN JSON_UNQUOTE(JSON_EXTRACT(${ledger?.entry}, '$[${i}]')) END`;
-  const fromLedger = ledger
-    ? ` UNION ALL SELECT ${text(part(1))} FROM ${ledger.qualified} WHERE CAST(${part(0)} AS BINARY) = CAST(? AS BINARY)`
-    : "";
-  return (
-    `SELECT GROUP_CONCAT(DISTINCT HEX(CONVERT(v USING utf8mb4)) SEPARATOR ',') AS members` +
-    ` FROM (SELECT ${text(column)} AS v FROM ${qualified} WHERE ${column} IS NOT NULL${fromLedger}) AS stored` +
-    ` GROUP BY v HAVING COUNT(DISTINCT CAST(v AS BINARY)) > 1 LIMIT ${limit}`
-  );
-}
-
 /** The values of each group a collisionQuery returned. */
 export function collisionGroups(rows: readonly Record<string, unknown>[]): string[][] {
   return rows.map((row) =>
@@ -97,4 +61,41 @@ export function collisionError(
   return new SchemaError(
     `MySQL: column ${JSON.stringify(column)} of table ${where} compares text with collation ${catalog.collation}, under which the stored partitions ${listed} are one value, so a write of one may have replaced the rows of another; expected every distinct value to be its own partition: convert the column (${convert}), then write those partitions again`,
   );
+}
+
+/** What `alignCollation` works through: the driver's statements and what its catalog read last said. */
+export interface CatalogAccess {
+  run(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  readColumns(table: string, dataset: string | null): Promise<Map<string, string> | null>;
+  /** What the last read of the table's columns said of this one, beyond its type. */
+  catalogColumn(table: string, dataset: string | null, column: string): CatalogColumn | undefined;
+}
+
+/**
+ * Converts exact text that an older version created with another collation than `definition`
+ * asks for, after checking that nothing stored depends on the old one (see the top of this
+ * file for why this is safe, and when the write refuses instead); true when it converted.
+ */
+export async function alignCollation(
+  access: CatalogAccess,
+  dialect: SqlDialect,
+  [table, dataset]: readonly [string, string | null],
+  field: string,
+  definition: string,
+): Promise<boolean> {
+  const collation = wantedCollation(definition);
+  const catalog = access.catalogColumn(table, dataset, field);
+  if (collation === null || !catalog || catalog.collation === null || catalog.collation === collation) return false;
+  const qualified = dialect.table(table, dataset);
+  const column = dialect.quote(field);
+  const convert = convertStatement(qualified, column, catalog, collation);
+  if (table !== LEDGER_TABLE) {
+    const ledger = (await access.readColumns(LEDGER_TABLE, dataset))?.has(LEDGER_ENTRY)
+      ? { qualified: dialect.table(LEDGER_TABLE, dataset), entry: dialect.quote(LEDGER_ENTRY) }
+      : null;
+    const groups = collisionGroups(await access.run(collisionQuery(qualified, column, catalog, ledger), ledger ? [table] : []));
+    if (groups.length > 0) throw collisionError(dataset === null ? table : `${dataset}.${table}`, field, catalog, groups, convert);
+  }
+  await access.run(convert);
+  return true;
 }

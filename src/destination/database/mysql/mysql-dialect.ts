@@ -249,6 +249,10 @@ export function mysqlDialect(exactCollation: string | null, server = "(not yet a
     // Duplicate column, duplicate index name, table exists.
     isAlreadyDone: (error) =>
       ["1060", "1061", "1050", "ER_DUP_FIELDNAME", "ER_DUP_KEYNAME", "ER_TABLE_EXISTS_ERROR"].includes(driverCode(error)),
+    // DDL commits the open transaction: tables are made before a write's transaction starts.
+    transactionalDdl: false,
+    // Writers of one partition take turns on user-level locks instead (write-locks.ts).
+    writeLock: () => null,
   };
 }
 
@@ -259,6 +263,19 @@ export function mysqlDialect(exactCollation: string | null, server = "(not yet a
 export function isStaleDefinition(error: unknown): boolean {
   const code = driverCode(error);
   return code === "ER_TABLE_DEF_CHANGED" || code === "1412";
+}
+
+/** Deadlock (1213) and lock wait timeout (1205): the server rolled the transaction back (the caller rolls back the rest). */
+const LOCK_CONFLICTS = new Set(["ER_LOCK_DEADLOCK", "1213", "ER_LOCK_WAIT_TIMEOUT", "1205"]);
+
+/**
+ * Whether a write failed because the server picked it as a deadlock's victim or its lock wait
+ * timed out: the whole transaction may run again. The error may come raw from the driver (its
+ * `code` or `errno`) or wrapped (DatabaseError.driverCode).
+ */
+export function isLockConflict(error: unknown): boolean {
+  const { driverCode, code, errno } = (error ?? {}) as { driverCode?: unknown; code?: unknown; errno?: unknown };
+  return LOCK_CONFLICTS.has(String(driverCode ?? code ?? errno ?? ""));
 }
 
 /** A string literal for the one place SQL takes no parameter (a table COMMENT). */
