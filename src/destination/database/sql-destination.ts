@@ -6,7 +6,7 @@ import { inferFieldSpecs } from "../../schema/index.js";
 import type { IOContext } from "../io-context.js";
 import { DatabaseDestination, type WriteScope } from "./database-destination.js";
 import { checkDoubleIntegers, widenedIntoDouble } from "./integer-widening.js";
-import { ledgerTable } from "./partition-table.js";
+import { partitionTable } from "./partition-table.js";
 import { ROW_COLUMN, type SqlDialect } from "./sql-dialect.js";
 import type { SqlDriver } from "./sql-driver.js";
 import { SqlTables } from "./sql-tables.js";
@@ -19,7 +19,7 @@ function keyText(value: unknown): string {
 }
 
 /**
- * A table database reached through SQL: the hooks (insert, delete, select, count, the ledger,
+ * A table database reached through SQL: the hooks (insert, delete, select, count, the partition table,
  * dropping, transactions, snapshots) written once, over a dialect (a SqlDialect: every SQL text
  * and the reading of driver errors) and a driver (a SqlDriver: the connection, running, bulk
  * loading, units of work). A backend's class only builds the two from its options.
@@ -88,17 +88,17 @@ export abstract class SqlDestination extends DatabaseDestination {
     return this.driver.snapshot(fn, () => this.#tables.forget());
   }
 
-  /** Records written partitions in the dataset's ledger table, one statement for a whole window. */
+  /** Records written partitions in the dataset's partition table, one statement for a whole window. */
   override recordPartitions(table: string, dataset: string | null, keys: readonly string[]): Promise<void> {
-    return ledgerTable.record(this, table, dataset, keys);
+    return partitionTable.record(this, table, dataset, keys);
   }
 
   override writtenPartitions(table: string, dataset: string | null, keys: readonly string[] | null): Promise<string[]> {
-    return ledgerTable.written(this, table, dataset, keys);
+    return partitionTable.written(this, table, dataset, keys);
   }
 
   override forgetPartitions(table: string, dataset: string | null): Promise<void> {
-    return ledgerTable.forget(this, table, dataset);
+    return partitionTable.forget(this, table, dataset);
   }
 
   async insert(table: string, dataset: string | null, data: unknown, context: IOContext): Promise<void> {

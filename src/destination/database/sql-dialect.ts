@@ -30,7 +30,7 @@ export interface SqlDialect {
   param(index: number): string;
   /**
    * The column type a storage kind is created with; `key` for the partition column (indexed),
-   * `exact` for a column whose values a WHERE compares (the partition column, the ledger's
+   * `exact` for a column whose values a WHERE compares (the partition column, the partition table's
    * entries), where two distinct strings must never compare equal.
    */
   columnType(kind: StorageKind, key: boolean, exact: boolean): string;

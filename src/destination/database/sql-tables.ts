@@ -3,7 +3,7 @@ import { TimePartitionConfig } from "../../partitioning/index.js";
 import type { FieldSpec } from "../../schema/index.js";
 import type { IOContext } from "../io-context.js";
 import { checkAdded, checkColumnNames } from "./column-names.js";
-import { LEDGER_ENTRY, LEDGER_TABLE } from "./partition-table.js";
+import { PARTITION_ENTRY, PARTITION_TABLE } from "./partition-table.js";
 import { PartitionIndexes } from "./partition-index.js";
 import { type SqlDialect, storageKind } from "./sql-dialect.js";
 import type { SqlDriver } from "./sql-driver.js";
@@ -122,13 +122,13 @@ export class SqlTables {
 
   /**
    * The column type of a field of the asset `context` names, in `table`. A list partition's
-   * values and the ledger's entries are compared with = and IN, so exactly; a time partition's
+   * values and the partition table's entries are compared with = and IN, so exactly; a time partition's
    * are compared as instants, whatever text they are stored as.
    */
   typeOf(field: FieldSpec, context: IOContext, table: string): string {
     const partitioning = context.asset.partitioning;
     const key = field.name === partitioning?.column;
-    const exact = (key && !(partitioning instanceof TimePartitionConfig)) || (table === LEDGER_TABLE && field.name === LEDGER_ENTRY);
+    const exact = (key && !(partitioning instanceof TimePartitionConfig)) || (table === PARTITION_TABLE && field.name === PARTITION_ENTRY);
     return this.owner.dialect().columnType(storageKind(field), key, exact);
   }
 

@@ -1,28 +1,28 @@
 import { SchemaError } from "../../../errors.js";
 import type { Row } from "../../../representation/index.js";
-import { LEDGER_ENTRY, LEDGER_TABLE } from "../partition-table.js";
+import { PARTITION_ENTRY, PARTITION_TABLE } from "../partition-table.js";
 import type { SqlDialect } from "../sql-dialect.js";
 import { collisionQuery, convertStatement } from "./mysql-statements.js";
 
-// Tables made before partition columns and the ledger had a binary NO PAD collation compare
+// Tables made before partition columns and the partition table had a binary NO PAD collation compare
 // text with the database's default (utf8mb4_general_ci, or whatever a user chose), under which
 // `eu`/`EU`, `café`/`cafe` and `x`/`x ` are one value. A write that finds such a column converts
 // it in place when that is known to be right, and refuses otherwise:
 //
 // - A collation never changed a stored value, only which stored values a statement matched: an
 //   older write of a partition deleted the rows of every partition its collation merged with,
-//   and (for case and accents; the ledger's JSON entries keep trailing spaces apart) their
-//   ledger entries, then inserted its own. So when no two values stored for the table (in its
-//   rows, or as its partitions in the ledger) are one under the old collation, every partition
+//   and (for case and accents; the partition table's JSON entries keep trailing spaces apart) their
+//   partition table entries, then inserted its own. So when no two values stored for the table (in its
+//   rows, or as its partitions in the partition table) are one under the old collation, every partition
 //   still stored holds what its own last write inserted, and one an older write wiped out is
-//   absent from rows and ledger alike: missing, which `--missing` writes again. Converting is
+//   absent from rows and partition table alike: missing, which `--missing` writes again. Converting is
 //   then exact.
 // - When two stored values are one under the old collation, what they hold cannot be told from
 //   the table: `x` recorded as written with no row left may have been emptied by a write of
 //   `x `. Converting would report it as written and empty forever; the write refuses instead,
 //   naming the values and the statement that converts the column, after which the user writes
 //   those partitions again.
-// - The ledger alone is always converted: its entries are exact JSON, and which of them survive
+// - The partition table alone is always converted: its entries are exact JSON, and which of them survive
 //   is the question the table's own check answers.
 
 /** What the catalog says of a column, beyond its type. */
@@ -89,11 +89,11 @@ export async function alignCollation(
   const qualified = dialect.table(table, dataset);
   const column = dialect.quote(field);
   const convert = convertStatement(qualified, column, catalog, collation);
-  if (table !== LEDGER_TABLE) {
-    const ledger = (await access.readColumns(LEDGER_TABLE, dataset))?.has(LEDGER_ENTRY)
-      ? { qualified: dialect.table(LEDGER_TABLE, dataset), entry: dialect.quote(LEDGER_ENTRY) }
+  if (table !== PARTITION_TABLE) {
+    const partitions = (await access.readColumns(PARTITION_TABLE, dataset))?.has(PARTITION_ENTRY)
+      ? { qualified: dialect.table(PARTITION_TABLE, dataset), entry: dialect.quote(PARTITION_ENTRY) }
       : null;
-    const groups = collisionGroups(await access.run(collisionQuery(qualified, column, catalog, ledger), ledger ? [table] : []));
+    const groups = collisionGroups(await access.run(collisionQuery(qualified, column, catalog, partitions), partitions ? [table] : []));
     if (groups.length > 0) throw collisionError(dataset === null ? table : `${dataset}.${table}`, field, catalog, groups, convert);
   }
   await access.run(convert);

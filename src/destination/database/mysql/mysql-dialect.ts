@@ -53,7 +53,7 @@ function quote(identifier: string): string {
 // TEXT cannot be indexed without a prefix length: a partition column that holds text is VARCHAR.
 // Text is utf8mb4 whatever the server's or the database's default (latin1 would mangle or refuse
 // most of Unicode, MySQL's old "utf8" everything past the BMP). Text a WHERE compares (`exact`:
-// a list partition's values, the ledger's entries) has the server's binary NO PAD collation, so
+// a list partition's values, the partition table's entries) has the server's binary NO PAD collation, so
 // that every distinct string is its own partition; other text keeps the database's default, which
 // queries of the user's own may rely on.
 function columnType(kind: StorageKind, key: boolean, exact: boolean, exactCollation: string | null, server: string): string {

@@ -162,7 +162,7 @@ export class MySqlDriver implements SqlDriver {
    * COMMITTED (ServerFacts.writeIsolation): a delete then takes no gap lock, so writers of
    * neighbouring partitions do not wait on each other, nor deadlock. A transaction the server
    * still rolls back as a deadlock's victim, or after a lock wait timeout, runs again whole
-   * (delete, insert, ledger) after a short random pause: nothing of it remains to be undone.
+   * (delete, insert, partition table) after a short random pause: nothing of it remains to be undone.
    */
   async transaction<T>(fn: () => Promise<T>, scope: WriteScope | undefined): Promise<T> {
     if (this.#conn.getStore()) return fn();

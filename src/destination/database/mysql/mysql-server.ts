@@ -15,7 +15,7 @@ export interface ServerFacts {
   readonly version: string;
   /** The connection's default database: the dataset of a table given none. */
   readonly database: string | null;
-  /** The collation of text that a WHERE compares (partition columns, the ledger); null when the server has none. */
+  /** The collation of text that a WHERE compares (partition columns, the partition table); null when the server has none. */
   readonly exactCollation: string | null;
   /** The isolation level writes run at. */
   readonly writeIsolation: WriteIsolation;

@@ -44,7 +44,7 @@ export function convertStatement(qualified: string, column: string, catalog: Cat
 
 /**
  * The query finding values stored for a table that its column's collation makes one: the
- * column's values, and its partitions in the ledger (when `ledger` is given; the table's name,
+ * column's values, and its partitions in the partition table (when `partitions` is given; the table's name,
  * bound, is compared byte for byte). Each row is one group of such values, as comma-separated
  * hex of their UTF-8 text; at most `limit` groups.
  */
@@ -52,18 +52,19 @@ export function collisionQuery(
   qualified: string,
   column: string,
   catalog: CatalogColumn,
-  ledger: { qualified: string; entry: string } | null,
+  partitions: { qualified: string; entry: string } | null,
   limit = 3,
 ): string {
   const text = (expression: string) =>
     `CONVERT(${expression} USING ${word(catalog.charset, "the character set")}) COLLATE ${word(catalog.collation, "the collation")}`;
-  const part = (i: number) => `CASE WHEN JSON_VALID(${ledger?.entry}) THEN JSON_UNQUOTE(JSON_EXTRACT(${ledger?.entry}, '$[${i}]')) END`;
-  const fromLedger = ledger
-    ? ` UNION ALL SELECT ${text(part(1))} FROM ${ledger.qualified} WHERE CAST(${part(0)} AS BINARY) = CAST(? AS BINARY)`
+  const part = (i: number) =>
+    `CASE WHEN JSON_VALID(${partitions?.entry}) THEN JSON_UNQUOTE(JSON_EXTRACT(${partitions?.entry}, '$[${i}]')) END`;
+  const fromPartitionTable = partitions
+    ? ` UNION ALL SELECT ${text(part(1))} FROM ${partitions.qualified} WHERE CAST(${part(0)} AS BINARY) = CAST(? AS BINARY)`
     : "";
   return (
     `SELECT GROUP_CONCAT(DISTINCT HEX(CONVERT(v USING utf8mb4)) SEPARATOR ',') AS members` +
-    ` FROM (SELECT ${text(column)} AS v FROM ${qualified} WHERE ${column} IS NOT NULL${fromLedger}) AS stored` +
+    ` FROM (SELECT ${text(column)} AS v FROM ${qualified} WHERE ${column} IS NOT NULL${fromPartitionTable}) AS stored` +
     ` GROUP BY v HAVING COUNT(DISTINCT CAST(v AS BINARY)) > 1 LIMIT ${limit}`
   );
 }

@@ -6,7 +6,7 @@ import type { Row, TableData } from "../../../representation/index.js";
 import type { FieldSpec } from "../../../schema/index.js";
 import { LazyConnection } from "../lazy-connection.js";
 import { loadDriver } from "../optional-driver.js";
-import { LEDGER_TABLE } from "../partition-table.js";
+import { PARTITION_TABLE } from "../partition-table.js";
 import { wrapDriverError } from "../secrets.js";
 import type { ForgetCatalog, SqlDriver } from "../sql-driver.js";
 import { multiRowInsert } from "../sql-statements.js";
@@ -137,15 +137,15 @@ export class SqliteDriver implements SqlDriver {
    * The columns of the table stored under this name. SQLite finds a table by its name in any
    * case (ASCII), so the name it stores is compared exactly: a table of another asset whose name
    * differs only in case is refused, never written, read or counted as this one. Datasets that
-   * differ only in case share their ledger (entries name their table, and those cannot clash).
+   * differ only in case share their partition table (entries name their table, and those cannot clash).
    */
   async readColumns(table: string, dataset: string | null): Promise<Map<string, string> | null> {
     const name = sqliteTableName(table, dataset);
     const rows = await this.#exclusive(() => this.#catalogRows(name, dialect.columnsQuery(table, dataset)));
     if (rows.length === 0) return null;
     const stored = String(rows[0]!["stored"]);
-    const sharedLedger = table === LEDGER_TABLE && stored.endsWith(`.${LEDGER_TABLE}`);
-    if (stored !== name && !sharedLedger) {
+    const sharedPartitionTable = table === PARTITION_TABLE && stored.endsWith(`.${PARTITION_TABLE}`);
+    if (stored !== name && !sharedPartitionTable) {
       throw new SchemaError(
         `SQLite ${this.path}: table "${name}" would be the existing table "${stored}": SQLite table names ignore case, so the two cannot be told apart; give one of the assets a distinct table (set \`table\`) or dataset`,
       );
@@ -155,7 +155,7 @@ export class SqliteDriver implements SqlDriver {
 
   /**
    * The catalog's rows for a table name: asked again only when the schema changed since they
-   * were read. A write asks for its table's columns and the ledger's several times (about 0.1 ms
+   * were read. A write asks for its table's columns and the partition table's several times (about 0.1 ms
    * each, the catalog query); the schema cookie costs one read of the file's header. SQLite
    * changes the cookie with every change to the schema, by any connection, so an unchanged
    * cookie means unchanged columns. The cookie is read first: a change landing between the two
