@@ -3,7 +3,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, un
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { InterloperError } from "../errors.js";
-import { processExists, THIS_HOST } from "./files/atomic.js";
+import { processExists, THIS_HOST } from "./store/local/atomic.js";
 
 /**
  * Locks that keep the writers of one asset apart, across the processes of this host (a backfill

@@ -3,7 +3,7 @@ export { destination, type DestinationOptions } from "./decorator.js";
 export type { PartitionCounts, UnreadablePartition } from "./unreadable.js";
 export { declareOptions, type DeclaredOptions, type OptionKind, type OptionKinds } from "./options.js";
 export { IOContext, type AssetRef, type IOLogger, type IOLogLevel, type RunMetadata } from "./io-context.js";
-export { CSVDestination, type CSVDestinationOptions } from "./csv/csv-destination.js";
+export { CSVDestination, type CSVDestinationOptions } from "./file/csv-destination.js";
 export { FileDestination, type FileDestinationOptions } from "./file/file-destination.js";
 export { MemoryDestination } from "./memory/memory-destination.js";
 export type { PartitionFilter } from "../partitioning/index.js";
@@ -20,7 +20,7 @@ export {
   type S3ConnectionOptions,
   type S3DestinationOptions,
   type StoredObject,
-} from "./object-store/index.js";
+} from "./store/index.js";
 export {
   DatabaseDestination,
   DatabaseError,
@@ -29,7 +29,7 @@ export {
   SQLiteDestination,
   type ConnectionOptions,
   type DatabaseHooks,
-  type PartitionLedger,
+  type PartitionRecords,
   type MySQLDestinationOptions,
   type PostgresDestinationOptions,
   type SQLiteDestinationOptions,

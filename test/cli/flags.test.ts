@@ -1,10 +1,11 @@
 // The API's errors name its options; the command line says the same message with its flags.
 import { describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
+import { projectOf } from "../../src/api/project.js";
 import { flagOf } from "../../src/cli/flags.js";
 
 const daily = il.asset({ key: "orders", partitioning: new il.TimePartitionConfig({ column: "date", start: "2026-01-01" }), run: () => [] });
-const project = il.projectOf(il.defineConfig({ assets: [daily] }));
+const project = projectOf(il.defineConfig({ assets: [daily] }));
 
 function refusal(fn: () => unknown): il.InterloperError {
   try {

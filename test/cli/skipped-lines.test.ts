@@ -3,6 +3,7 @@
 // Skipping lines and in the error when the window gives nothing to run.
 import { describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
+import { projectOf } from "../../src/api/project.js";
 import { planOnCommandLine, skippedLines } from "../../src/cli/commands/skipped.js";
 import { NothingToRunError } from "../../src/runner/staged-plan.js";
 
@@ -40,7 +41,7 @@ describe("planOnCommandLine", () => {
     partitioning: new il.TimePartitionConfig({ column: "month", granularity: il.TimeGranularity.MONTH }),
     run: () => [],
   });
-  const project = il.projectOf({
+  const project = projectOf({
     sources: [il.source({ key: "shop", assets: [stock, monthly] })({ destinations: new il.MemoryDestination() })],
   });
   const options = { assets: ["stock", "monthly"], window: "2026-01-05..2026-01-20" };

@@ -5,6 +5,7 @@
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
+import { projectOf, resolvePathsFrom } from "../../src/api/project.js";
 
 const FOLDER = resolve("fixtures/projects/relative");
 
@@ -41,8 +42,8 @@ describe("relative destination paths", () => {
       key: "paths",
       assets: [il.asset({ key: "a", run: () => [{ n: 1 }] }), il.asset({ key: "b", destinations: { lake, db }, run: () => [{ n: 1 }] })],
     })({ destinations: csv });
-    const project = il.projectOf(il.defineConfig({ sources: [src] }), join(FOLDER, "interloper.config.ts"));
-    il.resolvePathsFrom(project, FOLDER);
+    const project = projectOf(il.defineConfig({ sources: [src] }), join(FOLDER, "interloper.config.ts"));
+    resolvePathsFrom(project, FOLDER);
     expect(project.dag.assets.map((a) => a.destinations.map((d) => d.location))).toEqual([
       [join(FOLDER, "data")],
       [join(FOLDER, "lake", "raw"), join(FOLDER, "warehouse.db")],
@@ -52,7 +53,7 @@ describe("relative destination paths", () => {
   it("projectOf (a project built in code) leaves paths to the current folder", () => {
     const csv = new il.CSVDestination({ basePath: "data" });
     const src = il.source({ key: "code", assets: [il.asset({ key: "a", run: () => [{ n: 1 }] })] })({ destinations: csv });
-    il.projectOf(il.defineConfig({ sources: [src] }), "/some/where/interloper.config.ts");
+    projectOf(il.defineConfig({ sources: [src] }), "/some/where/interloper.config.ts");
     expect(csv.location).toBe(resolve("data"));
   });
 });

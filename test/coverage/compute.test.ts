@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
+import { projectOf } from "../../src/api/project.js";
 import {
   assetCoverage,
   computeCoverage,
@@ -242,7 +243,7 @@ describe("coverage of a daily asset prepared with gaps, empty and unexpected par
     const made = await prepared();
     const flat = il.asset({ key: "customers", run: () => [{ id: 1 }] });
     const other = il.source({ key: `flat${++sources}`, assets: [flat] })({ destinations: new il.MemoryDestination() });
-    const project = il.projectOf(il.defineConfig({ sources: [made.source, other] }));
+    const project = projectOf(il.defineConfig({ sources: [made.source, other] }));
     const all = await coverage(project, undefined, { now: NOW });
     expect(all.map((c) => c.asset)).toEqual([made.asset.qualifiedKey]);
     const one = await coverage(project, made.asset.qualifiedKey, { now: NOW, window: "2026-01-01..2026-01-03" });
@@ -572,7 +573,7 @@ describe("missingPlanOptions (materialize --missing)", () => {
   it("selects exactly the missing partitions (and empty ones when asked) within the expected range or a window", async () => {
     const made = make(daily("2026-01-01"), (key) => JANUARY[key] ?? 0);
     await materialize(made, Object.keys(JANUARY));
-    const project = il.projectOf(il.defineConfig({ sources: [made.source] }));
+    const project = projectOf(il.defineConfig({ sources: [made.source] }));
     const key = made.asset.qualifiedKey;
     const missing = await missingPlanOptions(project, { assets: [key] }, { now: NOW });
     expect([...missing.only!].sort()).toEqual(["2026-01-04", "2026-01-06", "2026-01-07", "2026-01-09", "2026-01-10"]);

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
+import { projectOf } from "../../src/api/project.js";
 import { assetCoverage, computeCoverage, coverage, destinationCounts } from "../../src/api/coverage/index.js";
 import { missingPlanOptions } from "../../src/api/missing.js";
 import { coverageText, factLines, listBars, summaryEntry } from "../../src/cli/views/coverage-text.js";
@@ -235,7 +236,7 @@ describe("coverage of an asset with two destinations", () => {
 describe("materialize --missing over several destinations", () => {
   it("plans every partition missing from any destination; running it completes every destination", async () => {
     const made = await prepared();
-    const project = il.projectOf(il.defineConfig({ sources: [made.source] }));
+    const project = projectOf(il.defineConfig({ sources: [made.source] }));
     const key = made.asset.qualifiedKey;
     const missing = await missingPlanOptions(project, { assets: [key] }, { now: NOW });
     expect([...missing.only!].sort()).toEqual(["2026-01-02", "2026-01-04", "2026-01-05", "2026-01-06"]);
@@ -295,7 +296,7 @@ describe("the views say which destination lacks what", () => {
     const made = await twoStores();
     await writeTo(made.asset, [made.csv], DAYS);
     await writeTo(made.asset, [made.sqlite], DAYS.slice(0, 4));
-    const [c] = await coverage(il.projectOf(il.defineConfig({ sources: [made.source] })), made.asset.qualifiedKey, { now: NOW });
+    const [c] = await coverage(projectOf(il.defineConfig({ sources: [made.source] })), made.asset.qualifiedKey, { now: NOW });
     expect(summaryEntry(c!, 12, 10)[0]).toContain("missing 2026-01-05..2026-01-06 in SQLiteDestination");
   });
 

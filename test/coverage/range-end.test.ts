@@ -4,6 +4,7 @@
 // time zones: the result depends on `now` and `timeZone` only.
 import { describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
+import { projectOf } from "../../src/api/project.js";
 import { computeCoverage, coverage } from "../../src/api/coverage/index.js";
 import { missingPlanOptions } from "../../src/api/missing.js";
 import { coverageHtml } from "../../src/cli/report/coverage-html.js";
@@ -141,7 +142,7 @@ describe("until, includeCurrent and a window", () => {
     const time = il.asset({ key: "t", partitioning: new il.TimePartitionConfig({ column: "d", start: "2026-01-01" }), run: () => [] });
     const list = il.asset({ key: "l", partitioning: new il.ListPartitionConfig({ column: "r", values: ["eu"] }), run: () => [] });
     const src = il.source({ key: `p${++sources}`, assets: [time, list] })({ destinations: new il.MemoryDestination() });
-    const project = il.projectOf(il.defineConfig({ sources: [src] }));
+    const project = projectOf(il.defineConfig({ sources: [src] }));
     const all = await coverage(project, undefined, { now, until: "2026-01-03" });
     expect(all.map((c) => c.expected)).toEqual([3, 1]);
     await expect(coverage(project, `${src.key}.l`, { now, until: "2026-01-03" })).rejects.toThrow(
@@ -163,7 +164,7 @@ describe("materialize --missing follows the same end", () => {
       const result = await dag.materialize(src.assets["a"]!.partitioning!.partition(`2026-01-0${day}`));
       expect(result.status).toBe("completed");
     }
-    return { project: il.projectOf(il.defineConfig({ sources: [src] })), key: src.assets["a"]!.qualifiedKey };
+    return { project: projectOf(il.defineConfig({ sources: [src] })), key: src.assets["a"]!.qualifiedKey };
   }
   const now = at("2026-01-10T12:00:00Z");
 

@@ -8,6 +8,7 @@
 import { readFile, truncate, writeFile } from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
+import { findAsset, projectOf } from "../../src/api/project.js";
 import { coverage } from "../../src/api/coverage/index.js";
 import { missingPlanOptions } from "../../src/api/missing.js";
 import { UnreadableDataError } from "../../src/errors.js";
@@ -50,14 +51,14 @@ describe.each(CASES)("$name: one partition's file cut short", ({ make, cut }) =>
       requires: { orders },
       run: (_c, { orders: rows }) => [{ date: (rows as Array<{ date: string }>)[0]!.date, n: (rows as unknown[]).length }],
     });
-    return il.projectOf(il.defineConfig({ sources: [il.source({ key: "shop", assets: [orders, daily] })({ destinations: destination })] }));
+    return projectOf(il.defineConfig({ sources: [il.source({ key: "shop", assets: [orders, daily] })({ destinations: destination })] }));
   }
 
   it("coverage marks it unreadable with its file, --missing rebuilds it, and reads name the file, asset and partition", async () => {
     const destination = make(base);
     const p = project(destination);
     await il.materialize(p, { window: "2026-01-01..2026-01-05" });
-    const asset = il.findAsset(p, "shop.orders");
+    const asset = findAsset(p, "shop.orders");
     const partition = il.TimePartition.fromKey("2026-01-03");
     const file =
       destination instanceof il.ObjectStoreDestination
@@ -111,9 +112,9 @@ it("a file that cannot be opened for its count is unreadable too, and an empty c
     partitioning: new il.TimePartitionConfig({ column: "date", start: "2026-01-01" }),
     run: (c) => [{ date: c.partition!.key }],
   });
-  const p = il.projectOf(il.defineConfig({ sources: [il.source({ key: "shop", assets: [orders] })({ destinations: destination })] }));
+  const p = projectOf(il.defineConfig({ sources: [il.source({ key: "shop", assets: [orders] })({ destinations: destination })] }));
   await il.materialize(p, { window: "2026-01-01..2026-01-02" });
-  const asset = il.findAsset(p, "shop.orders");
+  const asset = findAsset(p, "shop.orders");
   const partition = il.TimePartition.fromKey("2026-01-02");
   await truncate(destination.pathOf(asset.ioContext(partition), partition), 0);
   // An empty CSV holds no rows: counted as empty, not unreadable.

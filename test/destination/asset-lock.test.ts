@@ -9,9 +9,10 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
+import { findAsset, projectOf } from "../../src/api/project.js";
 import { dropPlannedAssets } from "../../src/api/full-refresh.js";
 import { AssetLock } from "../../src/destination/asset-lock.js";
-import { THIS_HOST } from "../../src/destination/files/atomic.js";
+import { THIS_HOST } from "../../src/destination/store/local/atomic.js";
 import { makeTempDir } from "../contract/temp-dir.js";
 
 const ROUNDS = process.env["INTERLOPER_RELIABILITY_LONG"] ? 40 : 4;
@@ -35,12 +36,12 @@ function project(tag: () => string, dir: string) {
     csv: new il.CSVDestination({ basePath: join(dir, "csv") }),
     warehouse: new il.SQLiteDestination({ path: join(dir, "warehouse.db") }),
   };
-  return il.projectOf(il.defineConfig({ sources: [il.source({ key: "shop", assets: [orders] })({ destinations })] }));
+  return projectOf(il.defineConfig({ sources: [il.source({ key: "shop", assets: [orders] })({ destinations })] }));
 }
 
 /** Every partition's rows in each destination, as text: what each holds, to compare. */
 async function held(p: il.Project): Promise<{ csv: Record<string, string>; warehouse: Record<string, string> }> {
-  const asset = il.findAsset(p, "shop.orders");
+  const asset = findAsset(p, "shop.orders");
   const out = { csv: {} as Record<string, string>, warehouse: {} as Record<string, string> };
   for (const [i, name] of (["csv", "warehouse"] as const).entries()) {
     const destination = asset.destinations[i]!;
@@ -54,7 +55,7 @@ async function held(p: il.Project): Promise<{ csv: Record<string, string>; wareh
 }
 
 async function closeAll(p: il.Project): Promise<void> {
-  for (const destination of il.findAsset(p, "shop.orders").destinations) await destination.close();
+  for (const destination of findAsset(p, "shop.orders").destinations) await destination.close();
 }
 
 describe("the asset lock", () => {

@@ -4,8 +4,8 @@
 // apart), or the same error naming the same text, for plain text and for every other text.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { readWrittenCsv } from "../../src/destination/csv/csv-reader.js";
-import { parseCsvRowsByCsvParse } from "../../src/destination/csv/csv-text.js";
+import { readWrittenCsv } from "../../src/destination/format/csv-reader.js";
+import { parseCsvRowsByCsvParse } from "../../src/destination/format/csv-text.js";
 import { SchemaError } from "../../src/errors.js";
 import type { FieldSpec } from "../../src/schema/index.js";
 

@@ -4,9 +4,9 @@
 import fc from "fast-check";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import { CsvEncoder } from "../../src/destination/csv/csv-encoder.js";
-import { readWrittenCsv } from "../../src/destination/csv/csv-reader.js";
-import { parseCsvRows, parseCsvRowsByCsvParse } from "../../src/destination/csv/csv-text.js";
+import { CsvEncoder } from "../../src/destination/format/csv-encoder.js";
+import { readWrittenCsv } from "../../src/destination/format/csv-reader.js";
+import { parseCsvRows, parseCsvRowsByCsvParse } from "../../src/destination/format/csv-text.js";
 import type { Row } from "../../src/representation/index.js";
 import type { FieldSpec } from "../../src/schema/index.js";
 import { anyDate, csvText, dayDate, dayText, FIELDS_OF_EVERY_TYPE } from "../support/field-specs.js";

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CSVDestination, IOContext } from "../../src/destination/index.js";
 import type { AssetRef } from "../../src/destination/index.js";
-import { tempPathFor } from "../../src/destination/files/atomic.js";
+import { tempPathFor } from "../../src/destination/store/local/atomic.js";
 import { ConfigError, DataNotFoundError, InterloperError } from "../../src/errors.js";
 import { ListPartitionConfig, Partition, TimePartitionConfig, TimePartitionWindow } from "../../src/partitioning/index.js";
 import type { PartitionFilter, PartitionWindow } from "../../src/partitioning/index.js";

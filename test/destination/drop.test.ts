@@ -7,6 +7,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
+import { fullRefresh } from "../../src/api/full-refresh.js";
+import { findAsset, projectOf } from "../../src/api/project.js";
 import {
   CSVDestination,
   type Destination,
@@ -196,11 +198,11 @@ describe("a destination without the drop hook", () => {
         });
       const csv = il.source({ key: "shop", assets: [make(1)] })({ destinations: new CSVDestination({ basePath: base }) });
       const custom = il.source({ key: "lake", assets: [make(2)] })({ destinations: { archive: new NoDrop() } });
-      const project = il.projectOf(il.defineConfig({ sources: [csv, custom] }));
+      const project = projectOf(il.defineConfig({ sources: [csv, custom] }));
       await il.materialize(project, { assets: ["shop.orders"], partition: "2026-01-01" });
       const before = await listFiles(base);
       expect(before).toContain("shop/orders/date=2026-01-01/data.csv");
-      const refused = il.fullRefresh(project, { partition: "2026-01-01" });
+      const refused = fullRefresh(project, { partition: "2026-01-01" });
       await expect(refused).rejects.toThrow(ConfigError);
       const message = (await refused.catch((e: Error) => e)) as Error;
       expect(message.message).toBe(
@@ -227,10 +229,10 @@ describe("fullRefresh (the library call)", () => {
         run: (_ctx, { orders }) => orders.map((o) => ({ ...o, d: true })),
       });
       const shop = il.source({ key: "shop", assets: [source, derived] })({ destinations: new CSVDestination({ basePath: base }) });
-      const project = il.projectOf(il.defineConfig({ sources: [shop] }));
+      const project = projectOf(il.defineConfig({ sources: [shop] }));
       await il.materialize(project, { window: "2026-01-01..2026-01-03" });
       version = 2;
-      const outcome = await il.fullRefresh(project, { assets: ["orders_daily"], window: "2026-01-02..2026-01-02" });
+      const outcome = await fullRefresh(project, { assets: ["orders_daily"], window: "2026-01-02..2026-01-02" });
       expect(outcome.status).toBe("completed");
       expect(outcome.dropped).toEqual([
         {
@@ -250,9 +252,9 @@ describe("fullRefresh (the library call)", () => {
         "date=2026-01-02/data.csv",
         "date=2026-01-03/data.csv",
       ]);
-      expect(await il.findAsset(project, "shop.orders_daily").read(il.TimePartitionWindow.parse("2026-01-01..2026-01-03"))).toHaveLength(3);
+      expect(await findAsset(project, "shop.orders_daily").read(il.TimePartitionWindow.parse("2026-01-01..2026-01-03"))).toHaveLength(3);
       expect((await listFiles(join(base, "shop", "orders"))).filter((f) => f.endsWith("data.csv"))).toHaveLength(3);
-      await expect(il.fullRefresh(project, { window: "2026-01-01..2026-01-02", shard: { index: 1, count: 2 } })).rejects.toThrow(
+      await expect(fullRefresh(project, { window: "2026-01-01..2026-01-02", shard: { index: 1, count: 2 } })).rejects.toThrow(
         "cannot be combined with `shard`",
       );
     } finally {

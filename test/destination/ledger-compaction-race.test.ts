@@ -11,14 +11,14 @@ import { appendFileSync } from "node:fs";
 import { readFile, rename, unlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { Ledger, type LedgerEntry } from "../../src/destination/files/ledger.js";
+import { Ledger, type LedgerEntry } from "../../src/destination/store/local/ledger.js";
 import { makeTempDir } from "../contract/temp-dir.js";
 
 /** Run once each: just before the compaction writes its new journal, and just after the rename. */
 const cue = vi.hoisted(() => ({ beforeRename: null as (() => void) | null, afterRename: null as (() => void) | null }));
 
-vi.mock("../../src/destination/files/atomic.js", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../src/destination/files/atomic.js")>();
+vi.mock("../../src/destination/store/local/atomic.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/destination/store/local/atomic.js")>();
   return {
     ...real,
     writeFileAtomic: async (...args: Parameters<typeof real.writeFileAtomic>) => {

@@ -1,14 +1,14 @@
 // The ledger every file-backed destination keeps its counts (and object metadata) in: one
-// append-only journal per table folder (see src/destination/files/ledger.ts). Also the tables
+// append-only journal per table folder (see src/destination/store/local/ledger.ts). Also the tables
 // older versions wrote (a sidecar beside each file, a rewritten per-table index): still read,
 // and carried into the ledger the first time they are counted.
 import { appendFile, open, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CSVDestination, FileDestination, IOContext, type AssetRef } from "../../src/destination/index.js";
-import { LocalObjectStoreDestination } from "../../src/destination/object-store/index.js";
-import { fileIdentity } from "../../src/destination/files/file-identity.js";
-import { Ledger } from "../../src/destination/files/ledger.js";
+import { LocalObjectStoreDestination } from "../../src/destination/store/index.js";
+import { fileIdentity } from "../../src/destination/store/local/file-identity.js";
+import { Ledger } from "../../src/destination/store/local/ledger.js";
 import { TimePartition, TimePartitionConfig } from "../../src/partitioning/index.js";
 import { listFiles, makeTempDir } from "../contract/temp-dir.js";
 

@@ -5,6 +5,7 @@
 // non-destination in `destinations` are ConfigErrors when the config loads.
 import { describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
+import { projectOf } from "../../src/api/project.js";
 import { ConfigError } from "../../src/errors.js";
 import { InertDatabaseDestination, InertDestination } from "../support/stub-destinations.js";
 
@@ -245,7 +246,7 @@ describe("an undecorated subclass of Destination", () => {
     const typo = new Undecorated({ basepath: "/x" });
     const message = 'Undecorated: unknown option "basepath"; did you mean "basePath"? (known: basePath, pretty)';
     configError(() => il.source({ key: "shop", assets: [il.asset({ key: "a", run: () => [] })] })({ destinations: typo }), message);
-    configError(() => il.projectOf(il.defineConfig({ assets: [il.asset({ key: "a", destinations: typo, run: () => [] })] })), message);
+    configError(() => projectOf(il.defineConfig({ assets: [il.asset({ key: "a", destinations: typo, run: () => [] })] })), message);
   });
 
   it("an option naming a read-only property is a ConfigError, not a TypeError", () => {
@@ -319,7 +320,7 @@ describe("destinations that are not destinations", () => {
       'source "s": destination "lake" is not a Destination (got object {})',
     );
     configError(
-      () => il.projectOf(il.defineConfig({ assets: [il.asset({ key: "solo", destinations: { db: 42 } as never, run: () => [] })] })),
+      () => projectOf(il.defineConfig({ assets: [il.asset({ key: "solo", destinations: { db: 42 } as never, run: () => [] })] })),
       'asset "solo": destination "db" is not a Destination (got number 42)',
     );
   });
@@ -335,11 +336,11 @@ describe("destinations that are not destinations", () => {
       'source "shop": destination 0 is not a Destination (got Warehouse)',
     );
     configError(
-      () => il.projectOf(il.defineConfig({ assets: [il.asset({ key: "solo", destinations: new Lake() as never, run: () => [] })] })),
+      () => projectOf(il.defineConfig({ assets: [il.asset({ key: "solo", destinations: new Lake() as never, run: () => [] })] })),
       'asset "solo": destination 0 is not a Destination (got Lake)',
     );
     configError(
-      () => il.projectOf(il.defineConfig({ assets: [il.asset({ key: "mapped", destinations: new Map() as never, run: () => [] })] })),
+      () => projectOf(il.defineConfig({ assets: [il.asset({ key: "mapped", destinations: new Map() as never, run: () => [] })] })),
       'asset "mapped": destination 0 is not a Destination (got Map)',
     );
   });

@@ -3,8 +3,8 @@
 import { mkdir, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { fileIdentity } from "../../src/destination/files/file-identity.js";
-import { fileIdentities } from "../../src/destination/files/stat-files.js";
+import { fileIdentity } from "../../src/destination/store/local/file-identity.js";
+import { fileIdentities } from "../../src/destination/store/local/stat-files.js";
 import { makeTempDir } from "../contract/temp-dir.js";
 
 let base: { path: string; remove(): Promise<void> };

@@ -15,7 +15,7 @@ import {
   tempPathFor,
   THIS_HOST,
   writeFileAtomic,
-} from "../../src/destination/files/atomic.js";
+} from "../../src/destination/store/local/atomic.js";
 import { CSVDestination, FileDestination, IOContext, LocalObjectStoreDestination, type AssetRef } from "../../src/destination/index.js";
 import { TimePartitionConfig, TimePartitionWindow } from "../../src/partitioning/index.js";
 import { listFiles, makeTempDir } from "../contract/temp-dir.js";

@@ -7,6 +7,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import * as il from "../../src/index.js";
+import { fullRefresh } from "../../src/api/full-refresh.js";
+import { findAsset, projectOf } from "../../src/api/project.js";
 import { DestinationWriteError } from "../../src/errors.js";
 import { makeTempDir } from "../contract/temp-dir.js";
 
@@ -26,7 +28,7 @@ it("a column type change is refused before any destination writes: CSV and SQLit
     csv: new il.CSVDestination({ basePath: join(base, "csv") }),
     warehouse: new il.SQLiteDestination({ path: join(base, "warehouse.db") }),
   };
-  const project = il.projectOf(il.defineConfig({ sources: [il.source({ key: "ops", assets: [runs] })({ destinations })] }));
+  const project = projectOf(il.defineConfig({ sources: [il.source({ key: "ops", assets: [runs] })({ destinations })] }));
   await il.materialize(project, { window: "2026-01-01..2026-01-02" });
   const file = join(base, "csv", "ops", "runs", "date=2026-01-02", "data.csv");
   const before = await readFile(file, "utf8");
@@ -43,7 +45,7 @@ it("a column type change is refused before any destination writes: CSV and SQLit
   expect(error.message).not.toContain("holds the new data");
   // Nothing was written anywhere: CSV still holds what SQLite holds.
   expect(await readFile(file, "utf8")).toBe(before);
-  const asset = il.findAsset(project, "ops.runs");
+  const asset = findAsset(project, "ops.runs");
   const partition = il.TimePartition.fromKey("2026-01-02");
   const [csv, sqlite] = await Promise.all(asset.destinations.map((d) => d.readPartition(asset.ioContext(partition), partition)));
   const text = (rows: unknown) => (rows as Array<Record<string, unknown>>).map((r) => `${String(r["id"])}:${String(r["total_ms"])}`);
@@ -51,7 +53,7 @@ it("a column type change is refused before any destination writes: CSV and SQLit
   expect(text(sqlite)).toEqual(text(csv));
 
   // The way out the error names: a full refresh rebuilds both in the new shape.
-  expect((await il.fullRefresh(project, { window: "2026-01-01..2026-01-02" })).status).toBe("completed");
+  expect((await fullRefresh(project, { window: "2026-01-01..2026-01-02" })).status).toBe("completed");
   expect(await readFile(file, "utf8")).toContain("20 ms");
   await destinations.warehouse.close();
 });

@@ -2,6 +2,7 @@
 // Destination's close(), and one that fails, even at once, does not keep the others open.
 import { expect, it } from "vitest";
 import * as il from "../../src/index.js";
+import { projectOf } from "../../src/api/project.js";
 import { closeProject } from "../../src/api/loaded.js";
 
 it("closes every destination, even when one close() throws before it returns a promise", async () => {
@@ -16,7 +17,7 @@ it("closes every destination, even when one close() throws before it returns a p
       closed.push("recording");
     }
   }
-  const project = il.projectOf(
+  const project = projectOf(
     il.defineConfig({
       assets: [
         il.asset({ key: "a", destinations: new Throwing(), run: () => [{ n: 1 }] }),

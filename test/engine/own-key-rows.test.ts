@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
+import { projectOf } from "../../src/api/project.js";
 import { coverage } from "../../src/api/coverage/index.js";
 
 const temps: string[] = [];
@@ -43,7 +44,7 @@ describe("a monthly asset whose rows carry the month's key", () => {
         { month: "2026-05", revenue: 10 },
         { month: "2026-05", revenue: 20 },
       ]);
-      const [c] = await coverage(il.projectOf(il.defineConfig({ sources: [shop] })), "shop.revenue", {
+      const [c] = await coverage(projectOf(il.defineConfig({ sources: [shop] })), "shop.revenue", {
         now: new Date("2026-06-15T00:00:00Z"),
       });
       expect(c!.partitions.map((p) => [p.key, p.status, p.rows])).toEqual([

@@ -4,6 +4,7 @@
 // one whose upstream partition failed in the same backfill. Real assets on MemoryDestination.
 import { beforeEach, describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
+import { projectOf } from "../../src/api/project.js";
 import { runStages } from "../../src/runner/backfill.js";
 import type { Plan, PlanOptions } from "../../src/api/plan.js";
 
@@ -83,7 +84,7 @@ const customers = il.asset({ key: "customers", run: () => [{ customer: "c1" }] }
 
 const ALL = [events, dailyEvents, orders, dailyRevenue, weekly, monthly, monthlyReport, rolling, stock, summary, customers];
 const project = (assets = ALL) =>
-  il.projectOf({ sources: [il.source({ key: "shop", assets })({ destinations: new il.MemoryDestination() })] });
+  projectOf({ sources: [il.source({ key: "shop", assets })({ destinations: new il.MemoryDestination() })] });
 
 // The library's reason says only what is true for any caller: no command to type (the CLI adds that).
 const SKIP_STOCK = "partitioned by a list (eu, us, asia), which a window of time does not name";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CSVFormat, type FileFormat, JSONLFormat, ParquetFormat } from "../../src/destination/formats/index.js";
+import { CSVFormat, type FileFormat, JSONLFormat, ParquetFormat } from "../../src/destination/format/index.js";
 import { importOptional } from "../../src/destination/optional-import.js";
 import { ConfigError } from "../../src/errors.js";
 import type { Row } from "../../src/representation/index.js";

@@ -1,5 +1,5 @@
 import { IOContext, type AssetRef, type Destination } from "../../src/destination/index.js";
-import type { FormatName } from "../../src/destination/formats/index.js";
+import type { FormatName } from "../../src/destination/format/index.js";
 import { destinationContract } from "../contract/destination.js";
 import { ListPartitionConfig, TimeGranularity, TimePartitionConfig, TimePartitionWindow } from "../../src/partitioning/index.js";
 import type { Partition, PartitionWindow } from "../../src/partitioning/index.js";

@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { writeFileAtomic } from "../../src/destination/files/atomic.js";
-import { ParquetFormat } from "../../src/destination/formats/index.js";
+import { writeFileAtomic } from "../../src/destination/store/local/atomic.js";
+import { ParquetFormat } from "../../src/destination/format/index.js";
 import { LocalObjectStoreDestination, ObjectStoreDestination, type StoredObject } from "../../src/destination/index.js";
 import { ConfigError, DataNotFoundError } from "../../src/errors.js";
-import { formatFor } from "../../src/destination/formats/format-for.js";
+import { formatFor } from "../../src/destination/format/format-for.js";
 import type { AssetRef } from "../../src/destination/index.js";
 import { TimeGranularity, TimePartition, TimePartitionConfig } from "../../src/partitioning/index.js";
 import { type FieldSpec, inferFieldSpecs } from "../../src/schema/index.js";

@@ -1,7 +1,7 @@
 import { inspect } from "node:util";
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatFor } from "../../src/destination/formats/format-for.js";
+import { formatFor } from "../../src/destination/format/format-for.js";
 import { ObjectStoreError, S3Destination } from "../../src/destination/index.js";
 import { inferFieldSpecs } from "../../src/schema/index.js";
 import { ctx, days, orderRows, orders } from "./helpers.js";

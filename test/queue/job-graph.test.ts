@@ -2,6 +2,7 @@
 // only for the slots holding partitions it reads.
 import { describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
+import { projectOf } from "../../src/api/project.js";
 import { jobGraph, type JobGraph } from "../../src/queue/job-graph.js";
 import { uuidV5 } from "../../src/queue/uuid.js";
 
@@ -37,7 +38,7 @@ const withDims = il.asset({
 });
 
 function graphOf(assets: Parameters<typeof il.source>[0]["assets"], window: string): JobGraph {
-  const project = il.projectOf({ sources: [il.source({ key: "shop", assets })({ destinations: new il.MemoryDestination() })] });
+  const project = projectOf({ sources: [il.source({ key: "shop", assets })({ destinations: new il.MemoryDestination() })] });
   const plan = il.planMaterialize(project, { window });
   return jobGraph(project.dag, plan.schedule);
 }

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
+import { projectOf } from "../../src/api/project.js";
 import { resolvePathsFrom } from "../../src/api/project.js";
 import { reclaimExpired } from "../../src/queue/boss-internals.js";
 import {
@@ -37,7 +38,7 @@ const orders = il.asset({
 /** The project with `destinations` for its one source, of `dataset`. */
 function project(destinations: il.Destination = new il.MemoryDestination(), dataset?: string, filepath?: string): il.Project {
   const source = il.source({ key: "shop", assets: [orders], ...(dataset ? { dataset } : {}) })({ destinations });
-  return il.projectOf({ sources: [source] }, filepath ?? null);
+  return projectOf({ sources: [source] }, filepath ?? null);
 }
 
 describe.skipIf(!up)("identity, settled backfills and silent workers", () => {

@@ -3,6 +3,7 @@
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
+import { projectOf } from "../../src/api/project.js";
 import {
   backfillProgress,
   cancelBackfill,
@@ -48,7 +49,7 @@ const monthly = il.asset({
 });
 
 function project(): il.Project {
-  return il.projectOf({ sources: [il.source({ key: "shop", assets: [orders, monthly] })({ destinations: new il.MemoryDestination() })] });
+  return projectOf({ sources: [il.source({ key: "shop", assets: [orders, monthly] })({ destinations: new il.MemoryDestination() })] });
 }
 
 describe.skipIf(!up)("backfills on the queue", () => {
@@ -159,7 +160,7 @@ describe.skipIf(!up)("backfills on the queue", () => {
     await open();
     const p = project();
     await enqueuePlan(connection, p, il.planMaterialize(p, { window: "2026-02-01..2026-02-02" }));
-    const other = il.projectOf({ sources: [il.source({ key: "shop", assets: [orders] })({ destinations: new il.MemoryDestination() })] });
+    const other = projectOf({ sources: [il.source({ key: "shop", assets: [orders] })({ destinations: new il.MemoryDestination() })] });
     await expect(runWorker(connection, other, { idleExitSeconds: 1, pollSeconds: 0.2 })).rejects.toThrow(
       /this worker's project \(\(in code\)#\w+\) is not the one that enqueued backfill/,
     );

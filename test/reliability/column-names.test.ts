@@ -16,7 +16,7 @@ import {
   S3Destination,
   type Destination,
 } from "../../src/destination/index.js";
-import { LocalObjectStoreDestination } from "../../src/destination/object-store/index.js";
+import { LocalObjectStoreDestination } from "../../src/destination/store/index.js";
 import { SQLiteDestination } from "../../src/destination/database/index.js";
 import { TimePartition, TimePartitionConfig } from "../../src/partitioning/index.js";
 import { TableData } from "../../src/representation/index.js";

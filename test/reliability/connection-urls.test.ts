@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors.js";
 import { MySQLDestination, PostgresDestination } from "../../src/destination/database/index.js";
-import { S3Destination } from "../../src/destination/object-store/index.js";
+import { S3Destination } from "../../src/destination/store/index.js";
 import { postgresAvailable } from "../database/servers.js";
 import { SECRETS } from "../../fixtures/projects/reliability/interloper.config.js";
 import { ensureBuilt, localDestination, runCli, useTempDirs } from "./helpers.js";

@@ -4,6 +4,7 @@
 // missing, and --missing must leave the current period alone.
 import { describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
+import { projectOf } from "../../src/api/project.js";
 import { assetCoverage } from "../../src/api/coverage/index.js";
 import { missingPlanOptions } from "../../src/api/missing.js";
 
@@ -22,7 +23,7 @@ async function storedUpTo(granularity: il.TimeGranularity, start: string, last: 
     const result = await dag.materialize(new il.TimePartition(period, granularity));
     expect(result.status).toBe("completed");
   }
-  return { asset, project: il.projectOf(il.defineConfig({ sources: [src] })) };
+  return { asset, project: projectOf(il.defineConfig({ sources: [src] })) };
 }
 
 describe("the current period is never missing", () => {

@@ -7,7 +7,7 @@ import { readdir } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect } from "vitest";
-import { parseTempName, THIS_HOST } from "../../src/destination/files/atomic.js";
+import { parseTempName, THIS_HOST } from "../../src/destination/store/local/atomic.js";
 import { ROOT } from "../e2e/helpers.js";
 import { checkStored, days, listAll, LONG, prng, runCli, seedFor, startCli, type LocalKind } from "./helpers.js";
 
@@ -135,7 +135,7 @@ export async function crashLoop(kind: LocalKind, data: string): Promise<CrashSta
  * once its temporary file exists. Returns that file.
  */
 export async function killWriterMidWrite(target: string): Promise<string> {
-  const atomic = join(ROOT, "src", "destination", "files", "atomic.ts");
+  const atomic = join(ROOT, "src", "destination", "store", "local", "atomic.ts");
   const script = `
     import { createJiti } from "jiti";
     const { writeFileAtomic } = await createJiti(${JSON.stringify(pathToFileURL(ROOT).href)}).import(${JSON.stringify(atomic)});

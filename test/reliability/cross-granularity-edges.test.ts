@@ -4,6 +4,8 @@
 // monthly asset reads its days, and an invalid edge is a problem of its downstream asset only.
 import { beforeEach, describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
+import { describeAssets } from "../../src/api/describe.js";
+import { projectOf } from "../../src/api/project.js";
 
 beforeEach(() => il.MemoryDestination.clear());
 
@@ -31,13 +33,13 @@ const dailyStock = il.asset({
 });
 
 const project = () =>
-  il.projectOf({
+  projectOf({
     sources: [il.source({ key: "shop", assets: [orders, monthly, stock, dailyStock] })({ destinations: new il.MemoryDestination() })],
   });
 
 describe("edges across granularities and kinds", () => {
   it("a project holding both loads, and list describes the invalid edge beside its asset only", () => {
-    const described = il.describeAssets(project().dag);
+    const described = describeAssets(project().dag);
     const byKey = Object.fromEntries(described.map((a) => [a.key, a]));
     expect(byKey["shop.monthly_revenue"]!.problems).toEqual([]);
     expect(byKey["shop.daily_stock"]!.problems).toEqual([

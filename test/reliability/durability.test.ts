@@ -9,7 +9,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CSVDestination, type Destination, FileDestination, IOContext, type AssetRef } from "../../src/destination/index.js";
-import { LocalObjectStoreDestination } from "../../src/destination/object-store/index.js";
+import { LocalObjectStoreDestination } from "../../src/destination/store/index.js";
 import { ConfigError } from "../../src/errors.js";
 import { TimePartition, TimePartitionConfig } from "../../src/partitioning/index.js";
 import { listFiles, makeTempDir } from "../contract/temp-dir.js";
@@ -52,7 +52,7 @@ vi.mock("node:fs/promises", async (importOriginal) => {
 });
 
 // Folders are opened and closed directly and only their sync goes through the thread pool
-// (src/destination/files/atomic.ts, syncFolder): the same watch on node:fs.
+// (src/destination/store/local/atomic.ts, syncFolder): the same watch on node:fs.
 vi.mock("node:fs", async (importOriginal) => {
   const real = await importOriginal<typeof import("node:fs")>();
   const opened = new Map<number, string>();

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { afterAll } from "vitest";
 import { IOContext, type AssetRef, type Destination } from "../../src/destination/index.js";
 import { CSVDestination, FileDestination } from "../../src/destination/index.js";
-import { LocalObjectStoreDestination } from "../../src/destination/object-store/index.js";
+import { LocalObjectStoreDestination } from "../../src/destination/store/index.js";
 import { MySQLDestination, PostgresDestination, SQLiteDestination } from "../../src/destination/database/index.js";
 import { TimeGranularity, TimePartition, TimePartitionConfig, TimePartitionWindow } from "../../src/partitioning/index.js";
 import { TableData } from "../../src/representation/index.js";

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asset } from "../../src/asset/definition.js";
 import { CSVDestination, FileDestination, MemoryDestination, type Destination } from "../../src/destination/index.js";
-import { LocalObjectStoreDestination } from "../../src/destination/object-store/index.js";
+import { LocalObjectStoreDestination } from "../../src/destination/store/index.js";
 import { SQLiteDestination } from "../../src/destination/database/index.js";
 import { InterloperError } from "../../src/errors.js";
 import { TimePartition, TimePartitionConfig } from "../../src/partitioning/index.js";

@@ -11,9 +11,9 @@ import { pathToFileURL } from "node:url";
 import { deserialize } from "node:v8";
 import { beforeAll, describe, expect, it } from "vitest";
 import { IOContext, type AssetRef } from "../../src/destination/index.js";
-import { LocalObjectStoreDestination } from "../../src/destination/object-store/index.js";
-import { Ledger } from "../../src/destination/files/ledger.js";
-import { PartitionFiles } from "../../src/destination/files/partition-files.js";
+import { LocalObjectStoreDestination } from "../../src/destination/store/index.js";
+import { Ledger } from "../../src/destination/store/local/ledger.js";
+import { PartitionFiles } from "../../src/destination/store/local/partition-files.js";
 import { TimePartitionConfig } from "../../src/partitioning/index.js";
 import { ROOT } from "../e2e/helpers.js";
 import { day, startCountWriter } from "./count-writers.js";
@@ -140,7 +140,7 @@ describe("a writer killed between its data file's rename and its ledger line", (
  * its ledger line, and is SIGKILLed there.
  */
 async function killAfterRename(target: string, bytes: Buffer): Promise<void> {
-  const atomic = join(ROOT, "src", "destination", "files", "atomic.ts");
+  const atomic = join(ROOT, "src", "destination", "store", "local", "atomic.ts");
   const script = `
     import { createJiti } from "jiti";
     const { writeFileAtomic } = await createJiti(${JSON.stringify(pathToFileURL(ROOT).href)}).import(${JSON.stringify(atomic)});

@@ -6,10 +6,10 @@
 // the listing with `\n` (XML line-end normalisation) and was never counted.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSVDestination, type Destination, FileDestination, IOContext, type AssetRef } from "../../src/destination/index.js";
-import { GCSDestination, LocalObjectStoreDestination, S3Destination } from "../../src/destination/object-store/index.js";
+import { GCSDestination, LocalObjectStoreDestination, S3Destination } from "../../src/destination/store/index.js";
 import { ConfigError } from "../../src/errors.js";
-import { decodeListedKey } from "../../src/destination/object-store/s3-destination.js";
-import { THIS_HOST } from "../../src/destination/files/atomic.js";
+import { decodeListedKey } from "../../src/destination/store/s3/s3-destination.js";
+import { THIS_HOST } from "../../src/destination/store/local/atomic.js";
 import { ListPartition, ListPartitionConfig, ListPartitionWindow } from "../../src/partitioning/index.js";
 import { TableData } from "../../src/representation/index.js";
 import { type Moto, motoAvailable, startMoto, TEST_CONNECTION } from "../object-store/moto.js";

@@ -12,7 +12,7 @@ import {
   S3Destination,
   type Destination,
 } from "../../src/destination/index.js";
-import { LocalObjectStoreDestination } from "../../src/destination/object-store/index.js";
+import { LocalObjectStoreDestination } from "../../src/destination/store/index.js";
 import { MySQLDestination, PostgresDestination, SQLiteDestination } from "../../src/destination/database/index.js";
 import { quoteBacktick, quoteDouble } from "../../src/destination/database/sql-dialect.js";
 import { MYSQL_CONNECTION, mysqlAvailable, PG_CONNECTION, postgresAvailable, uniqueName } from "../database/servers.js";

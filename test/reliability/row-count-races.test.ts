@@ -7,7 +7,7 @@
 import { stat } from "node:fs/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CSVDestination, type Destination, FileDestination, IOContext, type AssetRef } from "../../src/destination/index.js";
-import { LocalObjectStoreDestination } from "../../src/destination/object-store/index.js";
+import { LocalObjectStoreDestination } from "../../src/destination/store/index.js";
 import { TableData } from "../../src/representation/index.js";
 import { TimePartition, TimePartitionConfig } from "../../src/partitioning/index.js";
 import { day, startCountWriter } from "./count-writers.js";

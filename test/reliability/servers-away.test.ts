@@ -10,7 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GCSDestination, S3Destination } from "../../src/destination/object-store/index.js";
+import { GCSDestination, S3Destination } from "../../src/destination/store/index.js";
 import { TimePartition } from "../../src/partitioning/index.js";
 import type { Destination } from "../../src/destination/index.js";
 import { MySQLDestination, PostgresDestination } from "../../src/destination/database/index.js";

@@ -3,6 +3,7 @@
 // config file for children to load.
 import { describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
+import { projectOf } from "../../src/api/project.js";
 
 function dag() {
   const daily = il.asset({
@@ -31,7 +32,7 @@ describe("backfill options of the process pool", () => {
   });
 
   it("materialize with processes on a project built in code (no config file) is a ConfigError", async () => {
-    const project = il.projectOf(il.defineConfig({ sources: [dag()] }));
+    const project = projectOf(il.defineConfig({ sources: [dag()] }));
     const error = await il.materialize(project, { window: "2026-01-01..2026-01-03", processes: 2 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(il.ConfigError);
     expect((error as Error).message).toContain("config file");

@@ -5,6 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import * as il from "../../src/index.js";
+import { projectOf } from "../../src/api/project.js";
 import { missingPlanOptions } from "../../src/api/missing.js";
 import { planMaterialize, shardOf, type Plan, type PlanOptions } from "../../src/api/plan.js";
 
@@ -47,7 +48,7 @@ function project(shape: Shape, destination: il.Destination = new il.MemoryDestin
   });
   const settings = il.asset({ key: "settings", run: () => [] });
   const Source = il.source({ key: "s", assets: shape === "daily+unpartitioned" ? [daily, settings] : [daily] });
-  return il.projectOf(il.defineConfig({ sources: [Source({ destinations: destination })] }));
+  return projectOf(il.defineConfig({ sources: [Source({ destinations: destination })] }));
 }
 
 const windowArb = fc.record({
@@ -183,7 +184,7 @@ describe("shards of a backfill", () => {
         (count, n, order) => {
           const values = Array.from({ length: count }, (_, i) => `v${String(i).padStart(3, "0")}`);
           const sales = il.asset({ key: "sales", partitioning: new il.ListPartitionConfig({ column: "region", values }), run: () => [] });
-          const p = il.projectOf(
+          const p = projectOf(
             il.defineConfig({ sources: [il.source({ key: "r", assets: [sales] })({ destinations: new il.MemoryDestination() })] }),
           );
           const window = `${values[0]}..${values[count - 1]}`;

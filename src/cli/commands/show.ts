@@ -1,6 +1,6 @@
 import { readAsset } from "../../api/read.js";
 import { loadProject } from "../../api/project.js";
-import { csvLine } from "../../destination/csv/csv-text.js";
+import { csvLine } from "../../destination/format/csv-text.js";
 import { toText } from "../../schema/index.js";
 import type { GlobalOptions } from "../main.js";
 import { printable, printableLines, terminalJson } from "../printable.js";

@@ -1,18 +1,18 @@
 import type { FileHandle } from "node:fs/promises";
-import { deserialize, serialize } from "node:v8";
 import type { Partition } from "../../partitioning/index.js";
-import { FileTableDestination, type FileTableDestinationOptions } from "../files/file-table-destination.js";
+import { countValueRows, decodeValue, encodeValue } from "../format/v8.js";
 import type { IOContext } from "../io-context.js";
 import { rowCountOf } from "../row-count.js";
-import { checkStructured } from "./structured-check.js";
+import { FileTableDestination, type FileTableDestinationOptions } from "./file-table-destination.js";
 
 /** Options of `FileDestination`: the folder and whether writes are synced (see `FileTableDestinationOptions`). */
 export type FileDestinationOptions = FileTableDestinationOptions;
 
 /**
- * Any value the asset returns, in Node's structured serialization (Dates, Maps, BigInts and
- * nested objects survive), one `data.v8` file per partition in the same layout as CSVDestination.
- * What it would not give back as it is (a class instance, a function) is refused.
+ * Any value the asset returns, in Node's structured serialization (the v8 format: Dates, Maps,
+ * BigInts and nested objects survive), one `data.v8` file per partition in the same layout as
+ * CSVDestination: the local folder store with the v8 format. What it would not give back as it
+ * is (a class instance, a function) is refused.
  */
 export class FileDestination extends FileTableDestination {
   static override destinationName = "Files";
@@ -22,15 +22,15 @@ export class FileDestination extends FileTableDestination {
   }
 
   async writePartition(context: IOContext, partition: Partition | null, data: unknown): Promise<void> {
-    checkStructured(data, this.displayName, context.asset.key);
-    await this.files.write(context, partition, [serialize(data)], rowCountOf(data));
+    const bytes = encodeValue(data, this.displayName, context.asset.key);
+    await this.files.write(context, partition, [bytes], rowCountOf(data));
   }
 
   async readPartition(context: IOContext, partition: Partition | null): Promise<unknown> {
-    return this.files.decode(context, partition, deserialize);
+    return this.files.decode(context, partition, decodeValue);
   }
 
-  protected override async countRows(file: FileHandle): Promise<number> {
-    return rowCountOf(deserialize(await file.readFile()));
+  protected override countRows(file: FileHandle): Promise<number> {
+    return countValueRows(file);
   }
 }

@@ -1,5 +1,3 @@
-// The file formats of object-store destinations: `interloper/destination/formats`.
-export type { FileFormat, FormatName } from "./file-format.js";
-export { ParquetFormat } from "./parquet-format.js";
-export { JSONLFormat } from "./jsonl-format.js";
-export { CSVFormat } from "./csv-format.js";
+// `interloper/destination/formats`, the package's export path of the file formats: they live in
+// ../format/ (one file per format); this path stays so that imports of it keep working.
+export * from "../format/index.js";

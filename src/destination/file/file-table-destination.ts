@@ -1,0 +1,91 @@
+import type { FileHandle } from "node:fs/promises";
+import type { Partition } from "../../partitioning/index.js";
+import { Destination, type DropTarget } from "../destination.js";
+import type { IOContext } from "../io-context.js";
+import { declareOptions } from "../options.js";
+import { durableOption } from "../store/local/atomic.js";
+import type { PartitionCounts } from "../unreadable.js";
+import { PartitionFiles } from "../store/local/partition-files.js";
+
+/** The options every destination of one local file per partition takes. */
+export interface FileTableDestinationOptions {
+  /** The folder holding every dataset's tables. */
+  readonly basePath: string;
+  /**
+   * Whether a write survives a crash of the machine (a power cut, a kernel panic) once it is
+   * reported done. True by default: each partition's file is synced to disk before it replaces
+   * the previous one, and its folder after. False skips those syncs, which is faster where syncs
+   * are slow; a crash of the machine may then leave a partition reported written as it was
+   * before, or empty, or cut short, with no error. A killed process loses nothing either way.
+   */
+  readonly durable?: boolean;
+}
+
+// The presets of the local folder store: CSVDestination (the CSV format) and FileDestination (the
+// v8 format). They put their files through the local backend's LocalFolder, as
+// LocalObjectStoreDestination does, into the same layout with the same ledger, but through a
+// composed PartitionFiles (../store/local/partition-files.ts) rather than as subclasses of
+// ObjectStoreDestination, which would change their bytes on disk or their speed:
+// - bytes: CSVDestination keeps the partition column in its files, with a header taken from the
+//   first row (the object stores leave the column to the path, and write the schema's columns);
+//   FileDestination stores any value, not rows; an unpartitioned asset's file gets no ledger line.
+// - speed: a write goes from the encoder to the file chunk by chunk, never held as one payload
+//   (W1, W4); a window is read with one synchronous read per file and parsed into one array (W3);
+//   counting lists one folder level and stats each file, where a store walks every object.
+// - dropping removes the table's folder with its ledger (drop-table.ts), and says so.
+
+/**
+ * One file per partition on the local filesystem, one folder per asset:
+ * `{basePath}/{dataset}/{table}/{fileName}` and `{basePath}/{dataset}/{table}/{column}={key}/{fileName}`.
+ * Holds the options, and through PartitionFiles the layout, the row-count ledger and dropping;
+ * a subclass says only how a partition becomes bytes and back (its format), and how to count the
+ * rows of a file the ledger lacks.
+ */
+export abstract class FileTableDestination extends Destination {
+  static override readonly options = declareOptions<FileTableDestinationOptions>({ basePath: "required", durable: "optional" });
+  /** The folder holding every dataset's tables. */
+  readonly basePath: string;
+  /** Whether writes are synced to disk (see the option). */
+  readonly durable: boolean;
+  protected readonly files: PartitionFiles;
+
+  /** `fileName` is each partition's file; `owner` names the class in messages, as users wrote it. */
+  protected constructor(options: FileTableDestinationOptions, fileName: string, owner: string) {
+    super(options);
+    this.basePath = options.basePath;
+    this.durable = durableOption(options.durable, owner);
+    this.files = new PartitionFiles(() => this.resolvePath(this.basePath), fileName, owner, this.durable);
+  }
+
+  /** Counts the rows of a partition's file, for a partition the row-count ledger does not hold. */
+  protected abstract countRows(file: FileHandle): Promise<number>;
+
+  /** The absolute folder `basePath` names (relative to the config's folder in a loaded config). */
+  override get location(): string {
+    return this.files.folder;
+  }
+
+  /** The file a partition lives in (null: the whole of an unpartitioned asset). */
+  pathOf(context: IOContext, partition: Partition | null): string {
+    return this.files.pathOf(context, partition);
+  }
+
+  /** Removes the asset's folder of partitions, with its row-count records; another asset's folder inside it stays. */
+  override dropAsset(context: IOContext): Promise<void> {
+    return this.files.drop(context);
+  }
+
+  override describeDrop(context: IOContext): Promise<DropTarget> {
+    return this.files.describeDrop(context);
+  }
+
+  /** Rows per partition key; a partition whose file cannot be read is left out (see `partitionCounts`). */
+  async partitionRowCounts(context: IOContext): Promise<Record<string, number>> {
+    return (await this.partitionCounts(context)).counts;
+  }
+
+  /** Rows per partition key, and the partitions whose file cannot be read (named, with why). */
+  override partitionCounts(context: IOContext): Promise<PartitionCounts> {
+    return this.files.rowCounts(context, (file) => this.countRows(file));
+  }
+}

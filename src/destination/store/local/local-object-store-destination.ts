@@ -1,0 +1,94 @@
+import { ConfigError } from "../../../errors.js";
+import { durableOption } from "./atomic.js";
+import { LocalFolder } from "./local-folder.js";
+import type { FileFormat, FormatName } from "../../format/file-format.js";
+import { ObjectStoreDestination, type StoredObject } from "../object-store-destination.js";
+import { declareOptions } from "../../options.js";
+
+/** Options of `LocalObjectStoreDestination`. */
+export interface LocalObjectStoreOptions {
+  /** The folder that plays the bucket. */
+  readonly basePath: string;
+  readonly prefix?: string;
+  readonly format?: FormatName | FileFormat;
+  /**
+   * Whether a put survives a crash of the machine (a power cut, a kernel panic) once it is
+   * reported done. True by default: each object's file is synced to disk before it replaces the
+   * previous one, and its folder after. False skips those syncs, which is faster where syncs are
+   * slow; a crash of the machine may then leave an object reported written as it was before, or
+   * empty, or cut short, with no error. A killed process loses nothing either way.
+   */
+  readonly durable?: boolean;
+}
+
+/**
+ * An object store on local disk, the local backend of ObjectStoreDestination: each object a file
+ * under `basePath`, put atomically, its metadata in the ledger of the folder above its own
+ * (`.data.parquet.ledger`, the one CSVDestination and FileDestination keep their counts in: see
+ * local-folder.ts, ledger.ts). The result is a plain hive folder that DuckDB, Spark or any
+ * Parquet reader can open, with no cloud account.
+ */
+export class LocalObjectStoreDestination extends ObjectStoreDestination {
+  static override destinationName = "Local object store";
+  static override readonly options = declareOptions<LocalObjectStoreOptions>({
+    basePath: "required",
+    prefix: "optional",
+    format: "optional",
+    durable: "optional",
+  });
+  /** The folder that plays the bucket. */
+  readonly basePath: string;
+  /** Whether puts are synced to disk (see the option). */
+  readonly durable: boolean;
+  readonly #local: LocalFolder;
+
+  constructor(options: LocalObjectStoreOptions) {
+    super(options);
+    this.basePath = options.basePath;
+    if (typeof this.basePath !== "string" || this.basePath === "") {
+      throw new ConfigError("LocalObjectStoreDestination: basePath must be a non-empty folder path");
+    }
+    this.durable = durableOption(options.durable, "LocalObjectStoreDestination");
+    this.#local = new LocalFolder(() => this.resolvePath(this.basePath), "LocalObjectStoreDestination", this.durable);
+  }
+
+  /**
+   * Replaces the object's file atomically, its metadata appended to the ledger while the file is
+   * still open (see LocalFolder.put); listings never sweep. The content type is the format's,
+   * known again on read: it is not kept.
+   */
+  async putObject(name: string, payload: Uint8Array, _contentType: string, metadata: Record<string, string>): Promise<void> {
+    await this.#local.put(this.pathOf(name), [payload], () => metadata);
+  }
+
+  getObject(name: string): Promise<Uint8Array | null> {
+    return this.#local.get(this.pathOf(name));
+  }
+
+  /** Every object file under the prefix, with its metadata (see LocalFolder.list). */
+  listObjects(prefix: string): AsyncIterable<StoredObject> {
+    return this.#local.list(prefix);
+  }
+
+  objectUri(name: string): string {
+    return this.#local.pathOf(name);
+  }
+
+  /**
+   * Deletes each object's file, an older version's sidecar and the temporary files of either,
+   * then the folders left empty, up to `basePath` (see LocalFolder.delete).
+   */
+  override deleteObjects(names: readonly string[]): Promise<void> {
+    return this.#local.delete(names);
+  }
+
+  /** The object files under a prefix, without reading their metadata. */
+  protected override listNames(prefix: string): AsyncIterable<string> {
+    return this.#local.listNames(prefix);
+  }
+
+  /** The file of an object; a name that would leave `basePath` is refused. */
+  private pathOf(name: string): string {
+    return this.#local.pathOf(name);
+  }
+}

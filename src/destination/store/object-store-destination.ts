@@ -1,0 +1,241 @@
+import { ConfigError, DataNotFoundError, SchemaError } from "../../errors.js";
+import type { Partition } from "../../partitioning/index.js";
+import { type Row, TableData } from "../../representation/index.js";
+import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
+import { describeValue } from "../../text/describe-value.js";
+import { Destination, type DropTarget } from "../destination.js";
+import { missingHook, requireHooks } from "../hook-check.js";
+import type { FileFormat, FormatName } from "../format/file-format.js";
+import { formatFor } from "../format/format-for.js";
+import type { IOContext } from "../io-context.js";
+import { partitionSegment, safeSegment, tableSegments } from "../paths.js";
+import { PartitionColumn } from "./partition-column.js";
+import { countRows } from "./row-counts.js";
+import { decoding, type PartitionCounts } from "../unreadable.js";
+import type { MaybePromise } from "../../maybe-promise.js";
+
+/** One object a listing found: its name relative to the bucket root and its custom metadata. */
+export interface StoredObject {
+  readonly name: string;
+  readonly metadata: Readonly<Record<string, string>>;
+}
+
+const OBJECT_HOOKS = ["putObject", "getObject", "listObjects", "objectUri"] as const;
+
+/**
+ * A destination whose partitions are objects in a bucket, laid out hive style:
+ * `{prefix}/{dataset}/{table}/data.{ext}` and `{prefix}/{dataset}/{table}/{column}={key}/data.{ext}`.
+ * A backend implements four storage hooks; the base owns serialization, the partition column
+ * (in the path, not the file), row counts from `row_count` metadata and typed reads.
+ */
+export abstract class ObjectStoreDestination extends Destination {
+  /** The file format: "parquet" (default), "jsonl", "csv", or a FileFormat of your own. */
+  format: FormatName | FileFormat;
+  /** A path prefix inside the bucket ("" for the root). */
+  prefix: string;
+
+  /** Takes `format` and `prefix`; a subclass adds its own options (its fields, or those it declares). */
+  constructor(options?: object) {
+    super(options);
+    const { format, prefix } = (options ?? {}) as { readonly format?: FormatName | FileFormat; readonly prefix?: string };
+    this.format = format ?? "parquet";
+    this.prefix = prefix ?? "";
+    requireHooks(this, OBJECT_HOOKS);
+    // A format name no format has fails here, not at the first write.
+    this.fileFormat();
+  }
+
+  /** For a bucket-backed destination's constructor: refuses a `bucket` option that names no bucket. */
+  protected checkBucket(bucket: unknown): void {
+    if (typeof bucket !== "string" || bucket === "")
+      throw new ConfigError(`${this.constructor.name}: bucket must be a non-empty bucket name`);
+  }
+
+  /** Uploads an object, replacing any object of that name, with the given custom metadata. */
+  abstract putObject(name: string, payload: Uint8Array, contentType: string, metadata: Record<string, string>): MaybePromise<void>;
+  /** An object's bytes, or null (or undefined) when it does not exist. */
+  abstract getObject(name: string): MaybePromise<Uint8Array | null | undefined>;
+  /** Every object whose name starts with `prefix`, with its custom metadata. */
+  abstract listObjects(prefix: string): Iterable<StoredObject> | AsyncIterable<StoredObject>;
+  /** The backend's URI of an object, for messages: `s3://bucket/name`, a file path, ... */
+  abstract objectUri(name: string): string;
+  /**
+   * Optional, for `materialize --full-refresh`: deletes these objects, and whatever the backend
+   * keeps beside each (metadata sidecars). An object already gone is no error.
+   */
+  deleteObjects?(names: readonly string[]): MaybePromise<void>;
+
+  /** The names of the objects under a prefix; a backend may list them cheaper than `listObjects`. */
+  protected async *listNames(prefix: string): AsyncIterable<string> {
+    for await (const object of this.listObjects(prefix)) yield object.name;
+  }
+
+  override missingDropHook(): string | null {
+    return missingHook(this, ["deleteObjects(names)"]);
+  }
+
+  /** Deletes the asset's objects: `data.*` under its table prefix and under each `{column}={key}/` there, nothing deeper. */
+  override async dropAsset(context: IOContext): Promise<void> {
+    const { names } = await this.ownObjects(context);
+    // Batches bound a request's size (S3 takes at most 1000 keys per DeleteObjects).
+    for (let start = 0; start < names.length; start += 1000) await this.deleteObjects!(names.slice(start, start + 1000));
+  }
+
+  override async describeDrop(context: IOContext): Promise<DropTarget> {
+    const { names, partitions } = await this.ownObjects(context);
+    const prefix = this.tablePath(context).join("/");
+    return {
+      what: `objects under ${this.objectUri(prefix)}/`,
+      partitions: context.asset.partitioning ? partitions : null,
+      exists: names.length > 0,
+    };
+  }
+
+  /**
+   * The asset's objects and how many partition folders hold them. Another asset's objects may
+   * share the table prefix (an asset `shop` without dataset beside the dataset `shop`): only a
+   * data file of any format at the table's level or one level below, in a `{column}={key}`
+   * folder, is the asset's, so a changed format or a renamed partition column is found too.
+   */
+  private async ownObjects(context: IOContext): Promise<{ names: string[]; partitions: number }> {
+    const prefix = `${this.tablePath(context).join("/")}/`;
+    const names: string[] = [];
+    const folders = new Set<string>();
+    for await (const name of this.listNames(prefix)) {
+      if (!name.startsWith(prefix)) continue;
+      const parts = name.slice(prefix.length).split("/");
+      const isData = (part: string) => part.startsWith("data.");
+      if (parts.length === 1 && isData(parts[0]!)) names.push(name);
+      else if (parts.length === 2 && parts[0]!.includes("=") && isData(parts[1]!)) {
+        names.push(name);
+        folders.add(parts[0]!);
+      }
+    }
+    return { names, partitions: folders.size };
+  }
+
+  /** Where the objects are: the URI of the prefix (`s3://bucket/prefix`, a folder). */
+  override get location(): string {
+    return this.objectUri(
+      String(this.prefix ?? "")
+        .split("/")
+        .filter((part) => part !== "")
+        .join("/"),
+    );
+  }
+
+  /** The object a partition lives in (null: the whole of an unpartitioned asset). */
+  objectName(context: IOContext, partition: Partition | null): string {
+    const parts = [...this.tablePath(context)];
+    if (partition) parts.push(partitionSegment(context, partition, this.displayName));
+    parts.push(`data.${this.fileFormat().extension}`);
+    return parts.join("/");
+  }
+
+  async writePartition(context: IOContext, partition: Partition | null, data: unknown): Promise<void> {
+    const table = TableData.from(data);
+    if (!table) {
+      throw new SchemaError(
+        `${this.displayName} stores tables, but asset "${context.asset.key}" produced ${describeValue(data)}; use FileDestination for other values`,
+      );
+    }
+    const rows = table.rows;
+    let fields = effectiveFields(context.schema, rows);
+    if (partition) {
+      const column = this.partitionColumn(context, partition);
+      if (column.droppable(rows)) fields = fields.filter((spec) => spec.name !== column.name);
+    }
+    const format = this.fileFormat();
+    const payload = await format.serialize(rows, fields);
+    await this.putObject(this.objectName(context, partition), payload, format.contentType, { row_count: String(rows.length) });
+  }
+
+  async readPartition(context: IOContext, partition: Partition | null): Promise<Row[]> {
+    const name = this.objectName(context, partition);
+    const bytes = await this.objectBytes(name);
+    if (bytes === null) {
+      const what = partition ? `partition ${partition.key} of asset` : "asset";
+      throw new DataNotFoundError(`no data for ${what} "${context.asset.key}": ${this.objectUri(name)} does not exist`);
+    }
+    const schema = context.schema;
+    return decoding(context, partition, this.objectUri(name), async () => {
+      if (!partition) return this.fileFormat().deserialize(bytes, schema);
+      const column = this.partitionColumn(context, partition);
+      const rows = await this.fileFormat().deserialize(bytes, schema && schema.filter((spec) => spec.name !== column.name));
+      return column.attach(rows, schema);
+    });
+  }
+
+  /** Rows per partition key; an object that cannot be read is left out (see `partitionCounts`). */
+  async partitionRowCounts(context: IOContext): Promise<Record<string, number>> {
+    return (await this.partitionCounts(context)).counts;
+  }
+
+  /**
+   * Rows per partition key from one listing of `row_count` metadata; objects without it are
+   * downloaded and counted, and those that cannot be read reported by key.
+   */
+  override async partitionCounts(context: IOContext): Promise<PartitionCounts> {
+    const column = safeSegment(context.partitionColumn(), "partition column", this.displayName);
+    const format = this.fileFormat();
+    return countRows(
+      this,
+      `${this.tablePath(context).join("/")}/`,
+      `${column}=`,
+      `data.${format.extension}`,
+      async (name) => {
+        const bytes = await this.objectBytes(name);
+        return bytes === null ? null : (await format.deserialize(bytes, null)).length;
+      },
+      (name) => this.objectUri(name),
+      context.asset.partitioning,
+    );
+  }
+
+  /**
+   * `getObject`, checked: null or undefined (a hook that returns nothing for a missing object)
+   * is absent, anything else but bytes an error naming the hook, never an empty partition.
+   */
+  private async objectBytes(name: string): Promise<Uint8Array | null> {
+    const bytes: unknown = await this.getObject(name);
+    if (bytes === null || bytes === undefined) return null;
+    if (bytes instanceof Uint8Array) return bytes;
+    throw new ConfigError(
+      `${this.constructor.name}.getObject("${name}") returned ${describeValue(bytes)}: expected the object's bytes (a Uint8Array), or null when it does not exist`,
+    );
+  }
+
+  /** The format object `format` names. */
+  protected fileFormat(): FileFormat {
+    return typeof this.format === "object" && this.format !== null ? this.format : formatFor(this.format, this.displayName);
+  }
+
+  /** `[...prefix, dataset?, table]`: the folder of an asset's objects. */
+  protected tablePath(context: IOContext): string[] {
+    const prefix = String(this.prefix ?? "")
+      .split("/")
+      .filter((part) => part !== "");
+    for (const part of prefix) safeSegment(part, "prefix segment", this.displayName);
+    return [...prefix, ...tableSegments(context, this.displayName)];
+  }
+
+  private partitionColumn(context: IOContext, partition: Partition): PartitionColumn {
+    const name = context.partitionColumn();
+    return new PartitionColumn(
+      name,
+      partition,
+      context.schema?.find((spec) => spec.name === name),
+    );
+  }
+}
+
+/**
+ * The file's columns: the context's schema, or the one inferred from the rows, plus any field a
+ * row holds that the schema does not declare, so nothing written is silently lost.
+ */
+function effectiveFields(schema: readonly FieldSpec[] | null, rows: readonly Row[]): FieldSpec[] {
+  const inferred = inferFieldSpecs(rows);
+  if (!schema) return inferred;
+  const declared = new Set(schema.map((spec) => spec.name));
+  return [...schema, ...inferred.filter((spec) => !declared.has(spec.name))];
+}
