@@ -1,6 +1,5 @@
 import { availableParallelism } from "node:os";
-import ts from "typescript";
-import { defineConfig, type Plugin } from "vitest/config";
+import { defineConfig } from "vitest/config";
 
 // Everything that does date arithmetic runs once per process time zone: a bug that only
 // shows west of UTC or at a half-hour offset must fail here, not in a user's backfill.
@@ -21,29 +20,11 @@ const ownModules = [
   "test/destination/ledger-compaction-race.test.ts",
 ];
 
-// Vite's transformer leaves standard (TC39) class decorators as they are, and Node 20 cannot
-// parse them; files that use one go through TypeScript's own transpiler first, as `tsc` does.
-const standardDecorators: Plugin = {
-  name: "interloper:standard-decorators",
-  enforce: "pre",
-  transform(code, id) {
-    if (!/\.tsx?$/.test(id) || !/^\s*@[A-Za-z_$][\w$.]*\(/m.test(code)) return null;
-    const out = ts.transpileModule(code, {
-      fileName: id,
-      compilerOptions: {
-        target: ts.ScriptTarget.ES2022,
-        module: ts.ModuleKind.ESNext,
-        sourceMap: true,
-        jsx: ts.JsxEmit.ReactJSX,
-        verbatimModuleSyntax: false,
-      },
-    });
-    return { code: out.outputText, map: out.sourceMapText ?? null };
-  },
-};
-
 export default defineConfig({
-  plugins: [standardDecorators],
+  // Vite's transformer (Oxc) lowers decorators only in their TypeScript "experimental" form, as
+  // jiti does when the CLI loads a user's interloper.config.ts: tests run `@il.destination` as
+  // users' configs do. The standard form tsc emits is covered by test/destination/decorator.test.ts.
+  oxc: { decorator: { legacy: true } },
   test: {
     reporters: ["default", "./test/support/summary-reporter.ts"],
     // Most of the suite's time is spent waiting on database servers, child processes and timers,

@@ -1,7 +1,5 @@
 import { ConfigError } from "../errors.js";
-import { Destination, HOOKS, type DestinationRelations } from "./destination.js";
-import { requireHooks } from "./hook-check.js";
-import { applyOptions, checkUndeclaredOptions } from "./options.js";
+import { adoptAsDestination, checkDestinationOptions, Destination, HOOKS, type DestinationRelations } from "./destination.js";
 import { describeValue } from "../text/describe-value.js";
 
 /**
@@ -35,9 +33,9 @@ export function destination(options: DestinationOptions = {}) {
     const decorated = class extends base {
       constructor(...args: unknown[]) {
         super(...withDefaults(args, defaults));
-        // Options are already set (by the base constructor); a decorated class refuses the
-        // ones it does not take as soon as it is constructed, not when an asset is bound.
-        checkUndeclaredOptions(this, Destination.prototype);
+        // The class's fields are all defined by now: the options it takes as fields are set
+        // over them, and the ones it does not take refused, as soon as it is constructed.
+        checkDestinationOptions(this as unknown as Destination);
       }
     };
     Object.defineProperty(decorated, "name", { value: target.name });
@@ -71,8 +69,8 @@ function withDefaults(args: unknown[], defaults: Record<string, unknown>): unkno
 
 /**
  * A Destination made of a plain class: its methods (and accessors) on a prototype below
- * Destination's, its constructor run for each instance (so its field initialisers run), its
- * statics inherited; options then set over the fields as for any destination.
+ * Destination's, its constructor run for each instance (so its field initialisers run), then
+ * Destination's constructor on that instance (see `adoptAsDestination`); its statics inherited.
  */
 function destinationOf(target: Constructor): Constructor {
   const missing = HOOKS.find((hook) => typeof (target.prototype as Record<string, unknown>)[hook] !== "function");
@@ -87,9 +85,7 @@ function destinationOf(target: Constructor): Constructor {
     if (!new.target) throw new TypeError(`class ${target.name} cannot be invoked without 'new'`);
     // The class's own constructor, with its field initialisers, builds the instance from the
     // prototype of the class actually constructed.
-    const instance = Reflect.construct(target, args, new.target) as object;
-    requireHooks(instance, HOOKS);
-    return applyOptions(instance, args[0] as object | undefined, (new.target as unknown as typeof Destination).options);
+    return adoptAsDestination(Reflect.construct(target, args, new.target) as object, args[0], new.target as unknown as Constructor);
   };
   Object.defineProperty(prototype, "constructor", { value: Made, writable: true, configurable: true });
   Made.prototype = prototype;

@@ -3,7 +3,7 @@ import type { Partition } from "../partitioning/index.js";
 import { TableData, type Row } from "../representation/index.js";
 import type { AssetRef, IOContext } from "./io-context.js";
 import { missingHook, requireHooks } from "./hook-check.js";
-import { applyOptions, checkUndeclaredOptions, type DeclaredOptions } from "./options.js";
+import { setPendingOptions, takeOptions, type DeclaredOptions, type PendingOptions } from "./options.js";
 import type { MaybePromise } from "../maybe-promise.js";
 import type { PartitionCounts } from "./unreadable.js";
 
@@ -25,11 +25,30 @@ export interface DestinationRelations {
   readonly [name: string]: unknown;
 }
 
+/** An instance a plain class built, for the next `Destination` constructor to take as its own (see `adoptAsDestination`). */
+let adopting: object | undefined;
+
+/** Sets a destination's pending options (see `checkDestinationOptions`); defined by `Destination`, which holds them. */
+let completeOptions: (destination: Destination) => void;
+
+/**
+ * The base of `Destination`: it builds the instance, unless one is being adopted, which its
+ * constructor then returns instead, so that `Destination`'s constructor (its private fields,
+ * its checks, its options) runs on an instance a plain class built (see decorator.ts).
+ */
+class DestinationBase {
+  constructor() {
+    const instance = adopting;
+    adopting = undefined;
+    if (instance) return instance as DestinationBase;
+  }
+}
+
 /**
  * Where and how an asset's data is stored. A destination implements three partition hooks; the
  * base turns window writes into one write per partition and joins window reads.
  */
-export abstract class Destination {
+export abstract class Destination extends DestinationBase {
   /** The display name, set by `@destination({ name })`; defaults to the class name. */
   static destinationName?: string;
   static relations?: DestinationRelations;
@@ -40,14 +59,30 @@ export abstract class Destination {
    */
   static readonly options?: DeclaredOptions;
 
+  /** The options of a class that declares none, set once the instance is complete (see `takeOptions`). */
+  #pendingOptions: PendingOptions;
+  /** The folder relative paths resolve against, fixed at the first resolution (see `resolvePathsFrom`). */
+  #pathBase: string | undefined;
+
   /**
-   * Sets the options on the fields of the same names, over their initialisers, for every class:
-   * built-in, user-written or decorated (see `applyOptions`). Options a class declares "private"
+   * Checks the options and sets them by plain assignment (see `takeOptions`): a class that
+   * declares its options assigns them to its fields in its constructor; one that does not has
+   * them set over its fields once the instance is complete. Options a class declares "private"
    * are left for its own constructor to keep.
    */
   constructor(options?: object) {
+    super();
     requireHooks(this, HOOKS);
-    return applyOptions(this, options, (new.target as typeof Destination).options);
+    this.#pendingOptions = takeOptions(this, options, (new.target as typeof Destination).options);
+  }
+
+  static {
+    // Module functions below that reach the private state, without a method on the public class.
+    completeOptions = (destination) => {
+      // Kept until they are set: a destination with a typo is refused by every asset bound to it.
+      setPendingOptions(destination, destination.#pendingOptions, Destination.prototype);
+      destination.#pendingOptions = [];
+    };
   }
 
   /** Stores one partition (null: the whole of an unpartitioned asset), replacing what it held. */
@@ -131,13 +166,13 @@ export abstract class Destination {
    * never moves its data while in use.
    */
   resolvePathsFrom(folder: string): void {
-    if (!pathBases.has(this)) pathBases.set(this, resolve(folder));
+    this.#pathBase ??= resolve(folder);
   }
 
   /** An option's path made absolute (see `resolvePathsFrom`). */
   protected resolvePath(path: string): string {
-    if (!pathBases.has(this)) pathBases.set(this, process.cwd());
-    return resolve(pathBases.get(this)!, path);
+    this.#pathBase ??= process.cwd();
+    return resolve(this.#pathBase, path);
   }
 
   /**
@@ -178,25 +213,33 @@ export abstract class Destination {
     return TableData.join(tables as TableData[]).data;
   }
 
-  toString(): string {
+  override toString(): string {
     return this.displayName;
   }
 }
 
 /**
- * The folder each destination's relative paths resolve against, fixed at the first resolution.
- * Kept outside the instance, not in a private field: an instance given options is a Proxy (see
- * `applyOptions`), and the base's private fields could not be reached through it.
- */
-const pathBases = new WeakMap<Destination, string>();
-
-/**
- * Refuses, with ConfigError naming the nearest known option, an option given to a destination
- * whose class declares none and never took it. Called when an asset is bound to the destination,
- * so that a config with a typo fails to load.
+ * Sets the options given to a destination whose class declares none on its fields, over their
+ * initialisers, once (later calls do nothing); ConfigError naming the nearest known option for
+ * one it never takes. Called once the instance is complete: by `@destination` classes at once,
+ * and when an asset is bound to the destination, so that a config with a typo fails to load.
  */
 export function checkDestinationOptions(destination: Destination): void {
-  checkUndeclaredOptions(destination, Destination.prototype);
+  completeOptions(destination);
+}
+
+/**
+ * Runs `Destination`'s constructor on an instance a plain class built (its fields and
+ * constructor already run, on the prototype of `newTarget`), and returns it: a plain class
+ * decorated with `@destination` becomes a destination like any subclass.
+ */
+export function adoptAsDestination(instance: object, options: unknown, newTarget: abstract new (...args: never[]) => object): Destination {
+  adopting = instance;
+  try {
+    return Reflect.construct(Destination, [options], newTarget) as Destination;
+  } finally {
+    adopting = undefined;
+  }
 }
 
 /** A slice's data, no longer held by the list. */

@@ -29,7 +29,7 @@ export {
   SQLiteDestination,
   type ConnectionOptions,
   type DatabaseHooks,
-  type PartitionLedger,
+  type PartitionRecords,
   type MySQLDestinationOptions,
   type PostgresDestinationOptions,
   type SQLiteDestinationOptions,

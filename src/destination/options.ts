@@ -56,69 +56,65 @@ export function unknownOption(owner: string, key: string, known: readonly string
   return `${owner}: unknown option "${key}"${hint} (known: ${known.join(", ") || "none"})`;
 }
 
-/** The options each destination of a class without declared options was given, and which of them its class took. */
-const givenOptions = new WeakMap<object, { readonly keys: readonly string[]; readonly taken: Set<string> }>();
+/** Options of an undeclared class, given to its constructor, not yet set on the instance's fields. */
+export type PendingOptions = ReadonlyArray<readonly [string, unknown]>;
 
 /**
- * Sets a destination's options on its fields, so that they win over its field initialisers, and
- * returns the instance its constructors go on with. Called by the base constructor: the class's
- * constructors see their options, and a value they compute from one stands.
+ * Checks the options given to a destination's constructor and sets, by plain assignment, those
+ * that can be set at once; returns those that must wait until the instance is complete.
  *
- * Class fields are defined on `this` after the base constructor returns, so no assignment made
- * here could survive them; the instance is instead a Proxy whose first field definition of an
- * option's key (a full data descriptor, as class fields and compiled `_defineProperty` make)
- * keeps the option's value. Later assignments (`this.x = ...`) pass through unchanged. Declared
- * options are checked here; otherwise the keys the class defined or assigned are recorded, for
- * `checkUndeclaredOptions` to refuse the others once the instance is complete.
+ * A field initialiser of a subclass runs after the base constructor returns and would overwrite
+ * anything set here: JavaScript offers no hook between a class's fields and the end of `new`
+ * (fields are defined on the instance, which only a Proxy returned by the base constructor could
+ * intercept: this code used one, at the price of a WeakMap for every private state of the base,
+ * and is plainer without it). So a class that declares its options has each one set here, and assigns those it has a field
+ * for in its own constructor (as the built-ins do), or declares that field with `declare`. A
+ * class that declares none takes its fields as options: only the options naming an accessor
+ * (a setter, or a read-only getter, refused now) are set here, the others are pending, set over
+ * the fields by `setPendingOptions` once the instance is complete.
  */
-export function applyOptions<T extends object>(target: T, options: object | undefined, declared: DeclaredOptions | undefined): T {
+export function takeOptions(target: object, options: object | undefined, declared: DeclaredOptions | undefined): PendingOptions {
   const owner = target.constructor.name;
   if (declared) checkOptions(options, declared, owner);
-  if (options === undefined) return target;
+  if (options === undefined) return [];
   if (typeof options !== "object" || options === null) {
     throw new ConfigError(`destination ${owner}: expected an options object, got ${describeValue(options)}`);
   }
-  const values = Object.entries(options).filter(([key]) => declared?.[key] !== "private");
-  // A field the instance has already (a plain class made a destination by `@destination`
-  // builds its fields first) takes its option now.
-  const taken = new Set(values.map(([key]) => key).filter((key) => Object.hasOwn(target, key)));
-  for (const [key, value] of values) {
-    if (!Reflect.set(target, key, value)) {
-      throw new ConfigError(`${owner}: option "${key}" cannot be set: it is a read-only property of the destination`);
-    }
-  }
-  const keys = values.map(([key]) => key);
-  const proxy = new Proxy(target, {
-    defineProperty(object, key, descriptor) {
-      if (typeof key === "string" && keys.includes(key) && !taken.has(key)) {
-        taken.add(key);
-        if (isFieldDefinition(descriptor)) descriptor = { ...descriptor, value: (options as Record<string, unknown>)[key] };
-      }
-      return Reflect.defineProperty(object, key, descriptor);
-    },
-  });
-  if (!declared) givenOptions.set(proxy, { keys, taken });
-  return proxy;
-}
-
-function isFieldDefinition(descriptor: PropertyDescriptor): boolean {
-  return "value" in descriptor && descriptor.writable === true && descriptor.enumerable === true && descriptor.configurable === true;
+  const entries = Object.entries(options).filter(([key]) => declared?.[key] !== "private");
+  const now = declared ? entries : entries.filter(([key]) => accessorOf(target, key) !== undefined);
+  for (const [key, value] of now) assign(target, key, value, owner);
+  return declared ? [] : entries.filter((entry) => !now.includes(entry));
 }
 
 /**
- * Refuses, with ConfigError naming the nearest known option, an option that a destination whose
- * class declares none never took: neither a field, nor assigned by a constructor, nor a setter
- * of a class below `base`. Called once the instance is complete: when an asset is bound to it,
- * and at once by `@destination` classes.
+ * Sets the pending options of an undeclared class on the fields of the same names, over their
+ * initialisers, once the instance is complete; ConfigError naming the nearest known option for
+ * one no field (nor setter of a class below `base`) takes: a mistyped option never falls back
+ * to a default silently.
  */
-export function checkUndeclaredOptions(destination: object, base: object): void {
-  const given = givenOptions.get(destination);
-  if (!given) return;
-  const setters = settersOf(destination, base);
-  const unknown = given.keys.filter((key) => !given.taken.has(key) && !setters.includes(key));
-  if (unknown.length === 0) return;
-  const known = [...Object.keys(destination).filter((key) => !unknown.includes(key)), ...setters];
-  throw new ConfigError(unknownOption(destination.constructor.name, unknown[0]!, [...new Set(known)]));
+export function setPendingOptions(target: object, pending: PendingOptions, base: object): void {
+  const owner = target.constructor.name;
+  const unknown = pending.filter(([key]) => !Object.hasOwn(target, key)).map(([key]) => key);
+  if (unknown.length > 0) {
+    const known = [...Object.keys(target), ...settersOf(target, base)].filter((key) => !unknown.includes(key));
+    throw new ConfigError(unknownOption(owner, unknown[0]!, [...new Set(known)]));
+  }
+  for (const [key, value] of pending) assign(target, key, value, owner);
+}
+
+function assign(target: object, key: string, value: unknown, owner: string): void {
+  if (!Reflect.set(target, key, value)) {
+    throw new ConfigError(`${owner}: option "${key}" cannot be set: it is a read-only property of the destination`);
+  }
+}
+
+/** The accessor `key` names on the instance's prototypes, if any. */
+function accessorOf(target: object, key: string): PropertyDescriptor | undefined {
+  for (let proto = Object.getPrototypeOf(target) as object | null; proto; proto = Object.getPrototypeOf(proto) as object | null) {
+    const descriptor = Object.getOwnPropertyDescriptor(proto, key);
+    if (descriptor) return descriptor.get || descriptor.set ? descriptor : undefined;
+  }
+  return undefined;
 }
 
 /** Accessors with a setter that the destination's classes below `base` define. */

@@ -76,8 +76,6 @@ export function checkBackfillId(id: string): void {
 /** One backfill's progress, job by job; ConfigError for an unknown id. */
 export async function backfillProgress(connection: QueueConnection, id: string): Promise<BackfillProgress> {
   await ensureTables(connection);
-  const s = connection.schema;
-  const b = connection.bossSchema;
   checkBackfillId(id);
   const [backfill] = await connection.query<{
     id: string;
@@ -86,79 +84,9 @@ export async function backfillProgress(connection: QueueConnection, id: string):
     window: string | null;
     state: string;
     total: number;
-  }>(`SELECT id, created_at, project, "window", state, total FROM ${s}.backfill WHERE id = $1`, [id]);
+  }>(`SELECT id, created_at, project, "window", state, total FROM ${connection.schema}.backfill WHERE id = $1`, [id]);
   if (!backfill) throw new ConfigError(`no backfill ${id} in the queue`);
-  const rows = await connection.query<{
-    slot_id: number;
-    partition: string | null;
-    assets: string[];
-    waiting_on: number;
-    worker: string | null;
-    started_at: Date | null;
-    state: string | null;
-    retry_count: number | null;
-    output: { message?: unknown; asset?: unknown; value?: { message?: unknown } } | null;
-    started_on: Date | null;
-    completed_at: Date | null;
-    last_error: { message?: unknown; asset?: unknown; value?: { message?: unknown } } | null;
-  }>(
-    `SELECT s.slot_id, s.partition, s.assets, s.waiting_on, s.worker, s.started_at, s.completed_at, s.last_error, j.state::text AS state, j.retry_count, j.output, j.started_on
-     FROM ${s}.slot s
-     LEFT JOIN LATERAL (
-       SELECT state, retry_count, output, started_on FROM ${b}.job WHERE name = $2 AND id = s.job_id
-       UNION ALL
-       SELECT state, retry_count, output, started_on FROM ${b}.archive WHERE name = $2 AND id = s.job_id
-       LIMIT 1
-     ) j ON true
-     WHERE s.backfill_id = $1 ORDER BY s.slot_id`,
-    [id, connection.queueName],
-  );
-  const edges = await connection.query<{ parent: number; child: number }>(`SELECT parent, child FROM ${s}.edge WHERE backfill_id = $1`, [
-    id,
-  ]);
-  const parents = new Map<number, number[]>();
-  for (const e of edges) parents.set(e.child, [...(parents.get(e.child) ?? []), e.parent]);
-  const states = new Map<number, SlotState>();
-  const stateOf = (row: (typeof rows)[number]): SlotState => {
-    switch (row.state) {
-      case "created":
-      case "retry":
-        return "queued";
-      case "active":
-        return "running";
-      case "completed":
-        return "completed";
-      case "failed":
-        return "failed";
-      case "cancelled":
-        return "canceled";
-      default:
-        // pg-boss deleted the settled job (after its retention): our own record tells.
-        if (row.completed_at) return "completed";
-        if (row.last_error && row.waiting_on === 0) return "failed";
-        if (backfill.state === "canceled") return "canceled";
-        // Rows come in slot order and parents precede children, so their states are known.
-        return (parents.get(row.slot_id) ?? []).some((p) => STOPPED.includes(states.get(p) ?? "")) ? "blocked" : "waiting";
-    }
-  };
-  const slots = rows.map((row): SlotProgress => {
-    const state = stateOf(row);
-    states.set(row.slot_id, state);
-    const output = row.output ?? row.last_error;
-    const message = output?.message ?? output?.value?.message;
-    const failedOnce = (state === "failed" || state === "queued") && typeof message === "string";
-    return {
-      slot: row.slot_id,
-      partition: row.partition,
-      assets: row.assets,
-      state,
-      worker: row.worker,
-      startedAt: row.started_at ? row.started_at.toISOString() : null,
-      attempts: row.state === null ? 0 : (row.retry_count ?? 0) + (row.started_on ? 1 : 0),
-      error: failedOnce ? { message: plainMessage(message), asset: typeof output?.asset === "string" ? output.asset : null } : null,
-      ...(state === "blocked" ? { blockedBy: (parents.get(row.slot_id) ?? []).filter((p) => STOPPED.includes(states.get(p) ?? "")) } : {}),
-    };
-  });
+  const slots = slotsOf(await slotRows(connection, id), await parentsOf(connection, id), backfill.state === "canceled");
   const counts: Record<SlotState, number> = { queued: 0, running: 0, completed: 0, failed: 0, waiting: 0, blocked: 0, canceled: 0 };
   for (const slot of slots) counts[slot.state]++;
   const status: BackfillStatus =
@@ -180,4 +108,100 @@ export async function backfillProgress(connection: QueueConnection, id: string):
     counts,
     slots,
   };
+}
+
+/** A job's failure as a worker reported it (pg-boss's output) or as we recorded it. */
+type Failure = { message?: unknown; asset?: unknown; value?: { message?: unknown } } | null;
+
+/** One slot of a backfill joined with its pg-boss job, if pg-boss still holds it. */
+interface SlotRow {
+  slot_id: number;
+  partition: string | null;
+  assets: string[];
+  waiting_on: number;
+  worker: string | null;
+  started_at: Date | null;
+  state: string | null;
+  retry_count: number | null;
+  output: Failure;
+  started_on: Date | null;
+  completed_at: Date | null;
+  last_error: Failure;
+}
+
+/** The slots of a backfill in slot order, each with its job, live or archived. */
+function slotRows(connection: QueueConnection, id: string): Promise<SlotRow[]> {
+  const s = connection.schema;
+  const b = connection.bossSchema;
+  return connection.query<SlotRow>(
+    `SELECT s.slot_id, s.partition, s.assets, s.waiting_on, s.worker, s.started_at, s.completed_at, s.last_error, j.state::text AS state, j.retry_count, j.output, j.started_on
+     FROM ${s}.slot s
+     LEFT JOIN LATERAL (
+       SELECT state, retry_count, output, started_on FROM ${b}.job WHERE name = $2 AND id = s.job_id
+       UNION ALL
+       SELECT state, retry_count, output, started_on FROM ${b}.archive WHERE name = $2 AND id = s.job_id
+       LIMIT 1
+     ) j ON true
+     WHERE s.backfill_id = $1 ORDER BY s.slot_id`,
+    [id, connection.queueName],
+  );
+}
+
+/** The parents of each slot of a backfill. */
+async function parentsOf(connection: QueueConnection, id: string): Promise<Map<number, number[]>> {
+  const edges = await connection.query<{ parent: number; child: number }>(
+    `SELECT parent, child FROM ${connection.schema}.edge WHERE backfill_id = $1`,
+    [id],
+  );
+  const parents = new Map<number, number[]>();
+  for (const e of edges) parents.set(e.child, [...(parents.get(e.child) ?? []), e.parent]);
+  return parents;
+}
+
+/** Each slot's progress; rows come in slot order, and parents precede their children. */
+function slotsOf(rows: readonly SlotRow[], parents: ReadonlyMap<number, number[]>, canceled: boolean): SlotProgress[] {
+  const states = new Map<number, SlotState>();
+  const stopped = (slot: number) => (parents.get(slot) ?? []).filter((p) => STOPPED.includes(states.get(p) ?? ""));
+  return rows.map((row): SlotProgress => {
+    const state = stateOf(row, canceled, () => stopped(row.slot_id).length > 0);
+    states.set(row.slot_id, state);
+    const output = row.output ?? row.last_error;
+    const message = output?.message ?? output?.value?.message;
+    const failedOnce = (state === "failed" || state === "queued") && typeof message === "string";
+    return {
+      slot: row.slot_id,
+      partition: row.partition,
+      assets: row.assets,
+      state,
+      worker: row.worker,
+      startedAt: row.started_at ? row.started_at.toISOString() : null,
+      attempts: row.state === null ? 0 : (row.retry_count ?? 0) + (row.started_on ? 1 : 0),
+      error: failedOnce ? { message: plainMessage(message), asset: typeof output?.asset === "string" ? output.asset : null } : null,
+      ...(state === "blocked" ? { blockedBy: stopped(row.slot_id) } : {}),
+    };
+  });
+}
+
+/** Where a slot stands, from its pg-boss job's state, or our own record once pg-boss deleted the job. */
+function stateOf(row: SlotRow, canceled: boolean, parentStopped: () => boolean): SlotState {
+  switch (row.state) {
+    case "created":
+    case "retry":
+      return "queued";
+    case "active":
+      return "running";
+    case "completed":
+      return "completed";
+    case "failed":
+      return "failed";
+    case "cancelled":
+      return "canceled";
+    default:
+      // pg-boss deleted the settled job (after its retention): our own record tells.
+      if (row.completed_at) return "completed";
+      if (row.last_error && row.waiting_on === 0) return "failed";
+      if (canceled) return "canceled";
+      // The parents' states are known: they precede the slot.
+      return parentStopped() ? "blocked" : "waiting";
+  }
 }

@@ -35,8 +35,8 @@ const TYPES = words(`
     IOLogLevel IOLogger InterloperConfig InterloperErrorOptions InterloperEvent
     ListPartitionOptions LocalObjectStoreOptions Logger LookbackOptions MaterializeOptions
     MaterializeOutcome MySQLDestinationOptions NotRunPartition OpenProjectOptions OptionKind OptionKinds
-    PartitionCounts PartitionCoverage PartitionDefinition PartitionFilter PartitionLedger
-    PartitionOutcome PartitionStatus Plan PlanExecutionOptions PlanOptions PlannedRun
+    PartitionCounts PartitionCoverage PartitionDefinition PartitionFilter PartitionOutcome
+    PartitionRecords PartitionStatus Plan PlanExecutionOptions PlanOptions PlannedRun
     PostgresDestinationOptions Project Representation Row RowsDependency RunMetadata RunOptions
     S3ConnectionOptions S3DestinationOptions SQLiteDestinationOptions Session SessionMaterializeOptions
     SessionPlanOptions SessionReadOptions SessionSelection SourceDefinition

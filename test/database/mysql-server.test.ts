@@ -4,9 +4,10 @@
 import { tracingChannel } from "node:diagnostics_channel";
 import { describe, expect, it } from "vitest";
 import { IOContext } from "../../src/destination/index.js";
-import { collisionGroups, convertStatement, wantedCollation } from "../../src/destination/database/mysql/exact-text.js";
+import { collisionGroups, wantedCollation } from "../../src/destination/database/mysql/exact-text.js";
 import { mysqlDialect } from "../../src/destination/database/mysql/mysql-dialect.js";
-import { SERVER_QUERY, serverFacts } from "../../src/destination/database/mysql/mysql-server.js";
+import { serverFacts } from "../../src/destination/database/mysql/mysql-server.js";
+import { convertStatement, SERVER_QUERY } from "../../src/destination/database/mysql/mysql-statements.js";
 import { partitionLocks } from "../../src/destination/database/mysql/write-locks.js";
 import { ConfigError, SchemaError } from "../../src/errors.js";
 import { ListPartition, ListPartitionConfig, TimePartition, TimePartitionConfig } from "../../src/partitioning/index.js";

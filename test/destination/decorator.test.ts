@@ -1,6 +1,7 @@
 // `@il.destination` as the specification uses it: on a plain class with the three hooks (which
 // becomes a destination), and with the class's field defaults and class values as options.
 import { describe, expect, it } from "vitest";
+import ts from "typescript";
 import * as il from "../../src/index.js";
 
 // A plain class, as the specification decorates one.
@@ -128,5 +129,44 @@ describe("@il.destination's values", () => {
   it("refuses a default no field takes, when the class is constructed", () => {
     const Decorated = il.destination({ basPath: "/p" })(Files);
     configError(() => new Decorated(), 'Files: unknown option "basPath"; did you mean "basePath"?');
+  });
+});
+
+describe("@il.destination compiled by tsc (standard decorators)", () => {
+  // Vitest and jiti compile decorators in TypeScript's "experimental" form; a user who builds
+  // with tsc gets the standard form, whose class statics are defined after the decorator
+  // returns: compiled here as tsc does, then run.
+  const source = `
+    import * as il from "interloper";
+    @il.destination({ name: "Standard", format: "csv", basePath: "/p" })
+    export class Files extends il.Destination {
+      static format = "parquet";
+      basePath = "./data";
+      writePartition() {}
+      readPartition() { return []; }
+      partitionRowCounts() { return {}; }
+    }
+    @il.destination({ prefix: "raw" })
+    export class Plain {
+      prefix = "default";
+      writePartition() {}
+      readPartition() { return []; }
+      partitionRowCounts() { return {}; }
+    }
+  `;
+  const compiled = ts.transpileModule(source, {
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS },
+  }).outputText;
+  type Made = new (options?: object) => il.Destination & { basePath?: string; prefix?: string };
+  const exports: { Files?: Made; Plain?: Made } = {};
+  new Function("require", "exports", compiled)(() => il, exports);
+  const { Files, Plain } = exports as Required<typeof exports>;
+
+  it("sets class values, field defaults under options, and refuses a typo", () => {
+    expect((Files as unknown as { format: string }).format).toBe("csv");
+    expect([new Files().basePath, new Files({ basePath: "/q" }).basePath, new Files().displayName]).toEqual(["/p", "/q", "Standard"]);
+    expect([new Plain().prefix, new Plain({ prefix: "cooked" }).prefix]).toEqual(["raw", "cooked"]);
+    expect(new Plain()).toBeInstanceOf(il.Destination);
+    configError(() => new Files({ basepath: "/q" }), 'Files: unknown option "basepath"; did you mean "basePath"?');
   });
 });

@@ -1,8 +1,8 @@
 // Issue 19 item 4: options are never lost or mistyped silently. A built-in destination refuses an
 // unknown or missing option naming the nearest known one; an undecorated subclass of Destination
-// keeps the options given to its constructor over its field initialisers and refuses options its
-// class never takes; @destination on a non-destination and a non-destination in `destinations`
-// are ConfigErrors when the config loads.
+// keeps the options given to its constructor over its field initialisers (set once an asset is bound
+// to it) and refuses options its class never takes; @destination on a non-destination and a
+// non-destination in `destinations` are ConfigErrors when the config loads.
 import { describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
 import { projectOf } from "../../src/api/project.js";
@@ -24,6 +24,15 @@ const configError = (make: () => unknown, message: string) => {
 class Undecorated extends InertDestination {
   basePath = "./default";
   pretty = false;
+}
+
+/**
+ * The destination, once bound to an asset: the options of a class that declares none are set
+ * over its fields then (the fields are defined after the base constructor has returned).
+ */
+function bound<D extends il.Destination>(destination: D): D {
+  il.source({ key: "s", assets: [il.asset({ key: "a", run: () => [] })] })({ destinations: destination });
+  return destination;
 }
 
 describe("built-in destinations check their options", () => {
@@ -96,7 +105,7 @@ describe("one options path for built-in and user destinations", () => {
     expect(new il.SQLiteDestination({ path: ":memory:" }).path).toBe(":memory:");
   });
 
-  it("a subclass of a built-in extends its declared options, and keeps them over its field initialisers", () => {
+  it("a subclass of a built-in extends its declared options, and assigns them in its constructor", () => {
     interface PrettyOptions extends il.CSVDestinationOptions {
       readonly pretty?: boolean;
     }
@@ -106,11 +115,13 @@ describe("one options path for built-in and user destinations", () => {
         durable: "optional",
         pretty: "optional",
       });
-      pretty = false;
+      readonly pretty: boolean;
       constructor(options: PrettyOptions) {
         super(options);
+        this.pretty = options.pretty ?? false;
       }
     }
+    expect(new Pretty({ basePath: "/p" }).pretty).toBe(false);
     const pretty = new Pretty({ basePath: "/p", pretty: true });
     expect([pretty.basePath, pretty.pretty]).toEqual(["/p", true]);
     configError(
@@ -126,10 +137,12 @@ describe("one options path for built-in and user destinations", () => {
     }
     class Lake extends InertDestination {
       static override readonly options = il.declareOptions<LakeOptions>({ root: "required", pretty: "optional" });
-      root = "";
-      pretty = false;
+      // Set by the base constructor: a `declare`d field defines nothing over it.
+      declare readonly root: string;
+      readonly pretty: boolean;
       constructor(options: LakeOptions) {
         super(options);
+        this.pretty = options.pretty ?? false;
       }
     }
     expect(new Lake({ root: "/r" })).toMatchObject({ root: "/r", pretty: false });
@@ -160,7 +173,7 @@ describe("one options path for built-in and user destinations", () => {
     class Warehouse extends InertDatabaseDestination {
       url = "default";
     }
-    expect(new (Warehouse as unknown as new (options: object) => Warehouse)({ url: "db://given" }).url).toBe("db://given");
+    expect(bound(new (Warehouse as unknown as new (options: object) => Warehouse)({ url: "db://given" })).url).toBe("db://given");
   });
 
   it("every destination can be closed; the base's close does nothing", async () => {
@@ -170,34 +183,35 @@ describe("one options path for built-in and user destinations", () => {
 });
 
 describe("an undecorated subclass of Destination", () => {
-  it("keeps the options given over its field initialisers", () => {
-    const u = new Undecorated({ basePath: "./x", pretty: true });
+  it("keeps the options given over its field initialisers, once bound to an asset", () => {
+    const u = bound(new Undecorated({ basePath: "./x", pretty: true }));
     expect(u.basePath).toBe("./x");
     expect(u.pretty).toBe(true);
     expect(u).toBeInstanceOf(Undecorated);
     expect(u).toBeInstanceOf(il.Destination);
     // Options not given keep their defaults; later assignments are the class's own.
-    const d = new Undecorated({ pretty: true });
+    const d = bound(new Undecorated({ pretty: true }));
     expect(d.basePath).toBe("./default");
     d.basePath = "./later";
     expect(d.basePath).toBe("./later");
   });
 
-  it("sees its options in its own constructor, and a value it computes from one stands", () => {
+  it("that computes a value from an option declares its options and reads them from its argument; the value stands", () => {
     class Normalising extends InertDestination {
-      basePath = "./default";
+      static override readonly options = il.declareOptions<{ basePath?: string }>({ basePath: "optional" });
+      readonly basePath: string;
       constructor(options: { basePath?: string }) {
         super(options);
-        this.basePath = this.basePath.replace(/\/+$/, "");
+        this.basePath = (options.basePath ?? "./default").replace(/\/+$/, "");
       }
     }
-    expect(new Normalising({ basePath: "./x///" }).basePath).toBe("./x");
-    // Decorated, a class sees its options in its constructor alike.
+    expect(bound(new Normalising({ basePath: "./x///" })).basePath).toBe("./x");
+    expect(new Normalising({}).basePath).toBe("./default");
     const Decorated = il.destination()(Normalising);
     expect(new Decorated({ basePath: "./x///" }).basePath).toBe("./x");
   });
 
-  it("with private fields and relative paths works through the constructor's proxy", () => {
+  it("with private fields and relative paths works", () => {
     class Private extends InertDestination {
       basePath = "data";
       #secret = "s";
@@ -208,7 +222,7 @@ describe("an undecorated subclass of Destination", () => {
         return this.resolvePath(this.basePath);
       }
     }
-    const p = new Private({ basePath: "lake" });
+    const p = bound(new Private({ basePath: "lake" }));
     expect(p.secret).toBe("s");
     p.resolvePathsFrom("/srv/project");
     expect(p.location).toBe("/srv/project/lake");
@@ -225,7 +239,7 @@ describe("an undecorated subclass of Destination", () => {
     }`,
     ) as (base: typeof il.Destination) => new (options: object) => il.Destination & { basePath: string };
     const Plain = make(il.Destination);
-    expect(new Plain({ basePath: "./x" }).basePath).toBe("./x");
+    expect(bound(new Plain({ basePath: "./x" })).basePath).toBe("./x");
   });
 
   it("an option its class never takes is a ConfigError naming the nearest field, when an asset or source is bound to it", () => {
@@ -258,8 +272,8 @@ describe("an undecorated subclass of Destination", () => {
       }
     }
     const lake = new Lake({ root: "/r", prefix: "raw", format: "csv" });
+    expect(() => bound(lake)).not.toThrow();
     expect([lake.root, lake.prefix, lake.format]).toEqual(["/r", "raw", "csv"]);
-    expect(() => il.source({ key: "s", assets: [il.asset({ key: "a", run: () => [] })] })({ destinations: lake })).not.toThrow();
     configError(
       () => il.source({ key: "s", assets: [il.asset({ key: "a", run: () => [] })] })({ destinations: new Lake({ prefixx: "raw" }) }),
       'Lake: unknown option "prefixx"; did you mean "prefix"? (known: format, prefix, root)',

@@ -19,7 +19,7 @@ import {
   SQLiteDestination,
 } from "../../src/destination/database/index.js";
 import { mysqlDialect, mysqlLiteral, SESSION_SETUP } from "../../src/destination/database/mysql/mysql-dialect.js";
-import { SERVER_QUERY } from "../../src/destination/database/mysql/mysql-server.js";
+import { SERVER_QUERY } from "../../src/destination/database/mysql/mysql-statements.js";
 import { postgresDialect, postgresLiteral } from "../../src/destination/database/postgres/postgres-dialect.js";
 import { periodCountStatement } from "../../src/destination/database/sql-statements.js";
 import { quoteBacktick, quoteDouble } from "../../src/destination/database/sql-dialect.js";

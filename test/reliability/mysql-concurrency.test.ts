@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { tracingChannel } from "node:diagnostics_channel";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseDestination } from "../../src/destination/database/index.js";
-import { LEDGER_TABLE } from "../../src/destination/database/partition-table.js";
+import { PARTITION_TABLE } from "../../src/destination/database/partition-table.js";
 import type { PartitionFilter } from "../../src/destination/index.js";
 import { TimePartition } from "../../src/partitioning/index.js";
 import { MYSQL_CONNECTION, mysqlAvailable } from "../database/servers.js";
@@ -146,7 +146,7 @@ describe("MySQL: a write transaction", () => {
       // server rolls back the writer, the lighter of the two), then a wait for X's rows.
       const events = `\`${dataset}\`.\`events\``;
       await other.query("START TRANSACTION");
-      await other.query(`SELECT entry FROM \`${dataset}\`.\`${LEDGER_TABLE}\` FOR UPDATE`);
+      await other.query(`SELECT entry FROM \`${dataset}\`.\`${PARTITION_TABLE}\` FOR UPDATE`);
       await other.query(`INSERT INTO ${events} (date, n, writer, text) VALUES ?`, [
         Array.from({ length: 3000 }, (_, n) => ["2024-06-01", n, "other", "x"]),
       ]);
@@ -178,8 +178,8 @@ describe("MySQL: a write transaction", () => {
         "insert events",
         "delete events",
         "insert events",
-        `delete ${LEDGER_TABLE}`,
-        `insert ${LEDGER_TABLE}`,
+        `delete ${PARTITION_TABLE}`,
+        `insert ${PARTITION_TABLE}`,
       ]);
       const reader = localDestination("mysql", "") as Hooked;
       try {

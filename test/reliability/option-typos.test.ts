@@ -2,8 +2,9 @@
 // (`basepath` for `basePath`) exits 2 with one line naming the key and the nearest known one,
 // and writes nothing, where it used to write into the current folder; an undecorated
 // destination class of the config, compiled by jiti (.ts) or native (.mjs), keeps the options
-// given over its field defaults; a non-destination in `destinations` or under @destination
-// fails the config's load.
+// given over its field defaults, and so do classes decorated with @il.destination (jiti compiles
+// the decorators); a non-destination in `destinations` or under @destination fails the config's
+// load.
 import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -75,6 +76,32 @@ describe("option typos and lost options, through the CLI", () => {
       expect(oneLineError(result)).toContain('JsonLines: unknown option "basepath"; did you mean "basePath"? (known: basePath)');
     });
   }
+
+  it("classes decorated with @il.destination in interloper.config.ts load through the CLI, options over their fields", async () => {
+    // jiti compiles the decorators of a .ts config; a subclass of il.Destination and a plain class.
+    const hooks = JSON_LINES.slice(JSON_LINES.indexOf("  writePartition"), JSON_LINES.lastIndexOf("}"));
+    const classes = `@il.destination({ name: "JSON lines", pretty: true })\nclass Lines extends il.Destination {\n  basePath = "./default";\n  pretty = false;\n${hooks}}\n@il.destination()\nclass Plain {\n  basePath = "./default";\n${hooks}}\n`;
+    const assets = (lines: string) =>
+      `export default il.defineConfig({ assets: [il.asset({ key: "a", destinations: ${lines}, run: () => [{ n: 1 }] }), il.asset({ key: "b", destinations: new Plain({ basePath: "./plain" }), run: () => [{ n: 2 }] })] });\n`;
+    const dir = await configIn(
+      "decorated-ok",
+      "interloper.config.ts",
+      `${IMPORTS}${classes}${assets('new Lines({ basePath: "./given" })')}`,
+    );
+    const result = await cli(["materialize", "a", "b"], { cwd: dir });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(await readFile(join(dir, "given", "a.jsonl"), "utf8")).toBe('{"n":1}');
+    expect(await readFile(join(dir, "plain", "b.jsonl"), "utf8")).toBe('{"n":2}');
+
+    const typo = await configIn(
+      "decorated-typo",
+      "interloper.config.ts",
+      `${IMPORTS}${classes}${assets('new Lines({ basepath: "./given" })')}`,
+    );
+    const refused = await cli(["list"], { cwd: typo });
+    expect(refused.exitCode, refused.stderr).toBe(2);
+    expect(oneLineError(refused)).toContain('Lines: unknown option "basepath"; did you mean "basePath"? (known: basePath, pretty)');
+  });
 
   it("a non-destination in a source's destinations, and @destination on a non-destination, fail the load", async () => {
     const bad = await configIn(

@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseDestination } from "../../src/destination/database/index.js";
-import { LEDGER_TABLE } from "../../src/destination/database/partition-table.js";
+import { PARTITION_TABLE } from "../../src/destination/database/partition-table.js";
 import type { PartitionFilter } from "../../src/destination/index.js";
 import { DataNotFoundError } from "../../src/errors.js";
 import { TimePartition } from "../../src/partitioning/index.js";
@@ -205,12 +205,12 @@ describe("a write committing between the statements of a read", () => {
       Object.assign(reader, {
         select: async (table: string, ds: string | null, where: PartitionFilter | null) => {
           const rows = await select(table, ds, where);
-          if (table !== LEDGER_TABLE) await hold();
+          if (table !== PARTITION_TABLE) await hold();
           return rows;
         },
         count: async (table: string, ds: string | null, column: string) => {
           const counts = await count(table, ds, column);
-          if (table !== LEDGER_TABLE) await hold();
+          if (table !== PARTITION_TABLE) await hold();
           return counts;
         },
       });

@@ -10,7 +10,7 @@ import { missingHook } from "../hook-check.js";
 import { orderedCounts } from "../row-count.js";
 import type { IOContext } from "../io-context.js";
 import { checkDatabaseSubclass, definedAtOrBelow } from "./override-check.js";
-import { forgetTable, ledgerContext, recordWritten, writtenAmong, writtenKeys } from "./partition-table.js";
+import { forgetTable, partitionTableContext, recordWritten, writtenAmong, writtenKeys } from "./partition-table.js";
 import { checkWindowRows } from "./window-check.js";
 import { throughUnit } from "./unit-check.js";
 import { nounFor } from "../../text/english.js";
@@ -58,7 +58,7 @@ function filtersOf(window: PartitionWindow, column: string): PartitionFilter[] {
  * base owns replacing, filters, ordering, row counts and validation. The window methods are the
  * contract here: `write`/`read` take a whole window, the per-partition hooks call them.
  *
- * The hooks' contract is written here once (DatabaseHooks and PartitionLedger are views of it).
+ * The hooks' contract is written here once (DatabaseHooks and PartitionRecords are views of it).
  * The base sends a hook a filter `{ column, value }` or `{ column, start, end }` (half-open), or
  * null, nothing else.
  */
@@ -104,7 +104,7 @@ export abstract class DatabaseDestination extends Destination {
   /**
    * Optional, for `materialize --full-refresh`: drops the table, its indexes and anything else
    * the database keeps of it; nothing for a missing table. The base removes the table's entries
-   * from the partition ledger itself.
+   * from the partition table itself.
    */
   dropTable?(table: string, dataset: string | null): MaybePromise<void>;
 
@@ -117,7 +117,7 @@ export abstract class DatabaseDestination extends Destination {
   }
 
   /**
-   * Runs `fn`, a read of several statements (rows, then the ledger), on one snapshot of the
+   * Runs `fn`, a read of several statements (rows, then the partition table), on one snapshot of the
    * database: a write committing between two of them would show a partition written for the
    * first time as written yet empty. `fn`'s errors pass through unchanged. A no-op wrapper
    * unless a backend has one.
@@ -150,7 +150,7 @@ export abstract class DatabaseDestination extends Destination {
     // Data arrives conformed; without a schema the columns come from the rows themselves.
     const typed = context.schema ? context : context.withSchema(inferFieldSpecs(table.rows));
     await this.ensureTable(name, dataset, typed);
-    if (window) await this.ensureTable(ledgerContext(dataset).asset.table, dataset, ledgerContext(dataset));
+    if (window) await this.ensureTable(partitionTableContext(dataset).asset.table, dataset, partitionTableContext(dataset));
     const scope: WriteScope = { table: name, dataset, partitions: window ? window.partitions.map((p) => p.key) : null };
     const unwritten = `asset "${context.asset.key}" was not written${window ? ` for ${String(window)}` : ""}`;
     const replace = async () => {
@@ -212,13 +212,13 @@ export abstract class DatabaseDestination extends Destination {
   }
 
   override missingDropHook(): string | null {
-    // A backend keeping its own ledger must forget a dropped table's partitions too.
+    // A backend keeping its own partition table must forget a dropped table's partitions too.
     return missingHook(this, ["dropTable(table, dataset)", ...(this.recordPartitions ? ["forgetPartitions(table, dataset)"] : [])]);
   }
 
   /**
-   * Drops the asset's table and its entries in the partition ledger, in one transaction where
-   * the database has transactional DDL. The ledger goes first: were the drop to fail after it
+   * Drops the asset's table and its entries in the partition table, in one transaction where
+   * the database has transactional DDL. The partition table goes first: were the drop to fail after it
    * (MySQL commits at DDL), the partitions would show missing, never written yet absent.
    */
   override async dropAsset(context: IOContext): Promise<void> {
@@ -246,7 +246,7 @@ export abstract class DatabaseDestination extends Destination {
   async partitionRowCounts(context: IOContext): Promise<Record<string, number>> {
     const { table: name, dataset, partitioning } = context.asset;
     const column = context.partitionColumn();
-    // Rows and ledger from one snapshot, as in `read`.
+    // Rows and partition table from one snapshot, as in `read`.
     const both = async () =>
       [await this.#storedCounts(name, dataset, column, partitioning), await writtenKeys(this, name, dataset)] as const;
     const [stored, written] = await throughUnit(this, "snapshot", both, `the partitions of asset "${context.asset.key}" were not counted`);

@@ -13,4 +13,4 @@ export type DatabaseHooks = Pick<DatabaseDestination, "insert" | "delete" | "sel
  * The optional hooks keeping the record of which partitions were written (see
  * DatabaseDestination.recordPartitions): a backend implements all or none.
  */
-export type PartitionLedger = Pick<DatabaseDestination, "recordPartitions" | "writtenPartitions" | "forgetPartitions">;
+export type PartitionRecords = Pick<DatabaseDestination, "recordPartitions" | "writtenPartitions" | "forgetPartitions">;

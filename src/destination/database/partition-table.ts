@@ -2,18 +2,18 @@ import type { PartitionWindow } from "../../partitioning/index.js";
 import { TableData } from "../../representation/index.js";
 import type { FieldSpec } from "../../schema/index.js";
 import { IOContext } from "../io-context.js";
-import type { DatabaseHooks, PartitionLedger } from "./hooks.js";
+import type { DatabaseHooks, PartitionRecords } from "./hooks.js";
 
 /** The table, one per dataset, recording which partitions of which table were written. */
-export const LEDGER_TABLE = "_interloper_partitions";
+export const PARTITION_TABLE = "_interloper_partitions";
 /** Its one column: an entry per partition written. */
-export const LEDGER_ENTRY = "entry";
-const ENTRY = LEDGER_ENTRY;
-const LEDGER_SCHEMA: readonly FieldSpec[] = [{ name: ENTRY, type: "string", nullable: false }];
+export const PARTITION_ENTRY = "entry";
+const ENTRY = PARTITION_ENTRY;
+const PARTITION_TABLE_SCHEMA: readonly FieldSpec[] = [{ name: ENTRY, type: "string", nullable: false }];
 
 // A partition written with no rows leaves nothing in its table, yet it was written: reading it
 // must give an empty table and counting it 0, while a partition never written is missing. The
-// ledger tells them apart. A backend may keep it itself (the optional `recordPartitions` and
+// partition table tells them apart. A backend may keep it itself (the optional `recordPartitions` and
 // `writtenPartitions` hooks, which the built-in SQL backends implement over this table); for
 // any other backend the base keeps this table through the four hooks, with `{ column, value }`
 // filters only, so a backend that renders the documented filter shapes needs nothing more.
@@ -30,37 +30,37 @@ function keyOfEntry(entry: unknown, table: string): string | null {
   }
 }
 
-/** The context a dialect is given to create the ledger table. */
-export function ledgerContext(dataset: string | null): IOContext {
+/** The context a dialect is given to create the partition table. */
+export function partitionTableContext(dataset: string | null): IOContext {
   return new IOContext({
     asset: {
-      key: LEDGER_TABLE,
-      table: LEDGER_TABLE,
+      key: PARTITION_TABLE,
+      table: PARTITION_TABLE,
       dataset,
       partitioning: null,
       description: "interloper: the partitions written to each table of this dataset",
     },
-    schema: LEDGER_SCHEMA,
+    schema: PARTITION_TABLE_SCHEMA,
   });
 }
 
-type Backend = DatabaseHooks & PartitionLedger;
+type Backend = DatabaseHooks & PartitionRecords;
 
 /** Records the window's partitions as written (inside the caller's transaction). */
 export async function recordWritten(backend: Backend, table: string, dataset: string | null, window: PartitionWindow): Promise<void> {
   const keys = window.partitions.map((p) => p.key);
   if (backend.recordPartitions) return backend.recordPartitions(table, dataset, keys);
   const entries = keys.map((key) => entryOf(table, key));
-  for (const entry of entries) await backend.delete(LEDGER_TABLE, dataset, { column: ENTRY, value: entry });
+  for (const entry of entries) await backend.delete(PARTITION_TABLE, dataset, { column: ENTRY, value: entry });
   await backend.insert(
-    LEDGER_TABLE,
+    PARTITION_TABLE,
     dataset,
     entries.map((entry) => ({ [ENTRY]: entry })),
-    ledgerContext(dataset),
+    partitionTableContext(dataset),
   );
 }
 
-/** Which of `keys` the ledger records as written. */
+/** Which of `keys` the partition table records as written. */
 export async function writtenAmong(backend: Backend, table: string, dataset: string | null, keys: readonly string[]): Promise<Set<string>> {
   const wanted = new Set(keys);
   const recorded = backend.writtenPartitions
@@ -69,47 +69,47 @@ export async function writtenAmong(backend: Backend, table: string, dataset: str
   return new Set([...recorded].filter((key) => wanted.has(key)));
 }
 
-/** Every partition key of `table` the ledger records. */
+/** Every partition key of `table` the partition table records. */
 export async function writtenKeys(backend: Backend, table: string, dataset: string | null): Promise<string[]> {
   return [
     ...(backend.writtenPartitions ? await backend.writtenPartitions(table, dataset, null) : await countedKeys(backend, table, dataset)),
   ];
 }
 
-/** The keys of `table` in the ledger table, from one `count` of its entries. */
+/** The keys of `table` in the partition table, from one `count` of its entries. */
 async function countedKeys(hooks: DatabaseHooks, table: string, dataset: string | null): Promise<string[]> {
-  const counts = await hooks.count(LEDGER_TABLE, dataset, ENTRY);
+  const counts = await hooks.count(PARTITION_TABLE, dataset, ENTRY);
   return Object.keys(counts)
     .map((entry) => keyOfEntry(entry, table))
     .filter((key): key is string => key !== null);
 }
 
-/** Removes every entry of `table` from the ledger (inside the caller's transaction). */
+/** Removes every entry of `table` from the partition table (inside the caller's transaction). */
 export async function forgetTable(backend: Backend, table: string, dataset: string | null): Promise<void> {
   if (backend.recordPartitions) return backend.forgetPartitions!(table, dataset);
   for (const key of await countedKeys(backend, table, dataset))
-    await backend.delete(LEDGER_TABLE, dataset, { column: ENTRY, value: entryOf(table, key) });
+    await backend.delete(PARTITION_TABLE, dataset, { column: ENTRY, value: entryOf(table, key) });
 }
 
 /**
- * The ledger table kept by a built-in SQL backend through its own hooks: one `IN` filter per
+ * The partition table kept by a built-in SQL backend through its own hooks: one `IN` filter per
  * statement instead of one statement per partition.
  */
-export const ledgerTable = {
+export const partitionTable = {
   async record(hooks: DatabaseHooks, table: string, dataset: string | null, keys: readonly string[]): Promise<void> {
     const entries = keys.map((key) => entryOf(table, key));
-    await hooks.delete(LEDGER_TABLE, dataset, { column: ENTRY, values: entries });
+    await hooks.delete(PARTITION_TABLE, dataset, { column: ENTRY, values: entries });
     await hooks.insert(
-      LEDGER_TABLE,
+      PARTITION_TABLE,
       dataset,
       entries.map((entry) => ({ [ENTRY]: entry })),
-      ledgerContext(dataset),
+      partitionTableContext(dataset),
     );
   },
 
   async written(hooks: DatabaseHooks, table: string, dataset: string | null, keys: readonly string[] | null): Promise<string[]> {
     if (keys === null) return countedKeys(hooks, table, dataset);
-    const selected = await hooks.select(LEDGER_TABLE, dataset, { column: ENTRY, values: keys.map((key) => entryOf(table, key)) });
+    const selected = await hooks.select(PARTITION_TABLE, dataset, { column: ENTRY, values: keys.map((key) => entryOf(table, key)) });
     const rows = selected === null ? [] : (TableData.from(selected)?.rows ?? []);
     return rows.map((row) => keyOfEntry(row[ENTRY], table)).filter((key): key is string => key !== null);
   },
@@ -118,7 +118,7 @@ export const ledgerTable = {
   async forget(hooks: DatabaseHooks, table: string, dataset: string | null): Promise<void> {
     const entries = (await countedKeys(hooks, table, dataset)).map((key) => entryOf(table, key));
     for (let start = 0; start < entries.length; start += 1000) {
-      await hooks.delete(LEDGER_TABLE, dataset, { column: ENTRY, values: entries.slice(start, start + 1000) });
+      await hooks.delete(PARTITION_TABLE, dataset, { column: ENTRY, values: entries.slice(start, start + 1000) });
     }
   },
 };

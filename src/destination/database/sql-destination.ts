@@ -1,29 +1,17 @@
 import { SchemaError } from "../../errors.js";
-import { TimePartitionConfig } from "../../partitioning/index.js";
 import { describeValue } from "../../text/describe-value.js";
 import type { PartitionFilter, TimeGranularity } from "../../partitioning/index.js";
 import { type Row, TableData } from "../../representation/index.js";
-import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
+import { inferFieldSpecs } from "../../schema/index.js";
 import type { IOContext } from "../io-context.js";
-import { DatabaseDestination } from "./database-destination.js";
-import { checkAdded, checkColumnNames } from "./column-names.js";
+import { DatabaseDestination, type WriteScope } from "./database-destination.js";
 import { checkDoubleIntegers, widenedIntoDouble } from "./integer-widening.js";
-import { LEDGER_ENTRY, LEDGER_TABLE, ledgerTable } from "./partition-table.js";
-import { ROW_COLUMN, type SqlDialect, storageKind } from "./sql-dialect.js";
-import { PartitionIndexes } from "./partition-index.js";
-import {
-  addColumnStatement,
-  countStatement,
-  createTableStatement,
-  deleteStatement,
-  dropTableStatement,
-  namedRow,
-  periodCountStatement,
-  selectStatement,
-} from "./sql-statements.js";
+import { partitionTable } from "./partition-table.js";
+import { ROW_COLUMN, type SqlDialect } from "./sql-dialect.js";
+import type { SqlDriver } from "./sql-driver.js";
+import { SqlTables } from "./sql-tables.js";
+import { countStatement, deleteStatement, namedRow, periodCountStatement, selectStatement } from "./sql-statements.js";
 import { restoreStoredRows, storedKinds } from "./stored-values.js";
-
-type Columns = ReadonlyMap<string, string>;
 
 /** Text for a stored value as `count` keys it: ISO 8601 for instants. */
 function keyText(value: unknown): string {
@@ -31,34 +19,40 @@ function keyText(value: unknown): string {
 }
 
 /**
- * The SQL shared by the built-in backends: table creation and evolution, filters, delete,
- * select and count, written once over a SqlDialect. A backend adds its connection, its bulk
- * load and its transaction.
+ * A table database reached through SQL: the hooks (insert, delete, select, count, the partition table,
+ * dropping, transactions, snapshots) written once, over a dialect (a SqlDialect: every SQL text
+ * and the reading of driver errors) and a driver (a SqlDriver: the connection, running, bulk
+ * loading, units of work). A backend's class only builds the two from its options.
  */
 export abstract class SqlDestination extends DatabaseDestination {
+  /** Its database's SQL. */
   protected abstract readonly dialect: SqlDialect;
-  // Column name -> catalog type per table, so a write does not ask the catalog every time.
-  private readonly catalog = new Map<string, Columns>();
-  private readonly indexes = new PartitionIndexes(
-    () => this.dialect,
-    (sql) => this.ddl(sql),
-  );
-  /** Whether a new table's index waits for its first load (false where DDL would commit). */
-  protected readonly deferIndexes: boolean = false;
+  /** Its connection to the database. */
+  protected abstract readonly driver: SqlDriver;
+  /** Its tables: creation, evolution, indexes, and the catalog as last read. */
+  readonly #tables = new SqlTables({
+    dialect: () => this.dialect,
+    driver: () => this.driver,
+    run: (sql) => this.run(sql),
+    name: () => this.displayName,
+  });
 
-  /** Runs one statement, inside the current transaction when there is one; returns its rows. */
-  protected abstract run(sql: string, params?: readonly unknown[]): Promise<Row[]>;
-  /** Column name -> catalog type, in table order; null when the table does not exist. */
-  protected abstract readColumns(table: string, dataset: string | null): Promise<Map<string, string> | null>;
-  /** Loads a non-empty table into the existing table, the fields in schema order. */
-  protected abstract load(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void>;
-  /**
-   * Brings an existing column of the field's family to `definition`, the type this version
-   * creates it with, where the two differ in more than the family compares (MySQL: the
-   * collation of exact text); true when it altered the table. Nothing by default.
-   */
-  protected async alignColumn(_table: string, _dataset: string | null, _field: FieldSpec, _definition: string): Promise<boolean> {
-    return false;
+  /** Runs one statement through the driver, inside the current transaction when there is one; returns its rows. */
+  protected run(sql: string, params?: readonly unknown[]): Promise<Row[]> {
+    return this.driver.run(sql, params);
+  }
+
+  override get location(): string {
+    return this.driver.location;
+  }
+
+  override loadDrivers(): Promise<void> {
+    return this.driver.loadDrivers();
+  }
+
+  /** Ends the connection; the next use opens it again. */
+  override close(): Promise<void> {
+    return this.driver.close();
   }
 
   /**
@@ -71,8 +65,8 @@ export abstract class SqlDestination extends DatabaseDestination {
     const { table, dataset } = context.asset;
     // Only a changed type is refused here: a database that cannot be reached (or a SQLite file
     // whose folder another destination's write makes) is left to the write itself.
-    const columns = await this.readColumns(table, dataset).catch(() => null);
-    if (columns) for (const field of context.schema) this.sameType(columns, field, context, table);
+    const columns = await this.driver.readColumns(table, dataset).catch(() => null);
+    if (columns) for (const field of context.schema) this.#tables.sameType(columns, field, context, table);
   }
 
   /** Writes the window (see DatabaseDestination.write), then builds the indexes it deferred. */
@@ -80,21 +74,31 @@ export abstract class SqlDestination extends DatabaseDestination {
     try {
       await super.write(context, data);
     } finally {
-      await this.indexes.buildDeferred();
+      await this.#tables.buildDeferred();
     }
   }
 
-  /** Records written partitions in the dataset's ledger table, one statement for a whole window. */
+  /** One transaction on one connection of the driver, rolled back whole when `fn` fails. */
+  override transaction<T>(fn: () => Promise<T>, scope?: WriteScope): Promise<T> {
+    return this.driver.transaction(fn, scope, () => this.#tables.forget());
+  }
+
+  /** One snapshot of the database, which every statement of `fn` reads. */
+  override snapshot<T>(fn: () => Promise<T>): Promise<T> {
+    return this.driver.snapshot(fn, () => this.#tables.forget());
+  }
+
+  /** Records written partitions in the dataset's partition table, one statement for a whole window. */
   override recordPartitions(table: string, dataset: string | null, keys: readonly string[]): Promise<void> {
-    return ledgerTable.record(this, table, dataset, keys);
+    return partitionTable.record(this, table, dataset, keys);
   }
 
   override writtenPartitions(table: string, dataset: string | null, keys: readonly string[] | null): Promise<string[]> {
-    return ledgerTable.written(this, table, dataset, keys);
+    return partitionTable.written(this, table, dataset, keys);
   }
 
   override forgetPartitions(table: string, dataset: string | null): Promise<void> {
-    return ledgerTable.forget(this, table, dataset);
+    return partitionTable.forget(this, table, dataset);
   }
 
   async insert(table: string, dataset: string | null, data: unknown, context: IOContext): Promise<void> {
@@ -103,7 +107,7 @@ export abstract class SqlDestination extends DatabaseDestination {
     const typed = context.schema ? context : context.withSchema(inferFieldSpecs(rows.rows));
     await this.ensureTable(table, dataset, typed);
     if (rows.length === 0) return;
-    const columns = await this.columnsOf(table, dataset);
+    const columns = await this.#tables.columnsOf(table, dataset);
     if (columns)
       checkDoubleIntegers(
         this.displayName,
@@ -112,18 +116,21 @@ export abstract class SqlDestination extends DatabaseDestination {
         columns,
         rows.rows,
       );
-    await this.load(table, dataset, typed.schema!, rows);
+    await this.driver.load(table, dataset, typed.schema!, rows);
   }
 
+  /** Inside a write's transaction, first locks the table where the dialect does so (see SqlDialect.writeLock). */
   async delete(table: string, dataset: string | null, where: PartitionFilter | null): Promise<void> {
-    const columns = await this.columnsOf(table, dataset);
+    const lock = this.driver.inUnit() ? this.dialect.writeLock(this.dialect.table(table, dataset)) : null;
+    if (lock !== null) await this.run(lock);
+    const columns = await this.#tables.columnsOf(table, dataset);
     if (!columns) return;
     const { sql, params } = deleteStatement(this.dialect, table, dataset, where, columns);
     await this.run(sql, params);
   }
 
   async select(table: string, dataset: string | null, where: PartitionFilter | null): Promise<Row[] | null> {
-    const columns = await this.columnsOf(table, dataset);
+    const columns = await this.#tables.columnsOf(table, dataset);
     if (!columns) return null;
     const names = [...columns.keys()].filter((name) => name !== ROW_COLUMN);
     const { sql, params, aliased } = selectStatement(this.dialect, table, dataset, names, where, columns);
@@ -135,7 +142,7 @@ export abstract class SqlDestination extends DatabaseDestination {
   }
 
   async count(table: string, dataset: string | null, column: string): Promise<Record<string, number>> {
-    const columns = await this.columnsOf(table, dataset);
+    const columns = await this.#tables.columnsOf(table, dataset);
     if (!columns?.has(column)) return {};
     const rows = await this.run(countStatement(this.dialect, table, dataset, column));
     const counts: Record<string, number> = {};
@@ -144,15 +151,12 @@ export abstract class SqlDestination extends DatabaseDestination {
   }
 
   /** Drops the table (its indexes and comment go with it) and forgets what this instance knew of it. */
-  override async dropTable(table: string, dataset: string | null): Promise<void> {
-    const key = JSON.stringify([dataset, table]);
-    this.indexes.forget(key);
-    this.catalog.delete(key);
-    await this.run(dropTableStatement(this.dialect, table, dataset));
+  override dropTable(table: string, dataset: string | null): Promise<void> {
+    return this.#tables.drop(table, dataset);
   }
 
   protected override async tableExists(table: string, dataset: string | null): Promise<boolean> {
-    return (await this.readColumns(table, dataset)) !== null;
+    return (await this.driver.readColumns(table, dataset)) !== null;
   }
 
   /**
@@ -166,7 +170,7 @@ export abstract class SqlDestination extends DatabaseDestination {
     column: string,
     granularity: TimeGranularity,
   ): Promise<Record<string, number> | null> {
-    const columns = await this.columnsOf(table, dataset);
+    const columns = await this.#tables.columnsOf(table, dataset);
     if (!columns?.has(column)) return {};
     const sql = periodCountStatement(this.dialect, table, dataset, column, columns.get(column)!, granularity);
     if (sql === null) return null;
@@ -180,113 +184,17 @@ export abstract class SqlDestination extends DatabaseDestination {
     return counts;
   }
 
-  /** Creates the table from context.schema, or adds the columns a later schema adds. */
+  /** Creates the table from context.schema, or adds the columns a later schema adds; the driver learns what DDL needs first. */
   protected override async ensureTable(table: string, dataset: string | null, context: IOContext): Promise<void> {
-    const fields = context.schema ?? [];
-    const where = { destination: this.displayName, asset: context.asset.key, table };
-    const key = JSON.stringify([dataset, table]);
-    // Asked afresh on every write (one catalog query): the table may have been dropped or
-    // altered by someone else since; reads and deletes use what this last saw.
-    const columns = await this.readColumns(table, dataset);
-    checkColumnNames(this.dialect, where, fields, columns);
-    const partitionColumn = context.asset.partitioning?.column ?? null;
-    const qualified = this.dialect.table(table, dataset);
-    const define = (field: FieldSpec) => `${this.dialect.quote(field.name)} ${this.typeOf(field, context, table)}`;
-    const indexed = (added: readonly FieldSpec[]) => partitionColumn !== null && added.some((field) => field.name === partitionColumn);
-    let added: readonly FieldSpec[];
-    let aligned = false;
-    if (!columns) {
-      const createDataset = dataset === null ? null : this.dialect.createDataset(dataset);
-      if (createDataset !== null) await this.ddl(createDataset);
-      const create = createTableStatement(this.dialect, qualified, fields.map(define));
-      await this.ddl(create, async () => (await this.readColumns(table, dataset)) !== null);
-      const description = context.asset.description;
-      if (description) for (const statement of this.dialect.describeTable(qualified, description)) await this.ddl(statement);
-      added = fields;
-    } else {
-      added = fields.filter((field) => !this.sameType(columns, field, context, table));
-      // Every column is nullable, so one a later schema adds leaves the older rows valid.
-      for (const field of added) await this.ddl(addColumnStatement(qualified, define(field)));
-      for (const field of fields) {
-        if (!added.includes(field) && (await this.alignColumn(table, dataset, field, this.typeOf(field, context, table)))) aligned = true;
-      }
-    }
-    if (columns && added.length === 0 && !aligned) {
-      this.catalog.set(key, columns);
-      await this.indexes.ensureOnExpression(key, [qualified, dataset, table], columns, context.asset.partitioning);
-      return;
-    }
-    if (indexed(added)) {
-      const type = this.typeOf(
-        fields.find((f) => f.name === partitionColumn)!,
-        context,
-        table,
-      );
-      await this.indexes.added(key, [qualified, dataset, table], type, context.asset.partitioning!, !columns && this.deferIndexes);
-    }
-    const now = (await this.readColumns(table, dataset)) ?? new Map<string, string>();
-    if (columns) checkAdded(where, added, now);
-    this.catalog.set(key, now);
+    await this.driver.prepareSchema?.();
+    await this.#tables.ensure(table, dataset, context);
   }
 
-  /**
-   * The column type of a field of the asset `context` names, in `table`. A list partition's
-   * values and the ledger's entries are compared with = and IN, so exactly; a time partition's
-   * are compared as instants, whatever text they are stored as.
-   */
-  private typeOf(field: FieldSpec, context: IOContext, table: string): string {
-    const partitioning = context.asset.partitioning;
-    const key = field.name === partitioning?.column;
-    const exact = (key && !(partitioning instanceof TimePartitionConfig)) || (table === LEDGER_TABLE && field.name === LEDGER_ENTRY);
-    return this.dialect.columnType(storageKind(field), key, exact);
+  toJSON(): Record<string, unknown> {
+    return { destination: this.constructor.name, ...this.driver.shown() };
   }
 
-  /**
-   * Whether an existing column holds a field's type: its own family, or for an integer field a
-   * number column, which holds integers exactly (an integer partition inferred beside number
-   * partitions; `insert` refuses the few a double would round). Any other changed type is a
-   * SchemaError naming it.
-   */
-  private sameType(columns: Columns, field: FieldSpec, context: IOContext, table: string): boolean {
-    const existing = columns.get(field.name);
-    if (existing === undefined) return false;
-    const wanted = this.typeOf(field, context, table);
-    if (this.dialect.family(existing) === this.dialect.family(wanted)) return true;
-    if (field.type === "integer" && this.dialect.holdsIntegers(existing) !== null) return true;
-    throw new SchemaError(
-      `${this.displayName}: column "${field.name}" of table ${table} is ${existing}, but the schema of asset "${context.asset.key}" now makes it ${field.type} (${wanted}); a column's type cannot change in place: rebuild the asset with \`materialize --full-refresh\`, migrate the table or rename the field`,
-    );
-  }
-
-  /** The table's columns, from the cache or the catalog. */
-  protected async columnsOf(table: string, dataset: string | null): Promise<Columns | null> {
-    const key = JSON.stringify([dataset, table]);
-    const cached = this.catalog.get(key);
-    if (cached) return cached;
-    const columns = await this.readColumns(table, dataset);
-    if (columns) this.catalog.set(key, columns);
-    return columns;
-  }
-
-  /** Forgets what the catalog said (after a rollback that may have undone DDL). */
-  protected forgetCatalog(): void {
-    this.catalog.clear();
-  }
-
-  /**
-   * Runs DDL, tolerating a concurrent writer having created the same object: an error that says
-   * so, or any error after which `made` finds the object there. IF NOT EXISTS does not cover the
-   * race: a PostgreSQL CREATE TABLE that finds no table and then the other writer's row type,
-   * committed meanwhile, fails with `type "t" already exists` (42710), which a type of that name
-   * made by anyone else gives too.
-   */
-  private async ddl(sql: string, made?: () => Promise<boolean>): Promise<void> {
-    try {
-      await this.run(sql);
-    } catch (error) {
-      if (this.dialect.isAlreadyDone(error)) return;
-      if (made && (await made().catch(() => false))) return;
-      throw error;
-    }
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return `${this.constructor.name} ${this.driver.inspect()}`;
   }
 }

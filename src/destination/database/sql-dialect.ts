@@ -30,7 +30,7 @@ export interface SqlDialect {
   param(index: number): string;
   /**
    * The column type a storage kind is created with; `key` for the partition column (indexed),
-   * `exact` for a column whose values a WHERE compares (the partition column, the ledger's
+   * `exact` for a column whose values a WHERE compares (the partition column, the partition table's
    * entries), where two distinct strings must never compare equal.
    */
   columnType(kind: StorageKind, key: boolean, exact: boolean): string;
@@ -83,6 +83,18 @@ export interface SqlDialect {
   staleIndexedExpressions(column: string, catalogType: string): string[];
   /** Whether a driver's DDL error only says another writer got there first (the object exists). */
   isAlreadyDone(error: unknown): boolean;
+  /**
+   * Whether DDL runs inside a write's transaction without committing it (PostgreSQL, SQLite):
+   * a new table's partition index then waits for its first load, as building an index over
+   * loaded rows is far cheaper than maintaining it row by row. Where DDL commits (MySQL), the
+   * index is made with its table.
+   */
+  readonly transactionalDdl: boolean;
+  /**
+   * The statement a write's transaction runs on a table before deleting from it, locking it
+   * against other writers; null where the driver locks otherwise (or needs no lock).
+   */
+  writeLock(qualified: string): string | null;
 }
 
 /** The code a driver error carries (see wrapDriverError), "" when none. */

@@ -35,6 +35,23 @@ export function addColumnStatement(qualified: string, column: string): string {
   return `ALTER TABLE ${qualified} ADD COLUMN ${column}`;
 }
 
+/**
+ * The multi-row INSERT of `fields`' columns into a table, as a function of its number of rows:
+ * one tuple of `?` placeholders per row (MySQL, SQLite), the values bound row by row in field
+ * order.
+ */
+export function multiRowInsert(
+  dialect: SqlDialect,
+  table: string,
+  dataset: string | null,
+  fields: readonly { name: string }[],
+): (rows: number) => string {
+  const names = fields.map((field) => dialect.quote(field.name)).join(", ");
+  const head = `INSERT INTO ${dialect.table(table, dataset)} (${names}) VALUES `;
+  const tuple = `(${fields.map(() => "?").join(", ")})`;
+  return (rows) => head + new Array<string>(rows).fill(tuple).join(", ");
+}
+
 /** The statement dropping a table, its indexes and comment with it. */
 export function dropTableStatement(dialect: SqlDialect, table: string, dataset: string | null): string {
   return `DROP TABLE IF EXISTS ${dialect.table(table, dataset)}`;

@@ -44,15 +44,16 @@ export interface FileTableDestinationOptions {
 export abstract class FileTableDestination extends Destination {
   static override readonly options = declareOptions<FileTableDestinationOptions>({ basePath: "required", durable: "optional" });
   /** The folder holding every dataset's tables. */
-  readonly basePath: string = "";
+  readonly basePath: string;
   /** Whether writes are synced to disk (see the option). */
-  readonly durable: boolean = true;
+  readonly durable: boolean;
   protected readonly files: PartitionFiles;
 
   /** `fileName` is each partition's file; `owner` names the class in messages, as users wrote it. */
   protected constructor(options: FileTableDestinationOptions, fileName: string, owner: string) {
     super(options);
-    this.durable = durableOption(this.durable, owner);
+    this.basePath = options.basePath;
+    this.durable = durableOption(options.durable, owner);
     this.files = new PartitionFiles(() => this.resolvePath(this.basePath), fileName, owner, this.durable);
   }
 

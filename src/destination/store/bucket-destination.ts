@@ -23,13 +23,14 @@ export abstract class BucketDestination<C extends object, H> extends ObjectStore
     connection: "private",
   });
   /** The bucket's name. */
-  readonly bucket: string = "";
+  readonly bucket: string;
   readonly #connection: C;
   #handle: Promise<H> | undefined;
 
   /** `checkConnection` refuses, with ConfigError, a connection the client would only fail on later. */
   protected constructor(options: BucketOptions<C>, checkConnection: (connection: C | undefined) => void) {
     super(options);
+    this.bucket = options.bucket;
     this.checkBucket(this.bucket);
     checkConnection(options?.connection);
     this.#connection = { ...(options.connection ?? {}) } as C;

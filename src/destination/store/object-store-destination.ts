@@ -30,12 +30,16 @@ const OBJECT_HOOKS = ["putObject", "getObject", "listObjects", "objectUri"] as c
  */
 export abstract class ObjectStoreDestination extends Destination {
   /** The file format: "parquet" (default), "jsonl", "csv", or a FileFormat of your own. */
-  format: FormatName | FileFormat = "parquet";
+  format: FormatName | FileFormat;
   /** A path prefix inside the bucket ("" for the root). */
-  prefix = "";
+  prefix: string;
 
+  /** Takes `format` and `prefix`; a subclass adds its own options (its fields, or those it declares). */
   constructor(options?: object) {
     super(options);
+    const { format, prefix } = (options ?? {}) as { readonly format?: FormatName | FileFormat; readonly prefix?: string };
+    this.format = format ?? "parquet";
+    this.prefix = prefix ?? "";
     requireHooks(this, OBJECT_HOOKS);
     // A format name no format has fails here, not at the first write.
     this.fileFormat();

@@ -1,24 +1,28 @@
 import { SchemaError } from "../../../errors.js";
+import type { Row } from "../../../representation/index.js";
+import { PARTITION_ENTRY, PARTITION_TABLE } from "../partition-table.js";
+import type { SqlDialect } from "../sql-dialect.js";
+import { collisionQuery, convertStatement } from "./mysql-statements.js";
 
-// Tables made before partition columns and the ledger had a binary NO PAD collation compare
+// Tables made before partition columns and the partition table had a binary NO PAD collation compare
 // text with the database's default (utf8mb4_general_ci, or whatever a user chose), under which
 // `eu`/`EU`, `café`/`cafe` and `x`/`x ` are one value. A write that finds such a column converts
 // it in place when that is known to be right, and refuses otherwise:
 //
 // - A collation never changed a stored value, only which stored values a statement matched: an
 //   older write of a partition deleted the rows of every partition its collation merged with,
-//   and (for case and accents; the ledger's JSON entries keep trailing spaces apart) their
-//   ledger entries, then inserted its own. So when no two values stored for the table (in its
-//   rows, or as its partitions in the ledger) are one under the old collation, every partition
+//   and (for case and accents; the partition table's JSON entries keep trailing spaces apart) their
+//   partition table entries, then inserted its own. So when no two values stored for the table (in its
+//   rows, or as its partitions in the partition table) are one under the old collation, every partition
 //   still stored holds what its own last write inserted, and one an older write wiped out is
-//   absent from rows and ledger alike: missing, which `--missing` writes again. Converting is
+//   absent from rows and partition table alike: missing, which `--missing` writes again. Converting is
 //   then exact.
 // - When two stored values are one under the old collation, what they hold cannot be told from
 //   the table: `x` recorded as written with no row left may have been emptied by a write of
 //   `x `. Converting would report it as written and empty forever; the write refuses instead,
 //   naming the values and the statement that converts the column, after which the user writes
 //   those partitions again.
-// - The ledger alone is always converted: its entries are exact JSON, and which of them survive
+// - The partition table alone is always converted: its entries are exact JSON, and which of them survive
 //   is the question the table's own check answers.
 
 /** What the catalog says of a column, beyond its type. */
@@ -33,46 +37,6 @@ export interface CatalogColumn {
 /** The collation a column definition asks for (`... COLLATE utf8mb4_nopad_bin`), or null. */
 export function wantedCollation(definition: string): string | null {
   return /\bCOLLATE (\w+)$/.exec(definition)?.[1] ?? null;
-}
-
-/** A catalog name that may appear in SQL text unquoted (charsets and collations are words). */
-function word(name: string | null, what: string): string {
-  if (name === null || !/^\w+$/.test(name))
-    throw new SchemaError(`MySQL: the catalog gave ${what} ${JSON.stringify(name)}; expected a name of letters, digits and underscores`);
-  return name;
-}
-
-/** The statement converting a column to `collation`, its type and nullability restated. */
-export function convertStatement(qualified: string, column: string, catalog: CatalogColumn, collation: string): string {
-  if (!/^[a-z]+(\(\d+\))?$/i.test(catalog.type))
-    throw new SchemaError(`MySQL: the catalog gave the text type ${JSON.stringify(catalog.type)}; expected a type such as varchar(255)`);
-  return `ALTER TABLE ${qualified} MODIFY COLUMN ${column} ${catalog.type} CHARACTER SET utf8mb4 COLLATE ${word(collation, "the collation")} ${catalog.nullable ? "NULL" : "NOT NULL"}`;
-}
-
-/**
- * The query finding values stored for a table that its column's collation makes one: the
- * column's values, and its partitions in the ledger (when `ledger` is given; the table's name,
- * bound, is compared byte for byte). Each row is one group of such values, as comma-separated
- * hex of their UTF-8 text; at most `limit` groups.
- */
-export function collisionQuery(
-  qualified: string,
-  column: string,
-  catalog: CatalogColumn,
-  ledger: { qualified: string; entry: string } | null,
-  limit = 3,
-): string {
-  const text = (expression: string) =>
-    `CONVERT(${expression} USING ${word(catalog.charset, "the character set")}) COLLATE ${word(catalog.collation, "the collation")}`;
-  const part = (i: number) => `CASE WHEN JSON_VALID(${ledger?.entry}) THEN JSON_UNQUOTE(JSON_EXTRACT(${ledger?.entry}, '$[${i}]')) END`;
-  const fromLedger = ledger
-    ? ` UNION ALL SELECT ${text(part(1))} FROM ${ledger.qualified} WHERE CAST(${part(0)} AS BINARY) = CAST(? AS BINARY)`
-    : "";
-  return (
-    `SELECT GROUP_CONCAT(DISTINCT HEX(CONVERT(v USING utf8mb4)) SEPARATOR ',') AS members` +
-    ` FROM (SELECT ${text(column)} AS v FROM ${qualified} WHERE ${column} IS NOT NULL${fromLedger}) AS stored` +
-    ` GROUP BY v HAVING COUNT(DISTINCT CAST(v AS BINARY)) > 1 LIMIT ${limit}`
-  );
 }
 
 /** The values of each group a collisionQuery returned. */
@@ -97,4 +61,41 @@ export function collisionError(
   return new SchemaError(
     `MySQL: column ${JSON.stringify(column)} of table ${where} compares text with collation ${catalog.collation}, under which the stored partitions ${listed} are one value, so a write of one may have replaced the rows of another; expected every distinct value to be its own partition: convert the column (${convert}), then write those partitions again`,
   );
+}
+
+/** What `alignCollation` works through: the driver's statements and what its catalog read last said. */
+export interface CatalogAccess {
+  run(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  readColumns(table: string, dataset: string | null): Promise<Map<string, string> | null>;
+  /** What the last read of the table's columns said of this one, beyond its type. */
+  catalogColumn(table: string, dataset: string | null, column: string): CatalogColumn | undefined;
+}
+
+/**
+ * Converts exact text that an older version created with another collation than `definition`
+ * asks for, after checking that nothing stored depends on the old one (see the top of this
+ * file for why this is safe, and when the write refuses instead); true when it converted.
+ */
+export async function alignCollation(
+  access: CatalogAccess,
+  dialect: SqlDialect,
+  [table, dataset]: readonly [string, string | null],
+  field: string,
+  definition: string,
+): Promise<boolean> {
+  const collation = wantedCollation(definition);
+  const catalog = access.catalogColumn(table, dataset, field);
+  if (collation === null || !catalog || catalog.collation === null || catalog.collation === collation) return false;
+  const qualified = dialect.table(table, dataset);
+  const column = dialect.quote(field);
+  const convert = convertStatement(qualified, column, catalog, collation);
+  if (table !== PARTITION_TABLE) {
+    const partitions = (await access.readColumns(PARTITION_TABLE, dataset))?.has(PARTITION_ENTRY)
+      ? { qualified: dialect.table(PARTITION_TABLE, dataset), entry: dialect.quote(PARTITION_ENTRY) }
+      : null;
+    const groups = collisionGroups(await access.run(collisionQuery(qualified, column, catalog, partitions), partitions ? [table] : []));
+    if (groups.length > 0) throw collisionError(dataset === null ? table : `${dataset}.${table}`, field, catalog, groups, convert);
+  }
+  await access.run(convert);
+  return true;
 }

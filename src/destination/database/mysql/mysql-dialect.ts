@@ -53,7 +53,7 @@ function quote(identifier: string): string {
 // TEXT cannot be indexed without a prefix length: a partition column that holds text is VARCHAR.
 // Text is utf8mb4 whatever the server's or the database's default (latin1 would mangle or refuse
 // most of Unicode, MySQL's old "utf8" everything past the BMP). Text a WHERE compares (`exact`:
-// a list partition's values, the ledger's entries) has the server's binary NO PAD collation, so
+// a list partition's values, the partition table's entries) has the server's binary NO PAD collation, so
 // that every distinct string is its own partition; other text keeps the database's default, which
 // queries of the user's own may rely on.
 function columnType(kind: StorageKind, key: boolean, exact: boolean, exactCollation: string | null, server: string): string {
@@ -249,6 +249,10 @@ export function mysqlDialect(exactCollation: string | null, server = "(not yet a
     // Duplicate column, duplicate index name, table exists.
     isAlreadyDone: (error) =>
       ["1060", "1061", "1050", "ER_DUP_FIELDNAME", "ER_DUP_KEYNAME", "ER_TABLE_EXISTS_ERROR"].includes(driverCode(error)),
+    // DDL commits the open transaction: tables are made before a write's transaction starts.
+    transactionalDdl: false,
+    // Writers of one partition take turns on user-level locks instead (write-locks.ts).
+    writeLock: () => null,
   };
 }
 
@@ -259,6 +263,19 @@ export function mysqlDialect(exactCollation: string | null, server = "(not yet a
 export function isStaleDefinition(error: unknown): boolean {
   const code = driverCode(error);
   return code === "ER_TABLE_DEF_CHANGED" || code === "1412";
+}
+
+/** Deadlock (1213) and lock wait timeout (1205): the server rolled the transaction back (the caller rolls back the rest). */
+const LOCK_CONFLICTS = new Set(["ER_LOCK_DEADLOCK", "1213", "ER_LOCK_WAIT_TIMEOUT", "1205"]);
+
+/**
+ * Whether a write failed because the server picked it as a deadlock's victim or its lock wait
+ * timed out: the whole transaction may run again. The error may come raw from the driver (its
+ * `code` or `errno`) or wrapped (DatabaseError.driverCode).
+ */
+export function isLockConflict(error: unknown): boolean {
+  const { driverCode, code, errno } = (error ?? {}) as { driverCode?: unknown; code?: unknown; errno?: unknown };
+  return LOCK_CONFLICTS.has(String(driverCode ?? code ?? errno ?? ""));
 }
 
 /** A string literal for the one place SQL takes no parameter (a table COMMENT). */

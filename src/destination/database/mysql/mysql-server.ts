@@ -6,11 +6,6 @@
  */
 export const EXACT_COLLATIONS = ["utf8mb4_nopad_bin", "utf8mb4_0900_bin"] as const;
 
-/** What a destination asks a server once per pool (one statement, no value from a user). */
-export const SERVER_QUERY =
-  "SELECT VERSION() AS version, DATABASE() AS db, @@log_bin AS logBin, @@SESSION.binlog_format AS binlogFormat, " +
-  `(SELECT GROUP_CONCAT(COLLATION_NAME) FROM information_schema.COLLATIONS WHERE COLLATION_NAME IN (${EXACT_COLLATIONS.map((c) => `'${c}'`).join(", ")})) AS collations`;
-
 /** The isolation level of a write transaction. */
 export type WriteIsolation = "READ COMMITTED" | "REPEATABLE READ";
 
@@ -20,13 +15,13 @@ export interface ServerFacts {
   readonly version: string;
   /** The connection's default database: the dataset of a table given none. */
   readonly database: string | null;
-  /** The collation of text that a WHERE compares (partition columns, the ledger); null when the server has none. */
+  /** The collation of text that a WHERE compares (partition columns, the partition table); null when the server has none. */
   readonly exactCollation: string | null;
   /** The isolation level writes run at. */
   readonly writeIsolation: WriteIsolation;
 }
 
-/** ServerFacts from the row SERVER_QUERY returns. */
+/** ServerFacts from the row SERVER_QUERY (mysql-statements.ts) returns. */
 export function serverFacts(row: Readonly<Record<string, unknown>>): ServerFacts {
   const available = String(row["collations"] ?? "").split(",");
   const logBin = String(row["logBin"] ?? "0");

@@ -2,6 +2,8 @@ import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type * as MySQL from "mysql2/promise";
 import { DatabaseError } from "../secrets.js";
+import { isLockConflict } from "./mysql-dialect.js";
+import { getLocksQuery, releaseLocksQuery } from "./mysql-statements.js";
 
 // The locking of MySQL write transactions: partition locks, and runs again after a deadlock.
 
@@ -55,9 +57,8 @@ export async function takeLocks(
   table: string,
 ): Promise<void> {
   for (const batch of chunks(locks)) {
-    const sql = `SELECT ${batch.map((_, i) => `GET_LOCK(?, @@lock_wait_timeout) AS l${i}`).join(", ")}`;
     const [rows] = await connection.execute(
-      sql,
+      getLocksQuery(batch.length),
       batch.map((lock) => lock.name),
     );
     const row = (rows as Record<string, unknown>[])[0] ?? {};
@@ -75,7 +76,7 @@ export async function takeLocks(
 export async function releaseLocks(connection: MySQL.PoolConnection, locks: readonly PartitionLock[]): Promise<void> {
   for (const batch of chunks(locks)) {
     await connection.execute(
-      `SELECT ${batch.map((_, i) => `RELEASE_LOCK(?) AS r${i}`).join(", ")}`,
+      releaseLocksQuery(batch.length),
       batch.map((lock) => lock.name),
     );
   }
@@ -104,14 +105,6 @@ export async function holdingLocks<T>(
 
 /** Times a write transaction runs at most while the server picks it as a deadlock's victim. */
 const WRITE_ATTEMPTS = 5;
-/** Deadlock (1213) and lock wait timeout (1205): the server rolled the transaction back (the caller rolls back the rest). */
-const LOCK_CONFLICTS = new Set(["ER_LOCK_DEADLOCK", "1213", "ER_LOCK_WAIT_TIMEOUT", "1205"]);
-
-/** The driver's code of an error, raw or wrapped (DatabaseError.driverCode). */
-function driverCode(error: unknown): string {
-  const { driverCode, code, errno } = (error ?? {}) as { driverCode?: unknown; code?: unknown; errno?: unknown };
-  return String(driverCode ?? code ?? errno ?? "");
-}
 
 /**
  * Runs `attempt`, a whole transaction that rolls itself back when it fails, again after a
@@ -124,7 +117,7 @@ export async function retryOnLockConflict<T>(attempt: () => Promise<T>): Promise
     try {
       return await attempt();
     } catch (error) {
-      if (n >= WRITE_ATTEMPTS || !LOCK_CONFLICTS.has(driverCode(error))) throw error;
+      if (n >= WRITE_ATTEMPTS || !isLockConflict(error)) throw error;
       await sleep(Math.round(10 * 2 ** n * (0.5 + Math.random())));
     }
   }

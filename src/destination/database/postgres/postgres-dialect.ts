@@ -139,12 +139,33 @@ export const postgresDialect: SqlDialect = {
   staleIndexedExpressions: () => [],
   // Duplicate table, schema, column, or a catalog row another session inserted first.
   isAlreadyDone: (error) => ["42P07", "42P06", "42701", "23505"].includes(driverCode(error)),
+  transactionalDdl: true,
+  // Two concurrent delete-then-insert of one partition would otherwise both commit, and the
+  // partition would hold both writers' rows.
+  writeLock: (qualified) => postgresWriteLock(qualified),
 };
 
 /** The lock a write takes on its table against other writers (readers still read). */
 export function postgresWriteLock(qualified: string): string {
   return `LOCK TABLE ${qualified} IN SHARE ROW EXCLUSIVE MODE`;
 }
+
+/** The statement a COPY of rows into `columns` (quoted) of a table starts with, its rows then streamed in text format. */
+export function copyFromStdin(qualified: string, columns: readonly string[]): string {
+  return `COPY ${qualified} (${columns.join(", ")}) FROM STDIN`;
+}
+
+/**
+ * The statements of a unit of work. A read's snapshot is REPEATABLE READ and read-only: its
+ * first statement takes the snapshot every later one reads; it takes no lock a writer waits
+ * for, and a read-only transaction never fails to serialize.
+ */
+export const POSTGRES_UNITS = {
+  begin: "BEGIN",
+  beginRead: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+  commit: "COMMIT",
+  rollback: "ROLLBACK",
+} as const;
 
 /** A string literal for the one place SQL takes no parameter (COMMENT ON). */
 export function postgresLiteral(text: string): string {

@@ -1,24 +1,10 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
-import type BetterSqlite3 from "better-sqlite3";
-import { ConfigError, SchemaError } from "../../../errors.js";
-import type { Row, TableData } from "../../../representation/index.js";
+import { ConfigError } from "../../../errors.js";
 import type { AssetRef, IOContext } from "../../io-context.js";
-import type { FieldSpec } from "../../../schema/index.js";
-import { LazyConnection } from "../lazy-connection.js";
-import { loadDriver } from "../optional-driver.js";
-import { LEDGER_TABLE } from "../partition-table.js";
-import { wrapDriverError } from "../secrets.js";
 import { SqlDestination } from "../sql-destination.js";
-import { refuseCaseTwins, sqliteDialect, sqliteTableName } from "./sqlite-dialect.js";
-import { insertRows } from "./sqlite-load.js";
-import { afterOtherWrites } from "./write-turns.js";
+import { refuseCaseTwins, sqliteDialect } from "./sqlite-dialect.js";
+import { SqliteDriver } from "./sqlite-driver.js";
 import { declareOptions } from "../../options.js";
-
-type Database = BetterSqlite3.Database;
-type Statement = BetterSqlite3.Statement;
-type DatabaseConstructor = new (path: string) => Database;
 
 /** Options of SQLiteDestination. */
 export interface SQLiteDestinationOptions {
@@ -26,41 +12,26 @@ export interface SQLiteDestinationOptions {
   readonly path: string;
 }
 
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-const noRedaction = (text: string) => text;
-const READ = /^\s*SELECT\b/i;
-/** Prepared statements kept per connection: more than one backfill's tables send. */
-const PREPARED_LIMIT = 256;
-
 /**
  * Tables in an embedded SQLite database (better-sqlite3, an optional peer dependency): SQL with
  * no server. The dataset prefixes the table name ("shop.orders"), since SQLite has no schemas.
  */
 export class SQLiteDestination extends SqlDestination {
   static override destinationName = "SQLite";
-  protected readonly dialect = sqliteDialect;
-  protected override readonly deferIndexes = true;
   static override readonly options = declareOptions<SQLiteDestinationOptions>({ path: "required" });
+  protected readonly dialect = sqliteDialect;
+  protected readonly driver: SqliteDriver;
   /** The database file, or ":memory:". */
-  readonly path: string = "";
-  readonly #db = new LazyConnection<Database>(
-    () => this.openDatabase(),
-    (db) => void db.close(),
-  );
-  /** Statements prepared on the connection, by their text: a backfill sends the same few for every partition. */
-  readonly #prepared = new Map<string, Statement>();
+  readonly path: string;
   #file: string | undefined;
-  #queue: Promise<unknown> = Promise.resolve();
-  /** The catalog's rows per table name, with the schema cookie they were read at (see catalogRows). */
-  readonly #catalogRead = new Map<string, { version: unknown; rows: Row[] }>();
-  /** Set inside `exclusive`: this async context owns the connection (a transaction, a snapshot, a statement). */
-  readonly #inTransaction = new AsyncLocalStorage<boolean>();
 
   constructor(options: SQLiteDestinationOptions) {
     super(options);
+    this.path = options.path;
     if (typeof this.path !== "string" || this.path.length === 0) {
       throw new ConfigError(`SQLiteDestination: expected { path } (a file, or ":memory:"), got ${JSON.stringify(options)}`);
     }
+    this.driver = new SqliteDriver(this.path, () => this.file);
   }
 
   /**
@@ -73,14 +44,6 @@ export class SQLiteDestination extends SqlDestination {
     return this.#file;
   }
 
-  override get location(): string {
-    return this.file;
-  }
-
-  override async loadDrivers(): Promise<void> {
-    await loadDriver("better-sqlite3", "SQLiteDestination");
-  }
-
   /**
    * No file yet holds no table whose column could change type: not opened (an open in a folder
    * another destination's write is about to make would fail, and be kept).
@@ -91,208 +54,10 @@ export class SQLiteDestination extends SqlDestination {
   }
 
   /**
-   * The connection, opened on first use in WAL mode (kept in the file): a reader's snapshot then
-   * never blocks a writer's commit nor waits for it. In the default rollback journal, a read
-   * transaction held across awaits would leave a writer on another connection of this process
-   * spinning in its busy handler, the event loop blocked, until "database is locked".
-   */
-  private database(): Promise<Database> {
-    return this.#db.get();
-  }
-
-  private async openDatabase(): Promise<Database> {
-    const Driver = await loadDriver<DatabaseConstructor>("better-sqlite3", "SQLiteDestination");
-    const db = new Driver(this.file);
-    try {
-      // A private database (":memory:", "") stays in its "memory" or "delete" mode.
-      db.pragma("journal_mode = WAL");
-    } catch (error) {
-      db.close();
-      throw wrapDriverError(error, noRedaction, `SQLite ${this.path}: setting WAL mode`);
-    }
-    return db;
-  }
-
-  /**
-   * Runs `fn` with the single connection to itself. One transaction or snapshot at a time, and a
-   * statement outside any waits for the open one to end rather than land inside it; calls from
-   * within `fn` run at once.
-   */
-  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.#inTransaction.getStore()) return fn();
-    const body = () => this.#inTransaction.run(true, fn);
-    const next = this.#queue.then(body, body);
-    this.#queue = next.catch(() => undefined);
-    return next;
-  }
-
-  /**
-   * Runs `fn`, a write, once the writes other instances of this process queued on the file before
-   * it are done. Inside this instance's own transaction it runs at once (it holds the turn).
-   */
-  private writeTurn<T>(fn: () => Promise<T>): Promise<T> {
-    // A private database (":memory:") is this connection's alone.
-    if (this.#inTransaction.getStore() || this.path === ":memory:") return fn();
-    return afterOtherWrites(resolve(this.path), fn);
-  }
-
-  protected run(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    const statement = () => this.exclusive(() => this.statement(sql, params));
-    return READ.test(sql) ? statement() : this.writeTurn(statement);
-  }
-
-  private async statement(sql: string, params: readonly unknown[]): Promise<Row[]> {
-    const db = await this.database();
-    try {
-      const statement = this.prepare(db, sql);
-      if (!statement.reader) {
-        statement.run(...params);
-        return [];
-      }
-      // Integers past 2^53 must come back whole; safe ones as plain numbers.
-      const rows = statement.safeIntegers(true).all(...params) as Row[];
-      for (const row of rows) {
-        for (const key in row) {
-          const value = row[key];
-          if (typeof value === "bigint" && value <= MAX_SAFE && value >= -MAX_SAFE) row[key] = Number(value);
-        }
-      }
-      return rows;
-    } catch (error) {
-      throw wrapDriverError(error, noRedaction, `SQLite ${this.path}`);
-    }
-  }
-
-  /**
-   * The columns of the table stored under this name. SQLite finds a table by its name in any
-   * case (ASCII), so the name it stores is compared exactly: a table of another asset whose name
-   * differs only in case is refused, never written, read or counted as this one. Datasets that
-   * differ only in case share their ledger (entries name their table, and those cannot clash).
-   */
-  protected async readColumns(table: string, dataset: string | null): Promise<Map<string, string> | null> {
-    const name = sqliteTableName(table, dataset);
-    const rows = await this.exclusive(() => this.catalogRows(name, this.dialect.columnsQuery(table, dataset)));
-    if (rows.length === 0) return null;
-    const stored = String(rows[0]!["stored"]);
-    const sharedLedger = table === LEDGER_TABLE && stored.endsWith(`.${LEDGER_TABLE}`);
-    if (stored !== name && !sharedLedger) {
-      throw new SchemaError(
-        `SQLite ${this.path}: table "${name}" would be the existing table "${stored}": SQLite table names ignore case, so the two cannot be told apart; give one of the assets a distinct table (set \`table\`) or dataset`,
-      );
-    }
-    return new Map(rows.map((row) => [String(row["name"]), String(row["type"])]));
-  }
-
-  /**
-   * The catalog's rows for a table name: asked again only when the schema changed since they
-   * were read. A write asks for its table's columns and the ledger's several times (about 0.1 ms
-   * each, the catalog query); the schema cookie costs one read of the file's header. SQLite
-   * changes the cookie with every change to the schema, by any connection, so an unchanged
-   * cookie means unchanged columns. The cookie is read first: a change landing between the two
-   * reads leaves rows newer than their cookie, read again next time, never older.
-   */
-  private async catalogRows(name: string, query: { sql: string; params: readonly unknown[] }): Promise<Row[]> {
-    const db = await this.database();
-    let version: unknown;
-    try {
-      version = this.prepare(db, "PRAGMA schema_version").pluck().get();
-    } catch (error) {
-      throw wrapDriverError(error, noRedaction, `SQLite ${this.path}`);
-    }
-    const known = this.#catalogRead.get(name);
-    if (known && known.version === version) return known.rows;
-    const rows = await this.statement(query.sql, query.params);
-    this.#catalogRead.set(name, { version, rows });
-    return rows;
-  }
-
-  /**
-   * Forgets what the catalog said, as after a rollback: the rolled-back DDL's cookie is free
-   * again, and another connection's next change could bring the schema back to it.
-   */
-  protected override forgetCatalog(): void {
-    super.forgetCatalog();
-    this.#catalogRead.clear();
-  }
-
-  /**
    * Refuses assets whose tables differ only in case: SQLite would store them as one table
    * (the second written would replace the first's rows, or be refused at its write).
    */
   override checkAssets(assets: readonly AssetRef[]): void {
     refuseCaseTwins(this.path, assets);
-  }
-
-  protected load(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void> {
-    return this.writeTurn(() => this.exclusive(() => this.insertRows(table, dataset, fields, data)));
-  }
-
-  private async insertRows(table: string, dataset: string | null, fields: readonly FieldSpec[], data: TableData): Promise<void> {
-    const db = await this.database();
-    const names = fields.map((field) => this.dialect.quote(field.name)).join(", ");
-    const into = `INSERT INTO ${this.dialect.table(table, dataset)} (${names}) VALUES `;
-    try {
-      // Outside a transaction, one is still wanted: SQLite commits each statement otherwise.
-      const insertAll = () => insertRows((sql) => this.prepare(db, sql), into, fields, data);
-      if (db.inTransaction) insertAll();
-      else db.transaction(insertAll)();
-    } catch (error) {
-      throw wrapDriverError(error, noRedaction, `SQLite ${this.path}: inserting into ${table}`);
-    }
-  }
-
-  /** One delete-then-insert at a time on the single connection, rolled back on failure. */
-  override transaction<T>(fn: () => Promise<T>): Promise<T> {
-    return this.writeTurn(() => this.within("BEGIN IMMEDIATE", fn, () => this.forgetCatalog()));
-  }
-
-  /**
-   * A read transaction: its first statement fixes what every later one sees. In WAL mode it
-   * neither waits for a writer on another connection nor holds one up.
-   */
-  override snapshot<T>(fn: () => Promise<T>): Promise<T> {
-    return this.within("BEGIN", fn);
-  }
-
-  /** Runs `fn` between `begin` and COMMIT on the connection to itself; ROLLBACK (then `rolledBack`) if it fails. */
-  private async within<T>(begin: string, fn: () => Promise<T>, rolledBack?: () => void): Promise<T> {
-    if (this.#inTransaction.getStore()) return fn();
-    const db = await this.database();
-    return this.exclusive(async () => {
-      db.exec(begin);
-      try {
-        const result = await fn();
-        db.exec("COMMIT");
-        return result;
-      } catch (error) {
-        if (db.inTransaction) db.exec("ROLLBACK");
-        rolledBack?.();
-        throw error;
-      }
-    });
-  }
-
-  /** The statement of this text, prepared once per connection (the oldest forgotten past PREPARED_LIMIT). */
-  private prepare(db: Database, sql: string): Statement {
-    let statement = this.#prepared.get(sql);
-    if (statement) return statement;
-    statement = db.prepare(sql);
-    if (this.#prepared.size >= PREPARED_LIMIT) this.#prepared.delete(this.#prepared.keys().next().value!);
-    this.#prepared.set(sql, statement);
-    return statement;
-  }
-
-  override async close(): Promise<void> {
-    this.#prepared.clear();
-    this.#catalogRead.clear();
-    await this.#db.close();
-  }
-
-  toJSON(): Record<string, unknown> {
-    return { destination: this.constructor.name, path: this.path };
-  }
-
-  [Symbol.for("nodejs.util.inspect.custom")](): string {
-    return `${this.constructor.name} { path: ${JSON.stringify(this.path)} }`;
   }
 }

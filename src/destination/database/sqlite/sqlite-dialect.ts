@@ -173,7 +173,31 @@ export const sqliteDialect: SqlDialect = {
     return family === "DATE" || family === "DATETIME" ? [] : [`strftime('%Y-%m-%dT%H:%M:%fZ', ${quoteDouble(column)})`];
   },
   isAlreadyDone: (error) => /already exists|duplicate column/i.test((error as Error).message ?? ""),
+  // DDL joins the write's transaction: a new table's index waits for its first load.
+  transactionalDdl: true,
+  // One writer at a time holds the file (BEGIN IMMEDIATE): no lock of a table is needed.
+  writeLock: () => null,
 };
+
+/**
+ * The statements of SQLite's driver beyond the SqlDialect's. A write's transaction takes the
+ * file's write lock at once (IMMEDIATE); a read's first statement fixes what every later one
+ * sees. The journal in WAL mode, so that a reader never blocks a writer's commit nor waits for
+ * it; the schema cookie changes with every change to the schema, by any connection.
+ */
+export const SQLITE_STATEMENTS = {
+  beginWrite: "BEGIN IMMEDIATE",
+  beginRead: "BEGIN",
+  commit: "COMMIT",
+  rollback: "ROLLBACK",
+  walMode: "journal_mode = WAL",
+  schemaVersion: "PRAGMA schema_version",
+} as const;
+
+/** Whether a statement only reads (it then takes no turn among the file's writers). */
+export function isReadStatement(sql: string): boolean {
+  return /^\s*SELECT\b/i.test(sql);
+}
 
 /** Turns one field's non-null conformed value, at a (0-based) row, into what SQLite stores. */
 export type SqliteFieldWriter = (value: unknown, row: number) => unknown;

@@ -12,26 +12,25 @@ const SPREAD_LIMIT = 4_096;
 const MAX_PARAMETERS = 32_766;
 
 /**
- * Inserts a non-empty table's rows with statements `into` ("INSERT INTO t (a, b) VALUES ")
- * begins, prepared through `prepare` (which keeps them): synchronously, the caller providing
+ * Inserts a non-empty table's rows with the statements `insertOf` gives for a number of rows,
+ * prepared through `prepare` (which keeps them): synchronously, the caller providing
  * the transaction. Rows go in statements of many rows each: binding and stepping a statement
  * costs more than its rows, so one statement per row would double the load's time.
  */
 export function insertRows(
   prepare: (sql: string) => BetterSqlite3.Statement,
-  into: string,
+  insertOf: (rows: number) => string,
   fields: readonly FieldSpec[],
   data: TableData,
 ): void {
   const width = fields.length;
-  const marks = `(${fields.map(() => "?").join(", ")})`;
   // Each field's conversion is chosen here, once a load, not per value.
   const writers = fields.map((field) => sqliteFieldWriter(storageKind(field), field.name));
   const columns = fields.map((field) => data.values(field.name));
   const perStatement = Math.max(1, Math.min(ROWS_PER_INSERT, Math.floor(MAX_PARAMETERS / width)));
-  const insertOf = (rows: number) => prepare(into + Array.from({ length: rows }, () => marks).join(", "));
+  const statementOf = (rows: number) => prepare(insertOf(rows));
   // A full statement's text is built once a load; only the last, shorter one needs another.
-  const full = data.length >= perStatement ? insertOf(perStatement) : null;
+  const full = data.length >= perStatement ? statementOf(perStatement) : null;
   // One parameter array for every full statement: better-sqlite3 binds (copies) the values
   // during run(), so the array is free again when it returns.
   const fullValues = full ? new Array<unknown>(perStatement * width) : null;
@@ -48,7 +47,7 @@ export function insertRows(
         values[at] = value === null || value === undefined ? null : write ? write(value, i) : value;
       }
     }
-    const insert = values === fullValues ? full! : insertOf(end - start);
+    const insert = values === fullValues ? full! : statementOf(end - start);
     // Values as arguments bind faster than one array (better-sqlite3 reads an array's
     // elements one API call each); a very wide statement's go as the array, off the stack.
     if (values.length <= SPREAD_LIMIT) insert.run(...values);

@@ -37,17 +37,18 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
     durable: "optional",
   });
   /** The folder that plays the bucket. */
-  readonly basePath: string = "";
+  readonly basePath: string;
   /** Whether puts are synced to disk (see the option). */
-  readonly durable: boolean = true;
+  readonly durable: boolean;
   readonly #local: LocalFolder;
 
   constructor(options: LocalObjectStoreOptions) {
     super(options);
+    this.basePath = options.basePath;
     if (typeof this.basePath !== "string" || this.basePath === "") {
       throw new ConfigError("LocalObjectStoreDestination: basePath must be a non-empty folder path");
     }
-    this.durable = durableOption(this.durable, "LocalObjectStoreDestination");
+    this.durable = durableOption(options.durable, "LocalObjectStoreDestination");
     this.#local = new LocalFolder(() => this.resolvePath(this.basePath), "LocalObjectStoreDestination", this.durable);
   }
 

@@ -1,0 +1,130 @@
+// The house limits (docs/architecture.md): no file of src over 300 lines, no function over 80
+// lines (function declarations, methods, constructors, accessors, arrow functions and function
+// expressions, each measured whole, nested functions included). Functions are found with
+// TypeScript's own parser, so that a brace in a string or a regular expression cannot mislead
+// the count.
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+const SRC = resolve(import.meta.dirname, "../../src");
+const MAX_FILE_LINES = 300;
+const MAX_FUNCTION_LINES = 80;
+
+/**
+ * Violations being fixed elsewhere, with their size when they were listed. This list must only
+ * shrink: an entry is removed once its file or function is within the limit (the test fails while
+ * a listed entry is gone or no longer violates, so the list cannot rot), and none may grow.
+ * Functions are named by file and by the name `functionName` gives them.
+ */
+const ALLOWED: readonly { readonly file: string; readonly function?: string; readonly lines: number }[] = [
+  { file: "api/coverage/compute.ts", function: "computeCoverage", lines: 112 },
+  { file: "cli/commands/materialize.ts", function: "materializeGuarded", lines: 89 },
+  { file: "runner/backfill.ts", function: "runSlots", lines: 127 },
+  { file: "runner/pool/worker.ts", function: "serveTasks", lines: 118 },
+];
+
+interface Violation {
+  readonly file: string;
+  readonly function?: string;
+  readonly lines: number;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [path] : [];
+  });
+}
+
+/** Lines of a text as an editor numbers them (a final newline ends the last line, it starts none). */
+function lineCount(text: string): number {
+  if (text === "") return 0;
+  return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+}
+
+const FUNCTION_KINDS = new Set([
+  ts.SyntaxKind.FunctionDeclaration,
+  ts.SyntaxKind.MethodDeclaration,
+  ts.SyntaxKind.Constructor,
+  ts.SyntaxKind.GetAccessor,
+  ts.SyntaxKind.SetAccessor,
+  ts.SyntaxKind.ArrowFunction,
+  ts.SyntaxKind.FunctionExpression,
+]);
+
+/**
+ * A function's name for the allow-list: its own, or that of the variable or property it is
+ * assigned to, or the call it is an argument of (`command("list").action(...)` gives
+ * `action callback`), prefixed by its class for a member.
+ */
+function functionName(node: ts.Node, file: ts.SourceFile): string {
+  const named = node as ts.Node & { name?: ts.Node };
+  const own = named.name?.getText(file);
+  const owner = ts.isClassLike(node.parent) ? `${node.parent.name?.getText(file) ?? "(class)"}.` : "";
+  if (ts.isConstructorDeclaration(node)) return `${owner}constructor`;
+  if (own) return `${owner}${own}`;
+  const parent = node.parent;
+  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) {
+    return parent.name.getText(file);
+  }
+  if (ts.isCallExpression(parent)) {
+    const callee = parent.expression;
+    const called = ts.isPropertyAccessExpression(callee) ? callee.name.getText(file) : callee.getText(file);
+    return `${called} callback`;
+  }
+  return `(anonymous, line ${file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1})`;
+}
+
+/** Every file and function of src over its limit, with its size. */
+function violations(): Violation[] {
+  const found: Violation[] = [];
+  for (const path of sourceFiles(SRC)) {
+    const file = relative(SRC, path);
+    const text = readFileSync(path, "utf8");
+    const lines = lineCount(text);
+    if (lines > MAX_FILE_LINES) found.push({ file, lines });
+    const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      if (FUNCTION_KINDS.has(node.kind) && (node as ts.FunctionLikeDeclaration).body) {
+        const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+        const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+        if (end - start + 1 > MAX_FUNCTION_LINES) found.push({ file, function: functionName(node, source), lines: end - start + 1 });
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return found;
+}
+
+const key = (entry: { readonly file: string; readonly function?: string }) =>
+  entry.function === undefined ? entry.file : `${entry.file} ${entry.function}`;
+
+describe("sizes of src", () => {
+  const found = violations();
+
+  it(`no file over ${MAX_FILE_LINES} lines and no function over ${MAX_FUNCTION_LINES}, but the listed ones`, () => {
+    const allowed = new Set(ALLOWED.map(key));
+    expect(found.filter((violation) => !allowed.has(key(violation)))).toEqual([]);
+  });
+
+  it("a listed violation is still there and has not grown: the list only shrinks", () => {
+    const current = new Map(found.map((violation) => [key(violation), violation.lines]));
+    const stale = ALLOWED.filter((entry) => !current.has(key(entry))).map(key);
+    expect(stale, "within the limit now (or gone): remove from ALLOWED").toEqual([]);
+    const grown = ALLOWED.filter((entry) => current.get(key(entry))! > entry.lines).map(
+      (entry) => `${key(entry)}: ${current.get(key(entry))} lines, listed at ${entry.lines}`,
+    );
+    expect(grown).toEqual([]);
+  });
+
+  it("each entry names one violation", () => {
+    const keys = ALLOWED.map(key);
+    expect(keys.length).toBe(new Set(keys).size);
+    const names = found.map(key);
+    expect(names.length, "two functions of one file share a name: name them apart in functionName").toBe(new Set(names).size);
+  });
+});
