@@ -12,7 +12,7 @@ import { checkLimits } from "./limits.js";
 import { checkOrder, planExecution } from "./plan.js";
 import { runWindow, selectAssets, type RunInternals, type RunOptions } from "./run.js";
 import { Requirements, type Slot, type Stage, type WaitingPartition } from "./stages.js";
-import { defaultRunContext } from "./context.js";
+import { defaultRunContext, type RunContext } from "./context.js";
 import { WorkerPool, type ChildProcessOptions } from "./pool/worker-pool.js";
 
 /** Options of `il.backfill`. */
@@ -140,20 +140,23 @@ export async function runStages(dag: AssetGraph, stages: readonly Stage[], optio
     throw new ConfigError("processes needs childProcess.configPath: the config file each child process loads");
   checkLimits(options);
   const control = new RunControl(options.signal);
-  const unwatch = (options.context ?? defaultRunContext).watchdog.watch(control);
+  const context = options.context ?? defaultRunContext;
+  const unwatch = context.watchdog.watch(control);
   try {
-    return await runSlots(dag, stages, options, control);
+    return await runSlots(dag, stages, { ...options, context }, control);
   } finally {
     unwatch();
     control.dispose();
   }
 }
 
+/** A backfill's options once its session's context is known. */
+type InContext = StagedOptions & { readonly context: RunContext };
+
 /** The backfill itself, once its stages and options are checked; `control` stops it. */
-async function runSlots(dag: AssetGraph, stages: readonly Stage[], options: StagedOptions, control: RunControl): Promise<BackfillResult> {
+async function runSlots(dag: AssetGraph, stages: readonly Stage[], options: InContext, control: RunControl): Promise<BackfillResult> {
   const backfillId = options.backfillId ?? randomUUID();
-  const context = options.context ?? defaultRunContext;
-  const emit = emitter(options.onEvent, options.events, context.listeners);
+  const emit = emitter(options.onEvent, options.events, options.context.listeners);
   const concurrency = options.processes ?? options.concurrency ?? 4;
   const limiter = new Limiter(concurrency);
   const schemas = new Map<string, readonly FieldSpec[] | null>();
@@ -165,13 +168,13 @@ async function runSlots(dag: AssetGraph, stages: readonly Stage[], options: Stag
 
   // Runs deliver through the backfill's emitter, so subscribers see each event once.
   const { window: _window, onEvent: _onEvent, ...backfillOptions } = options;
-  const runOptions = { ...backfillOptions, emit, backfillId, limiter, schemas, failFast, control, context } as const;
+  const runOptions = { ...backfillOptions, emit, backfillId, limiter, schemas, failFast, control } as const;
   const timeoutMs = options.childProcess?.timeoutMs ?? options.timeoutMs;
   const graceMs = options.childProcess?.graceMs ?? options.graceMs;
   const pool = options.processes
     ? new WorkerPool(
         { ...options.childProcess!, ...(timeoutMs ? { timeoutMs } : {}), ...(graceMs !== undefined ? { graceMs } : {}) },
-        { backfillId, emit, control, concurrency: options.concurrency ?? 4, failFast, workers: context.workers },
+        { backfillId, emit, control, concurrency: options.concurrency ?? 4, failFast, workers: options.context.workers },
       )
     : null;
   const requirements = new Requirements(dag);

@@ -7,6 +7,7 @@ import { setFlagsFromString } from "node:v8";
 import { afterEach, describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
 import { openProjectCount } from "../../src/api/loaded.js";
+import { defaultRunContext } from "../../src/runner/context.js";
 
 afterEach(() => il.MemoryDestination.clear());
 
@@ -140,6 +141,22 @@ describe("a session", () => {
     expect(a.abandonedStillRunning).toBe(0);
     expect(a.running || b.running).toBe(false);
     await Promise.all([a.close(), b.close()]);
+  });
+
+  it("in a backfill too, what its runs abandoned is the session's, not the default context's", async () => {
+    let finish: () => void = () => undefined;
+    const settled = new Promise<void>((resolve) => (finish = resolve));
+    const hung = il.asset({ key: "hung", partitioning: daily(), run: () => settled.then(() => []) });
+    const session = await il.openProject({ assets: [hung] });
+    const outcome = await session.materialize({ window: "2026-01-01..2026-01-02", timeoutMs: 100 });
+    expect(outcome.plan.mode).toBe("backfill");
+    expect(outcome.incomplete).toEqual(["2026-01-02", "2026-01-01"]);
+    expect(session.abandonedStillRunning).toBe(2);
+    expect(defaultRunContext.attempts.stillRunning).toBe(0);
+    finish();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(session.abandonedStillRunning).toBe(0);
+    await session.close();
   });
 
   it("close() ends its pool workers still alive", async () => {

@@ -29,13 +29,12 @@ const CLOSE_LIMIT_MS = 2_000;
 /**
  * Serves tasks on this process's IPC channel until the parent says shutdown or goes away.
  * A worker that leaves abandoned work running (a hung asset past its timeout or grace), or was
- * sent SIGTERM, exits once it has sent its result: the parent starts a fresh one.
+ * sent SIGTERM, exits once it has sent its result: the parent starts a fresh one. The worker's
+ * runs share `context`: its watchdog takes what escapes them, its attempts say what was left running.
  */
-export async function serveTasks(load: () => Promise<WorkerProject>): Promise<void> {
+export async function serveTasks(load: () => Promise<WorkerProject>, context = new RunContext()): Promise<void> {
   const channel = process.channel;
   let project: WorkerProject | null = null;
-  // The worker's runs: its watchdog takes what escapes them, its attempts say what was left running.
-  const context = new RunContext();
   // Resolves once the message is handed to the channel: a worker about to exit waits for it.
   const send = (message: FromWorker) =>
     new Promise<void>((resolve) => {
@@ -83,7 +82,6 @@ export async function serveTasks(load: () => Promise<WorkerProject>): Promise<vo
     // waits on a promise nothing can settle, the event loop drains and the runner's watchdog
     // fails them (watchdog.ts), as it would in process.
     channel?.unref();
-    const { timeoutMs } = task;
     let result;
     try {
       const window = project!.windowOf(task.partition, task.assets);
@@ -93,7 +91,7 @@ export async function serveTasks(load: () => Promise<WorkerProject>): Promise<vo
         concurrency: task.concurrency,
         failFast: task.failFast,
         graceMs: task.graceMs,
-        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+        ...(task.timeoutMs !== undefined ? { timeoutMs: task.timeoutMs } : {}),
         signal: interrupt.signal,
         ...(task.askBeforeWrite ? { beforeWrite: mayWrite } : {}),
         onEvent: (event: InterloperEvent) => void send({ kind: "event", event }),
