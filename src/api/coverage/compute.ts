@@ -6,15 +6,14 @@ import { expectedKeys, horizonOf, outOfScope, timeExpected, type Horizon } from 
 export { expectedKeys };
 import {
   destinationCoverage,
-  lacking,
   lookupOf,
   unionCounts,
   type CountLookup,
   type DestinationCounts,
   type DestinationCoverage,
   type KeyStatus,
-  unreadableIn,
 } from "./destinations.js";
+import { tallyExpected } from "./tally.js";
 
 /**
  * "in-progress" marks only `Coverage.inProgress`, the period under way: `partitions` holds the
@@ -130,19 +129,12 @@ export function computeCoverage(
   counts: Readonly<Record<string, number>> | readonly DestinationCounts[],
   scope: CoverageScope = {},
 ): Coverage {
-  const config = asset.partitioning;
-  if (!(config instanceof TimePartitionConfig) && !(config instanceof ListPartitionConfig)) {
-    throw new ConfigError(`asset "${asset.qualifiedKey}" is not partitioned: it has no coverage`);
-  }
-  const stores: readonly DestinationCounts[] = isStoreList(counts)
-    ? counts
-    : [{ key: asset.destinationKeys[0] ?? "destination", type: asset.destinations[0]?.displayName ?? "destination", counts }];
-  if (stores.length === 0)
-    throw new ConfigError(`asset "${asset.qualifiedKey}" has no destination to count: set destinations on the asset or its source`);
+  const config = partitioningOf(asset);
+  const stores = storesOf(asset, counts);
   const lookups = stores.map((store) => lookupOf(store.counts));
   const union = unionCounts(lookups);
-  const several = stores.length > 1;
-  const horizon = config instanceof TimePartitionConfig ? horizonOf(asset, config, scope) : null;
+  const time = config instanceof TimePartitionConfig ? config : null;
+  const horizon = time ? horizonOf(asset, time, scope) : null;
   const expected =
     config instanceof TimePartitionConfig
       ? timeExpected(config, union.keys(), scope, horizon!)
@@ -150,59 +142,11 @@ export function computeCoverage(
         ? scope.window.keys
         : [...config.values];
   const expectedSet = new Set(expected);
-  const partitions: PartitionCoverage[] = [];
-  let materialized = 0;
-  let empty = 0;
-  let unreadable = 0;
-  let rows = 0;
-  const counted: number[] = [];
-  for (const key of expected) {
-    const broken = unreadableIn(stores, key);
-    if (broken.length > 0) {
-      unreadable++;
-      const { file, error } = broken[0]!;
-      partitions.push({
-        key,
-        status: "unreadable",
-        rows: null,
-        file,
-        error,
-        ...(several ? { unreadableIn: broken.map((b) => b.destination) } : {}),
-      });
-      continue;
-    }
-    const stored = union.get(key);
-    const absent = several && stored !== undefined ? lacking(stores, lookups, key) : NONE;
-    if (stored === undefined || absent.length > 0) {
-      partitions.push({
-        key,
-        status: "missing",
-        rows: null,
-        ...(several ? { missingIn: stored === undefined ? stores.map((s) => s.key) : absent } : {}),
-      });
-    } else if (stored === 0) {
-      empty++;
-      partitions.push({ key, status: "empty", rows: 0 });
-    } else {
-      materialized++;
-      rows += stored;
-      counted.push(stored);
-      partitions.push({ key, status: "materialized", rows: stored });
-    }
-  }
+  const { partitions, materialized, empty, unreadable, rows, counted } = tallyExpected(expected, stores, lookups, union);
   const ignored = outOfScope(config, scope, horizon);
   const unexpected = [...union.keys()].filter((k) => !expectedSet.has(k) && !ignored(k)).sort();
   for (const key of unexpected) partitions.push({ key, status: "unexpected", rows: union.get(key)! });
-  counted.sort((a, b) => a - b);
-  const median = counted.length
-    ? counted.length % 2
-      ? counted[(counted.length - 1) / 2]!
-      : (counted[counted.length / 2 - 1]! + counted[counted.length / 2]!) / 2
-    : null;
-  const suspicious =
-    median !== null && counted.length >= SUSPICIOUS_MIN_PARTITIONS
-      ? partitions.filter((p) => p.status === "materialized" && p.rows! < median * SUSPICIOUS_RATIO)
-      : [];
+  const stats = rowStats(counted, partitions);
   const definition = config.toDefinition();
   const missingRanges = ranges(partitions, "missing");
   const emptyRanges = ranges(partitions, "empty");
@@ -216,29 +160,58 @@ export function computeCoverage(
     first: expected[0] ?? null,
     last: expected[expected.length - 1] ?? null,
     expected: expected.length,
-    materialized,
-    empty,
-    missing,
-    unreadable,
-    unexpected: unexpected.length,
-    rows,
-    minRows: counted[0] ?? null,
-    medianRows: median,
-    maxRows: counted[counted.length - 1] ?? null,
-    suspicious,
+    ...totals,
+    ...stats,
     partitions,
     missingRanges,
     emptyRanges,
-    inProgress: config instanceof TimePartitionConfig ? inProgressOf(config, union, scope, horizon!) : null,
-    neverMaterialized: config instanceof TimePartitionConfig && !config.start && !scope.start && !scope.window && stored(union) === 0,
+    inProgress: time ? inProgressOf(time, union, scope, horizon!) : null,
+    neverMaterialized: time !== null && !time.start && !scope.start && !scope.window && stored(union) === 0,
     // With one destination its share is the whole; with several, each is counted apart.
-    destinations: several
-      ? stores.map((store, i) => destinationCoverage(store, lookups[i]!, expected, expectedSet, ignored, ranges))
-      : [{ key: stores[0]!.key, type: stores[0]!.type, ...totals, missingRanges, emptyRanges }],
+    destinations:
+      stores.length > 1
+        ? stores.map((store, i) => destinationCoverage(store, lookups[i]!, expected, expectedSet, ignored, ranges))
+        : [{ key: stores[0]!.key, type: stores[0]!.type, ...totals, missingRanges, emptyRanges }],
   };
 }
 
-const NONE: readonly string[] = [];
+/** The asset's partitioning; coverage has nothing to say of an unpartitioned asset. */
+function partitioningOf(asset: Asset): TimePartitionConfig | ListPartitionConfig {
+  const config = asset.partitioning;
+  if (config instanceof TimePartitionConfig || config instanceof ListPartitionConfig) return config;
+  throw new ConfigError(`asset "${asset.qualifiedKey}" is not partitioned: it has no coverage`);
+}
+
+/** The counts as one entry per destination: a bare record is the asset's first destination's. */
+function storesOf(asset: Asset, counts: Readonly<Record<string, number>> | readonly DestinationCounts[]): readonly DestinationCounts[] {
+  const stores: readonly DestinationCounts[] = isStoreList(counts)
+    ? counts
+    : [{ key: asset.destinationKeys[0] ?? "destination", type: asset.destinations[0]?.displayName ?? "destination", counts }];
+  if (stores.length === 0)
+    throw new ConfigError(`asset "${asset.qualifiedKey}" has no destination to count: set destinations on the asset or its source`);
+  return stores;
+}
+
+/**
+ * The spread of the materialized partitions' rows (`counted`, sorted here in place) and those
+ * far below its median, once there are enough to take a median of.
+ */
+function rowStats(
+  counted: number[],
+  partitions: readonly PartitionCoverage[],
+): Pick<Coverage, "minRows" | "medianRows" | "maxRows" | "suspicious"> {
+  counted.sort((a, b) => a - b);
+  const median = counted.length
+    ? counted.length % 2
+      ? counted[(counted.length - 1) / 2]!
+      : (counted[counted.length / 2 - 1]! + counted[counted.length / 2]!) / 2
+    : null;
+  const suspicious =
+    median !== null && counted.length >= SUSPICIOUS_MIN_PARTITIONS
+      ? partitions.filter((p) => p.status === "materialized" && p.rows! < median * SUSPICIOUS_RATIO)
+      : [];
+  return { minRows: counted[0] ?? null, medianRows: median, maxRows: counted[counted.length - 1] ?? null, suspicious };
+}
 
 /** How many keys a lookup holds (a Map's size, counted for a record's lookup). */
 function stored(lookup: CountLookup): number {

@@ -2,7 +2,7 @@ import { checkFullRefreshOptions, fullRefreshTargets } from "../../api/full-refr
 import { refreshScope } from "../../api/refresh-scope.js";
 import type { MaterializeOutcome } from "../../api/materialize.js";
 import type { Plan } from "../../api/plan.js";
-import type { SessionPlanOptions } from "../../api/session/index.js";
+import type { Session, SessionPlanOptions } from "../../api/session/index.js";
 import { ConfigError } from "../../errors.js";
 import { eventToJson, type EventHandler } from "../../runner/events.js";
 import { DEFAULT_GRACE_MS, formatLimit } from "../../runner/limits.js";
@@ -58,21 +58,7 @@ export async function materializeCommand(assets: readonly string[], flags: Mater
 
 async function materializeGuarded(assets: readonly string[], flags: MaterializeFlags): Promise<number> {
   const session = await openCommandSession(flags);
-  const shard = shardFromFlags(flags);
-  let options: SessionPlanOptions = {
-    ...planOptions(assets, flags),
-    now: commandNow(),
-    order: flags.order ?? "newest",
-    ...(shard ? { shard } : {}),
-  };
-  const timeoutMs = flags.timeout !== undefined ? parseDuration(flags.timeout, "--timeout") : undefined;
-  const graceMs = flags.grace !== undefined ? parseDuration(flags.grace, "--grace", { allowZero: true }) : DEFAULT_GRACE_MS;
-  if (flags.includeEmpty && !flags.missing) throw new ConfigError("--include-empty only applies with --missing");
-  rangeEndNeedsMissing(flags);
-  checkYes(flags);
-  checkQueueOnlyFlags(flags, queueUrl(flags));
-  if (flags.fullRefresh) checkFullRefreshOptions({ only: flags.missing || undefined, shard });
-  if (flags.missing) options = { ...options, missing: { includeEmpty: flags.includeEmpty ?? false, ...rangeEnd(flags) } };
+  const { options, shard, limits } = materializeOptions(assets, flags);
   let plan = await planOnCommandLine(session, options);
   refuseNotBegun(plan, options.now!, flags);
   if ((flags.missing || shard) && plan.runs.length === 0) {
@@ -101,8 +87,85 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
     if (stop !== null) return stop;
   }
   if (!flags.quiet) for (const line of skippedLines(plan.skipped)) err(line);
+  return runPlan(session, plan, assets, flags, limits);
+}
 
+/** How long a partition may run, and how long it may finish once interrupted or timed out. */
+interface RunLimits {
+  readonly timeoutMs: number | undefined;
+  readonly graceMs: number;
+}
+
+/**
+ * The plan's options from the flags, every combination of flags checked first: a mistaken
+ * command line is refused before anything is planned, dropped or run.
+ */
+function materializeOptions(
+  assets: readonly string[],
+  flags: MaterializeFlags,
+): { options: SessionPlanOptions; shard: ReturnType<typeof shardFromFlags>; limits: RunLimits } {
+  const shard = shardFromFlags(flags);
+  let options: SessionPlanOptions = {
+    ...planOptions(assets, flags),
+    now: commandNow(),
+    order: flags.order ?? "newest",
+    ...(shard ? { shard } : {}),
+  };
+  const timeoutMs = flags.timeout !== undefined ? parseDuration(flags.timeout, "--timeout") : undefined;
+  const graceMs = flags.grace !== undefined ? parseDuration(flags.grace, "--grace", { allowZero: true }) : DEFAULT_GRACE_MS;
+  if (flags.includeEmpty && !flags.missing) throw new ConfigError("--include-empty only applies with --missing");
+  rangeEndNeedsMissing(flags);
+  checkYes(flags);
+  checkQueueOnlyFlags(flags, queueUrl(flags));
+  if (flags.fullRefresh) checkFullRefreshOptions({ only: flags.missing || undefined, shard });
+  if (flags.missing) options = { ...options, missing: { includeEmpty: flags.includeEmpty ?? false, ...rangeEnd(flags) } };
+  return { options, shard, limits: { timeoutMs, graceMs } };
+}
+
+/** Runs the plan in this process, shown by the chosen reporter; returns the exit code. */
+async function runPlan(
+  session: Session,
+  plan: Plan,
+  assets: readonly string[],
+  flags: MaterializeFlags,
+  limits: RunLimits,
+): Promise<number> {
   const reporter = await chooseReporter(plan, flags);
+  const interrupt = interruptOnSignals(session, reporter, limits.graceMs);
+  let outcome: MaterializeOutcome;
+  try {
+    // The plan shown (and checked) above is the one that runs: it is not made again.
+    outcome = await session.materialize({
+      plan,
+      ...(flags.concurrency ? { concurrency: flags.concurrency } : {}),
+      failFast: flags.failFast ?? false,
+      ...(flags.processes ? { processes: flags.processes } : {}),
+      ...(limits.timeoutMs ? { timeoutMs: limits.timeoutMs } : {}),
+      graceMs: limits.graceMs,
+      onEvent: reporter.onEvent,
+      signal: interrupt.signal,
+    });
+    await reporter.stop(closingLines(outcome, reporter.tracker, assets, flags));
+  } finally {
+    // After an error the view is released all the same (stop is once only).
+    await reporter.stop([]);
+    interrupt.release();
+  }
+  const code = outcome.status === "completed" ? 0 : interrupt.signalCode() || 1;
+  if (session.abandonedStillRunning > 0) return exitLeavingAbandonedWork(code);
+  return code;
+}
+
+/**
+ * SIGINT and SIGTERM during a run: the first lets running partitions finish (for up to the
+ * grace) and starts no new ones, a second stops at once. `signalCode` is the exit code the
+ * signal asks for (0 when none came); `release` stops listening.
+ */
+function interruptOnSignals(
+  session: Session,
+  reporter: ActiveReporter,
+  graceMs: number,
+): { readonly signal: AbortSignal; signalCode(): number; release(): void } {
   const interrupt = new AbortController();
   let signalCode = 0;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -120,30 +183,14 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-
-  let outcome: MaterializeOutcome;
-  try {
-    // The plan shown (and checked) above is the one that runs: it is not made again.
-    outcome = await session.materialize({
-      plan,
-      ...(flags.concurrency ? { concurrency: flags.concurrency } : {}),
-      failFast: flags.failFast ?? false,
-      ...(flags.processes ? { processes: flags.processes } : {}),
-      ...(timeoutMs ? { timeoutMs } : {}),
-      graceMs,
-      onEvent: reporter.onEvent,
-      signal: interrupt.signal,
-    });
-    await reporter.stop(closingLines(outcome, reporter.tracker, assets, flags));
-  } finally {
-    // After an error the view is released all the same (stop is once only).
-    await reporter.stop([]);
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
-  const code = outcome.status === "completed" ? 0 : signalCode || 1;
-  if (session.abandonedStillRunning > 0) return exitLeavingAbandonedWork(code);
-  return code;
+  return {
+    signal: interrupt.signal,
+    signalCode: () => signalCode,
+    release: () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
 }
 
 interface ActiveReporter {
