@@ -1,7 +1,7 @@
 import { checkFullRefreshOptions, fullRefreshTargets } from "../../api/full-refresh.js";
 import { refreshScope } from "../../api/refresh-scope.js";
 import type { MaterializeOutcome } from "../../api/materialize.js";
-import type { Plan } from "../../api/plan.js";
+import type { Plan, Shard } from "../../api/plan.js";
 import type { Session, SessionPlanOptions } from "../../api/session/index.js";
 import { ConfigError } from "../../errors.js";
 import { eventToJson, type EventHandler } from "../../runner/events.js";
@@ -103,7 +103,7 @@ interface RunLimits {
 function materializeOptions(
   assets: readonly string[],
   flags: MaterializeFlags,
-): { options: SessionPlanOptions; shard: ReturnType<typeof shardFromFlags>; limits: RunLimits } {
+): { options: SessionPlanOptions; shard: Shard | undefined; limits: RunLimits } {
   const shard = shardFromFlags(flags);
   let options: SessionPlanOptions = {
     ...planOptions(assets, flags),
