@@ -69,43 +69,37 @@ export class SlotRunner {
     for (const outcome of outcomes) if (outcome) this.partitions.push(outcome);
   }
 
-  /** What becomes of a slot: canceled unrun once the backfill stops, else the outcome of its run. */
+  /**
+   * What becomes of a slot: canceled unrun once the backfill stops, else what of it can run runs
+   * (in this process, or in the pool when it is a partition's).
+   */
   private async settle(slot: Slot): Promise<PartitionOutcome> {
     const key = slot.partition?.key ?? null;
-    const { signal, control, failFast } = this.setup;
+    const { signal, control, failFast, pool } = this.setup;
     if (this.stopped || signal?.aborted || control.haltReason) {
       for (const asset of slot.assets) this.requirements.record(asset.qualifiedKey, key, false);
       return { key: key ?? "", status: "canceled", result: null };
     }
-    const { result, blocked } = await this.runSlot(slot);
-    // A slot with assets left waiting or canceled did not complete, whatever ran of it.
-    const status: ExecutionStatus = result?.status === "failed" ? "failed" : blocked > 0 || !result ? "canceled" : result.status;
-    // An unpartitioned slot is what every partition may read: failFast stops at any outcome of it.
-    if (status !== "completed" && failFast && (status === "failed" || !slot.partition)) this.stopped = true;
-    return { key: key ?? "", status, result };
-  }
-
-  /** Runs what of a slot can run (null when nothing could), and how many of its assets could not. */
-  private async runSlot(slot: Slot): Promise<{ result: RunResult | null; blocked: number }> {
     const blocked = await this.requirements.blocked(slot);
     if (blocked.size > 0) this.holdBack(slot, blocked);
     const runnable = slot.assets.filter((a) => !blocked.has(a.qualifiedKey));
-    if (runnable.length === 0) return { result: null, blocked: blocked.size };
-    const { pool } = this.setup;
-    const result =
-      pool && slot.partition
-        ? await pool.run(
-            slot.partition.key,
-            runnable.map((a) => a.qualifiedKey),
-          )
-        : await runWindow(this.dag, runnable, slot.partition?.window ?? null, this.setup.runOptions);
-    for (const asset of runnable)
-      this.requirements.record(
-        asset.qualifiedKey,
-        slot.partition?.key ?? null,
-        result.assetExecutions[asset.qualifiedKey]?.status === "completed",
-      );
-    return { result, blocked: blocked.size };
+    let result: RunResult | null = null;
+    if (runnable.length > 0) {
+      result =
+        pool && slot.partition
+          ? await pool.run(
+              slot.partition.key,
+              runnable.map((a) => a.qualifiedKey),
+            )
+          : await runWindow(this.dag, runnable, slot.partition?.window ?? null, this.setup.runOptions);
+      for (const asset of runnable)
+        this.requirements.record(asset.qualifiedKey, key, result.assetExecutions[asset.qualifiedKey]?.status === "completed");
+    }
+    // A slot with assets left waiting or canceled did not complete, whatever ran of it.
+    const status: ExecutionStatus = result?.status === "failed" ? "failed" : blocked.size > 0 || !result ? "canceled" : result.status;
+    // The unpartitioned slot runs first and every partition may read it: failFast stops at any outcome of it but completed.
+    if (status !== "completed" && failFast && (status === "failed" || !slot.partition)) this.stopped = true;
+    return { key: key ?? "", status, result };
   }
 
   /** Records a slot's assets that cannot run as not completed, lists them and says why in an event. */
