@@ -5,15 +5,16 @@ import { ConfigError, PartitionError } from "../errors.js";
 import { Partition, type PartitionWindow } from "../partitioning/index.js";
 import type { FieldSpec } from "../schema/index.js";
 import { RunControl } from "./attempt.js";
-import { emitter } from "./events.js";
+import { emitter, type EventHandler } from "./events.js";
 import { Limiter } from "./limiter.js";
 import type { ExecutionStatus, RunResult } from "./run-result.js";
 import { checkLimits } from "./limits.js";
 import { checkOrder, planExecution } from "./plan.js";
-import { runWindow, selectAssets, type RunInternals, type RunOptions } from "./run.js";
-import { Requirements, type Slot, type Stage, type WaitingPartition } from "./stages.js";
+import { selectAssets, type RunInternals, type RunOptions } from "./run.js";
+import { SlotRunner } from "./slot-runner.js";
+import type { Stage, WaitingPartition } from "./stages.js";
 import { defaultRunContext, type RunContext } from "./context.js";
-import { WorkerPool, type ChildProcessOptions } from "./pool/worker-pool.js";
+import { WorkerPool, type ChildProcessOptions, type PoolContext } from "./pool/worker-pool.js";
 
 /** Options of `il.backfill`. */
 export interface BackfillOptions extends Omit<RunOptions, "runId" | "backfillId"> {
@@ -158,118 +159,74 @@ async function runSlots(dag: AssetGraph, stages: readonly Stage[], options: InCo
   const backfillId = options.backfillId ?? randomUUID();
   const emit = emitter(options.onEvent, options.events, options.context.listeners);
   const concurrency = options.processes ?? options.concurrency ?? 4;
-  const limiter = new Limiter(concurrency);
-  const schemas = new Map<string, readonly FieldSpec[] | null>();
   const failFast = options.failFast ?? false;
   const base = { backfillId, runId: backfillId, window: options.window };
   const startedAt = Date.now();
   const keys = stages.flatMap((stage) => stage.flatMap((slot) => (slot.partition ? [slot.partition.key] : [])));
   emit({ ...base, type: "backfill:started", time: new Date().toISOString(), partitions: keys, order: options.order ?? "newest" });
 
-  // Runs deliver through the backfill's emitter, so subscribers see each event once.
+  // Runs deliver through the backfill's emitter, so subscribers see each event once. They share
+  // one limiter (assets at once across the backfill) and the schemas they infer.
   const { window: _window, onEvent: _onEvent, ...backfillOptions } = options;
+  const limiter = new Limiter(concurrency);
+  const schemas = new Map<string, readonly FieldSpec[] | null>();
   const runOptions = { ...backfillOptions, emit, backfillId, limiter, schemas, failFast, control } as const;
-  const timeoutMs = options.childProcess?.timeoutMs ?? options.timeoutMs;
-  const graceMs = options.childProcess?.graceMs ?? options.graceMs;
-  const pool = options.processes
-    ? new WorkerPool(
-        { ...options.childProcess!, ...(timeoutMs ? { timeoutMs } : {}), ...(graceMs !== undefined ? { graceMs } : {}) },
-        { backfillId, emit, control, concurrency: options.concurrency ?? 4, failFast, workers: options.context.workers },
-      )
-    : null;
-  const requirements = new Requirements(dag);
-  const waiting: WaitingPartition[] = [];
-  const notRun: NotRunPartition[] = [];
-  let unpartitionedRun: RunResult | null = null;
-  let stopped = false;
-
-  /** Runs what of a slot can run: null when nothing could. */
-  const runSlot = async (slot: Slot): Promise<{ result: RunResult | null; blocked: number }> => {
-    const blocked = await requirements.blocked(slot);
-    const time = new Date().toISOString();
-    for (const [asset, why] of blocked) {
-      requirements.record(asset, slot.partition?.key ?? null, false);
-      if (why.kind === "waiting") waiting.push(why.waiting);
-      else notRun.push({ asset, partition: slot.partition?.key ?? null, reason: why.reason });
-      const reason = why.kind === "waiting" ? `waiting for "${why.waiting.upstream}" ${why.waiting.missing}` : why.reason;
-      emit({ ...base, type: "asset:canceled", time, asset, ...(slot.partition ? { partition: slot.partition.key } : {}), reason });
-    }
-    const runnable = slot.assets.filter((a) => !blocked.has(a.qualifiedKey));
-    if (runnable.length === 0) return { result: null, blocked: blocked.size };
-    const result =
-      pool && slot.partition
-        ? await pool.run(
-            slot.partition.key,
-            runnable.map((a) => a.qualifiedKey),
-          )
-        : await runWindow(dag, runnable, slot.partition?.window ?? null, runOptions);
-    for (const asset of runnable)
-      requirements.record(
-        asset.qualifiedKey,
-        slot.partition?.key ?? null,
-        result.assetExecutions[asset.qualifiedKey]?.status === "completed",
-      );
-    return { result, blocked: blocked.size };
-  };
-
-  const slots = stages.map((stage) => stage.map((slot) => ({ slot, outcome: null as PartitionOutcome | null })));
-  let unpartitionedStatus: ExecutionStatus | null = null;
+  const pool = options.processes ? startPool(options, { backfillId, emit, control, failFast }) : null;
+  const slots = new SlotRunner(dag, { base, emit, concurrency, failFast, signal: options.signal, control, pool, runOptions });
   try {
-    for (const stage of slots) await runStage(stage);
+    await slots.run(stages);
   } finally {
     await pool?.close();
   }
+  return summarize(slots, { base, emit, control, signal: options.signal, executionTime: Date.now() - startedAt });
+}
 
-  async function runStage(stage: (typeof slots)[number]): Promise<void> {
-    let next = 0;
-    const worker = async () => {
-      while (next < stage.length) {
-        const entry = stage[next++]!;
-        const { slot } = entry;
-        const key = slot.partition?.key ?? null;
-        let outcome: PartitionOutcome;
-        if (stopped || options.signal?.aborted || control.haltReason) {
-          for (const asset of slot.assets) requirements.record(asset.qualifiedKey, key, false);
-          outcome = { key: key ?? "", status: "canceled", result: null };
-        } else {
-          const { result, blocked } = await runSlot(slot);
-          // A slot with assets left waiting or canceled did not complete, whatever ran of it.
-          const status: ExecutionStatus = result?.status === "failed" ? "failed" : blocked > 0 || !result ? "canceled" : result.status;
-          outcome = { key: key ?? "", status, result };
-          if (status !== "completed" && failFast && (status === "failed" || !slot.partition)) stopped = true;
-        }
-        if (slot.partition) entry.outcome = outcome;
-        else {
-          unpartitionedRun = outcome.result;
-          unpartitionedStatus = outcome.status;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, stage.length)) }, worker));
-  }
+/** The process pool of a backfill with `processes`: each partition's run gets the backfill's limits unless the pool has its own. */
+function startPool(options: InContext, backfill: Pick<PoolContext, "backfillId" | "emit" | "control" | "failFast">): WorkerPool {
+  const timeoutMs = options.childProcess?.timeoutMs ?? options.timeoutMs;
+  const graceMs = options.childProcess?.graceMs ?? options.graceMs;
+  return new WorkerPool(
+    { ...options.childProcess!, ...(timeoutMs ? { timeoutMs } : {}), ...(graceMs !== undefined ? { graceMs } : {}) },
+    { ...backfill, concurrency: options.concurrency ?? 4, workers: options.context.workers },
+  );
+}
 
-  const partitions = slots.flat().flatMap((entry) => (entry.outcome ? [entry.outcome] : []));
-  const statuses = partitions.map((p) => p.status).concat(unpartitionedStatus ? [unpartitionedStatus] : []);
+/**
+ * The backfill's result once its slots have settled, announced by its last event. Canceled
+ * partitions fail it unless the backfill was aborted: then they are what the abort left.
+ */
+function summarize(
+  slots: SlotRunner,
+  end: {
+    readonly base: { readonly backfillId: string; readonly runId: string; readonly window: string };
+    readonly emit: EventHandler;
+    readonly control: RunControl;
+    readonly signal: AbortSignal | undefined;
+    readonly executionTime: number;
+  },
+): BackfillResult {
+  const { base, control } = end;
+  const statuses = slots.partitions.map((p) => p.status).concat(slots.unpartitioned ? [slots.unpartitioned.status] : []);
   const status: ExecutionStatus =
     statuses.includes("failed") || control.error
       ? "failed"
       : statuses.includes("canceled")
-        ? options.signal?.aborted
+        ? end.signal?.aborted
           ? "canceled"
           : "failed"
         : "completed";
   const result = new BackfillResult(
-    backfillId,
+    base.backfillId,
     status,
-    options.window,
-    Date.now() - startedAt,
-    partitions,
-    unpartitionedRun,
+    base.window,
+    end.executionTime,
+    slots.partitions,
+    slots.unpartitioned?.result ?? null,
     control.error,
-    waiting,
-    notRun,
+    slots.waiting,
+    slots.notRun,
   );
-  emit({
+  end.emit({
     ...base,
     type: `backfill:${status}`,
     time: new Date().toISOString(),

@@ -64,7 +64,9 @@ export function readsAcrossPartitions(dag: AssetGraph, assets: readonly Asset[])
   return assets.some((asset) => dag.dependencies(asset).some((d) => d.asset?.partitioning && !aligned(asset, d)));
 }
 
-type Blocked = { readonly kind: "canceled"; readonly reason: string } | { readonly kind: "waiting"; readonly waiting: WaitingPartition };
+/** Why an asset of a slot cannot run: an upstream partition did not complete, or is not stored. */
+export type Blocked =
+  { readonly kind: "canceled"; readonly reason: string } | { readonly kind: "waiting"; readonly waiting: WaitingPartition };
 
 /**
  * What a stage needs of the stages before it: the outcome of each (asset, partition) the

@@ -12,17 +12,6 @@ const SRC = resolve(import.meta.dirname, "../../src");
 const MAX_FILE_LINES = 300;
 const MAX_FUNCTION_LINES = 80;
 
-/**
- * Violations being fixed elsewhere, with their size when they were listed. This list must only
- * shrink: an entry is removed once its file or function is within the limit (the test fails while
- * a listed entry is gone or no longer violates, so the list cannot rot), and none may grow.
- * Functions are named by file and by the name `functionName` gives them.
- */
-const ALLOWED: readonly { readonly file: string; readonly function?: string; readonly lines: number }[] = [
-  { file: "runner/backfill.ts", function: "runSlots", lines: 127 },
-  { file: "runner/pool/worker.ts", function: "serveTasks", lines: 118 },
-];
-
 interface Violation {
   readonly file: string;
   readonly function?: string;
@@ -54,7 +43,7 @@ const FUNCTION_KINDS = new Set([
 ]);
 
 /**
- * A function's name for the allow-list: its own, or that of the variable or property it is
+ * A function's name in a failure: its own, or that of the variable or property it is
  * assigned to, or the call it is an argument of (`command("list").action(...)` gives
  * `action callback`), prefixed by its class for a member.
  */
@@ -98,31 +87,8 @@ function violations(): Violation[] {
   return found;
 }
 
-const key = (entry: { readonly file: string; readonly function?: string }) =>
-  entry.function === undefined ? entry.file : `${entry.file} ${entry.function}`;
-
 describe("sizes of src", () => {
-  const found = violations();
-
-  it(`no file over ${MAX_FILE_LINES} lines and no function over ${MAX_FUNCTION_LINES}, but the listed ones`, () => {
-    const allowed = new Set(ALLOWED.map(key));
-    expect(found.filter((violation) => !allowed.has(key(violation)))).toEqual([]);
-  });
-
-  it("a listed violation is still there and has not grown: the list only shrinks", () => {
-    const current = new Map(found.map((violation) => [key(violation), violation.lines]));
-    const stale = ALLOWED.filter((entry) => !current.has(key(entry))).map(key);
-    expect(stale, "within the limit now (or gone): remove from ALLOWED").toEqual([]);
-    const grown = ALLOWED.filter((entry) => current.get(key(entry))! > entry.lines).map(
-      (entry) => `${key(entry)}: ${current.get(key(entry))} lines, listed at ${entry.lines}`,
-    );
-    expect(grown).toEqual([]);
-  });
-
-  it("each entry names one violation", () => {
-    const keys = ALLOWED.map(key);
-    expect(keys.length).toBe(new Set(keys).size);
-    const names = found.map(key);
-    expect(names.length, "two functions of one file share a name: name them apart in functionName").toBe(new Set(names).size);
+  it(`no file over ${MAX_FILE_LINES} lines and no function over ${MAX_FUNCTION_LINES}`, () => {
+    expect(violations()).toEqual([]);
   });
 });
