@@ -181,8 +181,9 @@ describe("a session", () => {
   });
 });
 
-/** The heap in use after a full collection. */
-function heapAfterGc(gc: () => void): number {
+/** The heap in use after a full collection (after the current job, so that WeakRefs can clear). */
+async function heapAfterGc(gc: () => void): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, 0));
   for (let i = 0; i < 3; i++) gc();
   return process.memoryUsage().heapUsed;
 }
@@ -193,45 +194,55 @@ function collector(): () => void {
   return runInNewContext("gc") as () => void;
 }
 
+/** Bytes a listener holds: 900 sessions kept by mistake keep 90 MB, far above the heap's noise. */
+const BALLAST_BYTES = 100_000;
+
 /**
- * Opens a session, listens to it with a listener holding a few kilobytes (so that a session or
- * a listener kept by mistake shows in the heap), runs one partition, and closes it unless `keep`.
+ * Opens a session, listens to it with a listener holding BALLAST_BYTES (so that a listener kept
+ * by mistake shows in the heap), runs one partition, and closes it unless `keep`; `refs` gets a
+ * weak reference to the session (so that a session kept by mistake shows, listener or not).
  */
-async function cycle(shop: il.InterloperConfig, i: number, keep?: il.Session[]): Promise<void> {
+async function cycle(shop: il.InterloperConfig, i: number, refs: WeakRef<il.Session>[], keep?: il.Session[]): Promise<void> {
   const session = await il.openProject(shop);
-  const ballast = Array.from({ length: 1000 }, (_, k) => k + i);
+  // Numbers in an array live on the heap (a typed array's bytes would not count in heapUsed).
+  const ballast: number[] = new Array<number>(BALLAST_BYTES / 8).fill(i + 0.5);
   session.on(() => void ballast.length);
   await session.materialize({ partition: "2026-01-01" });
+  refs.push(new WeakRef(session));
   if (keep) keep.push(session);
   else await session.close();
 }
 
-// V8 warming up (feedback, compiled code) adds about half a megabyte over the first thousands of
-// sessions whatever they keep; 900 sessions kept alive add several megabytes (the control).
-const BOUND = 1_500_000;
+// V8 warming up (feedback, compiled code) and the worker's other state move the heap by a few
+// megabytes whatever the sessions keep; 900 sessions kept alive add 90 MB (the control).
+const BOUND = 20_000_000;
 
 describe("sessions opened and closed again and again", () => {
   it("keep nothing: 1,000 sessions, each with a listener and a tiny run, leave the heap flat", { timeout: 120_000 }, async () => {
     const gc = collector();
     const shop = config("shop");
-    for (let i = 0; i < 100; i++) await cycle(shop, i);
-    const base = heapAfterGc(gc);
+    const refs: WeakRef<il.Session>[] = [];
+    for (let i = 0; i < 100; i++) await cycle(shop, i, refs);
+    const base = await heapAfterGc(gc);
     const projects = openProjectCount();
     const hooks = process.listenerCount("beforeExit");
-    for (let i = 100; i < 1000; i++) await cycle(shop, i);
-    expect(heapAfterGc(gc) - base).toBeLessThan(BOUND);
+    for (let i = 100; i < 1000; i++) await cycle(shop, i, refs);
+    expect((await heapAfterGc(gc)) - base).toBeLessThan(BOUND);
+    expect(refs.filter((ref) => ref.deref() !== undefined).length, "sessions still reachable after close").toBeLessThanOrEqual(1);
     expect(openProjectCount()).toBe(projects);
     expect(process.listenerCount("beforeExit")).toBe(hooks);
   });
 
-  it("control: 900 sessions left open grow the heap well past that bound", { timeout: 60_000 }, async () => {
+  it("control: 900 sessions left open grow the heap well past that bound, and stay reachable", { timeout: 60_000 }, async () => {
     const gc = collector();
     const shop = config("shop");
+    const refs: WeakRef<il.Session>[] = [];
     const kept: il.Session[] = [];
-    for (let i = 0; i < 100; i++) await cycle(shop, i);
-    const base = heapAfterGc(gc);
-    for (let i = 100; i < 1000; i++) await cycle(shop, i, kept);
-    expect(heapAfterGc(gc) - base).toBeGreaterThan(2 * BOUND);
+    for (let i = 0; i < 100; i++) await cycle(shop, i, refs);
+    const base = await heapAfterGc(gc);
+    for (let i = 100; i < 1000; i++) await cycle(shop, i, refs, kept);
+    expect((await heapAfterGc(gc)) - base).toBeGreaterThan(3 * BOUND);
+    expect(refs.filter((ref) => ref.deref() !== undefined).length).toBeGreaterThanOrEqual(900);
     await Promise.all(kept.map((session) => session.close()));
   });
 });
