@@ -61,18 +61,16 @@ export function errorInfo(error: unknown): ErrorInfo {
   return { name: "Error", message: String(error) };
 }
 
-type AnyHandler = (event: { readonly type: string }) => void;
-
 /**
  * Listeners of every event of some runs: a session's (`session.on`), or, for runs started outside
  * any session (`asset.materialize`, `il.backfill`, `DAG#materialize`), the default ones that
  * `il.subscribe` adds to. Runs deliver to the set they were started with and to no other.
  */
-export class Listeners {
-  private readonly handlers = new Set<AnyHandler>();
+export class Listeners<E extends { readonly type: string } = { readonly type: string }> {
+  private readonly handlers = new Set<(event: E) => void>();
 
   /** Adds a listener; returns the function that removes it. */
-  add(handler: AnyHandler): () => void {
+  add(handler: (event: E) => void): () => void {
     this.handlers.add(handler);
     return () => void this.handlers.delete(handler);
   }
@@ -82,7 +80,7 @@ export class Listeners {
   }
 
   /** Hands an event to each listener (one that throws is reported and the run goes on). */
-  deliver(event: { readonly type: string }): void {
+  deliver(event: E): void {
     for (const handler of this.handlers) notify(handler, event);
   }
 
@@ -108,7 +106,7 @@ export function deliverTo<E extends { readonly type: string }>(
   listeners: Listeners = defaultListeners,
 ): (event: E) => void {
   return (event) => {
-    if (onEvent) notify(onEvent as AnyHandler, event);
+    if (onEvent) notify(onEvent, event);
     listeners.deliver(event);
     if (listeners.size === 0 && (onEvent === undefined || listening?.() === false)) unheard(event);
   };

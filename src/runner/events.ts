@@ -1,4 +1,4 @@
-import { defaultListeners, deliverTo, notify, type AssetEvent, type ErrorInfo, type Listeners } from "../asset/events.js";
+import { defaultListeners, deliverTo, Listeners, notify, type AssetEvent, type ErrorInfo } from "../asset/events.js";
 
 export type { AssetEvent, ErrorInfo, LogLevel } from "../asset/events.js";
 
@@ -62,23 +62,15 @@ export function subscribe(handler: EventHandler): () => void {
  * The events of one run, or of one backfill and its runs: a listener subscribed here hears that
  * run and no other, however many run in this process at once. Pass it as a run's `events`.
  */
-export class RunEvents {
-  private readonly listeners = new Set<EventHandler>();
-
+export class RunEvents extends Listeners<InterloperEvent> {
   /** Adds a listener of this run's events; returns the function that removes it. */
   subscribe(handler: EventHandler): () => void {
-    this.listeners.add(handler);
-    return () => void this.listeners.delete(handler);
+    return this.add(handler);
   }
 
   /** Whether anyone listens here now. */
   get listening(): boolean {
-    return this.listeners.size > 0;
-  }
-
-  /** Hands an event to each listener (one that throws is reported and the run goes on). */
-  deliver(event: InterloperEvent): void {
-    for (const listener of this.listeners) notify(listener, event);
+    return this.size > 0;
   }
 }
 

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
 import { openProjectCount } from "../../src/api/loaded.js";
 import { defaultRunContext } from "../../src/runner/context.js";
+import { gate } from "../support/gate.js";
 
 afterEach(() => il.MemoryDestination.clear());
 
@@ -24,17 +25,6 @@ function config(source: string, arrive: () => Promise<void> = async () => undefi
     },
   });
   return il.defineConfig({ sources: [il.source({ key: source, assets: [orders] })({ destinations: new il.MemoryDestination() })] });
-}
-
-/** A gate all parties wait at, so that none finishes before the others have started. */
-function gate(parties: number): () => Promise<void> {
-  let arrived = 0;
-  let open: () => void = () => undefined;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return () => {
-    if (++arrived === parties) open();
-    return opened;
-  };
 }
 
 const idsOf = (events: readonly il.InterloperEvent[]) => new Set(events.map((e) => e.backfillId ?? e.runId));

@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "../support/source-files.js";
 
 const SRC = resolve(import.meta.dirname, "../../src");
 
@@ -13,14 +14,6 @@ interface Import {
   readonly to: string;
   /** `import type` / `export type`: erased when compiled. */
   readonly typeOnly: boolean;
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [path] : [];
-  });
 }
 
 const STATIC = /^\s*(?:import|export)\s+(type\s+)?(?:[^;"']*?\s+from\s+)?["'](\.{1,2}\/[^"']+)["']/gm;

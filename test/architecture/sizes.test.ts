@@ -3,10 +3,11 @@
 // expressions, each measured whole, nested functions included). Functions are found with
 // TypeScript's own parser, so that a brace in a string or a regular expression cannot mislead
 // the count.
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { relative, resolve } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "../support/source-files.js";
 
 const SRC = resolve(import.meta.dirname, "../../src");
 const MAX_FILE_LINES = 300;
@@ -16,14 +17,6 @@ interface Violation {
   readonly file: string;
   readonly function?: string;
   readonly lines: number;
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [path] : [];
-  });
 }
 
 /** Lines of a text as an editor numbers them (a final newline ends the last line, it starts none). */

@@ -3,23 +3,16 @@
 // a helper. A statement written anywhere else would be missed by whoever reads the dialect to
 // learn what the backend sends.
 
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "../support/source-files.js";
 
 const DATABASE = resolve(import.meta.dirname, "../../src/destination/database");
 const SQL_FILES = /(-dialect|sql-dialect|-statements|sql-statements)\.ts$/;
 // The start of a statement in a string or template literal (upper case, as every file writes SQL).
 const STATEMENT =
   /["'`]\s*(SELECT|INSERT INTO|CREATE (TABLE|INDEX|SCHEMA|DATABASE)|DELETE FROM|UPDATE \S+ SET|ALTER TABLE|DROP (TABLE|INDEX)|BEGIN|COMMIT|ROLLBACK|START TRANSACTION|SET (TRANSACTION|NAMES|SESSION)|COPY \S+ \(|PRAGMA|LOCK TABLE|COMMENT ON)(?!\w)/;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith(".ts") ? [path] : [];
-  });
-}
 
 /** The text without its comments (a string holding "//", such as a URL, loses its end: no statement is added). */
 function code(text: string): string {

@@ -4,19 +4,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
 import { day, days } from "./helpers.js";
+import { gate } from "../support/gate.js";
 
 beforeEach(() => il.MemoryDestination.clear());
-
-/** A gate both runs wait at, so that neither finishes before the other has started. */
-function gate(parties: number): () => Promise<void> {
-  let arrived = 0;
-  let open: () => void = () => undefined;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return () => {
-    if (++arrived === parties) open();
-    return opened;
-  };
-}
 
 const daily = () => new il.TimePartitionConfig({ column: "day", start: "2026-01-01" });
 

@@ -43,7 +43,7 @@ export abstract class SqlDestination extends DatabaseDestination {
   }
 
   override get location(): string {
-    return this.driver.location;
+    return this.driver.place.location;
   }
 
   override loadDrivers(): Promise<void> {
@@ -191,10 +191,10 @@ export abstract class SqlDestination extends DatabaseDestination {
   }
 
   toJSON(): Record<string, unknown> {
-    return { destination: this.constructor.name, ...this.driver.shown() };
+    return { destination: this.constructor.name, ...this.driver.place.shown() };
   }
 
   [Symbol.for("nodejs.util.inspect.custom")](): string {
-    return `${this.constructor.name} ${this.driver.inspect()}`;
+    return `${this.constructor.name} ${this.driver.place.inspect()}`;
   }
 }

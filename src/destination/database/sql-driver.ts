@@ -6,6 +6,16 @@ import type { SqlDialect } from "./sql-dialect.js";
 /** Called when what the catalog said may no longer hold: a rollback that may have undone DDL, a read started over. */
 export type ForgetCatalog = () => void;
 
+/** Where a database is, as its destination names and shows it: never a password. */
+export interface DatabasePlace {
+  /** For Destination.location: a path, or a server without its password. */
+  readonly location: string;
+  /** The settings a destination shows (JSON.stringify): nothing secret. */
+  shown(): Record<string, unknown>;
+  /** The same, as util.inspect shows it after the class name. */
+  inspect(): string;
+}
+
 /**
  * How a SqlDestination reaches its database: one per backend (sqlite/, postgres/, mysql/), next
  * to that backend's dialect. A driver connects on first use and closes once (a LazyConnection),
@@ -14,12 +24,8 @@ export type ForgetCatalog = () => void;
  * sends). Everything else, SQL over tables and partitions, is SqlDestination's, written once.
  */
 export interface SqlDriver {
-  /** Where the data is kept, for Destination.location: a path, or a server without its password. */
-  readonly location: string;
-  /** The settings a destination shows (JSON.stringify): nothing secret. */
-  shown(): Record<string, unknown>;
-  /** The same, as util.inspect shows it after the class name. */
-  inspect(): string;
+  /** Where the data is kept, as a destination names and shows it (a ServerConnection for a server). */
+  readonly place: DatabasePlace;
 
   /** Imports the driver's packages, connecting to nothing (see Destination.loadDrivers). */
   loadDrivers(): Promise<void>;

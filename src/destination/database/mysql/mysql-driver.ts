@@ -31,7 +31,8 @@ const SNAPSHOT_ATTEMPTS = 5;
  * and run again after a deadlock (write-locks.ts); reads start over on a stale definition.
  */
 export class MySqlDriver implements SqlDriver {
-  readonly #server: ServerConnection;
+  /** The server, as messages and output show it (without its password), and how its errors are worded. */
+  readonly place: ServerConnection;
   readonly #pool: LazyConnection<MySQL.Pool>;
   #facts: Promise<ServerFacts> | undefined;
   /** The dialect of the server last asked (its exact collation); until then, one that has none. */
@@ -43,7 +44,7 @@ export class MySqlDriver implements SqlDriver {
   readonly #ready = new WeakSet<object>();
 
   constructor(settings: ResolvedConnection) {
-    this.#server = new ServerConnection("MySQL", settings);
+    this.place = new ServerConnection("MySQL", settings);
     this.#pool = new LazyConnection<MySQL.Pool>(
       async () => createPool(await loadDriver<typeof MySQL>(PACKAGE, "MySQLDestination", INSTALL), settings),
       (pool) => pool.end(),
@@ -53,18 +54,6 @@ export class MySqlDriver implements SqlDriver {
   /** The SQL of the server this driver reaches: set from its facts, the first time a table is ensured. */
   get dialect(): SqlDialect {
     return this.#dialect;
-  }
-
-  get location(): string {
-    return this.#server.location;
-  }
-
-  shown(): Record<string, unknown> {
-    return this.#server.shown();
-  }
-
-  inspect(): string {
-    return this.#server.inspect();
   }
 
   async loadDrivers(): Promise<void> {
@@ -77,13 +66,13 @@ export class MySqlDriver implements SqlDriver {
    */
   async #connection(): Promise<MySQL.PoolConnection> {
     const pool = await this.#pool.get();
-    const connection = await pool.getConnection().catch((error: unknown) => Promise.reject(this.#server.fail(error, "connect failed")));
+    const connection = await pool.getConnection().catch((error: unknown) => Promise.reject(this.place.fail(error, "connect failed")));
     if (this.#ready.has(connection.connection)) return connection;
     try {
       await connection.query(SESSION_SETUP);
     } catch (error) {
       connection.destroy();
-      throw this.#server.fail(error, "setting up the session (sql_mode, utf8mb4) failed");
+      throw this.place.fail(error, "setting up the session (sql_mode, utf8mb4) failed");
     }
     this.#ready.add(connection.connection);
     return connection;
@@ -97,7 +86,7 @@ export class MySqlDriver implements SqlDriver {
       const [rows] = params.length > 0 ? await target.execute(sql, params as unknown as string[]) : await target.query(sql);
       return Array.isArray(rows) ? (rows as Row[]) : [];
     } catch (error) {
-      throw this.#server.fail(error, "query failed");
+      throw this.place.fail(error, "query failed");
     } finally {
       if (!current) target.release();
     }
@@ -179,7 +168,7 @@ export class MySqlDriver implements SqlDriver {
         () => (reusable = false),
       );
     } catch (error) {
-      throw this.#server.fail(error, "transaction failed");
+      throw this.place.fail(error, "transaction failed");
     } finally {
       if (reusable) connection.release();
       else connection.destroy();
@@ -222,7 +211,7 @@ export class MySqlDriver implements SqlDriver {
   /** One attempt of `snapshot`; `fn`'s errors pass through unchanged. */
   async #readOnce<T>(fn: () => Promise<T>): Promise<T> {
     const connection = await this.#connection();
-    const own = (doing: string) => (error: unknown) => Promise.reject(this.#server.fail(error, doing));
+    const own = (doing: string) => (error: unknown) => Promise.reject(this.place.fail(error, doing));
     try {
       // For this transaction only, whatever the server's default isolation level.
       await connection.query(isolationStatement("REPEATABLE READ")).catch(own("starting a read failed"));

@@ -23,28 +23,17 @@ const dialect = postgresDialect;
  * client, which every statement inside it uses.
  */
 export class PostgresDriver implements SqlDriver {
-  readonly #server: ServerConnection;
+  /** The server, as messages and output show it (without its password), and how its errors are worded. */
+  readonly place: ServerConnection;
   readonly #pool: LazyConnection<Pg.Pool>;
   readonly #client = new AsyncLocalStorage<Pg.PoolClient>();
 
   constructor(settings: ResolvedConnection) {
-    this.#server = new ServerConnection("PostgreSQL", settings);
+    this.place = new ServerConnection("PostgreSQL", settings);
     this.#pool = new LazyConnection<Pg.Pool>(
       async () => createPool(await loadDriver<typeof Pg>("pg", "PostgresDestination", INSTALL), settings),
       (pool) => pool.end(),
     );
-  }
-
-  get location(): string {
-    return this.#server.location;
-  }
-
-  shown(): Record<string, unknown> {
-    return this.#server.shown();
-  }
-
-  inspect(): string {
-    return this.#server.inspect();
   }
 
   async loadDrivers(): Promise<void> {
@@ -55,7 +44,7 @@ export class PostgresDriver implements SqlDriver {
 
   /** A client of the pool for one unit of work (a transaction, a snapshot, a COPY outside them); its user releases it. */
   async #checkout(): Promise<Pg.PoolClient> {
-    return (await this.#pool.get()).connect().catch((error: unknown) => Promise.reject(this.#server.fail(error, "connect failed")));
+    return (await this.#pool.get()).connect().catch((error: unknown) => Promise.reject(this.place.fail(error, "connect failed")));
   }
 
   async run(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
@@ -63,7 +52,7 @@ export class PostgresDriver implements SqlDriver {
     try {
       return (await target.query(sql, params as unknown[])).rows as Row[];
     } catch (error) {
-      throw this.#server.fail(error, "query failed");
+      throw this.place.fail(error, "query failed");
     }
   }
 
@@ -86,7 +75,7 @@ export class PostgresDriver implements SqlDriver {
       await pipeline(Readable.from(copyChunks(fields, data)), client.query(copy.from(sql)));
     } catch (error) {
       failed = true;
-      throw this.#server.fail(error, `COPY into ${table} failed`);
+      throw this.place.fail(error, `COPY into ${table} failed`);
     } finally {
       // A client whose COPY failed may have lost its connection: the pool makes a new one.
       own?.release(failed);
@@ -111,7 +100,7 @@ export class PostgresDriver implements SqlDriver {
       await client.query(POSTGRES_UNITS.rollback).catch(() => (broken = true));
       // DDL is transactional here: a rolled-back CREATE must not stay in the cache.
       forgetCatalog();
-      throw this.#server.fail(error, "transaction failed");
+      throw this.place.fail(error, "transaction failed");
     } finally {
       client.release(broken);
     }
@@ -121,7 +110,7 @@ export class PostgresDriver implements SqlDriver {
   async snapshot<T>(fn: () => Promise<T>): Promise<T> {
     if (this.#client.getStore()) return fn();
     const client = await this.#checkout();
-    const own = (doing: string) => (error: unknown) => Promise.reject(this.#server.fail(error, doing));
+    const own = (doing: string) => (error: unknown) => Promise.reject(this.place.fail(error, doing));
     let broken = false;
     try {
       await client.query(POSTGRES_UNITS.beginRead).catch(own("starting a read failed"));

@@ -8,7 +8,7 @@ import { LazyConnection } from "../lazy-connection.js";
 import { loadDriver } from "../optional-driver.js";
 import { PARTITION_TABLE } from "../partition-table.js";
 import { wrapDriverError } from "../secrets.js";
-import type { ForgetCatalog, SqlDriver } from "../sql-driver.js";
+import type { DatabasePlace, ForgetCatalog, SqlDriver } from "../sql-driver.js";
 import { multiRowInsert } from "../sql-statements.js";
 import { isReadStatement, SQLITE_STATEMENTS, sqliteDialect, sqliteTableName } from "./sqlite-dialect.js";
 import { insertRows } from "./sqlite-load.js";
@@ -42,22 +42,21 @@ export class SqliteDriver implements SqlDriver {
   /** Set inside `exclusive`: this async context owns the connection (a transaction, a snapshot, a statement). */
   readonly #inTransaction = new AsyncLocalStorage<boolean>();
 
+  /** The file (where `file()` says, resolved when asked), shown by its path as given. */
+  readonly place: DatabasePlace;
+
   /** `path` is the option as given (for messages); `file()` the file it opens (see SQLiteDestination.file). */
   constructor(
     private readonly path: string,
     private readonly file: () => string,
-  ) {}
-
-  get location(): string {
-    return this.file();
-  }
-
-  shown(): Record<string, unknown> {
-    return { path: this.path };
-  }
-
-  inspect(): string {
-    return `{ path: ${JSON.stringify(this.path)} }`;
+  ) {
+    this.place = {
+      get location() {
+        return file();
+      },
+      shown: () => ({ path }),
+      inspect: () => `{ path: ${JSON.stringify(path)} }`,
+    };
   }
 
   async loadDrivers(): Promise<void> {
