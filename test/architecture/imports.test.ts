@@ -97,6 +97,11 @@ describe("the imports of src", () => {
     expect(broken.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
   });
 
+  it("reach api from cli through the session alone (docs/architecture.md, 'A command')", () => {
+    const around = all.filter((i) => i.from.startsWith("cli/") && i.to.startsWith("api/") && !i.to.startsWith("api/session/"));
+    expect(around.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
+  });
+
   it("name every folder of src in docs/architecture.md, and no folder that is gone", () => {
     const folders = readdirSync(SRC, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())

@@ -11,7 +11,7 @@ import { computeCoverage, type Coverage } from "../../src/api/coverage/index.js"
 import { assetWindow } from "../../src/api/scope.js";
 import { CoverageExplorer } from "../../src/cli/explorer/explorer.js";
 import type { ExplorerExit } from "../../src/cli/explorer/explorer-state.js";
-import { partitionDetails, type PartitionInDestination } from "../../src/cli/views/partition-details.js";
+import { partitionDetails, type PartitionInDestination } from "../../src/api/coverage/partition-details.js";
 
 const KEY = { up: "\u001b[A", down: "\u001b[B", right: "\u001b[C", left: "\u001b[D", enter: "\r", escape: "\u001b" };
 // How long a frame may take on a busy machine (a bound, not a measure).

@@ -8,7 +8,7 @@ import { computeCoverage, type Coverage } from "../../src/api/coverage/index.js"
 import { CoverageExplorer } from "../../src/cli/explorer/explorer.js";
 import { jump, steps } from "../../src/cli/explorer/explorer-state.js";
 import type { ExplorerExit } from "../../src/cli/explorer/explorer-state.js";
-import type { PartitionInDestination } from "../../src/cli/views/partition-details.js";
+import type { PartitionInDestination } from "../../src/api/coverage/partition-details.js";
 
 const KEY = {
   left: "\u001b[D",

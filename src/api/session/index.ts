@@ -6,23 +6,54 @@ import { InterloperError } from "../../errors.js";
 import type { Partition, PartitionWindow } from "../../partitioning/index.js";
 import { RunContext } from "../../runner/context.js";
 import type { EventHandler } from "../../runner/events.js";
-import { coverage, type Coverage, type CoverageOptions } from "../coverage/index.js";
+import type { Asset } from "../../asset/asset.js";
+import { coverage, type Coverage } from "../coverage/index.js";
+import { lastWritten, partitionDetails, type PartitionInDestination } from "../coverage/partition-details.js";
+import { describeAssets, type AssetDescription } from "../describe.js";
+import { dropPlannedAssets, fullRefreshTargets, type FullRefreshTarget } from "../full-refresh.js";
 import { closeProject } from "../loaded.js";
-import { runPlan, type MaterializeOutcome } from "../materialize.js";
+import { currentRowCounts, runPlan, type MaterializeOutcome } from "../materialize.js";
 import { planMaterialize, type Plan } from "../plan.js";
 import { loadProject, projectOf, type Project } from "../project.js";
 import { readAsset, type ReadResult } from "../read.js";
+import { refreshScope, type RefreshScope } from "../refresh-scope.js";
+import { partitioned, selectAssets, singleAsset } from "../select.js";
 import {
+  coverageOptions,
   readScope,
   resolvePlanOptions,
   selectionOf,
+  type SessionCoverageOptions,
   type SessionMaterializeOptions,
   type SessionPlanOptions,
   type SessionReadOptions,
   type SessionSelection,
 } from "./options.js";
 
-export type { SessionMaterializeOptions, SessionPlanOptions, SessionReadOptions, SessionSelection } from "./options.js";
+export type {
+  SessionCoverageOptions,
+  SessionMaterializeOptions,
+  SessionPlanOptions,
+  SessionReadOptions,
+  SessionSelection,
+} from "./options.js";
+// What a program driving sessions checks before it opens one (the command line's flags), and
+// the shapes the methods below answer with: the one surface of the runtime.
+export { checkFullRefreshOptions, type FullRefreshTarget } from "../full-refresh.js";
+export { parseShard, type Plan, type PlanOptions, type Shard, type SkippedAsset } from "../plan.js";
+export {
+  SUSPICIOUS_RATIO,
+  type Coverage,
+  type DestinationCoverage,
+  type PartitionCoverage,
+  type PartitionStatus,
+} from "../coverage/index.js";
+export type { PartitionInDestination } from "../coverage/partition-details.js";
+export type { AssetDescription } from "../describe.js";
+export type { MaterializeOutcome } from "../materialize.js";
+export type { MissingOptions } from "../missing.js";
+export type { Project } from "../project.js";
+export type { RefreshScope } from "../refresh-scope.js";
 
 /** Where `openProject` looks for a config file (none given) and what its destinations resolve against. */
 export interface OpenProjectOptions {
@@ -92,10 +123,63 @@ export class Session {
     return runPlan(this.project, plan, options, this.runtime);
   }
 
-  /** Coverage of the partitioned assets a selection names (every one when none is), upstream first. */
-  async coverage(selection?: SessionSelection, options: CoverageOptions = {}): Promise<Coverage[]> {
+  /**
+   * Coverage of the partitioned assets a selection names (every one when none is), upstream
+   * first; over a window, or the partitions `partition`, `lookback`, `offset` and `tz` name.
+   */
+  async coverage(selection?: SessionSelection, options: SessionCoverageOptions = {}): Promise<Coverage[]> {
     this.open();
-    return coverage(this.project, selectionOf(selection), options);
+    const selected = selectionOf(selection);
+    const scoped = coverageOptions(options, () => selectAssets(this.project.dag, { ...selected, keep: partitioned("coverage") }));
+    return coverage(this.project, selected, scoped);
+  }
+
+  /** How each asset a selection names (every one when none is) is set up, upstream first; as `interloper list` shows it. */
+  describe(selection?: SessionSelection): AssetDescription[] {
+    this.open();
+    const selected = new Set(selectAssets(this.project.dag, selectionOf(selection)).map((a) => a.qualifiedKey));
+    return describeAssets(this.project.dag).filter((a) => selected.has(a.key));
+  }
+
+  /** The asset a selection names by its key alone (`"orders"`: not `"orders+"`, a source or a tag), or null. */
+  namedAsset(selection?: SessionSelection): Asset | null {
+    this.open();
+    return singleAsset(this.project.dag, selectionOf(selection));
+  }
+
+  /** The rows stored now of each partition a plan would replace, per asset (an unpartitioned asset's under ""). */
+  rowCounts(plan: Plan): Promise<Record<string, Record<string, number>>> {
+    this.open();
+    return currentRowCounts(plan);
+  }
+
+  /** What each destination holds of one stored partition: rows, when written, where. */
+  async partitionDetails(asset: string, key: string): Promise<PartitionInDestination[]> {
+    this.open();
+    return partitionDetails(this.assetOf(asset), key);
+  }
+
+  /** When any of these stored partitions of an asset was last written, where its destinations say; else null. */
+  async lastWritten(asset: string, storedKeys: readonly string[]): Promise<Date | null> {
+    this.open();
+    return lastWritten(this.assetOf(asset), storedKeys);
+  }
+
+  /**
+   * For a full refresh of a plan: what each destination of its assets would drop (every one
+   * checked able to), and what the rebuild runs: the plan's options, widened to the stored
+   * partitions its window leaves out, so that nothing dropped stays unbuilt.
+   */
+  async fullRefreshScope(plan: Plan, options: SessionPlanOptions): Promise<{ targets: FullRefreshTarget[]; scope: RefreshScope }> {
+    this.open();
+    const targets = await fullRefreshTargets(plan);
+    return { targets, scope: await refreshScope(plan, await resolvePlanOptions(this.project, options)) };
+  }
+
+  /** Drops all that the plan's assets hold in every destination, each under its asset's lock (writes under way end first). */
+  drop(plan: Plan): Promise<void> {
+    this.open();
+    return dropPlannedAssets(plan);
   }
 
   /**
@@ -147,6 +231,12 @@ export class Session {
       await closeProject(this.project);
     })();
     return this.closing;
+  }
+
+  private assetOf(key: string): Asset {
+    const asset = this.project.dag.find(key);
+    if (!asset) throw new InterloperError(`no asset "${key}" in this project`);
+    return asset;
   }
 
   private open(): void {

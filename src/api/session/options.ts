@@ -1,11 +1,13 @@
 // What a session's methods take, and how it becomes the options of the api functions they call.
 import { ConfigError } from "../../errors.js";
 import { Partition, PartitionWindow } from "../../partitioning/index.js";
+import type { Asset } from "../../asset/asset.js";
+import type { CoverageOptions } from "../coverage/index.js";
 import type { PlanExecutionOptions } from "../materialize.js";
 import { missingPlanOptions, type MissingOptions } from "../missing.js";
 import type { Plan, PlanOptions } from "../plan.js";
 import type { Project } from "../project.js";
-import type { ScopeOptions } from "../scope.js";
+import { resolveScope, type ScopeOptions } from "../scope.js";
 
 /**
  * Which assets: one selector (`"orders"`, `"shop"`, `"tag:finance"`, `"+orders"`), several (a
@@ -32,6 +34,13 @@ export interface SessionMaterializeOptions extends SessionPlanOptions, PlanExecu
    */
   readonly plan?: Plan;
 }
+
+/**
+ * Options of `session.coverage`: those of `coverage`, and the partitions to look at named as
+ * `materialize` names them (one of `partition`, `window`, `lookback`; `offset` and `tz` with
+ * `lookback`), read by the selected assets' partitionings.
+ */
+export interface SessionCoverageOptions extends CoverageOptions, Omit<ScopeOptions, "window" | "now"> {}
 
 /** Options of `session.read`, besides the partition or window. */
 export interface SessionReadOptions extends ScopeOptions {
@@ -78,4 +87,13 @@ export function readScope(
   if (typeof partitionOrWindow === "string")
     return { ...options, ...(partitionOrWindow.includes("..") ? { window: partitionOrWindow } : { partition: partitionOrWindow }) };
   return { ...partitionOrWindow, ...options };
+}
+
+/** `coverage`'s options: a partition or lookback resolved into the window it names (by `assets`' partitionings). */
+export function coverageOptions(options: SessionCoverageOptions, assets: () => Asset[]): CoverageOptions {
+  const { partition, lookback, offset, tz, ...rest } = options;
+  if (partition === undefined && lookback === undefined && offset === undefined && tz === undefined) return rest;
+  const scope = resolveScope(assets(), options);
+  const { window: _given, ...others } = rest;
+  return scope ? { ...others, window: String(scope) } : others;
 }

@@ -1,8 +1,5 @@
 import { writeFile } from "node:fs/promises";
-import type { Coverage } from "../../api/coverage/index.js";
-import type { Project } from "../../api/project.js";
-import { resolveScope } from "../../api/scope.js";
-import { partitioned, selectAssets, singleAsset, type Selection } from "../../api/select.js";
+import type { Coverage, Session } from "../../api/session/index.js";
 import { ConfigError } from "../../errors.js";
 import { openCommandSession } from "../command-session.js";
 import { commandNow } from "../now.js";
@@ -11,10 +8,9 @@ import { printable, printableLines, terminalJson } from "../printable.js";
 import { refuseInteractive, runExplorer } from "../explorer/run-explorer.js";
 import { coverageHtml } from "../report/coverage-html.js";
 import { projectName } from "../report/project-name.js";
-import { lastWritten } from "../views/partition-details.js";
 import { coverageText, summaryLines } from "../views/coverage-text.js";
 import { printableCoverage } from "../views/printable-coverage.js";
-import { planOptions, type ExcludeFlags } from "./selection.js";
+import type { ExcludeFlags } from "./selection.js";
 
 /** Flags of `interloper coverage`. */
 export interface CoverageFlags extends GlobalOptions, ExcludeFlags {
@@ -45,27 +41,36 @@ export async function coverageCommand(selectors: readonly string[], flags: Cover
       `coverage has no --missing: it shows what is missing; to run it, use \`interloper materialize${selectors.map((s) => ` ${s}`).join("")} --missing\``,
     );
   const session = await openCommandSession(flags);
-  const project = session.project;
   const selection = { select: selectors, exclude: flags.exclude ?? [] };
-  const window = coverageWindow(project, selection, flags);
   const compute = () =>
     session.coverage(selection, {
       now: commandNow(),
-      ...(window !== undefined ? { window } : {}),
+      ...(flags.window !== undefined ? { window: flags.window } : {}),
+      ...(flags.partition !== undefined ? { partition: flags.partition } : {}),
+      ...(flags.lookback !== undefined ? { lookback: flags.lookback } : {}),
+      ...(flags.offset !== undefined ? { offset: flags.offset } : {}),
+      ...(flags.tz !== undefined ? { tz: flags.tz } : {}),
       ...(flags.until !== undefined ? { until: flags.until } : {}),
       ...(flags.includeCurrent ? { includeCurrent: true } : {}),
     });
   const results = await compute();
   if (flags.interactive) {
-    await runExplorer({ project, compute, materialize: (asset, window) => materializeFromExplorer(asset, window, flags) }, results);
+    await runExplorer(
+      {
+        details: (asset, key) => session.partitionDetails(asset, key),
+        compute,
+        materialize: (asset, window) => materializeFromExplorer(asset, window, flags),
+      },
+      results,
+    );
     return 0;
   }
-  const single = singleAsset(project.dag, selection) !== null;
+  const single = session.namedAsset(selection) !== null;
   if (flags.html) {
     const context = {
-      name: await projectName(project.filepath),
-      configPath: project.filepath,
-      lastWritten: await lastWrittenOf(project, results),
+      name: await projectName(session.project.filepath),
+      configPath: session.project.filepath,
+      lastWritten: await lastWrittenOf(session, results),
     };
     try {
       await writeFile(flags.html, coverageHtml(results, new Date(), context));
@@ -82,27 +87,14 @@ export async function coverageCommand(selectors: readonly string[], flags: Cover
   return flags.failOnMissing && results.some((c) => c.missing > 0 || c.unreadable > 0 || c.neverMaterialized) ? 1 : 0;
 }
 
-/**
- * The window text -p, -w or --lookback names, read by the selected assets' partitionings as
- * materialize reads it (a lookback counts back from now); undefined when none is given.
- */
-function coverageWindow(project: Project, selection: Pick<Selection, "select" | "exclude">, flags: CoverageFlags): string | undefined {
-  if (flags.partition === undefined && flags.lookback === undefined && flags.offset === undefined && flags.tz === undefined)
-    return flags.window;
-  const assets = selectAssets(project.dag, { ...selection, keep: partitioned("coverage") });
-  const scope = resolveScope(assets, { ...planOptions([], flags), now: commandNow() });
-  return scope ? String(scope) : undefined;
-}
-
 /** When each asset of the report was last written (see lastWritten). */
-async function lastWrittenOf(project: Project, results: readonly Coverage[]): Promise<Record<string, Date | null>> {
+async function lastWrittenOf(session: Session, results: readonly Coverage[]): Promise<Record<string, Date | null>> {
   const out: Record<string, Date | null> = {};
   for (const c of results) {
-    const asset = project.dag.assets.find((a) => a.qualifiedKey === c.asset)!;
     const stored = c.partitions
       .filter((p) => p.status === "materialized" || p.status === "empty" || p.status === "unexpected")
       .map((p) => p.key);
-    out[c.asset] = await lastWritten(asset, stored);
+    out[c.asset] = await session.lastWritten(c.asset, stored);
   }
   return out;
 }

@@ -1,5 +1,4 @@
-import { currentRowCounts } from "../../api/materialize.js";
-import type { Plan, SkippedAsset } from "../../api/plan.js";
+import type { Plan, Session, SkippedAsset } from "../../api/session/index.js";
 import { count, formatCount } from "../../text/english.js";
 import { skippedLines } from "./skipped.js";
 
@@ -27,8 +26,8 @@ export interface DryRunAsset {
 }
 
 /** Reads the current row counts of what the plan would overwrite; writes nothing. */
-export async function describeDryRun(plan: Plan): Promise<DryRun> {
-  const counts = await currentRowCounts(plan);
+export async function describeDryRun(session: Session, plan: Plan): Promise<DryRun> {
+  const counts = await session.rowCounts(plan);
   return {
     dryRun: true,
     mode: plan.mode,

@@ -1,5 +1,5 @@
-import type { Project } from "../../api/project.js";
-import type { Plan } from "../../api/plan.js";
+import type { Project } from "../../api/session/index.js";
+import type { Plan } from "../../api/session/index.js";
 import { ConfigError } from "../../errors.js";
 import { backfillProgress, enqueuePlan, QueueConnection, type BackfillProgress, type EnqueueResult } from "../../queue/index.js";
 import { count } from "../../text/english.js";

@@ -1,7 +1,5 @@
 import { createInterface } from "node:readline";
-import { dropPlannedAssets, type FullRefreshTarget } from "../../api/full-refresh.js";
-import type { Plan } from "../../api/plan.js";
-import type { RefreshScope } from "../../api/refresh-scope.js";
+import type { FullRefreshTarget, Plan, RefreshScope, Session } from "../../api/session/index.js";
 import { ConfigError } from "../../errors.js";
 import { printable } from "../printable.js";
 
@@ -38,6 +36,7 @@ export function dryRunDropLines(targets: readonly FullRefreshTarget[], plan: Pla
  * rebuild to follow; else the exit code to end with, nothing dropped.
  */
 export async function confirmAndDrop(
+  session: Session,
   targets: readonly FullRefreshTarget[],
   plan: Plan,
   flags: FullRefreshFlags,
@@ -45,7 +44,7 @@ export async function confirmAndDrop(
 ): Promise<number | null> {
   const stop = await confirmFullRefresh(targets, plan, flags, scope);
   if (stop !== null) return stop;
-  await dropPlannedAssets(plan);
+  await session.drop(plan);
   process.stderr.write(`${printable(`Dropped what ${targets.length} destination(s) held of ${plan.assets.length} asset(s).`)}\n`);
   if (scope?.widenedFrom) process.stderr.write(`${printable(rebuildLine(plan, scope))}\n`);
   return null;

@@ -1,5 +1,4 @@
-import { describeAssets, type AssetDescription } from "../../api/describe.js";
-import { selectAssets } from "../../api/select.js";
+import type { AssetDescription } from "../../api/session/index.js";
 import type { Asset } from "../../asset/asset.js";
 import type { GlobalOptions } from "../main.js";
 import { printableLines, terminalJson } from "../printable.js";
@@ -8,9 +7,9 @@ import { openCommandSession } from "../command-session.js";
 
 /** `interloper list [selectors...]`: the selected assets (all by default) and how each is set up; returns the exit code. */
 export async function listCommand(selectors: readonly string[], flags: GlobalOptions & ExcludeFlags & { json?: boolean }): Promise<number> {
-  const { project } = await openCommandSession(flags);
-  const selected = new Set(selectAssets(project.dag, { select: selectors, exclude: flags.exclude ?? [] }).map((a) => a.qualifiedKey));
-  const assets = describeAssets(project.dag).filter((a) => selected.has(a.key));
+  const session = await openCommandSession(flags);
+  const { project } = session;
+  const assets = session.describe({ select: selectors, exclude: flags.exclude ?? [] });
   if (flags.json) {
     process.stdout.write(`${terminalJson(JSON.stringify(assets))}\n`);
     return 0;

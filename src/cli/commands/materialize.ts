@@ -1,8 +1,11 @@
-import { checkFullRefreshOptions, fullRefreshTargets } from "../../api/full-refresh.js";
-import { refreshScope } from "../../api/refresh-scope.js";
-import type { MaterializeOutcome } from "../../api/materialize.js";
-import type { Plan, Shard } from "../../api/plan.js";
-import type { Session, SessionPlanOptions } from "../../api/session/index.js";
+import {
+  checkFullRefreshOptions,
+  type MaterializeOutcome,
+  type Plan,
+  type Session,
+  type SessionPlanOptions,
+  type Shard,
+} from "../../api/session/index.js";
 import { ConfigError } from "../../errors.js";
 import { eventToJson, type EventHandler } from "../../runner/events.js";
 import { DEFAULT_GRACE_MS, formatLimit } from "../../runner/limits.js";
@@ -63,19 +66,18 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   refuseNotBegun(plan, options.now!, flags);
   if ((flags.missing || shard) && plan.runs.length === 0) {
     // A script reading --dry-run --json gets its object, with no runs, whatever the case.
-    if (flags.dryRun && flags.json) out(terminalJson(JSON.stringify(await describeDryRun(plan))));
+    if (flags.dryRun && flags.json) out(terminalJson(JSON.stringify(await describeDryRun(session, plan))));
     err(
       `Nothing to do: no partition ${flags.missing ? "is missing" : "falls to this shard"}${plan.window ? ` in ${String(plan.window)}` : ""}.`,
     );
     return 0;
   }
-  // Every destination is checked (and described) before anything is dropped.
-  const refresh = flags.fullRefresh ? await fullRefreshTargets(plan) : null;
-  // Everything dropped is rebuilt: a window leaving stored partitions out is widened to them.
-  const scope = refresh ? await refreshScope(plan, options) : null;
+  // Every destination is checked (and described) before anything is dropped; everything dropped
+  // is rebuilt: a window leaving stored partitions out is widened to them.
+  const { targets: refresh, scope } = flags.fullRefresh ? await session.fullRefreshScope(plan, options) : { targets: null, scope: null };
   if (scope?.widenedFrom) plan = await planOnCommandLine(session, scope.options);
   if (flags.dryRun) {
-    const dryRun = await describeDryRun(plan);
+    const dryRun = await describeDryRun(session, plan);
     if (flags.json) out(terminalJson(JSON.stringify(refresh ? { ...dryRun, drops: refresh } : dryRun)));
     else for (const line of [...(refresh ? dryRunDropLines(refresh, plan, scope) : []), ...dryRunLines(dryRun, plan.skipped)]) out(line);
     return 0;
@@ -83,7 +85,7 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   const queue = queueUrl(flags);
   if (queue !== undefined) return enqueueCommand(queue, session.project, plan, flags);
   if (refresh) {
-    const stop = await confirmAndDrop(refresh, plan, flags, scope);
+    const stop = await confirmAndDrop(session, refresh, plan, flags, scope);
     if (stop !== null) return stop;
   }
   if (!flags.quiet) for (const line of skippedLines(plan.skipped)) err(line);

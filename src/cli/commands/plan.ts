@@ -1,4 +1,4 @@
-import type { PlanOptions } from "../../api/plan.js";
+import type { PlanOptions } from "../../api/session/index.js";
 import { resolvePlanOptions } from "../../api/session/options.js";
 import { openCommandSession } from "../command-session.js";
 import type { GlobalOptions } from "../main.js";

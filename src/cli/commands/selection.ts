@@ -1,5 +1,5 @@
-import type { MissingOptions } from "../../api/missing.js";
-import type { Plan, PlanOptions } from "../../api/plan.js";
+import type { MissingOptions } from "../../api/session/index.js";
+import type { Plan, PlanOptions } from "../../api/session/index.js";
 import { ConfigError, PartitionError } from "../../errors.js";
 import { currentPeriod } from "../../partitioning/current-period.js";
 import { TimePartitionWindow } from "../../partitioning/index.js";

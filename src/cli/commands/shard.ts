@@ -1,4 +1,4 @@
-import { parseShard, type Shard } from "../../api/plan.js";
+import { parseShard, type Shard } from "../../api/session/index.js";
 import { ConfigError } from "../../errors.js";
 import { MAX_TIMER_MS } from "../../runner/limits.js";
 

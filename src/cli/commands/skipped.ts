@@ -1,6 +1,6 @@
 // What the command line says of the assets a window skips: the library's reason (true for any
 // caller), and where the command line can say how to run the asset instead, the command to type.
-import type { Plan, SkippedAsset } from "../../api/plan.js";
+import type { Plan, SkippedAsset } from "../../api/session/index.js";
 import type { Session, SessionPlanOptions } from "../../api/session/index.js";
 import { PartitionError } from "../../errors.js";
 import { nothingToRun, NothingToRunError } from "../../runner/staged-plan.js";

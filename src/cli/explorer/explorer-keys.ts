@@ -2,7 +2,7 @@
 // before it left. A burst of keys (held arrows, a paste, keys typed faster than a frame) arrives
 // in one chunk, which ink hands over as several events in one batch, or as one event of several
 // characters: each key is applied in turn, none is lost to a state not re-read between them.
-import type { Coverage } from "../../api/coverage/index.js";
+import type { Coverage } from "../../api/session/index.js";
 import { filtered, findKey, jump, steps, windowAround, type ExplorerExit, type ExplorerPlace } from "./explorer-state.js";
 
 /** One key, as the explorer tells them apart. */

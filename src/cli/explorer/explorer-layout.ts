@@ -2,12 +2,12 @@
 // the lines together fit the height. What does not fit scrolls to the cursor: the rows of the
 // picture (the days of an hourly asset, the years of a calendar) and the list of assets; the
 // title, the cursor's line, the keys and an opened partition's details always show whole.
-import type { Coverage, PartitionCoverage } from "../../api/coverage/index.js";
+import type { Coverage, PartitionCoverage } from "../../api/session/index.js";
 import { count, formatCount } from "../../text/english.js";
 import { printable } from "../printable.js";
 import { layoutCoverage, type CellRow } from "../views/coverage-layout.js";
 import { cutToWidth, summaryColumns, summaryEntry } from "../views/coverage-text.js";
-import type { PartitionInDestination } from "../views/partition-details.js";
+import type { PartitionInDestination } from "../../api/session/index.js";
 import { jumpWord, windowAround } from "./explorer-state.js";
 
 /** A block of the picture as the explorer draws it: labelled rows of cells, each with text after it. */

@@ -1,4 +1,4 @@
-import type { Coverage, PartitionCoverage } from "../../api/coverage/index.js";
+import type { Coverage, PartitionCoverage } from "../../api/session/index.js";
 import { TimeGranularity } from "../../partitioning/index.js";
 
 /** Where the explorer stands: kept across a materialization, so the refreshed view opens there. */

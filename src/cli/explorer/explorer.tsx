@@ -1,10 +1,10 @@
 import { Box, Text, useInput, type Key } from "ink";
 import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from "react";
-import type { Coverage } from "../../api/coverage/index.js";
+import type { Coverage } from "../../api/session/index.js";
 import { count } from "../../text/english.js";
 import { cutToWidth, neverLine } from "../views/coverage-text.js";
 import { CellRun } from "../views/coverage-view.js";
-import type { PartitionInDestination } from "../views/partition-details.js";
+import type { PartitionInDestination } from "../../api/session/index.js";
 import { colorProp } from "../views/color-prop.js";
 import type { ExplorerExit, ExplorerPlace } from "./explorer-state.js";
 import { applyPress, cursorOf, initialState, pressesOf, type ExplorerState, type Press } from "./explorer-keys.js";

@@ -1,9 +1,7 @@
-import type { Coverage } from "../../api/coverage/index.js";
-import type { Project } from "../../api/project.js";
+import type { Coverage, PartitionInDestination } from "../../api/session/index.js";
 import { ConfigError } from "../../errors.js";
 import { loadTerminalViews } from "../ink-runtime.js";
 import { withKnownSize } from "../terminal-size.js";
-import { partitionDetails } from "../views/partition-details.js";
 import { printableCoverage } from "../views/printable-coverage.js";
 import type { ExplorerExit, ExplorerPlace } from "./explorer-state.js";
 
@@ -27,7 +25,8 @@ export function refuseInteractive(
 
 /** What the explorer needs from the command around it. */
 export interface ExplorerSession {
-  readonly project: Project;
+  /** What each destination holds of a partition, for the panel under the cursor. */
+  readonly details: (asset: string, key: string) => Promise<PartitionInDestination[]>;
   /** Computes the selection's coverage afresh (after a materialization). */
   readonly compute: () => Promise<Coverage[]>;
   /** Materializes one asset's window with the progress view; returns the exit code. */
@@ -51,7 +50,6 @@ export async function runExplorer(session: ExplorerSession, first: readonly Cove
     // The explorer shows printable names; its answers are mapped back to the real keys.
     const shown = results.map(printableCoverage);
     const realKey = new Map(shown.map((c, i) => [c.asset, results[i]!.asset]));
-    const assetOf = (key: string) => session.project.dag.assets.find((a) => a.qualifiedKey === realKey.get(key))!;
     let exit = { kind: "quit" } as ExplorerExit;
     const app = render(
       React.createElement(CoverageExplorer, {
@@ -61,7 +59,7 @@ export async function runExplorer(session: ExplorerSession, first: readonly Cove
         color: !process.env["NO_COLOR"],
         ...(place ? { place } : {}),
         ...(message ? { message } : {}),
-        details: (asset: string, key: string) => partitionDetails(assetOf(asset), key),
+        details: (asset: string, key: string) => session.details(realKey.get(asset)!, key),
         onExit: (value: ExplorerExit) => {
           exit = value;
           app.unmount();

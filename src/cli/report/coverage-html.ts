@@ -1,4 +1,4 @@
-import type { Coverage, PartitionCoverage } from "../../api/coverage/index.js";
+import type { Coverage, PartitionCoverage } from "../../api/session/index.js";
 import { count, formatCount } from "../../text/english.js";
 import { isPartial, layoutCoverage, type Cell } from "../views/coverage-layout.js";
 import { factLines } from "../views/coverage-text.js";

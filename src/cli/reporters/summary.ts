@@ -1,5 +1,5 @@
-import type { MaterializeOutcome } from "../../api/materialize.js";
-import type { Plan } from "../../api/plan.js";
+import type { MaterializeOutcome } from "../../api/session/index.js";
+import type { Plan } from "../../api/session/index.js";
 import { printable } from "../printable.js";
 import type { RunResult } from "../../runner/run-result.js";
 import { count, formatCount, nounFor } from "../../text/english.js";

@@ -1,4 +1,4 @@
-import type { Coverage, PartitionCoverage, PartitionStatus } from "../../api/coverage/index.js";
+import type { Coverage, PartitionCoverage, PartitionStatus } from "../../api/session/index.js";
 import { TimeGranularity } from "../../partitioning/index.js";
 
 /** One cell of a coverage picture: a partition, or a blank where the calendar has none. */

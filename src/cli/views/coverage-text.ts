@@ -1,4 +1,4 @@
-import { SUSPICIOUS_RATIO, type Coverage, type DestinationCoverage, type PartitionCoverage } from "../../api/coverage/index.js";
+import { SUSPICIOUS_RATIO, type Coverage, type DestinationCoverage, type PartitionCoverage } from "../../api/session/index.js";
 import { count, formatCount } from "../../text/english.js";
 import { cellChar, cellText, coverageBar, hasPartial, isPartial, layoutCoverage, type Block } from "./coverage-layout.js";
 

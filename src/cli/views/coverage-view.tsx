@@ -1,5 +1,5 @@
 import { Box, Static, Text } from "ink";
-import type { Coverage } from "../../api/coverage/index.js";
+import type { Coverage } from "../../api/session/index.js";
 import { cellChar, cellText, hasPartial, layoutCoverage, type Cell, type CellRow } from "./coverage-layout.js";
 import { DESTINATION_LINE, factLines, cutToWidth, legend, listBars, neverLine } from "./coverage-text.js";
 import { colorProp } from "./color-prop.js";

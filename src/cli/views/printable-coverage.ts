@@ -1,4 +1,4 @@
-import type { Coverage, PartitionCoverage } from "../../api/coverage/index.js";
+import type { Coverage, PartitionCoverage } from "../../api/session/index.js";
 import { printable } from "../printable.js";
 
 /**

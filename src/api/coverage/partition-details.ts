@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
-import { destinationCounts } from "../../api/coverage/index.js";
-import { assetWindow } from "../../api/scope.js";
+import { destinationCounts } from "./destinations.js";
+import { assetWindow } from "../scope.js";
 import type { Asset } from "../../asset/asset.js";
 import type { Destination } from "../../destination/destination.js";
 import type { Partition } from "../../partitioning/index.js";
