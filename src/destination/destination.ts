@@ -6,6 +6,18 @@ import { missingHook, requireHooks } from "./hook-check.js";
 import { setPendingOptions, takeOptions, type DeclaredOptions, type PendingOptions } from "./options.js";
 import type { MaybePromise } from "../maybe-promise.js";
 import type { PartitionCounts } from "./unreadable.js";
+import type { Materialization } from "./provenance/materialization.js";
+
+/** How many records of each partition's past writes a destination keeps at least. */
+export const HISTORY_KEPT = 10;
+
+/** Which records `materializationHistory` gives. */
+export interface HistoryQuery {
+  /** One partition's writes; undefined: every partition's (null: the whole of an unpartitioned asset). */
+  readonly partition?: Partition | null;
+  /** At most this many, the newest. */
+  readonly limit: number;
+}
 
 /** The three hooks every destination implements. */
 export const HOOKS = ["writePartition", "readPartition", "partitionRowCounts"] as const;
@@ -115,6 +127,22 @@ export abstract class Destination extends DestinationBase {
    * `materialize --full-refresh` before the window is rebuilt: the way out of a schema change.
    */
   dropAsset?(context: IOContext): MaybePromise<void>;
+
+  /**
+   * Optional (provenance): the record each stored partition was last written with (see
+   * `IOContext.materialization`), by partition key ("" for an unpartitioned asset): those of the
+   * context's window, or every stored partition when it has none. A partition left out has
+   * unknown provenance (written before records were kept, or by a destination without them) and
+   * is never called stale. A record that cannot be read is left out, with one warning through
+   * `context.logger` naming where it is.
+   */
+  materializations?(context: IOContext): MaybePromise<Record<string, Materialization>>;
+  /**
+   * Optional (provenance): the records of past writes, newest first, at most `query.limit`. A
+   * destination keeps at least the last `HISTORY_KEPT` records of each partition until its asset
+   * is dropped (the built-in ones say in docs/destinations.md how many more).
+   */
+  materializationHistory?(context: IOContext, query: HistoryQuery): MaybePromise<Materialization[]>;
 
   /**
    * Releases what the destination holds open (a database pool, a client), so that a program can

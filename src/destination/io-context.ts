@@ -3,6 +3,8 @@ import type { Partition, PartitionConfig, PartitionWindow } from "../partitionin
 import { TableData } from "../representation/index.js";
 import type { FieldSpec } from "../schema/index.js";
 import { count } from "../text/english.js";
+import { packageVersion } from "../version.js";
+import { newMaterialization, type Materialization, type ProvenanceDraft } from "./provenance/materialization.js";
 
 const NO_WINDOW: readonly (Partition | null)[] = Object.freeze([null]);
 
@@ -19,6 +21,8 @@ export interface AssetRef {
 export interface RunMetadata {
   readonly runId: string;
   readonly backfillId?: string;
+  /** What a write's materialization record holds besides its rows and end (see `IOContext.materialization`). */
+  readonly provenance?: ProvenanceDraft;
 }
 
 /** How serious a destination's report is; the levels of a run's `log` events. */
@@ -117,12 +121,28 @@ export class IOContext {
     return split.slices.map(([p, slice]) => [p, slice.data]);
   }
 
+  /**
+   * The record of a write of `partition` ending now, holding `rows`: what a destination that
+   * keeps provenance stores with the data, in the same atomic step. Outside a run (a destination
+   * called directly) it names the run "adhoc" and no upstream.
+   */
+  materialization(partition: Partition | null, rows: number | null): Materialization {
+    const { runId, backfillId, provenance } = this.metadata;
+    const run = { asset: this.asset.key, runId, backfillId: backfillId ?? null };
+    return newMaterialization(provenance ?? adhocDraft(), run, partition ? partition.key : null, rows);
+  }
+
   /** The column holding the partition value. */
   partitionColumn(): string {
     const column = this.asset.partitioning?.column;
     if (!column) throw new PartitionError(`asset "${this.asset.key}" is not partitioned, but a window was given`);
     return column;
   }
+}
+
+/** The draft of a write made outside a run: started now, of no code version, from nothing upstream. */
+function adhocDraft(): ProvenanceDraft {
+  return { startedAt: new Date().toISOString(), codeVersion: null, interloperVersion: packageVersion(), upstream: () => [] };
 }
 
 /** The schema as given when it is already frozen through (an asset's declared one), else a frozen copy. */

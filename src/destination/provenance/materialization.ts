@@ -1,0 +1,123 @@
+// The record of one partition write (a materialization), which the destination holding the
+// partition keeps beside the data, written in the same step: what ran (run, backfill, code
+// version, interloper's version), when, how many rows, and which stored upstream partitions it
+// read, each by the id of the materialization it read. Staleness is computed from these records.
+import { randomUUID } from "node:crypto";
+
+/** One upstream partition a write read, by the materialization it read (null: none was stored then, or unknown). */
+export interface UpstreamRead {
+  /** The upstream asset's qualified key. */
+  readonly asset: string;
+  /** Its partition key; null for an unpartitioned upstream. */
+  readonly partition: string | null;
+  /** The id of the upstream's materialization that was read; null when the upstream's provenance was unknown or nothing was stored. */
+  readonly materialization: string | null;
+}
+
+/** How one stored partition was made. */
+export interface Materialization {
+  /** Unique: a random UUID. */
+  readonly id: string;
+  /** The asset's qualified key. */
+  readonly asset: string;
+  /** The partition key; null for an unpartitioned asset. */
+  readonly partition: string | null;
+  readonly runId: string;
+  readonly backfillId: string | null;
+  /** When the execution that wrote it started and when this write ended (ISO 8601, UTC). */
+  readonly startedAt: string;
+  readonly endedAt: string;
+  /** Rows written; null for a value that is not a table. */
+  readonly rows: number | null;
+  /** The asset's `codeVersion` when it was written; null when it declares none. */
+  readonly codeVersion: string | null;
+  /** The version of interloper that wrote it. */
+  readonly interloperVersion: string;
+  /** The upstream partitions it read. */
+  readonly upstream: readonly UpstreamRead[];
+}
+
+/** What a run knows of a write before the destination writes it: all of the record but its rows and end. */
+export interface ProvenanceDraft {
+  readonly startedAt: string;
+  readonly codeVersion: string | null;
+  readonly interloperVersion: string;
+  /** The upstream partitions a partition's data was made from (null: the whole of an unpartitioned asset). */
+  upstream(partition: string | null): readonly UpstreamRead[];
+}
+
+/** A new record for a partition write ending now. */
+export function newMaterialization(
+  draft: ProvenanceDraft,
+  run: { readonly asset: string; readonly runId: string; readonly backfillId: string | null },
+  partition: string | null,
+  rows: number | null,
+): Materialization {
+  return {
+    id: randomUUID(),
+    asset: run.asset,
+    partition,
+    runId: run.runId,
+    backfillId: run.backfillId,
+    startedAt: draft.startedAt,
+    endedAt: new Date().toISOString(),
+    rows,
+    codeVersion: draft.codeVersion,
+    interloperVersion: draft.interloperVersion,
+    upstream: draft.upstream(partition),
+  };
+}
+
+const nullableString = (value: unknown): value is string | null => value === null || typeof value === "string";
+const isTime = (value: unknown): value is string => typeof value === "string" && !Number.isNaN(Date.parse(value));
+
+function isUpstreamRead(value: unknown): value is UpstreamRead {
+  const read = value as Record<string, unknown> | null;
+  return (
+    typeof read === "object" &&
+    read !== null &&
+    typeof read["asset"] === "string" &&
+    nullableString(read["partition"]) &&
+    nullableString(read["materialization"])
+  );
+}
+
+/**
+ * A record as stored (parsed JSON), checked field by field: null when anything is missing or of
+ * the wrong type (a hand-edited or damaged record), which callers read as provenance unknown.
+ * Fields a later version adds are kept.
+ */
+export function checkedMaterialization(value: unknown): Materialization | null {
+  const record = value as Record<string, unknown> | null;
+  if (typeof record !== "object" || record === null || Array.isArray(record)) return null;
+  const rows = record["rows"];
+  const valid =
+    typeof record["id"] === "string" &&
+    record["id"] !== "" &&
+    typeof record["asset"] === "string" &&
+    nullableString(record["partition"]) &&
+    typeof record["runId"] === "string" &&
+    nullableString(record["backfillId"]) &&
+    isTime(record["startedAt"]) &&
+    isTime(record["endedAt"]) &&
+    (rows === null || (Number.isSafeInteger(rows) && (rows as number) >= 0)) &&
+    nullableString(record["codeVersion"]) &&
+    typeof record["interloperVersion"] === "string" &&
+    Array.isArray(record["upstream"]) &&
+    record["upstream"].every(isUpstreamRead);
+  return valid ? (record as unknown as Materialization) : null;
+}
+
+/** A record from its stored JSON text; null for text that is not a valid record (see checkedMaterialization). */
+export function parseMaterialization(text: string): Materialization | null {
+  try {
+    return checkedMaterialization(JSON.parse(text));
+  } catch {
+    return null;
+  }
+}
+
+/** Newest first: by end time, then id, so that the order is total. */
+export function newestFirst(a: Materialization, b: Materialization): number {
+  return a.endedAt < b.endedAt ? 1 : a.endedAt > b.endedAt ? -1 : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
