@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -19,4 +19,12 @@ export function packageRoot(): string {
   }
   root = dir;
   return dir;
+}
+
+let version: string | undefined;
+
+/** The version in interloper's package.json, for `--version` and each materialization record; read once. */
+export function packageVersion(): string {
+  version ??= (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
+  return version;
 }

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { closeCommandSessions, commandRunsUnderWay } from "./command-session.js";
 import { applyColorChoice, colorChoice } from "./color.js";
 import { reportError } from "./errors.js";
-import { packageVersion } from "../version.js";
+import { packageVersion } from "../package-root.js";
 import { printable } from "./printable.js";
 import { dropOutputOnceClosed } from "./closed-output.js";
 import { Command as CommandClass, CommanderError } from "./program/commander.js";

@@ -3,7 +3,7 @@ import type { Partition, PartitionConfig, PartitionWindow } from "../partitionin
 import { TableData } from "../representation/index.js";
 import type { FieldSpec } from "../schema/index.js";
 import { count } from "../text/english.js";
-import { packageVersion } from "../version.js";
+import { packageVersion } from "../package-root.js";
 import { newMaterialization, type Materialization, type ProvenanceDraft } from "./provenance/materialization.js";
 
 const NO_WINDOW: readonly (Partition | null)[] = Object.freeze([null]);

@@ -6,7 +6,7 @@ import { ConfigError } from "../../errors.js";
 import type { GlobalOptions } from "../main.js";
 import { printable } from "../printable.js";
 import { commandNow } from "../now.js";
-import { packageVersion } from "../../version.js";
+import { packageVersion } from "../../package-root.js";
 
 /** The line .gitignore gets: the data folder the starting config writes into. */
 const IGNORED = "/data/";
