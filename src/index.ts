@@ -54,6 +54,7 @@ export {
   type DependencyTarget,
 } from "./asset/definition.js";
 export { Asset, type AssetOverrides } from "./asset/asset.js";
+export type { HistoryOptions } from "./asset/asset-history.js";
 export { Upstream, type RowsDependency } from "./asset/upstream.js";
 export { ExecutionContext, type Logger } from "./asset/execution-context.js";
 export { source, Source, type SourceDefinition, type SourceOptions } from "./source/source.js";
@@ -68,6 +69,7 @@ export {
   openProject,
   type OpenProjectOptions,
   type Session,
+  type SessionCoverageOptions,
   type SessionMaterializeOptions,
   type SessionPlanOptions,
   type SessionReadOptions,

@@ -8,6 +8,8 @@ import { assetWindowOf } from "./asset-window.js";
 import type { AssetDefinition, DestinationClass, DestinationsInput, ObjectSchema, Relations } from "./definition.js";
 import { executeAsset, type ExecuteOptions } from "./execute.js";
 import { checkTags } from "./keys.js";
+import { assetHistory, type HistoryOptions } from "./asset-history.js";
+import type { Materialization } from "../destination/provenance/materialization.js";
 
 /** What an owning source passes down to the assets that do not set their own. */
 export interface SourceSettings {
@@ -132,6 +134,14 @@ export class Asset {
   async read(partitionOrWindow?: PartitionWindow | Partition | null, schema: readonly FieldSpec[] | null = this.schema): Promise<unknown> {
     const window = assetWindowOf(this, partitionOrWindow, true);
     return this.requireDestination("read").read(this.ioContext(window, schema));
+  }
+
+  /**
+   * The records of this asset's writes in its first destination, newest first: of one partition
+   * (its key or a Partition), or of every partition when none is given.
+   */
+  history(partition?: string | Partition | null, options: HistoryOptions = {}): Promise<Materialization[]> {
+    return assetHistory(this, this.requireDestination("read the history of"), partition, options);
   }
 
   /** Rows per stored partition key, from the first destination. */

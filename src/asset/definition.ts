@@ -74,6 +74,11 @@ export interface AssetOptions<
   readonly materializable?: boolean;
   /** Labels the command line selects by (`tag:finance`): letters, digits, `_` and `-`. Not inherited from the source. */
   readonly tags?: readonly string[];
+  /**
+   * The version of what `run` does, said by you ("2", a date, a commit): each write records it,
+   * and a change makes every partition written under another version stale.
+   */
+  readonly codeVersion?: string;
   readonly requires?: R;
   readonly optionalRequires?: O;
   /**
@@ -116,6 +121,7 @@ export interface AssetDefinition<S extends ObjectSchema | undefined = ObjectSche
   readonly description: string | undefined;
   readonly materializable: boolean | undefined;
   readonly tags: readonly string[];
+  readonly codeVersion: string | null;
   readonly requires: Readonly<Record<string, DependencyTarget>>;
   readonly optionalRequires: Readonly<Record<string, DependencyTarget>>;
   readonly run: (context: ExecutionContext, dependencies: Record<string, unknown>) => Out | Promise<Out>;
@@ -140,6 +146,9 @@ export function asset<
   if (options.strategy !== undefined && !STRATEGIES.includes(options.strategy)) {
     throw new ConfigError(`asset "${key}": strategy ${JSON.stringify(options.strategy)} is not one of ${STRATEGIES.join(", ")}`);
   }
+  if (options.codeVersion !== undefined && (typeof options.codeVersion !== "string" || options.codeVersion.trim() === "")) {
+    throw new ConfigError(`asset "${key}": codeVersion must be a non-empty string ("2", "2026-03-01"), got ${shown(options.codeVersion)}`);
+  }
   const requires = checkDependencies(key, "requires", options.requires);
   const optionalRequires = checkDependencies(key, "optionalRequires", options.optionalRequires);
   const shared = Object.keys(requires).filter((name) => name in optionalRequires);
@@ -157,6 +166,7 @@ export function asset<
     description: options.description,
     materializable: options.materializable,
     tags: checkTags(options.tags, `asset "${key}"`),
+    codeVersion: options.codeVersion ?? null,
     requires,
     optionalRequires,
     run: options.run as AssetDefinition<S, Out>["run"],

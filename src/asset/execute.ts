@@ -14,6 +14,7 @@ import { conformStream } from "./conform-stream.js";
 import { deliverTo, errorInfo, type AssetEvent, type LogLevel } from "./events.js";
 import { ExecutionContext } from "./execution-context.js";
 import { readDependencies } from "./read-dependencies.js";
+import { provenanceDraft } from "./provenance-draft.js";
 import { subject } from "../text/english.js";
 
 /** How one asset execution is wired into its run. */
@@ -75,7 +76,13 @@ export async function executeAsset(
   const now = () => new Date().toISOString();
   const log = (level: LogLevel, message: string) => options.emit({ ...base, type: "log", time: now(), level, message });
 
-  const dependencies = await readDependencies(asset, window, options, base);
+  const startedAt = now();
+  const { values: dependencies, reads } = await readDependencies(asset, window, options, base);
+  const metadata: RunMetadata = {
+    runId: options.runId,
+    ...(options.backfillId ? { backfillId: options.backfillId } : {}),
+    provenance: provenanceDraft(asset, window, reads, startedAt),
+  };
   const context = new ExecutionContext({
     asset,
     window,
@@ -98,13 +105,11 @@ export async function executeAsset(
       { cause: error },
     );
   }
-  if (isRowStream(output)) return writeStreamed(asset, window, output, options, base, log);
+  if (isRowStream(output)) return writeStreamed(asset, window, output, options, base, metadata, log);
   const conformed = conformData(asset, output);
   for (const warning of conformed.warnings) log("warn", warning);
   remember(options, asset, conformed.schema);
   if (!options.write) return { ...conformed, written: [], failedDestinations: [] };
-
-  const metadata = { runId: options.runId, ...(options.backfillId ? { backfillId: options.backfillId } : {}) };
   return writeAll(asset, window, conformed, options, base, metadata);
 }
 
@@ -201,12 +206,12 @@ async function writeStreamed(
   output: RowStream,
   options: ExecuteOptions,
   base: EventScope,
+  metadata: RunMetadata,
   log: (level: LogLevel, message: string) => void,
 ): Promise<Execution> {
   const stream = await conformStream(asset, output);
   const batches = options.abandoned ? untilAbandoned(stream.batches, options.abandoned) : stream.batches;
   remember(options, asset, stream.schema);
-  const metadata = { runId: options.runId, ...(options.backfillId ? { backfillId: options.backfillId } : {}) };
   if (!options.write || asset.destinations.length !== 1) {
     const rows = await collectRows(batches);
     for (const warning of stream.warnings) log("warn", warning);

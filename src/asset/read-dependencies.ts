@@ -8,15 +8,27 @@ import type { Dependency } from "./dependencies.js";
 import { errorInfo, type LogLevel } from "./events.js";
 import type { EventScope, ExecuteOptions } from "./execute.js";
 import { delivered } from "./upstream.js";
+import { recordsOf, type UpstreamRecords } from "./provenance-draft.js";
 
-/** The values of an asset's declared dependencies, by parameter name (undefined for an absent optional one). */
+/** The values of an asset's dependencies, and the upstream records their reads began from. */
+export interface DependencyValues {
+  /** By parameter name (undefined for an absent optional one). */
+  readonly values: Record<string, unknown>;
+  readonly reads: readonly UpstreamRecords[];
+}
+
+/**
+ * The values of an asset's declared dependencies, each read from its upstream's first destination,
+ * with the records of what was read (see provenance-draft.ts), looked up just before each read.
+ */
 export async function readDependencies(
   asset: Asset,
   window: PartitionWindow | null,
   options: ExecuteOptions,
   base: EventScope,
-): Promise<Record<string, unknown>> {
+): Promise<DependencyValues> {
   const values: Record<string, unknown> = {};
+  const reads: UpstreamRecords[] = [];
   const declared = [...Object.keys(asset.definition.requires), ...Object.keys(asset.definition.optionalRequires)];
   for (const name of declared) {
     const dependency = options.resolve(asset, name);
@@ -39,7 +51,9 @@ export async function readDependencies(
       const metadata = { runId: options.runId, ...(options.backfillId ? { backfillId: options.backfillId } : {}) };
       const log = (level: LogLevel, message: string) =>
         options.emit({ ...base, type: "log", time: new Date().toISOString(), level, message });
-      values[name] = delivered(asset, upstream, dependency, await destination.read(upstream.ioContext(scope, schema, metadata, log)));
+      const context = upstream.ioContext(scope, schema, metadata, log);
+      reads.push({ upstream, dependency, records: await recordsOf(destination, context) });
+      values[name] = delivered(asset, upstream, dependency, await destination.read(context));
     } catch (error) {
       options.emit({ ...event, type: "destination:read:failed", time: new Date().toISOString(), error: errorInfo(error) });
       // Say which upstream lacks data: the destination only knows its own asset.
@@ -59,7 +73,7 @@ export async function readDependencies(
       durationMs: Date.now() - started,
     });
   }
-  return values;
+  return { values, reads };
 }
 
 /** The upstream window this run reads through the dependency's mapping; ConfigError for an edge that cannot be read. */

@@ -10,6 +10,7 @@ import { declareBackfills } from "./program/backfills.js";
 import { declareCheck } from "./program/check.js";
 import { declareCompletion } from "./program/completion.js";
 import { declareCoverage } from "./program/coverage.js";
+import { declareHistory } from "./program/history.js";
 import { declareInit } from "./program/init.js";
 import { declareList } from "./program/list.js";
 import { declareMaterialize } from "./program/materialize.js";
@@ -38,6 +39,7 @@ const COMMANDS = [
   declareList,
   declareShow,
   declareCoverage,
+  declareHistory,
   declareWorker,
   declareBackfills,
   declareInit,

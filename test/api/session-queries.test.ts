@@ -28,7 +28,7 @@ function config() {
     key: "revenue",
     partitioning: new il.TimePartitionConfig({ column: "day", start: "2026-01-01" }),
     requires: { orders: "orders" },
-    run: async (ctx) => [{ day: ctx.partition!.key, total: (await ctx.load("orders")).length }],
+    run: (ctx, deps) => [{ day: ctx.partition!.key, total: (deps["orders"] as unknown[]).length }],
   });
   return il.defineConfig({
     sources: [il.source({ key: "shop", assets: [orders, revenue] })({ destinations: new il.CSVDestination({ basePath: dir }) })],
@@ -78,7 +78,7 @@ describe("a session answers the command line's questions", () => {
     });
     expect(details!.writtenAt).toBeInstanceOf(Date);
     expect(await session.lastWritten("shop.orders", ["2026-01-01", "2026-01-02"])).toBeInstanceOf(Date);
-    await expect(session.partitionDetails("shop.nothing", "2026-01-02")).rejects.toThrow('no asset "shop.nothing" in this project');
+    await expect(session.partitionDetails("shop.nothing", "2026-01-02")).rejects.toThrow('unknown asset "shop.nothing"');
     await session.close();
   });
 

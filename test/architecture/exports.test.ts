@@ -11,9 +11,9 @@ const words = (text: string) => text.trim().split(/\s+/);
 
 /** What the root exports at run time: classes, functions and constants. */
 const VALUES = words(`
-    Asset AssetError BackfillResult CSVDestination CSVFormat CircularDependencyError ConfigError
-    DAG DAGError DataNotFoundError DatabaseDestination DatabaseError DependencyNotFoundError
-    Destination DestinationWriteError ExecutionContext FileDestination GCSDestination IOContext
+    Asset AssetError BackfillResult CSVDestination CSVFormat CircularDependencyError ConfigError DAG
+    DAGError DataNotFoundError DatabaseDestination DatabaseError DependencyNotFoundError Destination
+    DestinationWriteError ExecutionContext FileDestination GCSDestination HISTORY_KEPT IOContext
     InterloperError JSONLFormat ListPartition ListPartitionConfig ListPartitionWindow
     LocalObjectStoreDestination MemoryDestination MySQLDestination ObjectStoreDestination
     ObjectStoreError ParquetFormat Partition PartitionConfig PartitionError PartitionWindow
@@ -21,7 +21,8 @@ const VALUES = words(`
     TableData TimeGranularity TimePartition TimePartitionConfig TimePartitionWindow
     TimeWindowMapping UnreadableDataError Upstream asset assetCoverage backfill coverage date
     declareOptions defineConfig destination fieldSpecs inferFieldSpecs loadProject materialize
-    materializePlan openProject planMaterialize previousPeriod registerRepresentation source subscribe trailing
+    materializePlan openProject planMaterialize previousPeriod registerRepresentation source
+    subscribe trailing
 `);
 
 /** What it exports for TypeScript alone: the types of options, results and definitions. */
@@ -32,15 +33,16 @@ const TYPES = words(`
     DependencyTarget DestinationCounts DestinationCoverage DestinationOptions DestinationRelations
     DropTarget EventHandler ExecutionStatus FieldSpec FieldType FileDestinationOptions FileFormat
     FormatName GCSConnectionOptions GCSDestinationOptions GCSServiceAccountKey GranularityName
-    IOLogLevel IOLogger InterloperConfig InterloperErrorOptions InterloperEvent
-    ListPartitionOptions LocalObjectStoreOptions Logger LookbackOptions MaterializeOptions
-    MaterializeOutcome MySQLDestinationOptions NotRunPartition OpenProjectOptions OptionKind OptionKinds
-    PartitionCounts PartitionCoverage PartitionDefinition PartitionFilter PartitionOutcome
-    PartitionRecords PartitionStatus Plan PlanExecutionOptions PlanOptions PlannedRun
-    PostgresDestinationOptions Project Representation Row RowsDependency RunMetadata RunOptions
-    S3ConnectionOptions S3DestinationOptions SQLiteDestinationOptions Session SessionMaterializeOptions
-    SessionPlanOptions SessionReadOptions SessionSelection SourceDefinition
-    SourceOptions StoredObject TimePartitionOptions TimeWindowMappingOptions UnreadablePartition
+    HistoryOptions HistoryQuery IOLogLevel IOLogger InterloperConfig InterloperErrorOptions
+    InterloperEvent ListPartitionOptions LocalObjectStoreOptions Logger LookbackOptions
+    Materialization MaterializeOptions MaterializeOutcome MySQLDestinationOptions NotRunPartition
+    OpenProjectOptions OptionKind OptionKinds PartitionCounts PartitionCoverage PartitionDefinition
+    PartitionFilter PartitionOutcome PartitionRecords PartitionStatus Plan PlanExecutionOptions
+    PlanOptions PlannedRun PostgresDestinationOptions Project ProvenanceDraft Representation Row
+    RowsDependency RunMetadata RunOptions S3ConnectionOptions S3DestinationOptions
+    SQLiteDestinationOptions Session SessionCoverageOptions SessionMaterializeOptions
+    SessionPlanOptions SessionReadOptions SessionSelection SourceDefinition SourceOptions
+    StoredObject TimePartitionOptions TimeWindowMappingOptions UnreadablePartition UpstreamRead
 `);
 
 const ROOT = resolve(import.meta.dirname, "../../src/index.ts");

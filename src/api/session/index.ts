@@ -7,6 +7,8 @@ import type { Partition, PartitionWindow } from "../../partitioning/index.js";
 import { RunContext } from "../../runner/context.js";
 import type { EventHandler } from "../../runner/events.js";
 import type { Asset } from "../../asset/asset.js";
+import type { HistoryOptions } from "../../asset/asset-history.js";
+import type { Materialization } from "../../destination/provenance/materialization.js";
 import { coverage, type Coverage } from "../coverage/index.js";
 import { lastWritten, partitionDetails, type PartitionInDestination } from "../coverage/partition-details.js";
 import { describeAssets, type AssetDescription } from "../describe.js";
@@ -14,7 +16,7 @@ import { dropPlannedAssets, fullRefreshTargets, type FullRefreshTarget } from ".
 import { closeProject } from "../loaded.js";
 import { currentRowCounts, runPlan, type MaterializeOutcome } from "../materialize.js";
 import { planMaterialize, type Plan } from "../plan.js";
-import { loadProject, projectOf, type Project } from "../project.js";
+import { findAsset, loadProject, projectOf, type Project } from "../project.js";
 import { readAsset, type ReadResult } from "../read.js";
 import { refreshScope, type RefreshScope } from "../refresh-scope.js";
 import { partitioned, selectAssets, singleAsset } from "../select.js";
@@ -50,6 +52,8 @@ export {
 } from "../coverage/index.js";
 export type { PartitionInDestination } from "../coverage/partition-details.js";
 export type { AssetDescription } from "../describe.js";
+export type { HistoryOptions } from "../../asset/asset-history.js";
+export type { Materialization, UpstreamRead } from "../../destination/provenance/materialization.js";
 export type { MaterializeOutcome } from "../materialize.js";
 export type { MissingOptions } from "../missing.js";
 export type { Project } from "../project.js";
@@ -196,6 +200,15 @@ export class Session {
     return readAsset(this.project, key, readScope(partitionOrWindow, options));
   }
 
+  /**
+   * The records of an asset's writes in its first destination, newest first: of one partition
+   * (a key or a Partition), or of every partition; empty when that destination keeps none.
+   */
+  async history(asset: string, partition?: string | Partition | null, options: HistoryOptions = {}): Promise<Materialization[]> {
+    this.open();
+    return this.assetOf(asset).history(partition, options);
+  }
+
   /** Whether a run or backfill of this session is under way. */
   get running(): boolean {
     return this.runtime.watchdog.underWay;
@@ -234,9 +247,7 @@ export class Session {
   }
 
   private assetOf(key: string): Asset {
-    const asset = this.project.dag.find(key);
-    if (!asset) throw new InterloperError(`no asset "${key}" in this project`);
-    return asset;
+    return findAsset(this.project, key);
   }
 
   private open(): void {
