@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError, DependencyNotFoundError } from "../errors.js";
 import { describeValue } from "../text/describe-value.js";
 import { Destination, IOContext, type AssetRef, type IOLogLevel } from "../destination/index.js";
 import { checkDestinationOptions } from "../destination/destination.js";
@@ -9,6 +9,8 @@ import type { AssetDefinition, DestinationClass, DestinationsInput, ObjectSchema
 import { executeAsset, type ExecuteOptions } from "./execute.js";
 import { checkTags } from "./keys.js";
 import { assetHistory, type HistoryOptions } from "./asset-history.js";
+import { assetStaleness, type Staleness } from "./staleness.js";
+import { resolveWithinSource } from "./dependencies.js";
 import type { Materialization } from "../destination/provenance/materialization.js";
 
 /** What an owning source passes down to the assets that do not set their own. */
@@ -144,6 +146,20 @@ export class Asset {
     return assetHistory(this, this.requireDestination("read the history of"), partition, options);
   }
 
+  /**
+   * The stored partitions (of a window, or all) that are out of date, each with why: an upstream
+   * partition it read was materialized again, one it should have read exists now but did not
+   * then, its codeVersion changed, or its destinations hold different writes. Upstream assets
+   * are looked for in this asset's source (a DAG's session looks in the DAG).
+   */
+  staleness(window?: PartitionWindow | Partition | null): Promise<Staleness> {
+    const checked = window ? assetWindowOf(this, window, true) : null;
+    // An upstream outside the source is not found here: it never makes a partition stale.
+    const names = [...Object.keys(this.definition.requires), ...Object.keys(this.definition.optionalRequires)];
+    const upstream = names.map((name) => withinSource(this, name)).filter((found) => found !== undefined);
+    return assetStaleness(this, checked, upstream);
+  }
+
   /** Rows per stored partition key, from the first destination. */
   async partitionRowCounts(): Promise<Record<string, number>> {
     if (!this.partitioning) throw new ConfigError(`asset "${this.qualifiedKey}" is not partitioned: it has no partition row counts`);
@@ -215,5 +231,15 @@ function checkRelations(relations: Relations | undefined, destinations: readonly
         `asset "${owner}" accepts destinations of class ${allowed.map((c) => c.name).join(" or ")}, not ${d.constructor.name}`,
       );
     }
+  }
+}
+
+/** The upstream asset of a dependency among the asset's source's assets, or undefined. */
+function withinSource(asset: Asset, name: string): Asset | undefined {
+  try {
+    return resolveWithinSource(asset, name).asset;
+  } catch (error) {
+    if (error instanceof DependencyNotFoundError) return undefined;
+    throw error;
   }
 }

@@ -14,13 +14,13 @@ export function rowCountOf(data: unknown): number {
 /**
  * Rows per partition key in the one order every destination returns them: a list partitioning's
  * keys as its values are declared, then any key it no longer declares; other keys as strings,
- * which is chronological for the keys of one time granularity. Counts already in that order (a
+ * which is chronological for the keys of one time granularity. (Any value per key: staleness orders its reasons so too.) Counts already in that order (a
  * sorted listing of partition folders) are not sorted again.
  */
-export function orderedCounts(counts: Iterable<readonly [string, number]>, partitioning: PartitionConfig | null): Record<string, number> {
+export function orderedCounts<T = number>(counts: Iterable<readonly [string, T]>, partitioning: PartitionConfig | null): Record<string, T> {
   const declared = partitioning instanceof ListPartitionConfig ? new Map(partitioning.values.map((value, at) => [value, at])) : null;
   const rank = (key: string) => declared?.get(key) ?? declared?.size ?? 0;
-  const compare = ([a]: readonly [string, number], [b]: readonly [string, number]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
+  const compare = ([a]: readonly [string, T], [b]: readonly [string, T]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
   const entries = [...counts];
   if (entries.some((entry, at) => at > 0 && compare(entries[at - 1]!, entry) > 0)) entries.sort(compare);
   return Object.fromEntries(entries);

@@ -8,6 +8,8 @@ import { RunContext } from "../../runner/context.js";
 import type { EventHandler } from "../../runner/events.js";
 import type { Asset } from "../../asset/asset.js";
 import type { HistoryOptions } from "../../asset/asset-history.js";
+import { assetStaleness, type Staleness } from "../../asset/staleness.js";
+import { assetWindow } from "../scope.js";
 import type { Materialization } from "../../destination/provenance/materialization.js";
 import { coverage, type Coverage } from "../coverage/index.js";
 import { lastWritten, partitionDetails, type PartitionInDestination } from "../coverage/partition-details.js";
@@ -53,6 +55,7 @@ export {
 export type { PartitionInDestination } from "../coverage/partition-details.js";
 export type { AssetDescription } from "../describe.js";
 export type { HistoryOptions } from "../../asset/asset-history.js";
+export type { Staleness } from "../../asset/staleness.js";
 export type { Materialization, UpstreamRead } from "../../destination/provenance/materialization.js";
 export type { MaterializeOutcome } from "../materialize.js";
 export type { MissingOptions } from "../missing.js";
@@ -207,6 +210,19 @@ export class Session {
   async history(asset: string, partition?: string | Partition | null, options: HistoryOptions = {}): Promise<Materialization[]> {
     this.open();
     return this.assetOf(asset).history(partition, options);
+  }
+
+  /**
+   * The stored partitions of an asset (over a window, or all) that are out of date, each with
+   * why (see `Asset.staleness`); upstream assets are looked for in the whole project.
+   */
+  async staleness(asset: string, window?: string | PartitionWindow | Partition | null): Promise<Staleness> {
+    this.open();
+    const found = this.assetOf(asset);
+    const given = typeof window === "string" ? assetWindow(found, window) : (window ?? null);
+    const scope = given && found.partitioning ? found.partitioning.check(given, found.qualifiedKey, true) : null;
+    const upstream = this.project.dag.dependencies(found).flatMap((d) => (d.asset ? [d.asset] : []));
+    return assetStaleness(found, scope, upstream);
   }
 
   /** Whether a run or backfill of this session is under way. */
