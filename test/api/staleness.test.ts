@@ -174,6 +174,28 @@ describe("a stored partition is stale", () => {
   });
 });
 
+describe("coverage", () => {
+  it("marks stale partitions with why, counts them and gives their ranges; --json keeps the fields", async () => {
+    const session = await il.openProject(shop());
+    await session.materialize({ selection: "orders+", window: "2026-01-01..2026-01-05", concurrency: 1 });
+    await session.materialize({ selection: "orders", window: "2026-01-02..2026-01-03" });
+    await session.materialize({ selection: "orders", partition: "2026-01-05" });
+    const [orders, revenue] = await session.coverage(["orders", "revenue"], { window: "2026-01-01..2026-01-05" });
+    expect(orders!.stale).toBe(0);
+    expect(revenue!.stale).toBe(3);
+    expect(revenue!.staleRanges).toEqual(["2026-01-02..2026-01-03", "2026-01-05"]);
+    const third = revenue!.partitions.find((p) => p.key === "2026-01-03")!;
+    expect(third).toMatchObject({
+      status: "materialized",
+      stale: true,
+      staleReasons: [expect.stringContaining("shop.orders 2026-01-03 was materialized again")],
+    });
+    expect(revenue!.partitions.find((p) => p.key === "2026-01-01")!.stale).toBeUndefined();
+    expect(JSON.parse(JSON.stringify(revenue))).toMatchObject({ stale: 3, staleRanges: ["2026-01-02..2026-01-03", "2026-01-05"] });
+    await session.close();
+  });
+});
+
 describe("never stale", () => {
   it("a partition without a record, or one whose upstream keeps no records", () => {
     const record = {

@@ -41,6 +41,9 @@ export interface PartitionCoverage {
   readonly error?: string;
   /** On an unreadable partition of an asset with several destinations: those that cannot read it. */
   readonly unreadableIn?: readonly string[];
+  /** On a stored partition that is out of date (see `Asset.staleness`): true, and why. */
+  readonly stale?: true;
+  readonly staleReasons?: readonly string[];
 }
 
 /** Which partitions of an asset exist and what they hold; the shape of `coverage --json`. */
@@ -69,6 +72,9 @@ export interface Coverage {
   readonly partitions: readonly PartitionCoverage[];
   readonly missingRanges: readonly string[];
   readonly emptyRanges: readonly string[];
+  /** Expected partitions stored but out of date (see `PartitionCoverage.stale`), and their runs of keys. */
+  readonly stale: number;
+  readonly staleRanges: readonly string[];
   /**
    * The current period of a time partitioning when the expected range stops just before it
    * (the default): its data may still be arriving, so it is neither expected nor missing.
@@ -165,6 +171,8 @@ export function computeCoverage(
     partitions,
     missingRanges,
     emptyRanges,
+    stale: 0,
+    staleRanges: [],
     inProgress: time ? inProgressOf(time, union, scope, horizon!) : null,
     neverMaterialized: time !== null && !time.start && !scope.start && !scope.window && stored(union) === 0,
     // With one destination its share is the whole; with several, each is counted apart.
@@ -233,7 +241,7 @@ function inProgressOf(config: TimePartitionConfig, counts: CountLookup, scope: C
 }
 
 /** Consecutive runs of a status, as "first..last" (or the key alone); unexpected keys end the scan. */
-function ranges(statuses: readonly KeyStatus[], status: string): string[] {
+export function ranges(statuses: readonly KeyStatus[], status: string): string[] {
   const out: string[] = [];
   let start: string | null = null;
   let previous: string | null = null;

@@ -8,6 +8,8 @@ import { partitioned, selectAssets, type Selection } from "../select.js";
 import { assetWindow } from "../scope.js";
 import { computeCoverage, type Coverage } from "./compute.js";
 import { destinationCounts } from "./destinations.js";
+import { canBeStale, graphStaleness, markStale } from "./stale.js";
+import { RecordCache } from "../../asset/staleness.js";
 
 export {
   computeCoverage,
@@ -40,14 +42,24 @@ export interface CoverageOptions {
  * parallel): a partition any of them lacks is missing. Given the asset's graph, an asset with
  * no `start` is expected from its upstreams' first period (see effectiveStart).
  */
-export async function assetCoverage(asset: Asset, options: CoverageOptions = {}, graph?: AssetGraph): Promise<Coverage> {
+export async function assetCoverage(
+  asset: Asset,
+  options: CoverageOptions = {},
+  graph?: AssetGraph,
+  records: RecordCache = new RecordCache(),
+): Promise<Coverage> {
   if (!asset.partitioning) throw new ConfigError(`asset "${asset.qualifiedKey}" is not partitioned: coverage needs a partitioned asset`);
   const window = options.window !== undefined ? assetWindow(asset, options.window) : null;
-  const counts = await destinationCounts(asset);
+  // Given its graph, the stale partitions are marked: read beside the counts, not after them.
+  const [counts, stale] = await Promise.all([
+    destinationCounts(asset),
+    graph && canBeStale(asset, graph) ? graphStaleness(asset, graph, window, records) : null,
+  ]);
   const { window: _w, ...rest } = options;
   // With its graph, an asset that declares no start is expected from its upstreams' first period.
   const start = graph ? (effectiveStart(graph, asset)?.start ?? null) : null;
-  return computeCoverage(asset, counts, { window, ...rest, start });
+  const computed = computeCoverage(asset, counts, { window, ...rest, start });
+  return stale ? markStale(computed, stale) : computed;
 }
 
 /**
@@ -62,7 +74,9 @@ export async function coverage(
   const { select = [], exclude = [] } = typeof selection === "string" ? { select: [selection] } : (selection ?? {});
   const assets = selectAssets(project.dag, { select, exclude, keep: partitioned("coverage") });
   checkRangeEnd(assets, options);
-  return Promise.all(assets.map((asset) => assetCoverage(asset, options, project.dag)));
+  // Upstream records are read once, whatever number of selected assets read them.
+  const records = new RecordCache();
+  return Promise.all(assets.map((asset) => assetCoverage(asset, options, project.dag, records)));
 }
 
 /** `until` and `includeCurrent` end a range of time: refused when no asset has one. */
