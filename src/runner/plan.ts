@@ -52,6 +52,8 @@ export interface Plan {
   readonly schedule: readonly Stage[];
   /** Selected assets the window gives nothing to run, each with why and what to run instead. */
   readonly skipped: readonly SkippedAsset[];
+  /** A plan of `--stale`: by asset, the partitions it rebuilds and why each is stale (or made stale by this run). */
+  readonly staleReasons?: ReadonlyMap<string, Readonly<Record<string, readonly string[]>>>;
 }
 
 /** How a selection is planned over its window. */

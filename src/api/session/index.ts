@@ -118,7 +118,9 @@ export class Session {
   /** The runs a materialize would make, in order; throws (bad input) before anything runs. */
   async plan(options: SessionPlanOptions = {}): Promise<Plan> {
     this.open();
-    return planMaterialize(this.project, await resolvePlanOptions(this.project, options));
+    const resolved = await resolvePlanOptions(this.project, options);
+    const plan = planMaterialize(this.project, resolved);
+    return resolved.staleReasons ? { ...plan, staleReasons: resolved.staleReasons } : plan;
   }
 
   /** Plans (or takes `plan`), then runs: one execution when the window can run whole, a backfill otherwise. */

@@ -8,6 +8,7 @@ import { missingPlanOptions, type MissingOptions } from "../missing.js";
 import type { Plan, PlanOptions } from "../plan.js";
 import type { Project } from "../project.js";
 import { resolveScope, type ScopeOptions } from "../scope.js";
+import { checkStaleOptions, stalePlanOptions } from "../stale-plan.js";
 
 /**
  * Which assets: one selector (`"orders"`, `"shop"`, `"tag:finance"`, `"+orders"`), several (a
@@ -24,6 +25,12 @@ export interface SessionPlanOptions extends PlanOptions {
    * whole expected range (true, or how: `MissingOptions`); as `interloper materialize --missing`.
    */
   readonly missing?: boolean | MissingOptions;
+  /**
+   * Only the stored partitions that are stale, within the window or wherever they are, and those
+   * of the selected assets that read one of them (rebuilt after it, in the same run); as
+   * `interloper materialize --stale`. The plan says why each runs (`staleReasons`).
+   */
+  readonly stale?: boolean;
 }
 
 /** Options of `session.materialize`: what to run (as `session.plan`) and how (as `materialize`). */
@@ -66,12 +73,17 @@ function isList(selection: SessionSelection): selection is readonly string[] {
  * The options `planMaterialize` takes: the selection as `assets` and `exclude`, and `missing`
  * resolved into the partitions to run (coverage is read once, here).
  */
-export async function resolvePlanOptions(project: Project, options: SessionPlanOptions): Promise<PlanOptions> {
-  const { selection, missing, ...rest } = options;
+export async function resolvePlanOptions(project: Project, options: SessionPlanOptions): Promise<PlanOptions & Pick<Plan, "staleReasons">> {
+  checkStaleOptions(options);
+  const { selection, missing, stale, ...rest } = options;
   if (selection !== undefined && (rest.assets !== undefined || rest.exclude !== undefined))
     throw new ConfigError((o) => `${o("selection")} names the assets: leave out ${o(rest.assets !== undefined ? "assets" : "exclude")}`);
   const { select, exclude } = selectionOf(selection);
   const plan: PlanOptions = selection === undefined ? rest : { ...rest, assets: select, ...(exclude.length ? { exclude } : {}) };
+  if (stale) {
+    const found = await stalePlanOptions(project, plan);
+    return { ...found.options, staleReasons: found.reasons };
+  }
   if (!missing) return plan;
   return missingPlanOptions(project, plan, missing === true ? {} : missing);
 }

@@ -12,6 +12,8 @@ export interface DryRun {
   /** Every run, in the order it would start. */
   readonly runs: ReadonlyArray<{ readonly partition: string | null; readonly assets: readonly string[] }>;
   readonly skipped: ReadonlyArray<{ readonly asset: string; readonly reason: string }>;
+  /** With --stale: by asset, each partition rebuilt and why it is stale. */
+  readonly stale?: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
 }
 
 /** One selected asset: where it would be written and what stored data that would replace. */
@@ -47,6 +49,7 @@ export async function describeDryRun(session: Session, plan: Plan): Promise<DryR
     }),
     runs: plan.runs.map((run) => ({ partition: run.partition, assets: [...run.assets] })),
     skipped: plan.skipped.map((s) => ({ asset: s.asset, reason: s.reason })),
+    ...(plan.staleReasons ? { stale: Object.fromEntries(plan.staleReasons) } : {}),
   };
 }
 
@@ -69,7 +72,20 @@ export function dryRunLines(dryRun: DryRun, skipped: readonly SkippedAsset[]): s
       );
     }
   }
-  lines.push(...skippedLines(skipped));
+  lines.push(...staleLines(dryRun), ...skippedLines(skipped));
   const runs = dryRun.runs.slice(0, 20).map((run) => `  ${run.partition ?? "(unpartitioned)"}: ${run.assets.join(", ")}`);
   return [...lines, "Runs, in order:", ...runs, ...(dryRun.runs.length > 20 ? [`  ... and ${dryRun.runs.length - 20} more`] : [])];
+}
+
+/** With --stale: why each partition runs, a few per asset. */
+function staleLines(dryRun: DryRun): string[] {
+  const lines: string[] = [];
+  for (const [asset, partitions] of Object.entries(dryRun.stale ?? {})) {
+    const entries = Object.entries(partitions);
+    if (entries.length === 0) continue;
+    lines.push(`  ${asset}: ${count(entries.length, "stale partition")}`);
+    for (const [key, reasons] of entries.slice(0, 10)) lines.push(`    ${key}: ${reasons.join("; ")}`);
+    if (entries.length > 10) lines.push(`    ... and ${entries.length - 10} more`);
+  }
+  return lines.length > 0 ? ["Stale, so rebuilt:", ...lines] : [];
 }

@@ -43,6 +43,7 @@ export interface MaterializeFlags extends GlobalOptions, SelectionFlags, ShardFl
   readonly until?: string;
   readonly includeCurrent?: boolean;
   readonly includeEmpty?: boolean;
+  readonly stale?: boolean;
 }
 
 // Every line holds names, keys or messages from the project and its data: printed printable.
@@ -64,11 +65,11 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   const { options, shard, limits } = materializeOptions(assets, flags);
   let plan = await planOnCommandLine(session, options);
   refuseNotBegun(plan, options.now!, flags);
-  if ((flags.missing || shard) && plan.runs.length === 0) {
+  if ((flags.missing || flags.stale || shard) && plan.runs.length === 0) {
     // A script reading --dry-run --json gets its object, with no runs, whatever the case.
     if (flags.dryRun && flags.json) out(terminalJson(JSON.stringify(await describeDryRun(session, plan))));
     err(
-      `Nothing to do: no partition ${flags.missing ? "is missing" : "falls to this shard"}${plan.window ? ` in ${String(plan.window)}` : ""}.`,
+      `Nothing to do: no partition ${flags.missing ? "is missing" : flags.stale ? "is stale" : "falls to this shard"}${plan.window ? ` in ${String(plan.window)}` : ""}.`,
     );
     return 0;
   }
@@ -120,7 +121,12 @@ function materializeOptions(
   checkYes(flags);
   checkQueueOnlyFlags(flags, queueUrl(flags));
   if (flags.fullRefresh) checkFullRefreshOptions({ only: flags.missing || undefined, shard });
+  if (flags.fullRefresh && flags.stale)
+    throw new ConfigError(
+      "--full-refresh drops whole assets and rebuilds them: it cannot be combined with --stale, which rebuilds some partitions",
+    );
   if (flags.missing) options = { ...options, missing: { includeEmpty: flags.includeEmpty ?? false, ...rangeEnd(flags) } };
+  if (flags.stale) options = { ...options, stale: true };
   return { options, shard, limits: { timeoutMs, graceMs } };
 }
 

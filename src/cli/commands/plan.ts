@@ -13,6 +13,7 @@ export interface PlanFlags extends GlobalOptions, SelectionFlags {
   readonly order?: "newest" | "oldest";
   readonly json?: boolean;
   readonly missing?: boolean;
+  readonly stale?: boolean;
   readonly until?: string;
   readonly includeCurrent?: boolean;
   readonly shards?: number;
@@ -24,7 +25,12 @@ export async function planCommand(assets: readonly string[], flags: PlanFlags): 
   let options: PlanOptions = { ...planOptions(assets, flags), now: commandNow(), order: flags.order ?? "newest" };
   rangeEndNeedsMissing(flags);
   // What is missing is read once, for the plan and each of its shards.
-  if (flags.missing) options = await resolvePlanOptions(session.project, { ...options, missing: rangeEnd(flags) });
+  if (flags.missing || flags.stale)
+    options = await resolvePlanOptions(session.project, {
+      ...options,
+      ...(flags.missing ? { missing: rangeEnd(flags) } : {}),
+      ...(flags.stale ? { stale: true } : {}),
+    });
   // Keys and names are the project's text; JSON lines come through terminalJson.
   const print = (line: string) => process.stdout.write(`${printable(line)}\n`);
   const plan = await planOnCommandLine(session, options);

@@ -9,6 +9,7 @@ import {
   integer,
   jsonOption,
   missingOption,
+  staleOption,
   orderOption,
   processesOption,
   queueOption,
@@ -66,6 +67,11 @@ function scopeOptions(command: Command): Command {
   return command
     .addOption(missingOption("only the partitions coverage reports missing (newest first): resumes an interrupted backfill"))
     .option("--include-empty", "with --missing: also the partitions written with 0 rows")
+    .addOption(
+      staleOption(
+        "only the stored partitions that are out of date (an upstream partition they read was rebuilt, their codeVersion changed), and what rebuilding them makes out of date downstream, in one run",
+      ),
+    )
     .addOption(untilOption())
     .addOption(includeCurrentOption())
     .option("--dry-run", "print what would run, and the stored partitions and rows it would replace; write nothing")

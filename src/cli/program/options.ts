@@ -63,6 +63,8 @@ export const orderOption = (): OptionType =>
 
 export const missingOption = (description: string): OptionType => new Option("--missing", description);
 
+export const staleOption = (description: string): OptionType => new Option("--stale", description);
+
 export const untilOption = (
   description = "with --missing and no window: look up to this partition, inclusive (default: the last complete period)",
 ): OptionType => new Option("--until <key>", description);

@@ -6,6 +6,7 @@ import {
   integer,
   jsonOption,
   missingOption,
+  staleOption,
   orderOption,
   selectionOptions,
   untilOption,
@@ -17,6 +18,7 @@ export function declarePlan(program: Command): void {
     .description("print the runs a materialize would make, in order")
     .addOption(orderOption())
     .addOption(missingOption("only the partitions coverage reports missing now"))
+    .addOption(staleOption("only the stored partitions that are out of date, and what rebuilding them makes out of date downstream"))
     .addOption(untilOption())
     .addOption(includeCurrentOption())
     .option("--shards <n>", "split the backfill into n shards; with --json, print a GitHub Actions matrix", integer("--shards", 1, 10_000))
