@@ -1,7 +1,10 @@
 // Runs ONE benchmark task in this (fresh) process and prints its result as the last stdout line:
 //   @@BENCH {"ms":..., "maxRSSKB":..., "extra":{...}}
 // Usage: node --expose-gc bench/child.mjs <task> '<json options>'
-import * as tasks from "./lib/tasks.mjs";
+import * as taskModule from "./lib/tasks.mjs";
+import * as stalenessTasks from "./lib/staleness.mjs";
+
+const tasks = { ...taskModule, ...stalenessTasks };
 
 const [task, json = "{}"] = process.argv.slice(2);
 const fn = tasks[task];

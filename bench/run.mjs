@@ -7,7 +7,7 @@
 //
 // Options:
 //   --runs <n>        runs per workload and baseline (default 3; the median is reported)
-//   --only <ids>      comma-separated workload ids (W1,W2,...,C10Y,C100K-HOURLY,P2,W4-CSV,W4-FILE,W4-OS,W4-CSV-3650,W4-CSV-DEFAULT,W7-ARRAY,OS1,W1-NONDURABLE,W4-CSV-NONDURABLE ...)
+//   --only <ids>      comma-separated workload ids (W1,W2,...,C10Y,C100K-HOURLY,ST10Y,P2,W4-CSV,W4-FILE,W4-OS,W4-CSV-3650,W4-CSV-DEFAULT,W7-ARRAY,OS1,W1-NONDURABLE,W4-CSV-NONDURABLE ...)
 //   --with <extras>   opt-in workloads: objectstore
 //   --smoke           tiny sizes, 1 run: checks the suite works, figures mean nothing
 //   --no-build        do not rebuild dist/ even when src/ is newer
@@ -354,6 +354,16 @@ const WORKLOADS = [
     base: { task: ["coverageHourlyBaseline", { dir: dir("c100k") }] },
     baseWhat: `readdir of the table folder + stat of each of the ${size.hourly.toLocaleString("en")} partitions' data.csv (same 1 + 5 calls)`,
     target: { kind: "ratio", max: 1.5, absMax: 1500 },
+  },
+  {
+    id: "ST10Y",
+    name: "staleness-10y",
+    what: "coverage with stale partitions marked (issue 34) of a daily asset, its weekly and its monthly rollup over 10 years (3,647 + 521 + 119 partitions on CSV, reading a daily upstream of 3,647), 10 upstream days corrected, warm: median of 9 calls after 2",
+    setup: { task: ["writeRollups", { dir: dir("st10y") }], fresh: dir("st10y") },
+    lib: { task: ["staleCoverage", { dir: dir("st10y") }] },
+    base: { task: ["plainCoverage", { dir: dir("st10y") }] },
+    baseWhat: "plain coverage of the same three assets (row counts only), same calls",
+    target: { kind: "ratio", max: 2 },
   },
   {
     id: "P2",
