@@ -3,130 +3,21 @@
 // history table beside it. On SQLite (a file), PostgreSQL and MariaDB; the servers skip with a
 // printed reason when absent (`bash .ci/services` starts them).
 import { afterEach, describe, expect, it } from "vitest";
-import { IOContext, MySQLDestination, PostgresDestination, SQLiteDestination, type AssetRef } from "../../src/destination/index.js";
+import type { AssetRef } from "../../src/destination/index.js";
 import { DatabaseDestination } from "../../src/destination/database/index.js";
 import type { SqlDestination } from "../../src/destination/database/sql-destination.js";
 import { PARTITION_TABLE } from "../../src/destination/database/partition-table.js";
 import { HISTORY_TABLE } from "../../src/destination/database/provenance-statements.js";
 import { createTableStatement } from "../../src/destination/database/sql-statements.js";
-import { quoteBacktick, quoteDouble, type SqlDialect } from "../../src/destination/database/sql-dialect.js";
 import { HISTORY_KEPT } from "../../src/destination/destination.js";
-import type { Materialization, ProvenanceDraft } from "../../src/destination/provenance/materialization.js";
+import type { Materialization } from "../../src/destination/provenance/materialization.js";
 import { ConfigError } from "../../src/errors.js";
-import { TimeGranularity, TimePartitionConfig, TimePartitionWindow, type PartitionFilter } from "../../src/partitioning/index.js";
-import type { FieldSpec } from "../../src/schema/index.js";
-import { makeTempDir } from "../contract/temp-dir.js";
-import { MYSQL_CONNECTION, mysqlAvailable, PG_CONNECTION, postgresAvailable, uniqueName } from "./servers.js";
+import type { PartitionFilter } from "../../src/partitioning/index.js";
+import { cleanUp, contextOf, daily, days, ENGINES, type Place, places, rowsOf, sql } from "./provenance-places.js";
+import { mysqlAvailable } from "./servers.js";
 
-const daily = new TimePartitionConfig({ column: "date", allowWindow: true });
-const days = (first: string, last = first) => new TimePartitionWindow(first, last, TimeGranularity.DAY);
-const SCHEMA: FieldSpec[] = [
-  { name: "date", type: "date", nullable: false },
-  { name: "writer", type: "string", nullable: true },
-  { name: "n", type: "integer", nullable: true },
-];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-
-type Sql = SqlDestination & { run(sql: string, params?: readonly unknown[]): Promise<Record<string, unknown>[]>; dialect: SqlDialect };
-const sql = (destination: SqlDestination) => destination as Sql;
-
-interface Place {
-  /** A destination on the place; each call a new instance (its own connection or pool). */
-  destination(): SqlDestination;
-  /** The dataset the test writes to. */
-  readonly dataset: string;
-  /** Statements crafting an empty dataset as main's code leaves it: nothing for SQLite. */
-  createDataset(): string[];
-  cleanup(): Promise<void>;
-}
-
-interface Engine {
-  readonly name: string;
-  available(): Promise<boolean>;
-  place(): Promise<Place>;
-}
-
-/** Every destination a place made, closed after the test. */
-const opened: SqlDestination[] = [];
-const tracked = (destination: SqlDestination) => (opened.push(destination), destination);
-
-const ENGINES: Engine[] = [
-  {
-    name: "SQLite",
-    available: async () => true,
-    async place() {
-      const dir = await makeTempDir("interloper-provenance-sql-");
-      return {
-        destination: () => tracked(new SQLiteDestination({ path: `${dir.path}/warehouse.db` })),
-        dataset: "shop",
-        createDataset: () => [],
-        cleanup: () => dir.remove(),
-      };
-    },
-  },
-  {
-    name: "PostgreSQL",
-    available: postgresAvailable,
-    async place() {
-      const dataset = uniqueName("il_prov");
-      return {
-        destination: () => tracked(new PostgresDestination({ connection: PG_CONNECTION })),
-        dataset,
-        createDataset: () => [`CREATE SCHEMA IF NOT EXISTS ${quoteDouble(dataset)}`],
-        async cleanup() {
-          const admin = sql(tracked(new PostgresDestination({ connection: PG_CONNECTION })));
-          await admin.run(`DROP SCHEMA IF EXISTS ${quoteDouble(dataset)} CASCADE`);
-        },
-      };
-    },
-  },
-  {
-    name: "MariaDB",
-    available: mysqlAvailable,
-    async place() {
-      const dataset = uniqueName("il_prov");
-      return {
-        destination: () => tracked(new MySQLDestination({ connection: MYSQL_CONNECTION })),
-        dataset,
-        createDataset: () => [`CREATE DATABASE IF NOT EXISTS ${quoteBacktick(dataset)} CHARACTER SET utf8mb4`],
-        async cleanup() {
-          const admin = sql(tracked(new MySQLDestination({ connection: MYSQL_CONNECTION })));
-          await admin.run(`DROP DATABASE IF EXISTS ${quoteBacktick(dataset)}`);
-        },
-      };
-    },
-  },
-];
-
-const places: Place[] = [];
-afterEach(async () => {
-  for (const place of places.splice(0)) await place.cleanup();
-  for (const destination of opened.splice(0)) await destination.close();
-});
-
-/** A draft as a run hands it: its start, code version, and an upstream read per partition. */
-const draft = (codeVersion: string | null = "7"): ProvenanceDraft => ({
-  startedAt: "2026-03-01T10:00:00.000Z",
-  codeVersion,
-  interloperVersion: "9.9.9",
-  upstream: (partition) => [{ asset: "shop.raw", partition, materialization: `raw-${partition}` }],
-});
-
-function contextOf(
-  asset: AssetRef,
-  window: TimePartitionWindow | null,
-  runId = "run-1",
-  warnings: string[] = [],
-  schema: FieldSpec[] | null = SCHEMA,
-): IOContext {
-  return new IOContext({
-    asset,
-    window,
-    schema: asset.partitioning ? schema : (schema?.filter((field) => field.name !== "date") ?? null),
-    metadata: { runId, backfillId: "backfill-1", provenance: draft() },
-    log: (level, message) => void (level === "warn" && warnings.push(message)),
-  });
-}
+afterEach(cleanUp);
 
 /** The destination, its records stored through `around` (given the stored hook and the records). */
 function overriding(
@@ -138,8 +29,6 @@ function overriding(
     around(() => stored.recordMaterializations.call(destination, table, dataset, records), records);
   return destination;
 }
-
-const rowsOf = (date: string, writer: string, n: number) => Array.from({ length: n }, (_, i) => ({ date, writer, n: i }));
 
 describe.each(ENGINES)("$name: materialization records", (engine) => {
   let up: boolean | undefined;
@@ -345,7 +234,8 @@ describe.each(ENGINES)("$name: materialization records", (engine) => {
     const { destination, asset, place } = s;
     const d = sql(destination);
     // The partition table as main's code creates it: the insertion-order column and the entry.
-    await d.driver.prepareSchema?.();
+    // MySQL's exact text type names the server's collation: learnt first, as a write would.
+    await (destination as unknown as { driver: { prepareSchema?(): Promise<void> } }).driver.prepareSchema?.();
     for (const statement of place.createDataset()) await d.run(statement);
     const partitions = qualified(destination, PARTITION_TABLE, place.dataset);
     await d.run(
