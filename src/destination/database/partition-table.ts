@@ -118,12 +118,4 @@ export const partitionTable = {
     const rows = selected === null ? [] : (TableData.from(selected)?.rows ?? []);
     return rows.map((row) => keyOfEntry(row[ENTRY], table)).filter((key): key is string => key !== null);
   },
-
-  /** Removes every entry of `table`, a bounded number per statement. */
-  async forget(hooks: DatabaseHooks, table: string, dataset: string | null): Promise<void> {
-    const entries = (await countedKeys(hooks, table, dataset)).map((key) => entryOf(table, key));
-    for (let start = 0; start < entries.length; start += 1000) {
-      await hooks.delete(PARTITION_TABLE, dataset, { column: ENTRY, values: entries.slice(start, start + 1000) });
-    }
-  },
 };
