@@ -124,6 +124,17 @@ describe.each(ENGINES)("$name: materialization records", (engine) => {
     // Past 1,000 partitions the table's records are read and filtered: still one query.
     const long = await destination.materializations(contextOf(asset, days("2023-01-01", "2026-01-02")));
     expect(Object.keys(long).sort()).toEqual(["2026-01-01", "2026-01-02"]);
+    // One statement per asset and window, however many partitions it holds.
+    const driver = (destination as unknown as { driver: { run: (...args: unknown[]) => Promise<unknown> } }).driver;
+    const run = driver.run.bind(driver);
+    let statements = 0;
+    driver.run = (...args: unknown[]) => (statements++, run(...args));
+    for (const window of [null, days("2026-01-01", "2026-01-03"), days("2020-01-01", "2026-01-03")]) {
+      statements = 0;
+      await destination.materializations(contextOf(asset, window));
+      expect(statements, `statements for the window ${String(window)}`).toBe(1);
+    }
+    driver.run = run;
     // Another asset of the dataset, whose table name the first's is a prefix of, is not mixed in.
     const other = { ...asset, key: "shop.orders_daily", table: "orders_daily" };
     await destination.write(contextOf(other, days("2026-01-09")), rowsOf("2026-01-09", "b", 1));
