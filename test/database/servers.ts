@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import type { PartitionFilter } from "../../src/destination/index.js";
 import type { TimeGranularity } from "../../src/partitioning/index.js";
 import type { IOContext } from "../../src/destination/index.js";
+import type { Materialization } from "../../src/destination/provenance/materialization.js";
 import { MySQLDestination, PostgresDestination } from "../../src/destination/database/index.js";
 import { quoteBacktick, quoteDouble } from "../../src/destination/database/sql-dialect.js";
 import { serviceAvailable } from "../support/services.js";
@@ -46,7 +47,18 @@ export async function mysqlAvailable(): Promise<boolean> {
   return serviceAvailable("MariaDB", up, MYSQL_HOW);
 }
 
-type Hooks = Pick<PostgresDestination, "insert" | "delete" | "select" | "count" | "countPeriods">;
+type Hooks = Pick<
+  PostgresDestination,
+  | "insert"
+  | "delete"
+  | "select"
+  | "count"
+  | "countPeriods"
+  | "recordMaterializations"
+  | "forgetPartitions"
+  | "storedMaterializations"
+  | "pastMaterializations"
+>;
 
 /** The datasets an isolated destination renamed, to drop after the test. */
 export interface Isolated {
@@ -79,6 +91,14 @@ function renaming<T extends Hooks>(target: T, iso: Isolated): void {
   self["countPeriods"] = (t: string, d: string | null, c: string, g: TimeGranularity) =>
     base.countPeriods.call(target, t, iso.rename(d), c, g);
   self["ensureTable"] = (t: string, d: string | null, c: IOContext) => base.ensureTable.call(target, t, iso.rename(d), c);
+  // The materialization records' statements, which go to the partition table and the history directly.
+  self["recordMaterializations"] = (t: string, d: string | null, r: readonly Materialization[]) =>
+    base.recordMaterializations.call(target, t, iso.rename(d), r);
+  self["forgetPartitions"] = (t: string, d: string | null) => base.forgetPartitions.call(target, t, iso.rename(d));
+  self["storedMaterializations"] = (t: string, d: string | null, k: readonly (string | null)[] | null) =>
+    base.storedMaterializations.call(target, t, iso.rename(d), k);
+  self["pastMaterializations"] = (t: string, d: string | null, k: string | null | undefined, l: number) =>
+    base.pastMaterializations.call(target, t, iso.rename(d), k, l);
 }
 
 /** A PostgresDestination whose datasets live under a random prefix, and its cleanup. */

@@ -124,6 +124,7 @@ describe("names made to inject SQL", () => {
         const table = field === "table" ? name : "events";
         expected.add(`${dataset}.${table}`);
         expected.add(`${dataset}._interloper_partitions`);
+        expected.add(`${dataset}._interloper_materializations`);
       }
     }
     const tables = (await run(`SELECT name FROM sqlite_master WHERE type = 'table'`)).map((row) => String(row["name"]));
@@ -234,6 +235,7 @@ const TYPE = `(?:bigint|text|date|double precision|boolean|timestamptz|jsonb|BIG
 const ROW_ID = "(?:INTEGER PRIMARY KEY|bigint GENERATED ALWAYS AS IDENTITY \\(CACHE \\d+\\)|BIGINT AUTO_INCREMENT PRIMARY KEY)";
 const TABLE = "(?:I\\.)?I";
 const BY_TIME = "I >= P AND I < P";
+const BY_PREFIX = "substr\\(I, 1, \\d+\\) = P";
 const WHERE = `(?: WHERE (?:1 = 0|I = P|I IN \\(P(?:, P)*\\)|${BY_TIME}))?`;
 const SHAPES: readonly RegExp[] = [
   // Catalog queries: names are bound values.
@@ -262,6 +264,13 @@ const SHAPES: readonly RegExp[] = [
   new RegExp(`^INSERT INTO ${TABLE} \\(I(?:, I)*\\) VALUES \\(P(?:, P)*\\)(?:, \\(P(?:, P)*\\))*$`),
   new RegExp(`^SELECT I(?:, I)* FROM ${TABLE}${WHERE} ORDER BY I$`),
   new RegExp(`^SELECT I AS v, COUNT\\(\\*\\) AS n FROM ${TABLE} WHERE I IS NOT NULL GROUP BY I$`),
+  // Materialization records (provenance-statements.ts): an asset's entries by their prefix, bound.
+  new RegExp(`^SELECT I, I FROM ${TABLE} WHERE I IS NOT NULL AND (?:${BY_PREFIX}|I IN \\(P(?:, P)*\\))$`),
+  new RegExp(`^SELECT I, I FROM ${TABLE} WHERE (?:${BY_PREFIX}|I = P AND I = P) ORDER BY I DESC, I DESC LIMIT \\d+$`),
+  new RegExp(
+    `^DELETE FROM ${TABLE} WHERE I IN \\(SELECT ranked\\.r FROM \\(SELECT I AS r, ROW_NUMBER\\(\\) OVER \\(PARTITION BY I ORDER BY I DESC, I DESC\\) AS n FROM ${TABLE} WHERE I IN \\(P(?:, P)*\\)\\) AS ranked WHERE ranked\\.n > \\d+\\)$`,
+  ),
+  new RegExp(`^DELETE FROM ${TABLE} WHERE ${BY_PREFIX}$`),
 ];
 
 /**
@@ -602,7 +611,8 @@ describe("names made to inject SQL: every statement sent is one of the destinati
         const expected = new Map<string, string[]>();
         for (const { dataset, table, columns } of made) {
           expected.set(tableKey(dataset, table), columns);
-          expected.set(tableKey(dataset, "_interloper_partitions"), ["_interloper_row", "entry"]);
+          expected.set(tableKey(dataset, "_interloper_partitions"), ["_interloper_row", "entry", "record"]);
+          expected.set(tableKey(dataset, "_interloper_materializations"), ["_interloper_row", "slot", "entry", "ended", "record"]);
         }
         const allowed = new Set([...expected].flatMap(([key, columns]) => [...key.split("\u0000"), ...columns]));
         expect(statements.length).toBeGreaterThan(names.length * 4);

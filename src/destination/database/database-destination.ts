@@ -1,16 +1,17 @@
-import { DataNotFoundError, PartitionError, SchemaError } from "../../errors.js";
-import { ListPartitionConfig, TimePartitionConfig } from "../../partitioning/index.js";
+import { DataNotFoundError, SchemaError } from "../../errors.js";
+import { TimePartitionConfig } from "../../partitioning/index.js";
 import { describeValue } from "../../text/describe-value.js";
-import type { Partition, PartitionConfig, PartitionFilter, PartitionWindow, TimeGranularity } from "../../partitioning/index.js";
-import { instantOf } from "../../partitioning/dates.js";
+import type { Partition, PartitionConfig, PartitionFilter, TimeGranularity } from "../../partitioning/index.js";
 import { TableData } from "../../representation/index.js";
 import { inferFieldSpecs, reconcileRows } from "../../schema/index.js";
 import { Destination, type DropTarget } from "../destination.js";
 import { missingHook } from "../hook-check.js";
 import { orderedCounts } from "../row-count.js";
 import type { IOContext } from "../io-context.js";
+import type { Materialization } from "../provenance/materialization.js";
 import { checkDatabaseSubclass, definedAtOrBelow } from "./override-check.js";
-import { forgetTable, partitionTableContext, recordWritten, writtenAmong, writtenKeys } from "./partition-table.js";
+import { filtersOf, partitionKeyOf } from "./partition-keys.js";
+import { forgetTable, PARTITION_TABLE, partitionTableContext, recordWritten, writtenAmong, writtenKeys } from "./partition-table.js";
 import { checkWindowRows } from "./window-check.js";
 import { throughUnit } from "./unit-check.js";
 import { nounFor } from "../../text/english.js";
@@ -21,35 +22,6 @@ export interface WriteScope {
   readonly table: string;
   readonly dataset: string | null;
   readonly partitions: readonly string[] | null;
-}
-
-/** The partition key a stored column value (as `count` renders it) belongs to, or null. */
-function partitionKeyOf(partitioning: PartitionConfig | null, value: string): string | null {
-  if (partitioning instanceof TimePartitionConfig) {
-    const time = instantOf(value);
-    if (Number.isNaN(time)) return null;
-    const g = partitioning.granularity;
-    return g.format(g.truncate(new Date(time)));
-  }
-  if (partitioning instanceof ListPartitionConfig || partitioning === null) return value;
-  // A kind of the user's own: a stored value names the partition its kind reads it as a key of.
-  try {
-    return partitioning.partition(value).key;
-  } catch (error) {
-    // `partition` throws PartitionError for text that is no key: a value of no partition.
-    if (error instanceof PartitionError) return null;
-    throw error;
-  }
-}
-
-/**
- * The filters selecting a window's rows, in the two shapes the hooks are documented to receive:
- * a time window's half-open bounds, and one `{ column, value }` per partition of a list window
- * (whose rows no single range holds).
- */
-function filtersOf(window: PartitionWindow, column: string): PartitionFilter[] {
-  const filter = window.filter(column);
-  return "values" in filter ? window.partitions.map((partition) => partition.filter(column)) : [filter];
 }
 
 /**
@@ -100,6 +72,14 @@ export abstract class DatabaseDestination extends Destination {
   writtenPartitions?(table: string, dataset: string | null, keys: readonly string[] | null): MaybePromise<Iterable<string>>;
   /** With `recordPartitions`, for `materialize --full-refresh`: forgets every partition recorded for `table`. */
   forgetPartitions?(table: string, dataset: string | null): MaybePromise<void>;
+  /**
+   * Optional (provenance), with `materializations`, `materializationHistory` and the
+   * `recordPartitions` trio (the built-in SQL backends have them all): stores, inside the write's
+   * transaction after the data, the materialization record of each partition written (one for an
+   * unpartitioned asset, whose `partition` is null). The base then records the written
+   * partitions through this hook alone, not `recordPartitions`. Without it, provenance is unknown.
+   */
+  recordMaterializations?(table: string, dataset: string | null, records: readonly Materialization[]): MaybePromise<void>;
 
   /**
    * Optional, for `materialize --full-refresh`: drops the table, its indexes and anything else
@@ -146,18 +126,29 @@ export abstract class DatabaseDestination extends Destination {
     const { table: name, dataset } = context.asset;
     const window = context.window;
     const column = window ? context.partitionColumn() : null;
-    if (window && column) checkWindowRows(context.asset.key, this.displayName, table, window, column, context.logger);
+    const rows =
+      window && column ? checkWindowRows(context.asset.key, this.displayName, table, window, column, context.logger) : [table.length];
     // Data arrives conformed; without a schema the columns come from the rows themselves.
     const typed = context.schema ? context : context.withSchema(inferFieldSpecs(table.rows));
     await this.ensureTable(name, dataset, typed);
-    if (window) await this.ensureTable(partitionTableContext(dataset).asset.table, dataset, partitionTableContext(dataset));
+    const records = this.recordMaterializations;
+    if (window || records) await this.ensureTable(PARTITION_TABLE, dataset, partitionTableContext(dataset));
     const scope: WriteScope = { table: name, dataset, partitions: window ? window.partitions.map((p) => p.key) : null };
     const unwritten = `asset "${context.asset.key}" was not written${window ? ` for ${String(window)}` : ""}`;
     const replace = async () => {
       if (window && column) for (const filter of filtersOf(window, column)) await this.delete(name, dataset, filter);
       else await this.delete(name, dataset, null);
       await this.insert(name, dataset, table.data, typed);
-      if (window) await recordWritten(this, name, dataset, window);
+      // Built in the transaction, at its end: a MySQL deadlock's victim runs this again, and the
+      // record stored is the one of the attempt that commits.
+      if (records)
+        await records.call(
+          this,
+          name,
+          dataset,
+          context.partitions.map((p, i) => context.materialization(p, rows[i]!)),
+        );
+      else if (window) await recordWritten(this, name, dataset, window);
     };
     await throughUnit(this, "transaction", replace, unwritten, scope);
   }

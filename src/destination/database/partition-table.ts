@@ -17,8 +17,13 @@ const PARTITION_TABLE_SCHEMA: readonly FieldSpec[] = [{ name: ENTRY, type: "stri
 // `writtenPartitions` hooks, which the built-in SQL backends implement over this table); for
 // any other backend the base keeps this table through the four hooks, with `{ column, value }`
 // filters only, so a backend that renders the documented filter shapes needs nothing more.
-// An entry is the JSON text of [table, key]: unambiguous whatever characters either holds.
-const entryOf = (table: string, key: string): string => JSON.stringify([table, key]);
+// An entry is the JSON text of [table, key]: unambiguous whatever characters either holds. A
+// built-in SQL backend also keeps an entry [table, null] for an unpartitioned asset, holding its
+// materialization record (see provenance-tables.ts): no key is read from it.
+export const entryOf = (table: string, key: string | null): string => JSON.stringify([table, key]);
+
+/** The text every entry of `table` starts with, and no entry of another table: `["orders",`. */
+export const entryPrefix = (table: string): string => `${JSON.stringify([table]).slice(0, -1)},`;
 
 function keyOfEntry(entry: unknown, table: string): string | null {
   if (typeof entry !== "string") return null;
@@ -30,8 +35,8 @@ function keyOfEntry(entry: unknown, table: string): string | null {
   }
 }
 
-/** The context a dialect is given to create the partition table. */
-export function partitionTableContext(dataset: string | null): IOContext {
+/** The context a dialect is given to create the partition table (with `fields`: a built-in backend's adds the records). */
+export function partitionTableContext(dataset: string | null, fields: readonly FieldSpec[] = PARTITION_TABLE_SCHEMA): IOContext {
   return new IOContext({
     asset: {
       key: PARTITION_TABLE,
@@ -40,7 +45,7 @@ export function partitionTableContext(dataset: string | null): IOContext {
       partitioning: null,
       description: "interloper: the partitions written to each table of this dataset",
     },
-    schema: PARTITION_TABLE_SCHEMA,
+    schema: fields,
   });
 }
 
@@ -112,13 +117,5 @@ export const partitionTable = {
     const selected = await hooks.select(PARTITION_TABLE, dataset, { column: ENTRY, values: keys.map((key) => entryOf(table, key)) });
     const rows = selected === null ? [] : (TableData.from(selected)?.rows ?? []);
     return rows.map((row) => keyOfEntry(row[ENTRY], table)).filter((key): key is string => key !== null);
-  },
-
-  /** Removes every entry of `table`, a bounded number per statement. */
-  async forget(hooks: DatabaseHooks, table: string, dataset: string | null): Promise<void> {
-    const entries = (await countedKeys(hooks, table, dataset)).map((key) => entryOf(table, key));
-    for (let start = 0; start < entries.length; start += 1000) {
-      await hooks.delete(PARTITION_TABLE, dataset, { column: ENTRY, values: entries.slice(start, start + 1000) });
-    }
   },
 };

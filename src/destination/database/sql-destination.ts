@@ -1,12 +1,17 @@
-import { SchemaError } from "../../errors.js";
+import { ConfigError, SchemaError } from "../../errors.js";
 import { describeValue } from "../../text/describe-value.js";
 import type { PartitionFilter, TimeGranularity } from "../../partitioning/index.js";
 import { type Row, TableData } from "../../representation/index.js";
 import { inferFieldSpecs } from "../../schema/index.js";
+import type { HistoryQuery } from "../destination.js";
 import type { IOContext } from "../io-context.js";
+import type { Materialization } from "../provenance/materialization.js";
+import { count as countOf } from "../../text/english.js";
 import { DatabaseDestination, type WriteScope } from "./database-destination.js";
 import { checkDoubleIntegers, widenedIntoDouble } from "./integer-widening.js";
-import { partitionTable } from "./partition-table.js";
+import { PARTITION_ENTRY, PARTITION_TABLE, partitionTable } from "./partition-table.js";
+import { HISTORY_TABLE } from "./provenance-statements.js";
+import { historyTableContext, type ReadRecords, recordsTableContext, SqlProvenance } from "./provenance-tables.js";
 import { ROW_COLUMN, type SqlDialect } from "./sql-dialect.js";
 import type { SqlDriver } from "./sql-driver.js";
 import { SqlTables } from "./sql-tables.js";
@@ -35,6 +40,14 @@ export abstract class SqlDestination extends DatabaseDestination {
     driver: () => this.driver,
     run: (sql) => this.run(sql),
     name: () => this.displayName,
+  });
+  /** Its materialization records, in the partition table and the history beside it. */
+  readonly #provenance = new SqlProvenance({
+    dialect: () => this.dialect,
+    driver: () => this.driver,
+    columnsOf: (table, dataset, fresh) => (fresh ? this.#tables.freshColumnsOf(table, dataset) : this.#tables.columnsOf(table, dataset)),
+    deleteEntries: (dataset, entries) => this.delete(PARTITION_TABLE, dataset, { column: PARTITION_ENTRY, values: entries }),
+    lock: (table, dataset) => this.#lock(table, dataset),
   });
 
   /** Runs one statement through the driver, inside the current transaction when there is one; returns its rows. */
@@ -97,8 +110,61 @@ export abstract class SqlDestination extends DatabaseDestination {
     return partitionTable.written(this, table, dataset, keys);
   }
 
+  /** Forgets the table's partitions and its materialization records, current and past (the unpartitioned one too). */
   override forgetPartitions(table: string, dataset: string | null): Promise<void> {
-    return partitionTable.forget(this, table, dataset);
+    return this.#provenance.forget(table, dataset);
+  }
+
+  /** Stores the records of a write, in its transaction (see SqlProvenance.record). */
+  override recordMaterializations(table: string, dataset: string | null, records: readonly Materialization[]): Promise<void> {
+    return this.#provenance.record(table, dataset, records);
+  }
+
+  /** The record of each stored partition of the window (every one without a window), in one query; "" for an unpartitioned asset. */
+  override async materializations(context: IOContext): Promise<Record<string, Materialization>> {
+    const { table, dataset, partitioning } = context.asset;
+    const keys = !partitioning ? [null] : context.window ? context.window.partitions.map((p) => p.key) : null;
+    return this.#warnDamaged(context, PARTITION_TABLE, await this.storedMaterializations(table, dataset, keys));
+  }
+
+  /** The records of past writes of the asset (or of one partition), newest first, from the history table. */
+  override async materializationHistory(context: IOContext, query: HistoryQuery): Promise<Materialization[]> {
+    const { limit } = query;
+    if (!Number.isSafeInteger(limit) || limit < 0)
+      throw new ConfigError(`${this.displayName}: the history's limit must be a whole number of 0 or more, got ${describeValue(limit)}`);
+    const key = query.partition === undefined ? undefined : (query.partition?.key ?? null);
+    const { table, dataset } = context.asset;
+    return this.#warnDamaged(context, HISTORY_TABLE, await this.pastMaterializations(table, dataset, key, limit));
+  }
+
+  /** The current records of `keys` of a table (null in them: the unpartitioned asset's; null: every partition's). */
+  storedMaterializations(
+    table: string,
+    dataset: string | null,
+    keys: readonly (string | null)[] | null,
+  ): Promise<ReadRecords<Record<string, Materialization>>> {
+    return this.#provenance.current(table, dataset, keys);
+  }
+
+  /** The newest `limit` past records of a table's partition (null: the unpartitioned asset's; undefined: every partition's). */
+  pastMaterializations(
+    table: string,
+    dataset: string | null,
+    key: string | null | undefined,
+    limit: number,
+  ): Promise<ReadRecords<Materialization[]>> {
+    return this.#provenance.history(table, dataset, key, limit);
+  }
+
+  /** The records read, after one warning naming the table that holds those that could not be read. */
+  #warnDamaged<T>(context: IOContext, internal: string, read: ReadRecords<T>): T {
+    if (read.damaged > 0) {
+      const where = `${context.asset.dataset === null ? "" : `${context.asset.dataset}.`}${internal}`;
+      context.logger.warn(
+        `${this.displayName}: ${countOf(read.damaged, "materialization record")} of asset "${context.asset.key}" in table ${where} (${this.location}) cannot be read, damaged or edited by hand; left out, ${read.damaged === 1 ? "its partition reads" : "their partitions read"} as provenance unknown`,
+      );
+    }
+    return read.records;
   }
 
   async insert(table: string, dataset: string | null, data: unknown, context: IOContext): Promise<void> {
@@ -121,12 +187,17 @@ export abstract class SqlDestination extends DatabaseDestination {
 
   /** Inside a write's transaction, first locks the table where the dialect does so (see SqlDialect.writeLock). */
   async delete(table: string, dataset: string | null, where: PartitionFilter | null): Promise<void> {
-    const lock = this.driver.inUnit() ? this.dialect.writeLock(this.dialect.table(table, dataset)) : null;
-    if (lock !== null) await this.run(lock);
+    await this.#lock(table, dataset);
     const columns = await this.#tables.columnsOf(table, dataset);
     if (!columns) return;
     const { sql, params } = deleteStatement(this.dialect, table, dataset, where, columns);
     await this.run(sql, params);
+  }
+
+  /** Inside a write's transaction, locks the table against other writers where the dialect does (see SqlDialect.writeLock). */
+  async #lock(table: string, dataset: string | null): Promise<void> {
+    const lock = this.driver.inUnit() ? this.dialect.writeLock(this.dialect.table(table, dataset)) : null;
+    if (lock !== null) await this.run(lock);
   }
 
   async select(table: string, dataset: string | null, where: PartitionFilter | null): Promise<Row[] | null> {
@@ -187,7 +258,10 @@ export abstract class SqlDestination extends DatabaseDestination {
   /** Creates the table from context.schema, or adds the columns a later schema adds; the driver learns what DDL needs first. */
   protected override async ensureTable(table: string, dataset: string | null, context: IOContext): Promise<void> {
     await this.driver.prepareSchema?.();
-    await this.#tables.ensure(table, dataset, context);
+    if (table !== PARTITION_TABLE) return this.#tables.ensure(table, dataset, context);
+    // The partition table with its record column (added to an older one), and the history beside it.
+    await this.#tables.ensure(PARTITION_TABLE, dataset, recordsTableContext(dataset));
+    await this.#tables.ensure(HISTORY_TABLE, dataset, historyTableContext(dataset));
   }
 
   toJSON(): Record<string, unknown> {

@@ -5,6 +5,7 @@ import type { IOContext } from "../io-context.js";
 import { checkAdded, checkColumnNames } from "./column-names.js";
 import { PARTITION_ENTRY, PARTITION_TABLE } from "./partition-table.js";
 import { PartitionIndexes } from "./partition-index.js";
+import { HISTORY_TABLE } from "./provenance-statements.js";
 import { type SqlDialect, storageKind } from "./sql-dialect.js";
 import type { SqlDriver } from "./sql-driver.js";
 import { addColumnStatement, createTableStatement, dropTableStatement } from "./sql-statements.js";
@@ -48,6 +49,12 @@ export class SqlTables {
   /** Forgets what the catalog said (after a rollback that may have undone DDL). */
   forget(): void {
     this.#catalog.clear();
+  }
+
+  /** The table's columns read afresh from the catalog (another process may have changed them). */
+  async freshColumnsOf(table: string, dataset: string | null): Promise<Columns | null> {
+    this.#catalog.delete(JSON.stringify([dataset, table]));
+    return this.columnsOf(table, dataset);
   }
 
   /** Drops the table (its indexes and comment go with it) and forgets what was known of it. */
@@ -122,13 +129,14 @@ export class SqlTables {
 
   /**
    * The column type of a field of the asset `context` names, in `table`. A list partition's
-   * values and the partition table's entries are compared with = and IN, so exactly; a time partition's
-   * are compared as instants, whatever text they are stored as.
+   * values and the entries of the partition table and the history are compared with = and IN,
+   * so exactly; a time partition's are compared as instants, whatever text they are stored as.
    */
   typeOf(field: FieldSpec, context: IOContext, table: string): string {
     const partitioning = context.asset.partitioning;
     const key = field.name === partitioning?.column;
-    const exact = (key && !(partitioning instanceof TimePartitionConfig)) || (table === PARTITION_TABLE && field.name === PARTITION_ENTRY);
+    const entry = (table === PARTITION_TABLE || table === HISTORY_TABLE) && field.name === PARTITION_ENTRY;
+    const exact = (key && !(partitioning instanceof TimePartitionConfig)) || entry;
     return this.owner.dialect().columnType(storageKind(field), key, exact);
   }
 

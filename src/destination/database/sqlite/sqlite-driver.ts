@@ -7,6 +7,7 @@ import type { FieldSpec } from "../../../schema/index.js";
 import { LazyConnection } from "../lazy-connection.js";
 import { loadDriver } from "../optional-driver.js";
 import { PARTITION_TABLE } from "../partition-table.js";
+import { HISTORY_TABLE } from "../provenance-statements.js";
 import { wrapDriverError } from "../secrets.js";
 import type { DatabasePlace, ForgetCatalog, SqlDriver } from "../sql-driver.js";
 import { multiRowInsert } from "../sql-statements.js";
@@ -136,14 +137,15 @@ export class SqliteDriver implements SqlDriver {
    * The columns of the table stored under this name. SQLite finds a table by its name in any
    * case (ASCII), so the name it stores is compared exactly: a table of another asset whose name
    * differs only in case is refused, never written, read or counted as this one. Datasets that
-   * differ only in case share their partition table (entries name their table, and those cannot clash).
+   * differ only in case share their partition table and history (entries name their table, and
+   * those cannot clash).
    */
   async readColumns(table: string, dataset: string | null): Promise<Map<string, string> | null> {
     const name = sqliteTableName(table, dataset);
     const rows = await this.#exclusive(() => this.#catalogRows(name, dialect.columnsQuery(table, dataset)));
     if (rows.length === 0) return null;
     const stored = String(rows[0]!["stored"]);
-    const sharedPartitionTable = table === PARTITION_TABLE && stored.endsWith(`.${PARTITION_TABLE}`);
+    const sharedPartitionTable = (table === PARTITION_TABLE || table === HISTORY_TABLE) && stored.endsWith(`.${table}`);
     if (stored !== name && !sharedPartitionTable) {
       throw new SchemaError(
         `SQLite ${this.path}: table "${name}" would be the existing table "${stored}": SQLite table names ignore case, so the two cannot be told apart; give one of the assets a distinct table (set \`table\`) or dataset`,
