@@ -11,7 +11,8 @@ vi.hoisted(() => {
 import * as il from "../../src/index.js";
 import { computeCoverage, type Coverage } from "../../src/api/coverage/index.js";
 import { cellChar, coverageBar, layoutCoverage, type Block } from "../../src/cli/views/coverage-layout.js";
-import { blockLines, coverageText, factLines, legend, listBars, summaryEntry, summaryLines } from "../../src/cli/views/coverage-text.js";
+import { blockLines, coverageText, factLines, legend, listBars } from "../../src/cli/views/coverage-text.js";
+import { summaryEntry, summaryLines } from "../../src/cli/views/coverage-summary.js";
 import { CoverageView } from "../../src/cli/views/coverage-view.js";
 import { coverageHtml } from "../../src/cli/report/coverage-html.js";
 
