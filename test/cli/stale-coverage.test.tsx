@@ -12,6 +12,7 @@ import { cellChar, coverageBar, layoutCoverage, STALE_MARK } from "../../src/cli
 import { coverageText, legend, listBars } from "../../src/cli/views/coverage-text.js";
 import { summaryLines } from "../../src/cli/views/coverage-summary.js";
 import { CoverageView } from "../../src/cli/views/coverage-view.js";
+import { printableCoverage } from "../../src/cli/views/printable-coverage.js";
 import { coverageHtml } from "../../src/cli/report/coverage-html.js";
 
 const PATIENCE = { timeout: 15_000, interval: 20 };
@@ -111,6 +112,21 @@ describe("the text form (pipes, CI)", () => {
 function order(cells: ReturnType<typeof layoutCoverage>[number]["rows"][number]["cells"], key: string): number {
   return cells.findIndex((c) => c.partition?.key === key);
 }
+
+describe("printable coverage", () => {
+  it("shows a reason's control characters as escapes (reasons name keys and destinations: anyone's text)", () => {
+    const key = "2026-01-05";
+    const marked = {
+      ...revenue,
+      staleRanges: ["2026-01-05\u001b[2J"],
+      partitions: revenue.partitions.map((p) => (p.key === key ? { ...p, staleReasons: ["shop.orders \u001b]0;title\u0007 changed"] } : p)),
+    };
+    const shown = printableCoverage(marked);
+    expect(shown.partitions.find((p) => p.key === key)!.staleReasons).toEqual(["shop.orders \\x1b]0;title\\x07 changed"]);
+    expect(shown.staleRanges).toEqual(["2026-01-05\\x1b[2J"]);
+    expect(coverageText(shown, 100).join("\n")).not.toContain("\u001b");
+  });
+});
 
 describe("the one-line summaries", () => {
   it("say how many are stale and where, after what is missing; the bar marks them", () => {

@@ -30,7 +30,7 @@ export function declareCoverage(program: Command): void {
     .option("--fail-on-missing", "exit 1 when any expected partition is missing (a CI gate); the period in progress never counts")
     .option(
       "--fail-on-stale",
-      "exit 1 when any stored partition is stale: an upstream partition it read was materialized again, or its code version changed (a CI gate)",
+      "exit 1 when any expected partition is stale: stored, but an upstream it read or its asset's code changed since (a CI gate)",
     )
     .addOption(
       untilOption(
