@@ -483,7 +483,7 @@ describe("CoverageView (ink)", () => {
     const plain = show(stale, 100, false);
     expect(plain).not.toContain(ANSI);
     expect(plain).toContain("▲ stale");
-    expect(plain).toContain("stale (stored, out of date): 2025-02-03");
+    expect(plain).toContain("stale (out of date; materialize --stale rebuilds them): 2025-02-03");
   });
 
   it("hours, months, a strip and a list render with their facts", () => {

@@ -271,7 +271,7 @@ describe("coverage --html in headless Chromium", () => {
         expect(await page.locator('section[data-asset="shop.orders"] svg rect.partition.stale').count()).toBe(0);
         const text = await page.locator("body").innerText();
         expect(text).toContain("stale (stored, out of date)");
-        expect(text).toContain("stale (stored, out of date): 2026-01-03, 2026-01-05");
+        expect(text).toContain("stale (out of date; materialize --stale rebuilds them): 2026-01-03, 2026-01-05");
         expect(await page.locator('table.overview tr[data-asset="shop.revenue"] td.stale').innerText()).toBe("2");
         expect(await page.locator('table.overview tr[data-asset="shop.revenue"]').getAttribute("class")).toBe("has-stale");
         expect(await page.locator('table.overview tr[data-asset="shop.orders"] td.stale').innerText()).toBe("0");

@@ -86,7 +86,7 @@ export function staleLines(c: Coverage): string[] {
 }
 
 /** The head of the fact line of stale partitions (the ink view colours the lines that start so). */
-export const STALE_LABEL = "stale (stored, out of date): ";
+export const STALE_LABEL = "stale (out of date; materialize --stale rebuilds them): ";
 
 /** The prefix of a destination's line: its name, and its kind when that says more. */
 export const DESTINATION_LINE = "destination ";
