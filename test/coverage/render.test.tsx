@@ -10,8 +10,10 @@ vi.hoisted(() => {
 });
 import * as il from "../../src/index.js";
 import { computeCoverage, type Coverage } from "../../src/api/coverage/index.js";
+import { markStale } from "../../src/api/coverage/stale.js";
 import { cellChar, coverageBar, layoutCoverage, type Block } from "../../src/cli/views/coverage-layout.js";
-import { blockLines, coverageText, factLines, legend, listBars, summaryEntry, summaryLines } from "../../src/cli/views/coverage-text.js";
+import { blockLines, coverageText, factLines, legend, listBars } from "../../src/cli/views/coverage-text.js";
+import { summaryEntry, summaryLines } from "../../src/cli/views/coverage-summary.js";
 import { CoverageView } from "../../src/cli/views/coverage-view.js";
 import { coverageHtml } from "../../src/cli/report/coverage-html.js";
 
@@ -468,6 +470,20 @@ describe("CoverageView (ink)", () => {
         .split("\n")
         .map((l) => l.trimEnd());
     expect(lines(coloured)).toEqual(lines(plain));
+  });
+
+  it("with colour, stale cells in bright blue (their own colour); without, the same mark and no escape", () => {
+    // Marked by the one function coverage uses, with reasons as staleness words them.
+    const base = timeCoverage(il.TimeGranularity.DAY, "2025-01-01", "2025-03-31T18:00:00Z", { complete: true });
+    const stale = markStale(base, { "2025-02-03": ["shop.orders 2025-02-03 was materialized again at 2025-03-01 10:00:00 UTC"] });
+    expect(stale.stale).toBe(1);
+    const coloured = show(stale, 100, true);
+    expect(coloured).toMatch(/\u001b\[94m▲+/);
+    expect(show(base, 100, true)).not.toContain("\u001b[94m");
+    const plain = show(stale, 100, false);
+    expect(plain).not.toContain(ANSI);
+    expect(plain).toContain("▲ stale");
+    expect(plain).toContain("stale (out of date; materialize --stale rebuilds them): 2025-02-03");
   });
 
   it("hours, months, a strip and a list render with their facts", () => {

@@ -12,7 +12,8 @@ import { findAsset, projectOf } from "../../src/api/project.js";
 import { coverage } from "../../src/api/coverage/index.js";
 import { missingPlanOptions } from "../../src/api/missing.js";
 import { UnreadableDataError } from "../../src/errors.js";
-import { coverageText, summaryLines } from "../../src/cli/views/coverage-text.js";
+import { coverageText } from "../../src/cli/views/coverage-text.js";
+import { summaryLines } from "../../src/cli/views/coverage-summary.js";
 import { coverageHtml } from "../../src/cli/report/coverage-html.js";
 import { makeTempDir } from "../contract/temp-dir.js";
 

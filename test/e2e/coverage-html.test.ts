@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { usePreparedSandbox, useSandboxes } from "./helpers.js";
 import { COVERAGE, prepare } from "./coverage-helpers.js";
 import { materializeWithWarehouseDown, runOnDestinations } from "./destinations-helpers.js";
+import { prepareStale, STALE_WINDOW } from "./stale-helpers.js";
 
 /** The chromium binary (`which chromium`), or null when it is not installed. */
 function findChromium(): string | null {
@@ -60,6 +61,7 @@ interface CoverageJson {
   materialized: number;
   empty: number;
   missing: number;
+  stale: number;
   rows: number;
   partitions: Array<{ key: string; status: string; rows: number | null }>;
   inProgress: { key: string } | null;
@@ -132,18 +134,19 @@ describe("coverage --html in headless Chromium", () => {
             ].map((cell) => cell.textContent ?? ""),
           ),
         );
-      expect(overview.map((cells) => cells.slice(0, 6))).toEqual(
+      expect(overview.map((cells) => cells.slice(0, 7))).toEqual(
         coverages.map((c) => [
           c.asset,
           String(c.expected),
           String(c.materialized),
           String(c.empty),
           String(c.missing),
+          String(c.stale),
           c.rows.toLocaleString("en-US"),
         ]),
       );
       // Last written: the newest data file of an asset that has any, as the CSV files say.
-      const written = overview.map((cells) => cells[6]!);
+      const written = overview.map((cells) => cells[7]!);
       expect(written[0]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
       expect(written[1]).toBe("never");
       expect(await page.locator("table.overview a").first().getAttribute("href")).toBe("#asset-cov-orders");
@@ -230,6 +233,48 @@ describe("coverage --html in headless Chromium", () => {
         expect(text).toContain("missing in some destinations");
         expect(text).toContain("destination csv (CSV files): 6/6 stored, 6 rows");
         expect(text).toContain("destination warehouse (SQLite): 5/6 stored, 5 rows; missing 2026-01-04");
+      });
+    },
+  );
+
+  it.skipIf(!CHROMIUM)(
+    "stale partitions: their own class and colour, their reasons in the tooltip, the legend and the overview's count",
+    { timeout: 120_000 },
+    async () => {
+      const stale = await sandbox();
+      await prepareStale(stale);
+      const report = join(stale.dir, "coverage.html");
+      const written = await stale.run(["coverage", "--html", report, "-w", STALE_WINDOW], { config: null });
+      expect(written.exitCode, written.stderr).toBe(0);
+      await withChromium(async (context) => {
+        const page = context.pages()[0] ?? (await context.newPage());
+        await page.goto(pathToFileURL(report).href, { waitUntil: "load" });
+        const section = page.locator('section[data-asset="shop.revenue"]');
+        const cells = await section.locator("svg rect.partition.stale").evaluateAll((nodes) =>
+          nodes.map((n) => ({
+            key: (n as unknown as Attributed).getAttribute("data-key"),
+            fill: (n as unknown as Attributed).getAttribute("fill"),
+            reasons: (n as unknown as Attributed).getAttribute("data-stale-reasons"),
+          })),
+        );
+        expect(cells.map((c) => c.key)).toEqual(["2026-01-05", "2026-01-03"]);
+        for (const cell of cells) expect(cell.reasons).toMatch(new RegExp(`^shop\\.orders ${cell.key} was materialized again at `));
+        // A colour of its own: not a shade of rows, nor empty's, missing's or in progress's.
+        const fresh = await section
+          .locator("svg rect.partition.materialized:not(.stale)")
+          .evaluateAll((nodes) => nodes.map((n) => (n as unknown as Attributed).getAttribute("fill")));
+        expect(fresh).toHaveLength(3);
+        for (const fill of fresh) expect(fill).not.toBe(cells[0]!.fill);
+        expect(await section.locator('svg rect[data-key="2026-01-03"] title').textContent()).toMatch(
+          /^2026-01-03: 1 row; stale: shop\.orders 2026-01-03 was materialized again at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/,
+        );
+        expect(await page.locator('section[data-asset="shop.orders"] svg rect.partition.stale').count()).toBe(0);
+        const text = await page.locator("body").innerText();
+        expect(text).toContain("stale (stored, out of date)");
+        expect(text).toContain("stale (out of date; materialize --stale rebuilds them): 2026-01-03, 2026-01-05");
+        expect(await page.locator('table.overview tr[data-asset="shop.revenue"] td.stale').innerText()).toBe("2");
+        expect(await page.locator('table.overview tr[data-asset="shop.revenue"]').getAttribute("class")).toBe("has-stale");
+        expect(await page.locator('table.overview tr[data-asset="shop.orders"] td.stale').innerText()).toBe("0");
       });
     },
   );

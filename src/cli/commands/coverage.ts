@@ -8,7 +8,8 @@ import { printable, printableLines, terminalJson } from "../printable.js";
 import { refuseInteractive, runExplorer } from "../explorer/run-explorer.js";
 import { coverageHtml } from "../report/coverage-html.js";
 import { projectName } from "../report/project-name.js";
-import { coverageText, summaryLines } from "../views/coverage-text.js";
+import { coverageText } from "../views/coverage-text.js";
+import { summaryLines } from "../views/coverage-summary.js";
 import { printableCoverage } from "../views/printable-coverage.js";
 import type { ExcludeFlags } from "./selection.js";
 
@@ -24,6 +25,7 @@ export interface CoverageFlags extends GlobalOptions, ExcludeFlags {
   readonly json?: boolean;
   readonly html?: string;
   readonly failOnMissing?: boolean;
+  readonly failOnStale?: boolean;
   readonly until?: string;
   readonly includeCurrent?: boolean;
   readonly interactive?: boolean;
@@ -32,7 +34,8 @@ export interface CoverageFlags extends GlobalOptions, ExcludeFlags {
 /**
  * `interloper coverage [selectors...]`: one asset named by key in detail, else one line per
  * selected partitioned asset; returns the exit code (1 with --fail-on-missing when any expected
- * partition is missing or unreadable; the period in progress is never missing).
+ * partition is missing or unreadable, the period in progress never missing; 1 with
+ * --fail-on-stale when any expected partition is stale).
  */
 export async function coverageCommand(selectors: readonly string[], flags: CoverageFlags): Promise<number> {
   if (flags.interactive) refuseInteractive(flags, { stdin: Boolean(process.stdin.isTTY), stdout: Boolean(process.stdout.isTTY) });
@@ -84,7 +87,9 @@ export async function coverageCommand(selectors: readonly string[], flags: Cover
   if (flags.json) process.stdout.write(`${terminalJson(JSON.stringify(single ? results[0] : results))}\n`);
   else await show(results.map(printableCoverage), single);
   if (flags.html && !flags.json) process.stderr.write(`${printable(`coverage report written to ${flags.html}`)}\n`);
-  return flags.failOnMissing && results.some((c) => c.missing > 0 || c.unreadable > 0 || c.neverMaterialized) ? 1 : 0;
+  const incomplete = flags.failOnMissing && results.some((c) => c.missing > 0 || c.unreadable > 0 || c.neverMaterialized);
+  const outOfDate = flags.failOnStale && results.some((c) => c.stale > 0);
+  return incomplete || outOfDate ? 1 : 0;
 }
 
 /** When each asset of the report was last written (see lastWritten). */

@@ -5,8 +5,9 @@
 import type { Coverage, PartitionCoverage } from "../../api/session/index.js";
 import { count, formatCount } from "../../text/english.js";
 import { printable } from "../printable.js";
-import { layoutCoverage, type CellRow } from "../views/coverage-layout.js";
-import { cutToWidth, summaryColumns, summaryEntry } from "../views/coverage-text.js";
+import { isStale, layoutCoverage, type CellRow } from "../views/coverage-layout.js";
+import { cutToWidth } from "../views/coverage-text.js";
+import { summaryColumns, summaryEntry } from "../views/coverage-summary.js";
 import type { PartitionInDestination } from "../../api/session/index.js";
 import { jumpWord, windowAround } from "./explorer-state.js";
 
@@ -26,8 +27,13 @@ export type Details =
   | { readonly key: string; readonly state: "ready"; readonly rows: readonly PartitionInDestination[] }
   | { readonly key: string; readonly state: "failed"; readonly error: string };
 
-/** A partition's state in words. */
+/** A partition's state in words; a stale one's reasons after it. */
 export function statusOf(p: PartitionCoverage): string {
+  const state = stateOf(p);
+  return p.stale ? `${state}; stale: ${(p.staleReasons ?? []).join("; ")}` : state;
+}
+
+function stateOf(p: PartitionCoverage): string {
   switch (p.status) {
     case "missing":
       return p.missingIn ? `missing in ${p.missingIn.join(", ")}` : "missing";
@@ -48,7 +54,12 @@ export function pictureOf(c: Coverage, width: number): PictureBlock[] {
     const expected = c.partitions.filter((p) => p.status !== "unexpected");
     const labelWidth = Math.max(0, ...expected.map((p) => p.key.length));
     const rows = expected.map((p) => ({
-      row: { label: p.key, cells: [{ status: p.status, level: p.status === "materialized" ? 4 : 0, partition: p }] },
+      row: {
+        label: p.key,
+        cells: [
+          { status: p.status, level: p.status === "materialized" ? 4 : 0, partition: p, ...(isStale(p) ? { stale: true as const } : {}) },
+        ],
+      },
       suffix: cutToWidth(` ${statusOf(p)}`, Math.max(1, width - labelWidth - 2)),
     }));
     return rows.length ? [{ title: null, header: null, rows, note: null, cellWidth: 1, labelWidth }] : [];
@@ -135,10 +146,38 @@ function wrapGroups(groups: readonly string[], width: number): string[] {
 }
 
 /**
- * The details of an opened partition as lines inside a border (`width` minus the border and its
- * padding), at most `maxLines` of them: destinations that do not fit are counted on a last line.
+ * Why a stale partition is out of date, for the details: each reason whole, wrapped at its
+ * spaces to `inner` characters (the cursor's line may have cut them).
  */
-export function detailLines(details: Details, width: number, maxLines: number): string[] {
+function staleSection(reasons: readonly string[], inner: number, maxLines: number): string[] {
+  if (reasons.length === 0) return [];
+  const lines = ["stale: out of date since it was written"];
+  for (const reason of reasons) {
+    let line = "  -";
+    let words = 0;
+    for (const word of printable(reason).split(" ")) {
+      if (words > 0 && line.length + 1 + word.length > inner) {
+        lines.push(cutToWidth(line, inner));
+        line = "   ";
+        words = 0;
+      }
+      line = `${line} ${word}`;
+      words++;
+    }
+    lines.push(cutToWidth(line, inner));
+  }
+  // Room kept for a destination's first lines (the border takes two).
+  const room = Math.max(1, maxLines - 5);
+  if (lines.length <= room) return lines;
+  return [...lines.slice(0, room - 1), cutToWidth("  … (a taller terminal shows every reason)", inner)];
+}
+
+/**
+ * The details of an opened partition as lines inside a border (`width` minus the border and its
+ * padding), at most `maxLines` of them: why it is stale first, when it is (`stale`, its
+ * reasons), then its destinations; those that do not fit are counted on a last line.
+ */
+export function detailLines(details: Details, width: number, maxLines: number, stale: readonly string[] = []): string[] {
   if (details.state === "loading") return [cutToWidth(`${details.key}: reading the destinations…`, width)];
   if (details.state === "failed") return [cutToWidth(printable(`${details.key}: ${details.error}`), width)];
   const inner = width - 4;
@@ -159,7 +198,7 @@ export function detailLines(details: Details, width: number, maxLines: number): 
       ...pieces.map((piece, i) => `${i === 0 ? "  where    " : "           "}${piece}`),
     ];
   });
-  const lines: string[] = [];
+  const lines: string[] = staleSection(stale, inner, maxLines);
   for (const [i, section] of sections.entries()) {
     const rest = sections.length - i - 1;
     if (lines.length + section.length + (rest ? 1 : 0) + 2 > maxLines) {

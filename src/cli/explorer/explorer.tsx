@@ -77,7 +77,9 @@ export function CoverageExplorer({ coverages, width, height, color = true, place
   const help = helpLines(current, state.typing, width);
   const fixed = 1 + (message ? 1 : 0) + (shown.length === 0 ? 1 : 0) + status.length + (notice ? 1 : 0) + help.length;
   const listLeast = fitList(shown, current, width, 0).length;
-  const detail = opened ? detailLines(opened, width, rows - fixed - listLeast) : [];
+  // The reasons of the partition under the cursor: the opened one (moving on closes it).
+  const reasons = opened && selected?.key === opened.key ? (selected.staleReasons ?? []) : [];
+  const detail = opened ? detailLines(opened, width, rows - fixed - listLeast, reasons) : [];
   const detailRows = opened ? detailsHeight(opened, detail) : 0;
   const picture = current ? fitPicture(pictureOf(current, width), selected?.key ?? null, rows - fixed - listLeast - detailRows, width) : [];
   const list = fitList(shown, current, width, rows - fixed - detailRows - pictureHeight(picture));

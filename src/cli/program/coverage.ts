@@ -13,12 +13,12 @@ import {
   windowOption,
 } from "./options.js";
 
-const EXAMPLES = `\nExamples:\n  $ interloper coverage orders\n  $ interloper coverage -i\n  $ interloper coverage orders -w 2026-01-01..2026-03-31 --json\n  $ interloper coverage orders --until 2026-03-31\n  $ interloper coverage tag:finance --exclude daily_revenue\n  $ interloper coverage --html coverage.html --fail-on-missing`;
+const EXAMPLES = `\nExamples:\n  $ interloper coverage orders\n  $ interloper coverage -i\n  $ interloper coverage orders -w 2026-01-01..2026-03-31 --json\n  $ interloper coverage orders --until 2026-03-31\n  $ interloper coverage tag:finance --exclude daily_revenue\n  $ interloper coverage --html coverage.html --fail-on-missing\n  $ interloper coverage tag:finance --fail-on-stale`;
 
 /** Declares `interloper coverage`; its module is loaded only when it runs. */
 export function declareCoverage(program: Command): void {
   const command = assetSelection(program.command("coverage"), "every partitioned asset; one asset key shows that asset in detail")
-    .description("which partitions are materialized, empty or missing, and how many rows each holds")
+    .description("which partitions are materialized, empty, missing or stale, and how many rows each holds")
     .addOption(partitionOption("only this partition: a time key or a list value"))
     .addOption(windowOption("only these partitions"))
     .addOption(lookbackOption("only the trailing window of n partitions"));
@@ -28,6 +28,10 @@ export function declareCoverage(program: Command): void {
     .addOption(jsonOption("print the computed coverage as JSON"))
     .option("--html <file>", "also write a self-contained HTML report")
     .option("--fail-on-missing", "exit 1 when any expected partition is missing (a CI gate); the period in progress never counts")
+    .option(
+      "--fail-on-stale",
+      "exit 1 when any expected partition is stale: stored, but an upstream it read or its asset's code changed since (a CI gate)",
+    )
     .addOption(
       untilOption(
         "end the expected range at this partition, inclusive (default: the last complete period; the current one is shown in progress)",

@@ -1,6 +1,6 @@
 import type { Coverage, PartitionCoverage } from "../../api/session/index.js";
 import { count, formatCount } from "../../text/english.js";
-import { isPartial, layoutCoverage, type Cell } from "../views/coverage-layout.js";
+import { isPartial, isStale, layoutCoverage, type Cell } from "../views/coverage-layout.js";
 import { factLines } from "../views/coverage-text.js";
 
 const CELL = 12;
@@ -12,14 +12,18 @@ const FILLS: Record<string, string> = {
   empty: "#fff3cd",
   unreadable: "#cf222e",
   "in-progress": "#ddf4ff",
+  // Stored but out of date: orange, apart from the greens of rows and the red of missing.
+  stale: "#fb8f44",
   none: "none",
 };
+const STALE_STROKE = "#bc4c00";
 const LEVELS = ["#ebedf0", "#9be9a8", "#40c463", "#30a14e", "#216e39"];
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 function fill(cell: Cell): string {
   if (cell.partial) return FILLS["partial"]!;
+  if (cell.stale) return FILLS["stale"]!;
   return cell.status === "materialized" ? LEVELS[cell.level]! : (FILLS[cell.status] ?? "none");
 }
 
@@ -28,20 +32,28 @@ function rect(x: number, y: number, cell: Cell, held: readonly string[], width =
   const tip = `${p.key}: ${tipOf(p, held)}`;
   // Which destinations lack a missing partition, for an asset with several.
   const lacking = p.missingIn ? ` data-missing-in="${escape(p.missingIn.join(","))}"` : p.file ? ` data-file="${escape(p.file)}"` : "";
-  const stroke = cell.partial
-    ? ` stroke="#a040a0" stroke-width="1"`
-    : cell.status === "missing"
-      ? ` stroke="#d9534f" stroke-width="1"`
-      : cell.status === "empty"
-        ? ` stroke="#d4a017" stroke-width="1"`
-        : cell.status === "in-progress"
-          ? ` stroke="#0969da" stroke-width="1" stroke-dasharray="2 2"`
-          : "";
-  return `<rect class="partition ${p.status}${cell.partial ? " partial" : ""}" data-key="${escape(p.key)}" data-rows="${p.rows ?? ""}"${lacking} x="${x}" y="${y}" width="${width}" height="${CELL}" rx="2" fill="${fill(cell)}"${stroke}><title>${escape(tip)}</title></rect>`;
+  const why = cell.stale ? ` data-stale-reasons="${escape((p.staleReasons ?? []).join("\n"))}"` : "";
+  const stroke = cell.stale
+    ? ` stroke="${STALE_STROKE}" stroke-width="1"`
+    : cell.partial
+      ? ` stroke="#a040a0" stroke-width="1"`
+      : cell.status === "missing"
+        ? ` stroke="#d9534f" stroke-width="1"`
+        : cell.status === "empty"
+          ? ` stroke="#d4a017" stroke-width="1"`
+          : cell.status === "in-progress"
+            ? ` stroke="#0969da" stroke-width="1" stroke-dasharray="2 2"`
+            : "";
+  return `<rect class="partition ${p.status}${cell.partial ? " partial" : ""}${cell.stale ? " stale" : ""}" data-key="${escape(p.key)}" data-rows="${p.rows ?? ""}"${lacking}${why} x="${x}" y="${y}" width="${width}" height="${CELL}" rx="2" fill="${fill(cell)}"${stroke}><title>${escape(tip)}</title></rect>`;
 }
 
-/** A cell's tooltip; `held` names every destination of the asset, in order. */
+/** A cell's tooltip; `held` names every destination of the asset, in order. A stale one's reasons follow its state. */
 function tipOf(p: PartitionCoverage, held: readonly string[]): string {
+  const state = stateOf(p, held);
+  return isStale(p) ? `${state}; stale: ${(p.staleReasons ?? []).join("; ")}` : state;
+}
+
+function stateOf(p: PartitionCoverage, held: readonly string[]): string {
   if (p.status === "missing" && p.missingIn && p.missingIn.length < held.length) {
     const holding = held.filter((d) => !p.missingIn!.includes(d));
     return `missing in ${p.missingIn.join(", ")} (held by ${holding.join(", ")})`;
@@ -68,13 +80,19 @@ function svgOf(c: Coverage): string {
         rect(
           LABEL,
           y,
-          { status: p.status, level: p.status === "materialized" ? 4 : 0, partition: p, ...(partial ? { partial } : {}) },
+          {
+            status: p.status,
+            level: p.status === "materialized" ? 4 : 0,
+            partition: p,
+            ...(partial ? { partial } : {}),
+            ...(isStale(p) ? { stale: true as const } : {}),
+          },
           held,
           width,
         ),
       );
       parts.push(
-        `<text x="${LABEL + width + 6}" y="${y + CELL - 2}" class="label">${p.status === "missing" ? (partial ? `missing in ${escape(p.missingIn!.join(", "))}` : "missing") : formatCount(p.rows ?? 0)}</text>`,
+        `<text x="${LABEL + width + 6}" y="${y + CELL - 2}" class="label">${p.status === "missing" ? (partial ? `missing in ${escape(p.missingIn!.join(", "))}` : "missing") : `${formatCount(p.rows ?? 0)}${isStale(p) ? " (stale)" : ""}`}</text>`,
       );
       y += CELL + GAP * 2;
     }
@@ -106,6 +124,14 @@ function svgOf(c: Coverage): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${y}">${parts.join("")}</svg>`;
 }
 
+/** The colours of the cells, those of partly missing and stale partitions only when some cell shows them. */
+function legendOf(coverages: readonly Coverage[]): string {
+  const partial = coverages.some((c) => c.partitions.some((p) => isPartial(p, c.destinations.length)));
+  const stale = coverages.some((c) => c.stale > 0);
+  const swatch = (color: string, outline: string) => `<span style="background:${color}${outline ? `;outline:${outline}` : ""}"></span>`;
+  return `<p class="legend">rows:${swatch(LEVELS[1]!, "")}fewest${swatch(LEVELS[4]!, "")}most${swatch(FILLS["empty"]!, "")}empty (0 rows)${swatch(FILLS["missing"]!, "1px solid #d9534f")}missing${swatch(FILLS["in-progress"]!, "1px dashed #0969da")}in progress (not expected yet)${partial ? `${swatch(FILLS["partial"]!, "1px solid #a040a0")}missing in some destinations` : ""}${stale ? `<span class="stale-swatch" style="background:${FILLS["stale"]};outline:1px solid ${STALE_STROKE}"></span>stale (stored, out of date)` : ""}</p>`;
+}
+
 /** What the report says of the project around the coverage. */
 export interface ReportContext {
   /** The project's name (see projectName). */
@@ -132,10 +158,11 @@ function overviewTable(coverages: readonly Coverage[], lastWritten: Readonly<Rec
         : written === null
           ? "not recorded"
           : "";
-    return `<tr data-asset="${escape(c.asset)}"${c.missing > 0 ? ' class="has-missing"' : ""}><th scope="row"><a href="#${escape(sectionId(c.asset))}">${escape(c.asset)}</a></th>${number(c.expected, "expected")}${number(c.materialized, "materialized")}${number(c.empty, "empty")}${number(c.missing, "missing")}${number(c.rows, "rows")}<td class="written">${when}</td></tr>`;
+    const marks = [...(c.missing > 0 ? ["has-missing"] : []), ...(c.stale > 0 ? ["has-stale"] : [])];
+    return `<tr data-asset="${escape(c.asset)}"${marks.length ? ` class="${marks.join(" ")}"` : ""}><th scope="row"><a href="#${escape(sectionId(c.asset))}">${escape(c.asset)}</a></th>${number(c.expected, "expected")}${number(c.materialized, "materialized")}${number(c.empty, "empty")}${number(c.missing, "missing")}${number(c.stale, "stale")}${number(c.rows, "rows")}<td class="written">${when}</td></tr>`;
   });
   return `<table class="overview">
-<thead><tr><th scope="col">asset</th><th scope="col">expected</th><th scope="col">materialized</th><th scope="col">empty</th><th scope="col">missing</th><th scope="col">rows</th><th scope="col">last written</th></tr></thead>
+<thead><tr><th scope="col">asset</th><th scope="col">expected</th><th scope="col">materialized</th><th scope="col">empty</th><th scope="col">missing</th><th scope="col">stale</th><th scope="col">rows</th><th scope="col">last written</th></tr></thead>
 <tbody>${rows.join("\n")}</tbody>
 </table>`;
 }
@@ -165,11 +192,11 @@ svg text{font:11px ui-monospace,monospace;fill:#57606a}svg text.title{font-weigh
 .facts{font-family:ui-monospace,monospace;font-size:12px;padding-left:18px}
 .project{color:#57606a}.overview{border-collapse:collapse;font-size:13px}
 .overview th,.overview td{padding:4px 10px;border-bottom:1px solid #d0d7de;text-align:left}
-.overview td.num{text-align:right;font-variant-numeric:tabular-nums}.overview tr.has-missing td.missing{color:#cf222e;font-weight:bold}
+.overview td.num{text-align:right;font-variant-numeric:tabular-nums}.overview tr.has-missing td.missing{color:#cf222e;font-weight:bold}.overview tr.has-stale td.stale{color:${STALE_STROKE};font-weight:bold}
 </style></head><body>
 <h1>${context ? `${escape(context.name)}: coverage` : "Coverage"}</h1>
 ${context ? `<p class="project">config <code>${context.configPath === null ? "built in code" : escape(context.configPath)}</code></p>\n` : ""}${coverages.length ? overviewTable(coverages, context?.lastWritten ?? {}) : "<p>No partitioned assets.</p>"}
-<p class="legend">rows:<span style="background:${LEVELS[1]}"></span>fewest<span style="background:${LEVELS[4]}"></span>most<span style="background:${FILLS["empty"]}"></span>empty (0 rows)<span style="background:${FILLS["missing"]};outline:1px solid #d9534f"></span>missing<span style="background:${FILLS["in-progress"]};outline:1px dashed #0969da"></span>in progress (not expected yet)${coverages.some((c) => c.partitions.some((p) => isPartial(p, c.destinations.length))) ? `<span style="background:${FILLS["partial"]};outline:1px solid #a040a0"></span>missing in some destinations` : ""}</p>
+${legendOf(coverages)}
 ${sections.join("\n")}
 <p><small>Generated by interloper at ${escape(generatedAt.toISOString())}.</small></p>
 </body></html>

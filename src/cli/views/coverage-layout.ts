@@ -10,6 +10,19 @@ export interface Cell {
   readonly level: number;
   /** A missing partition that some destinations of the asset hold (the others lack it). */
   readonly partial?: boolean;
+  /** A stored partition (materialized or empty) that is out of date: see PartitionCoverage.stale. */
+  readonly stale?: true;
+}
+
+/** The mark of a stale partition: a shape unlike the shades, the circles, "·" and "✗", so it reads without colour. */
+export const STALE_MARK = "▲";
+
+/**
+ * Whether a partition is drawn as stale: a stored one out of date. The period in progress keeps
+ * its own mark (its data is still arriving); the explorer's status still gives its reasons.
+ */
+export function isStale(p: PartitionCoverage): boolean {
+  return p.stale === true && (p.status === "materialized" || p.status === "empty");
 }
 
 /** A labelled row of cells. */
@@ -60,6 +73,7 @@ export function layoutCoverage(coverage: Coverage, width: number, options: { all
     level: shade(p),
     partition: p,
     ...(isPartial(p, destinations) ? { partial: true } : {}),
+    ...(isStale(p) ? { stale: true as const } : {}),
   });
   switch (coverage.granularity) {
     case "day":
@@ -209,6 +223,7 @@ function stripBlock(partitions: readonly PartitionCoverage[], cell: (p: Partitio
 
 /** The mark of a cell when colour cannot tell statuses apart. */
 export function cellChar(c: Cell): string {
+  if (c.stale) return STALE_MARK;
   switch (c.status) {
     case "none":
       return " ";
@@ -234,7 +249,9 @@ export function coverageBar(coverage: Coverage, width: number): string {
   for (let i = 0; i < slots; i++) {
     const bucket = expected.slice(Math.floor((i * expected.length) / slots), Math.floor(((i + 1) * expected.length) / slots));
     const present = bucket.filter((p) => p.status !== "missing" && p.status !== "unreadable").length;
-    chars.push(present === bucket.length ? (bucket.every((p) => p.status === "empty") ? "○" : "█") : present === 0 ? "·" : "▒");
+    // What is missing shows first; a bucket all stored shows stale when any of it is out of date.
+    const stored = bucket.some(isStale) ? STALE_MARK : bucket.every((p) => p.status === "empty") ? "○" : "█";
+    chars.push(present === bucket.length ? stored : present === 0 ? "·" : "▒");
   }
   return chars.join("").padEnd(width);
 }

@@ -1,15 +1,20 @@
 import { SUSPICIOUS_RATIO, type Coverage, type DestinationCoverage, type PartitionCoverage } from "../../api/session/index.js";
 import { count, formatCount } from "../../text/english.js";
-import { cellChar, cellText, coverageBar, hasPartial, isPartial, layoutCoverage, type Block } from "./coverage-layout.js";
+import { cellChar, cellText, hasPartial, isPartial, isStale, layoutCoverage, STALE_MARK, type Block } from "./coverage-layout.js";
 
-const MAX_RANGES = 8;
+export const MAX_RANGES = 8;
 
 /**
  * The facts under every coverage picture, fitting `width`: a fact longer than the width wraps
  * at its spaces onto indented lines (ranges and keys stay whole), never cut.
  */
 export function factLines(c: Coverage, width = Infinity): string[] {
-  return facts(c, width).flatMap((line) => (line.length <= width ? [line] : wrapWords(line.split(" "), width, "  ", "")));
+  return facts(c, width).flatMap((line) => {
+    if (line.length <= width) return [line];
+    // An indented fact (a stale partition's reasons) keeps its indent on every line it takes.
+    const indent = /^ */.exec(line)![0];
+    return wrapWords(line.trimStart().split(" "), width, `${indent}  `, indent);
+  });
 }
 
 /** A line no longer than `width`, cut with an ellipsis. */
@@ -30,6 +35,7 @@ function facts(c: Coverage, width: number): string[] {
         `empty ${formatCount(c.empty)}`,
         `missing ${formatCount(c.missing)}`,
         ...(c.unreadable > 0 ? [`unreadable ${formatCount(c.unreadable)}`] : []),
+        ...(c.stale > 0 ? [`stale ${formatCount(c.stale)}`] : []),
         `unexpected ${formatCount(c.unexpected)}`,
       ],
       width,
@@ -39,6 +45,7 @@ function facts(c: Coverage, width: number): string[] {
   if (c.inProgress) lines.push(inProgressLine(c.inProgress));
   if (c.missingRanges.length) lines.push(`missing: ${listed(c.missingRanges)}`);
   if (c.unreadable > 0) lines.push(unreadableLine(c));
+  if (c.stale > 0) lines.push(...staleLines(c));
   if (c.destinations.length > 1) lines.push(...c.destinations.map((d) => destinationLine(c, d)));
   if (c.emptyRanges.length) lines.push(`empty: ${listed(c.emptyRanges)}`);
   if (c.suspicious.length) {
@@ -59,6 +66,27 @@ export function unreadableLine(c: Coverage): string {
     Infinity,
   )}`;
 }
+
+/** Stale partitions shown with their reasons, at most this many: the explorer (`-i`) gives any other's. */
+const MAX_STALE_REASONS = 3;
+
+/**
+ * The runs of stale partitions, then why the first few are out of date, one partition a line
+ * (its reasons joined): enough for a CI log to say what changed without opening the explorer.
+ */
+export function staleLines(c: Coverage): string[] {
+  const stale = c.partitions.filter(isStale);
+  const why = stale.slice(0, MAX_STALE_REASONS).map((p) => `  ${p.key}: ${(p.staleReasons ?? []).join("; ")}`);
+  const rest = stale.length - why.length;
+  return [
+    `${STALE_LABEL}${listWithin(c.staleRanges, Infinity)}`,
+    ...why,
+    ...(rest > 0 ? [`  and ${count(rest, "more stale partition")} (coverage -i shows why each is)`] : []),
+  ];
+}
+
+/** The head of the fact line of stale partitions (the ink view colours the lines that start so). */
+export const STALE_LABEL = "stale (out of date; materialize --stale rebuilds them): ";
 
 /** The prefix of a destination's line: its name, and its kind when that says more. */
 export const DESTINATION_LINE = "destination ";
@@ -91,7 +119,7 @@ function wrapped(parts: readonly string[], width: number): string[] {
 }
 
 /** As many items as fit in `room` characters (at most MAX_RANGES), then "and N more". */
-function listWithin(items: readonly string[], room: number): string {
+export function listWithin(items: readonly string[], room: number): string {
   let shown = Math.min(items.length, MAX_RANGES);
   const text = (n: number) => `${items.slice(0, n).join(", ")}${n < items.length ? ` and ${items.length - n} more` : ""}`;
   while (shown > 1 && text(shown).length > room) shown--;
@@ -106,19 +134,24 @@ const IN_PROGRESS = "   ◌ in progress";
 const SHORT_IN_PROGRESS = "  ◌ in progress";
 const PARTIAL = "   ◐ partly missing";
 const SHORT_PARTIAL = "  ◐ partly missing";
+const STALE = `   ${STALE_MARK} stale (out of date)`;
+const SHORT_STALE = `  ${STALE_MARK} stale`;
 
 /**
- * The legend that fits `width`; with the in-progress mark when the picture shows one, and the
- * partly-missing mark when some partition is missing from only some destinations.
+ * The legend that fits `width`; with the in-progress mark when the picture shows one, the
+ * partly-missing mark when some partition is missing from only some destinations, and the
+ * unreadable and stale marks when some partition is so.
  */
-export function legend(width: number, inProgress = false, partial = false, unreadable = false): string {
-  const full = LEGEND + (partial ? PARTIAL : "") + (unreadable ? UNREADABLE : "") + (inProgress ? IN_PROGRESS : "");
-  return full.length <= width
-    ? full
-    : cutToWidth(
-        SHORT_LEGEND + (partial ? SHORT_PARTIAL : "") + (unreadable ? SHORT_UNREADABLE : "") + (inProgress ? SHORT_IN_PROGRESS : ""),
-        width,
-      );
+export function legend(width: number, inProgress = false, partial = false, unreadable = false, stale = false): string {
+  const full = LEGEND + (partial ? PARTIAL : "") + (unreadable ? UNREADABLE : "") + (stale ? STALE : "") + (inProgress ? IN_PROGRESS : "");
+  if (full.length <= width) return full;
+  const short = SHORT_LEGEND + (partial ? SHORT_PARTIAL : "") + (unreadable ? SHORT_UNREADABLE : "") + (stale ? SHORT_STALE : "");
+  return cutToWidth(short + (inProgress ? SHORT_IN_PROGRESS : ""), width);
+}
+
+/** The legend of an asset's picture: the marks it shows, fitting `width`. */
+export function legendOf(c: Coverage, width: number): string {
+  return legend(width, c.inProgress !== null, hasPartial(c), c.unreadable > 0, c.stale > 0);
 }
 
 /** A block as plain text lines (labels padded to one width). */
@@ -140,9 +173,12 @@ export function coverageText(c: Coverage, width: number): string[] {
   const lines: string[] = c.neverMaterialized ? [neverLine(c, width), ""] : [];
   if (c.kind === "list") lines.push(...listBars(c, width));
   else for (const block of layoutCoverage(c, width)) lines.push(...blockLines(block), "");
-  if (c.expected > 0) lines.push(legend(width, c.inProgress !== null, hasPartial(c), c.unreadable > 0), "");
+  if (c.expected > 0) lines.push(legendOf(c, width), "");
   return [...lines.map((line) => cutToWidth(line, width)), ...factLines(c, width)];
 }
+
+/** After a list value's bar when it is stale (the ink view colours the lines holding it). */
+export const LIST_STALE = `  ${STALE_MARK} stale`;
 
 /** List partitions as labelled bars of row counts. */
 export function listBars(c: Coverage, width: number): string[] {
@@ -154,76 +190,24 @@ export function listBars(c: Coverage, width: number): string[] {
     const label = p.key.padEnd(labelWidth);
     if (p.status === "missing")
       return isPartial(p, c.destinations.length) ? `${label}  ◐ missing in ${p.missingIn!.join(", ")}` : `${label}  · missing`;
-    if (p.status === "empty") return `${label}  ○ empty (0 rows)`;
+    if (p.status === "empty") return `${label}  ○ empty (0 rows)${isStale(p) ? LIST_STALE : ""}`;
     if (p.status === "unreadable") return `${label}  ✗ unreadable: ${p.file}`;
     const length = max ? Math.max(1, Math.round((p.rows! / max) * barWidth)) : 1;
-    return `${label}  ${"█".repeat(length)} ${formatCount(p.rows!)}`;
+    return `${label}  ${"█".repeat(length)} ${formatCount(p.rows!)}${isStale(p) ? LIST_STALE : ""}`;
   });
 }
 
 /** What an asset with no start and nothing stored is: not complete, with no range to expect yet. */
-const NEVER = "never materialized (no start, no upstream with one, nothing stored): run it for a window, or declare its start";
+export const NEVER = "never materialized (no start, no upstream with one, nothing stored): run it for a window, or declare its start";
 
 /** The line that heads an asset never materialized (see NEVER), in the text and the ink views alike. */
 export const neverLine = (c: Coverage, width: number): string => cutToWidth(`${c.asset}: ${NEVER}`, width);
-
-/** Column widths shared by the summary lines of several assets. */
-export interface SummaryColumns {
-  readonly key: number;
-  readonly bar: number;
-  readonly counts?: number;
-  readonly rows?: number;
-}
-
-const countsOf = (c: Coverage) => `${formatCount(c.materialized + c.empty)}/${formatCount(c.expected)}`;
-const rowsOf = (c: Coverage) => count(c.rows, "row");
-
-/**
- * One asset for `coverage` with no asset: key, bar, present/expected and rows on one line, then
- * its missing ranges, on the same line when they fit `width`, else wrapped onto lines of their
- * own under the bar: every range shown whole (up to MAX_RANGES, then "and N more"), never cut.
- */
-export function summaryEntry(
-  c: Coverage,
-  keyWidth: number,
-  barWidth: number,
-  width = Infinity,
-  columns: Partial<SummaryColumns> = {},
-): string[] {
-  const head = `${c.asset.padEnd(keyWidth)}  ${coverageBar(c, barWidth)}  ${countsOf(c).padStart(columns.counts ?? 0)}  ${rowsOf(c).padStart(columns.rows ?? 0)}`;
-  if (c.neverMaterialized) return [cutToWidth(`${head}  ${NEVER}`, width)];
-  const broken = c.partitions.filter((p) => p.status === "unreadable").map((p) => p.key);
-  if (c.missingRanges.length === 0 && broken.length === 0) return [cutToWidth(head, width)];
-  if (c.missingRanges.length === 0) return wrapSummary(head, [`unreadable ${listWithin(broken, Infinity)}`], keyWidth, width);
-  const where = lackingDestinations(c);
-  const shown = c.missingRanges.slice(0, MAX_RANGES);
-  const rest = c.missingRanges.length - shown.length;
-  // "missing" stays with the first range: never a label alone at the end of a line.
-  const ranges = shown.map((r, i) => (i < shown.length - 1 ? `${r},` : r));
-  const words = [
-    `missing ${ranges[0]}`,
-    ...ranges.slice(1),
-    ...(rest > 0 ? ["and", `${formatCount(rest)} more`] : []),
-    ...(where ? where.trim().split(" ") : []),
-  ];
-  if (broken.length > 0) words.push(`${words.pop()!};`, `unreadable ${listWithin(broken, Infinity)}`);
-  return wrapSummary(head, words, keyWidth, width);
-}
-
-/** A summary's head, then its words on the same line when they fit `width`, else wrapped under the bar. */
-function wrapSummary(head: string, words: readonly string[], keyWidth: number, width: number): string[] {
-  const inline = `${head}  ${words.join(" ")}`;
-  if (inline.length <= width) return [inline];
-  // Under the bar, or at the margin when the key takes most of the width.
-  const indent = " ".repeat(keyWidth + 2 <= width / 2 ? keyWidth + 2 : 2);
-  return [cutToWidth(head, width), ...wrapWords(words, width, indent)];
-}
 
 /**
  * Words on lines no longer than `width`, the first after `first`, the others after `indent`;
  * a word longer than a whole line is cut with an ellipsis (a key that long cannot be shown whole).
  */
-function wrapWords(words: readonly string[], width: number, indent: string, first = indent): string[] {
+export function wrapWords(words: readonly string[], width: number, indent: string, first = indent): string[] {
   const lines: string[] = [];
   let line = "";
   const lead = () => (lines.length === 0 ? first : indent);
@@ -235,27 +219,4 @@ function wrapWords(words: readonly string[], width: number, indent: string, firs
   }
   if (line) lines.push(cutToWidth(lead() + line, width));
   return lines;
-}
-
-/** " in X, Y" when only some of several destinations lack partitions; "" otherwise. */
-function lackingDestinations(c: Coverage): string {
-  if (c.destinations.length < 2) return "";
-  const lacking = c.destinations.filter((d) => d.missing > 0);
-  return lacking.length < c.destinations.length ? ` in ${lacking.map((d) => d.key).join(", ")}` : "";
-}
-
-/** The columns of several assets' summaries in a terminal of `width`: the bar takes what is left. */
-export function summaryColumns(coverages: readonly Coverage[], width: number): SummaryColumns {
-  const key = Math.max(...coverages.map((c) => c.asset.length));
-  const counts = Math.max(...coverages.map((c) => countsOf(c).length));
-  const rows = Math.max(...coverages.map((c) => rowsOf(c).length));
-  // Leave room for about two missing ranges after the numbers.
-  const bar = Math.max(10, Math.min(40, width - key - counts - rows - 8 - 56));
-  return { key, bar, counts, rows };
-}
-
-/** The summaries of several assets, aligned, fitting `width`. */
-export function summaryLines(coverages: readonly Coverage[], width: number): string[] {
-  const columns = summaryColumns(coverages, width);
-  return coverages.flatMap((c) => summaryEntry(c, columns.key, columns.bar, width, columns));
 }

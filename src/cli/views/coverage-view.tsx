@@ -1,7 +1,7 @@
 import { Box, Static, Text } from "ink";
 import type { Coverage } from "../../api/session/index.js";
-import { cellChar, cellText, hasPartial, layoutCoverage, type Cell, type CellRow } from "./coverage-layout.js";
-import { DESTINATION_LINE, factLines, cutToWidth, legend, listBars, neverLine } from "./coverage-text.js";
+import { cellChar, cellText, layoutCoverage, type Cell, type CellRow } from "./coverage-layout.js";
+import { DESTINATION_LINE, factLines, cutToWidth, legendOf, LIST_STALE, listBars, neverLine, STALE_LABEL } from "./coverage-text.js";
 import { colorProp } from "./color-prop.js";
 
 // Greens from pale to deep for row counts; missing and empty stand apart in red and yellow,
@@ -9,8 +9,12 @@ import { colorProp } from "./color-prop.js";
 // Named colours, not hex: a 16-colour terminal maps a deep hex green to black, which vanishes on
 // a dark background. The marks ░▒▓█ carry the shade.
 const LEVEL_COLORS = ["", "green", "green", "greenBright", "greenBright"];
+// Stale partitions are stored but out of date: blue, apart from the greens of rows, the red of
+// missing, the yellow of empty, the magenta of partly missing and the cyan of in progress.
+const STALE_COLOR = "blueBright";
 
 function colorOf(cell: Cell): string | undefined {
+  if (cell.stale) return STALE_COLOR;
   // Missing from some destinations only: its own colour beside the red of missing everywhere.
   if (cell.status === "missing") return cell.partial ? "magenta" : "red";
   if (cell.status === "empty") return "yellow";
@@ -64,6 +68,7 @@ export function CellRun({
 
 /** The color of a list asset's bar line: by the state it shows. */
 function listLineColor(line: string): string {
+  if (line.endsWith(LIST_STALE)) return STALE_COLOR;
   if (line.includes("· missing")) return "red";
   if (line.includes("◐ missing")) return "magenta";
   if (line.includes("○ empty")) return "yellow";
@@ -75,6 +80,7 @@ function factLineColor(line: string): string | undefined {
   if (line.startsWith("missing") || line.startsWith("unreadable") || (line.startsWith(DESTINATION_LINE) && line.includes("; missing")))
     return "red";
   if (line.startsWith("suspicious")) return "yellow";
+  if (line.startsWith(STALE_LABEL)) return STALE_COLOR;
   if (line.startsWith("in progress")) return "cyan";
   return undefined;
 }
@@ -108,7 +114,7 @@ export function CoverageView({ coverage, width, color = true }: { coverage: Cove
               </Box>
             );
           })}
-      {coverage.expected > 0 ? <Text dimColor={color}>{legend(width, coverage.inProgress !== null, hasPartial(coverage))}</Text> : null}
+      {coverage.expected > 0 ? <Text dimColor={color}>{legendOf(coverage, width)}</Text> : null}
       <Box flexDirection="column" marginTop={1}>
         {factLines(coverage, width).map((line, i) => (
           <Text key={i} bold={color && i === 0} {...colorProp(color ? factLineColor(line) : undefined)}>

@@ -10,6 +10,8 @@ export function printableCoverage(c: Coverage): Coverage {
     ...p,
     key: printable(p.key),
     ...(p.missingIn ? { missingIn: p.missingIn.map(printable) } : {}),
+    // Reasons name upstream keys and destinations: anyone's text too.
+    ...(p.staleReasons ? { staleReasons: p.staleReasons.map(printable) } : {}),
   });
   return {
     ...c,
@@ -21,6 +23,7 @@ export function printableCoverage(c: Coverage): Coverage {
     suspicious: c.suspicious.map(partition),
     missingRanges: c.missingRanges.map(printable),
     emptyRanges: c.emptyRanges.map(printable),
+    staleRanges: c.staleRanges.map(printable),
     inProgress: c.inProgress === null ? null : partition(c.inProgress),
     destinations: c.destinations.map((d) => ({
       ...d,
