@@ -23,6 +23,12 @@ export interface LedgerRead {
    * file-identity.ts and `currentEntry`).
    */
   readonly earlier: Map<string, LedgerEntry[]>;
+  /**
+   * Entries whose checksum does not hold (changed in place: edited by hand, a flipped bit), by
+   * folder; absent when there are none. Never trusted: kept only so that a record lost this
+   * way is reported rather than silently unknown (see ledger-records.ts).
+   */
+  readonly rejected?: Map<string, LedgerEntry[]>;
   readonly lines: number;
   /** Lines of older versions, without a checksum: trusted as they were, and rewritten with one (see `upgradeOnce` in ledger.ts). */
   readonly legacy: number;
@@ -75,7 +81,7 @@ export function parseLedger(text: string): LedgerRead {
   } catch {
     // See above.
   }
-  const read = { entries: new Map<string, LedgerEntry>(), earlier: new Map<string, LedgerEntry[]>() };
+  const read: FolderEntries = { entries: new Map<string, LedgerEntry>(), earlier: new Map<string, LedgerEntry[]>() };
   let legacy = 0;
   for (let i = 0; i < lines.length; i++) {
     if (addEntry(read, parsed ? parsed[i] : parseLine(lines[i]!), lines[i]!) === "legacy") legacy++;
@@ -96,13 +102,25 @@ function addEntry(entries: FolderEntries, parsed: unknown, line: string): "added
   if (!Array.isArray(parsed) || (parsed.length !== 3 && parsed.length !== 4)) return "skipped";
   const [folder, file, metadata, checksum] = parsed as unknown[];
   if (typeof folder !== "string" || typeof file !== "string" || !isStringRecord(metadata)) return "skipped";
-  if (parsed.length === 4 && !checksumHolds(line, checksum)) return "skipped";
+  if (parsed.length === 4 && !checksumHolds(line, checksum)) {
+    addRejected(entries, [{ folder, file, metadata }]);
+    return "skipped";
+  }
   setLast(entries, { folder, file, metadata });
   return parsed.length === 3 ? "legacy" : "added";
 }
 
-/** The entries of a read, by folder: the last one, and those before it. */
-type FolderEntries = Pick<LedgerRead, "entries" | "earlier">;
+/** The entries of a read, by folder: the last one, and those before it (and those rejected). */
+type FolderEntries = Pick<LedgerRead, "entries" | "earlier"> & { rejected?: Map<string, LedgerEntry[]> };
+
+function addRejected(read: FolderEntries, rejected: Iterable<LedgerEntry>): void {
+  for (const entry of rejected) {
+    read.rejected ??= new Map();
+    const before = read.rejected.get(entry.folder);
+    if (before) before.push(entry);
+    else read.rejected.set(entry.folder, [entry]);
+  }
+}
 
 /**
  * Adds the folder's newest entry: re-inserted so that iteration follows the last write of each
@@ -121,6 +139,7 @@ export function setLast(read: FolderEntries, entry: LedgerEntry): void {
 
 /** Adds the entries of a later read of the same journal (the lines appended since) to `read`, in their order. */
 export function addRead(read: FolderEntries, later: FolderEntries): void {
+  if (later.rejected) addRejected(read, [...later.rejected.values()].flat());
   for (const entry of later.entries.values()) {
     for (const before of later.earlier.get(entry.folder) ?? []) setLast(read, before);
     setLast(read, entry);

@@ -1,6 +1,7 @@
 // The materialization records a table's ledger holds, as readers want them: the current record of
 // each file, and the records of past writes (see file-identity.ts for why they are exact).
 import { newestFirst, parseMaterialization, type Materialization } from "../../provenance/materialization.js";
+import { namesFile } from "./file-identity.js";
 import type { Ledger } from "./ledger.js";
 import { entriesOf, type LedgerRead, RECORD_KEY, recordEntry } from "./ledger-lines.js";
 import { folderState, historyPathOf, identityAt, readHistory, sinceDeletion } from "./ledger-history.js";
@@ -33,7 +34,12 @@ export async function currentRecords(files: readonly RecordedFile[]): Promise<Re
     if (identity === null) continue;
     const read = await readOnce(reads, file.ledger);
     const entry = recordEntry(read, file.folder, identity);
-    if (!entry) continue;
+    if (!entry) {
+      // A line naming this file whose checksum fails: its record was changed in place.
+      const rejected = read.rejected?.get(file.folder) ?? [];
+      if (rejected.some((line) => line.metadata[RECORD_KEY] !== undefined && namesFile(line.file, identity))) damaged.add(file.ledger.path);
+      continue;
+    }
     const record = parseMaterialization(entry.metadata[RECORD_KEY]!);
     if (record) records.set(file.path, record);
     else damaged.add(file.ledger.path);

@@ -118,7 +118,8 @@ export class Ledger {
       let read = added;
       if (from) {
         addRead(from, added);
-        read = { entries: from.entries, earlier: from.earlier, lines: from.lines + added.lines, legacy: from.legacy + added.legacy };
+        const { entries, earlier, rejected } = from;
+        read = { entries, earlier, ...(rejected && { rejected }), lines: from.lines + added.lines, legacy: from.legacy + added.legacy };
       }
       // A copy (concat copies), so that the journal's bytes are not kept alive through it.
       const seen = Buffer.concat([from ? from.seen : Buffer.alloc(0), whole.subarray(-SEEN_BYTES)]).subarray(-SEEN_BYTES);
