@@ -10,20 +10,21 @@ export type { LedgerEntry, LedgerRead } from "./ledger-lines.js";
 /**
  * The bookkeeping of every file-backed destination (CSV, File, the local object store): one
  * append-only journal per table folder, `{table}/.{fileName}.ledger`, one JSON line per write of
- * a data file `{table}/{folder}/{fileName}`. A write appends its line once its file is renamed
- * into place, while the file is still open (see file-identity.ts): one small O_APPEND write, whatever
- * the table's size. The last line of a folder wins.
+ * a data file `{table}/{folder}/{fileName}`, with its materialization record when it has one. A
+ * write appends its line just before its file is renamed into place, with the file open (see
+ * file-identity.ts): one small O_APPEND write, whatever the table's size. The newest line of a
+ * folder naming the file there wins (`currentEntry`).
  *
  * Why it stays exact:
  * - Appends of several processes never overwrite one another (O_APPEND moves to the end and
  *   writes in one step), so no process loses another's line, unlike a read-merge-rewrite index.
- * - A line is only ever trusted for the file it names. A line missing (a crash between the
- *   rename and the append, a machine crash before the page cache reached the disk), cut short,
+ * - A line is only ever trusted for the file it names. A line missing (a file of an older
+ *   version killed before its append, a machine crash before the page cache reached the disk), cut short,
  *   or naming a file since replaced, makes the reader count that file's rows again (and append
  *   what it counted). Each line starts and ends with a newline, so a line cut short by a crash
  *   spoils only itself, never the next writer's.
- * - Compaction (when most lines are superseded) rewrites the journal with the last line of each
- *   folder and renames it over the old one, under a lock file. A writer makes sure its own line
+ * - Compaction (when most lines are superseded) rewrites the journal with the lines each folder
+ *   still needs (ledger-history.ts) and renames it over the old one, under a lock file. A writer makes sure its own line
  *   reaches the journal that stays: after writing it, it checks the lock, then that the journal it
  *   wrote is still the one at the path. No lock then means the line was written before any
  *   compaction read the journal (and is carried by it) or after the last one renamed its journal
