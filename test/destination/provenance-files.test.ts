@@ -307,6 +307,13 @@ describe("a store written before records were kept (fixtures/store-0.1)", () => 
 // A real writer process (provenance-writer.mjs, through dist) writes partitions in a loop and is
 // SIGKILLed at a random moment, again and again; after each kill, what the store holds is checked.
 const CYCLES = 10;
+/** The asset provenance-writer.mjs writes. */
+const WRITER_ASSET: AssetRef = {
+  key: "prov.events",
+  table: "events",
+  dataset: "prov",
+  partitioning: new TimePartitionConfig({ column: "date", start: "2020-01-01" }),
+};
 
 describe("writers SIGKILLed at many moments", () => {
   beforeAll(ensureBuilt, 180_000);
@@ -314,12 +321,7 @@ describe("writers SIGKILLed at many moments", () => {
   for (const kind of ["csv", "file"] as const) {
     it(`${kind}: every partition's current record names the data there, and no write that never landed is in the history`, async () => {
       const destination = presets[kind](dir.path);
-      const asset: AssetRef = {
-        key: "prov.events",
-        table: "events",
-        dataset: "prov",
-        partitioning: new TimePartitionConfig({ column: "date", start: "2020-01-01" }),
-      };
+      const asset = WRITER_ASSET;
       const check = ctx(asset, null);
       // Writes whose data landed (completed, or killed after the rename), in order; writes killed before it.
       const landed = new Map<string, string[]>();
@@ -331,8 +333,10 @@ describe("writers SIGKILLed at many moments", () => {
         const current = await destination.materializations(check);
         const counts = await destination.partitionRowCounts(check);
         for (const [key, record] of Object.entries(current)) {
-          const rows = ((await destination.read(ctx(asset, key))) as unknown[]).length;
+          const data = (await destination.read(ctx(asset, key))) as Array<{ run: string }>;
+          const rows = data.length;
           expect(record.rows, `cycle ${cycle}: the record of ${key} names the rows there`).toBe(rows);
+          expect(record.runId, `cycle ${cycle}: the record of ${key} is of the write whose data is there`).toBe(data[0]!.run);
           expect(counts[key]).toBe(rows);
           const runs = landed.get(key) ?? [];
           if (record.runId === killed) landed.set(key, [...runs, killed]);
@@ -348,6 +352,29 @@ describe("writers SIGKILLed at many moments", () => {
           for (const run of past) expect(neverLanded.has(run), `cycle ${cycle}: ${run} never landed, yet is in the history`).toBe(false);
           expect(new Set(past)).toEqual(new Set(runs.slice(-past.length)));
           expect(past.length).toBeGreaterThanOrEqual(Math.min(runs.length, 10));
+        }
+      }
+    }, 240_000);
+
+    it(`${kind}: two writers of the same partitions at once, both killed: each partition's record is that of the writer whose data is there`, async () => {
+      const destination = presets[kind](dir.path);
+      const check = ctx(WRITER_ASSET, null);
+      const started = new Set<string>();
+      for (let cycle = 0; cycle < CYCLES / 2; cycle++) {
+        const writers = await Promise.all([0, 1].map(() => killedWriter(kind, dir.path, cycle, 20 + Math.random() * 150)));
+        for (const writer of writers) for (const run of writer.started.keys()) started.add(run);
+        const current = await destination.materializations(check);
+        const counts = await destination.partitionRowCounts(check);
+        expect(Object.keys(current).sort(), "every stored partition has its record").toEqual(Object.keys(counts).sort());
+        for (const [key, record] of Object.entries(current)) {
+          const data = (await destination.read(ctx(WRITER_ASSET, key))) as Array<{ run: string }>;
+          expect(record.runId, `cycle ${cycle}: the record of ${key} is of the write whose data is there`).toBe(data[0]!.run);
+          expect(record.rows).toBe(data.length);
+          expect(counts[key]).toBe(data.length);
+          const query = { partition: TimePartition.fromKey(key), limit: 100 };
+          const past = await destination.materializationHistory(check, query);
+          expect(past[0]!.id).toBe(record.id);
+          for (const run of past.map((r) => r.runId)) expect(started.has(run)).toBe(true);
         }
       }
     }, 240_000);

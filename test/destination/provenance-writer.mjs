@@ -1,5 +1,5 @@
 // A writer process of provenance-files.test.ts: writes partitions of one asset in a loop, through
-// the built package (dist), until its parent SIGKILLs it. Before each write it prints
+// the built package (dist), until its parent SIGKILLs it; each row holds the write's run id. Before each write it prints
 // `start {runId} {key} {rows}`, after it `done {runId}`, with synchronous writes to its stdout (a
 // pipe), so that what the parent read before the kill is what happened before it.
 //
@@ -29,7 +29,7 @@ writeSync(1, "ready\n");
 for (let i = 0; ; i++) {
   const key = KEYS[Math.floor(Math.random() * KEYS.length)];
   const count = 1 + Math.floor(Math.random() * 40);
-  const runId = `${cycle}-${i}`;
+  const runId = `${cycle}-${process.pid}-${i}`;
   const partition = il.TimePartition.fromKey(key);
   const context = new il.IOContext({ asset, window: partition, metadata: { runId } });
   const rows = Array.from({ length: count }, (_, n) => ({ date: key, n, run: runId }));
