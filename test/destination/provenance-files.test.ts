@@ -12,7 +12,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CSVDestination, FileDestination, IOContext, type AssetRef } from "../../src/destination/index.js";
 import type { Materialization, ProvenanceDraft } from "../../src/destination/provenance/materialization.js";
 import { THIS_HOST } from "../../src/destination/store/local/atomic.js";
-import { identityBeforeRename } from "../../src/destination/store/local/file-identity.js";
+import { fileIdentity, identityBeforeRename } from "../../src/destination/store/local/file-identity.js";
 import { Ledger } from "../../src/destination/store/local/ledger.js";
 import { entryLine, parseLine } from "../../src/destination/store/local/ledger-lines.js";
 import { TimePartition, TimePartitionConfig, TimePartitionWindow } from "../../src/partitioning/index.js";
@@ -300,6 +300,29 @@ describe("a store written before records were kept (fixtures/store-0.1)", () => 
       await destination.writePartition(context, context.partitions[0]!, rowsOf(DAY2, 1));
       expect(Object.keys(await destination.materializations(ctx(orders, window)))).toEqual([DAY2]);
       expect(await destination.partitionRowCounts(ctx(orders, null))).toEqual({ [DAY1]: rows, [DAY2]: 1 });
+    });
+  }
+});
+
+describe("a ledger written before records were kept (lines naming the file after its rename, no record)", () => {
+  for (const name of ["csv", "file"] as const) {
+    it(`${name}: its partitions have unknown provenance, and their counts are still served from the ledger`, async () => {
+      const destination = presets[name](dir.path);
+      await write(destination, DAY1, 3, "run-1");
+      const file = name === "csv" ? "data.csv" : "data.v8";
+      const table = join(dir.path, "shop", "events");
+      // The ledger as the previous version left it: one line naming the five parts, a count only.
+      const identity = fileIdentity(await stat(join(table, `date=${DAY1}`, file), { bigint: true }));
+      await writeFile(join(table, `.${file}.ledger`), entryLine({ folder: `date=${DAY1}`, file: identity, metadata: { row_count: "77" } }));
+      const warnings: string[] = [];
+      expect(await destination.materializations(ctx(events, null, "r", warnings))).toEqual({});
+      expect(await destination.materializationHistory(ctx(events, null, "r", warnings), { limit: 10 })).toEqual([]);
+      expect(warnings).toEqual([]);
+      // 77, not 3: proof that the old line still serves the count.
+      expect(await destination.partitionRowCounts(ctx(events, null))).toEqual({ [DAY1]: 77 });
+      await write(destination, DAY1, 2, "run-2");
+      expect((await history(destination, DAY1)).map((r) => r.runId)).toEqual(["run-2"]);
+      expect(await destination.partitionRowCounts(ctx(events, null))).toEqual({ [DAY1]: 2 });
     });
   }
 });
