@@ -57,7 +57,14 @@ describe("Ledger", () => {
     const text = await readFile(path, "utf8");
     expect(text).toMatch(/^\n\["date=a","1",\{"row_count":"41"\},"[0-9a-f]{8}"\]\n/);
     await writeFile(path, text.replace('"row_count":"41"', '"row_count":"91"'));
-    expect(await new Ledger(path).read()).toEqual({ entries: new Map([["date=b", entry("date=b", "2", 5)]]), lines: 2, legacy: 0 });
+    expect(await new Ledger(path).read()).toEqual({
+      entries: new Map([["date=b", entry("date=b", "2", 5)]]),
+      earlier: new Map(),
+      // Kept apart, never trusted: a record changed this way is reported (see ledger-records.ts).
+      rejected: new Map([["date=a", [entry("date=a", "1", 91)]]]),
+      lines: 2,
+      legacy: 0,
+    });
   });
 
   it("issue 31.18: lines of older versions (no checksum) are read as before, and the journal is rewritten with checksums on its next write", async () => {
@@ -69,6 +76,7 @@ describe("Ledger", () => {
         ["date=b", entry("date=b", "2", 5)],
         ["date=a", entry("date=a", "3", 6)],
       ]),
+      earlier: new Map([["date=a", [entry("date=a", "1", 4)]]]),
       lines: 3,
       legacy: 3,
     });
@@ -88,7 +96,12 @@ describe("Ledger", () => {
       false,
     );
     expect(await ledger.compactIfWorthIt(1_200, ["date=a"])).toBe(true);
-    expect(await ledger.read()).toEqual({ entries: new Map([["date=a", entry("date=a", "a599", 599)]]), lines: 1, legacy: 0 });
+    expect(await ledger.read()).toEqual({
+      entries: new Map([["date=a", entry("date=a", "a599", 599)]]),
+      earlier: new Map(),
+      lines: 1,
+      legacy: 0,
+    });
     expect(await listFiles(dir.path)).toEqual([".data.csv.ledger"]);
   });
 
@@ -123,6 +136,7 @@ describe("Ledger", () => {
           ["date=a", entry("date=a", "1", 1)],
           ["date=b", entry("date=b", "2", 2)],
         ]),
+        earlier: new Map(),
         lines: 2,
         legacy: 1,
       });
@@ -139,14 +153,24 @@ describe("Ledger", () => {
       expect((await ledger.read()).entries.get("date=b")).toEqual(entry("date=b", "b599", 599));
       expect((await ledger.read()).lines).toBe(2_400);
       await writeFile(path, `\n${JSON.stringify(["date=c", "c", { row_count: "5" }])}\n`);
-      expect(await ledger.read()).toEqual({ entries: new Map([["date=c", entry("date=c", "c", 5)]]), lines: 1, legacy: 1 });
+      expect(await ledger.read()).toEqual({
+        entries: new Map([["date=c", entry("date=c", "c", 5)]]),
+        earlier: new Map(),
+        lines: 1,
+        legacy: 1,
+      });
       for (let i = 0; i < 1_000; i++) await ledger.append([entry("date=c", `c${i}`, i)]);
       expect((await ledger.read()).lines).toBe(1_001);
       // Another process's compaction renames a new journal in.
       expect(await new Ledger(path).compactIfWorthIt(1_001, ["date=c"])).toBe(true);
-      expect(await ledger.read()).toEqual({ entries: new Map([["date=c", entry("date=c", "c999", 999)]]), lines: 1, legacy: 0 });
+      expect(await ledger.read()).toEqual({
+        entries: new Map([["date=c", entry("date=c", "c999", 999)]]),
+        earlier: new Map(),
+        lines: 1,
+        legacy: 0,
+      });
       await rm(path);
-      expect(await ledger.read()).toEqual({ entries: new Map(), lines: 0, legacy: 0 });
+      expect(await ledger.read()).toEqual({ entries: new Map(), earlier: new Map(), lines: 0, legacy: 0 });
     });
   });
 

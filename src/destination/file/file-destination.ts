@@ -3,6 +3,7 @@ import type { Partition } from "../../partitioning/index.js";
 import { countValueRows, decodeValue, encodeValue } from "../format/v8.js";
 import type { IOContext } from "../io-context.js";
 import { rowCountOf } from "../row-count.js";
+import { TableData } from "../../representation/index.js";
 import { FileTableDestination, type FileTableDestinationOptions } from "./file-table-destination.js";
 
 /** Options of `FileDestination`: the folder and whether writes are synced (see `FileTableDestinationOptions`). */
@@ -23,7 +24,7 @@ export class FileDestination extends FileTableDestination {
 
   async writePartition(context: IOContext, partition: Partition | null, data: unknown): Promise<void> {
     const bytes = encodeValue(data, this.displayName, context.asset.key);
-    await this.files.write(context, partition, [bytes], rowCountOf(data));
+    await this.files.write(context, partition, [bytes], rowCountOf(data), TableData.from(data) !== null);
   }
 
   async readPartition(context: IOContext, partition: Partition | null): Promise<unknown> {

@@ -1,6 +1,8 @@
 import type { FileHandle } from "node:fs/promises";
 import type { Partition } from "../../partitioning/index.js";
-import { Destination, type DropTarget } from "../destination.js";
+import { Destination, type DropTarget, type HistoryQuery } from "../destination.js";
+import type { Materialization } from "../provenance/materialization.js";
+import { partitionHistory, partitionMaterializations } from "../store/local/partition-records.js";
 import type { IOContext } from "../io-context.js";
 import { declareOptions } from "../options.js";
 import { durableOption } from "../store/local/atomic.js";
@@ -28,7 +30,8 @@ export interface FileTableDestinationOptions {
 // ObjectStoreDestination, which would change their bytes on disk or their speed:
 // - bytes: CSVDestination keeps the partition column in its files, with a header taken from the
 //   first row (the object stores leave the column to the path, and write the schema's columns);
-//   FileDestination stores any value, not rows; an unpartitioned asset's file gets no ledger line.
+//   FileDestination stores any value, not rows; an unpartitioned asset's ledger is in its own
+//   folder, not in the folder above (which may hold other assets').
 // - speed: a write goes from the encoder to the file chunk by chunk, never held as one payload
 //   (W1, W4); a window is read with one synchronous read per file and parsed into one array (W3);
 //   counting lists one folder level and stats each file, where a store walks every object.
@@ -77,6 +80,21 @@ export abstract class FileTableDestination extends Destination {
 
   override describeDrop(context: IOContext): Promise<DropTarget> {
     return this.files.describeDrop(context);
+  }
+
+  /**
+   * The record each stored partition of the window (every one without a window; "" for an
+   * unpartitioned asset) was written with: kept in the table's ledger line of the write, in the
+   * same step as the file (see local-folder.ts). A file written before records were kept, or
+   * counted again by a read, has none.
+   */
+  override materializations(context: IOContext): Promise<Record<string, Materialization>> {
+    return partitionMaterializations(this.files, context);
+  }
+
+  /** The records of past writes that landed, newest first; the last HISTORY_KEPT of each partition at least (see ledger-history.ts). */
+  override materializationHistory(context: IOContext, query: HistoryQuery): Promise<Materialization[]> {
+    return partitionHistory(this.files, context, query);
   }
 
   /** Rows per partition key; a partition whose file cannot be read is left out (see `partitionCounts`). */

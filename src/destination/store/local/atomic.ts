@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { basename, dirname, join, resolve } from "node:path";
 import { ConfigError } from "../../../errors.js";
 import { describeValue } from "../../../text/describe-value.js";
-import { fileIdentity } from "./file-identity.js";
+import { fileIdentity, identityBeforeRename } from "./file-identity.js";
 
 /**
  * The marker in every temporary file's name. Listings tell temporary files by their whole name
@@ -162,6 +162,13 @@ export interface AtomicWriteOptions {
    * cannot pass to another file before they land (see file-identity.ts).
    */
   readonly whileOpen?: ((identity: string) => Promise<void>) | undefined;
+  /**
+   * Runs after the last byte (and its sync), before the rename, with the temporary file open,
+   * given its `identityBeforeRename`: a line appended here lands before the file does, in the
+   * same step for a reader (see file-identity.ts). A failure here fails the write: the temporary
+   * file is removed and the target keeps its content.
+   */
+  readonly beforeRename?: ((identity: string) => Promise<void>) | undefined;
 }
 
 /**
@@ -192,6 +199,7 @@ export async function writeFileAtomic(
     // The bytes reach the disk before the name does: a crash after the rename can then only
     // find the whole new file or, if the folder was not synced yet, the old one.
     if (durable) await handle.datasync();
+    if (options.beforeRename) await options.beforeRename(identityBeforeRename(fstatSync(handle.fd, { bigint: true })));
     await rename(temp, path);
     renamed = true;
     // The folder's new entry, and each new folder's entry in its parent, all at once: on a
@@ -201,7 +209,7 @@ export async function writeFileAtomic(
     // Taken after the rename, which sets the file's ctime. An fstat takes microseconds: called
     // directly, not through libuv's thread pool, whose round trip costs more than the call.
     identity = fileIdentity(fstatSync(handle.fd, { bigint: true }));
-    await options.whileOpen?.(identity);
+    if (options.whileOpen) await options.whileOpen(identity);
   } catch (error) {
     await handle.close().catch(() => undefined);
     if (!renamed) await rm(temp, { force: true });

@@ -1,5 +1,6 @@
 // The lines of a table's ledger (see ledger.ts): how an entry is written, with its checksum, and
 // how a journal's text is read back, skipping lines cut short, changed or not entries at all.
+import { namesFile } from "./file-identity.js";
 
 /**
  * What the ledger says of one data file: the folder holding it (a partition folder's name,
@@ -16,6 +17,18 @@ export interface LedgerEntry {
 /** What a read of a journal gives: the last entry of each folder, and how many lines it holds. */
 export interface LedgerRead {
   readonly entries: Map<string, LedgerEntry>;
+  /**
+   * The entries of each folder before its last one, oldest first (folders of one line have
+   * none): the newest line naming the file at the path wins, which need not be the last (see
+   * file-identity.ts and `currentEntry`).
+   */
+  readonly earlier: Map<string, LedgerEntry[]>;
+  /**
+   * Entries whose checksum does not hold (changed in place: edited by hand, a flipped bit), by
+   * folder; absent when there are none. Never trusted: kept only so that a record lost this
+   * way is reported rather than silently unknown (see ledger-records.ts).
+   */
+  readonly rejected?: Map<string, LedgerEntry[]>;
   readonly lines: number;
   /** Lines of older versions, without a checksum: trusted as they were, and rewritten with one (see `upgradeOnce` in ledger.ts). */
   readonly legacy: number;
@@ -68,12 +81,12 @@ export function parseLedger(text: string): LedgerRead {
   } catch {
     // See above.
   }
-  const entries = new Map<string, LedgerEntry>();
+  const read: FolderEntries = { entries: new Map<string, LedgerEntry>(), earlier: new Map<string, LedgerEntry[]>() };
   let legacy = 0;
   for (let i = 0; i < lines.length; i++) {
-    if (addEntry(entries, parsed ? parsed[i] : parseLine(lines[i]!), lines[i]!) === "legacy") legacy++;
+    if (addEntry(read, parsed ? parsed[i] : parseLine(lines[i]!), lines[i]!) === "legacy") legacy++;
   }
-  return { entries, lines: lines.length, legacy };
+  return { ...read, lines: lines.length, legacy };
 }
 
 export function parseLine(line: string): unknown {
@@ -85,19 +98,94 @@ export function parseLine(line: string): unknown {
 }
 
 /** Adds a parsed line when it is a well-formed entry; "legacy" for one without a checksum. */
-function addEntry(entries: Map<string, LedgerEntry>, parsed: unknown, line: string): "added" | "legacy" | "skipped" {
+function addEntry(entries: FolderEntries, parsed: unknown, line: string): "added" | "legacy" | "skipped" {
   if (!Array.isArray(parsed) || (parsed.length !== 3 && parsed.length !== 4)) return "skipped";
   const [folder, file, metadata, checksum] = parsed as unknown[];
   if (typeof folder !== "string" || typeof file !== "string" || !isStringRecord(metadata)) return "skipped";
-  if (parsed.length === 4 && !checksumHolds(line, checksum)) return "skipped";
+  if (parsed.length === 4 && !checksumHolds(line, checksum)) {
+    addRejected(entries, [{ folder, file, metadata }]);
+    return "skipped";
+  }
   setLast(entries, { folder, file, metadata });
   return parsed.length === 3 ? "legacy" : "added";
 }
 
-/** Re-inserted so that iteration follows the last write of each folder. */
-export function setLast(entries: Map<string, LedgerEntry>, entry: LedgerEntry): void {
-  entries.delete(entry.folder);
-  entries.set(entry.folder, entry);
+/** The entries of a read, by folder: the last one, and those before it (and those rejected). */
+type FolderEntries = Pick<LedgerRead, "entries" | "earlier"> & { rejected?: Map<string, LedgerEntry[]> };
+
+function addRejected(read: FolderEntries, rejected: Iterable<LedgerEntry>): void {
+  for (const entry of rejected) {
+    read.rejected ??= new Map();
+    const before = read.rejected.get(entry.folder);
+    if (before) before.push(entry);
+    else read.rejected.set(entry.folder, [entry]);
+  }
+}
+
+/**
+ * Adds the folder's newest entry: re-inserted so that iteration follows the last write of each
+ * folder, the one it supersedes kept in `earlier`.
+ */
+export function setLast(read: FolderEntries, entry: LedgerEntry): void {
+  const previous = read.entries.get(entry.folder);
+  if (previous) {
+    const before = read.earlier.get(entry.folder);
+    if (before) before.push(previous);
+    else read.earlier.set(entry.folder, [previous]);
+    read.entries.delete(entry.folder);
+  }
+  read.entries.set(entry.folder, entry);
+}
+
+/** Adds the entries of a later read of the same journal (the lines appended since) to `read`, in their order. */
+export function addRead(read: FolderEntries, later: FolderEntries): void {
+  if (later.rejected) addRejected(read, [...later.rejected.values()].flat());
+  for (const entry of later.entries.values()) {
+    for (const before of later.earlier.get(entry.folder) ?? []) setLast(read, before);
+    setLast(read, entry);
+  }
+}
+
+/** A folder's entries, oldest first. */
+export function entriesOf(read: FolderEntries, folder: string): LedgerEntry[] {
+  const last = read.entries.get(folder);
+  if (!last) return [];
+  const before = read.earlier.get(folder);
+  return before ? [...before, last] : [last];
+}
+
+/**
+ * The newest entry of a folder naming the file of `identity` (five parts, see `namesFile`), or
+ * undefined: the line describing the file there now (see file-identity.ts for why the newest
+ * matching line, not the newest line).
+ */
+export function currentEntry(read: FolderEntries, folder: string, identity: string): LedgerEntry | undefined {
+  const last = read.entries.get(folder);
+  if (!last) return undefined;
+  if (namesFile(last.file, identity)) return last;
+  const before = read.earlier.get(folder);
+  if (!before) return undefined;
+  for (let i = before.length - 1; i >= 0; i--) if (namesFile(before[i]!.file, identity)) return before[i];
+  return undefined;
+}
+
+/** The metadata key of a line holding the write's materialization record (its JSON). */
+export const RECORD_KEY = "materialization";
+
+/**
+ * The metadata key naming, in four parts (see `identityBeforeRename`), the file a write found at
+ * its path before its rename: proof that that file landed (see `folderState` in ledger-history.ts).
+ */
+export const REPLACING_KEY = "replacing";
+
+/** The newest entry of a folder naming the file of `identity` and holding a record (see `currentEntry`). */
+export function recordEntry(read: FolderEntries, folder: string, identity: string): LedgerEntry | undefined {
+  const entries = entriesOf(read, folder);
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i]!;
+    if (entry.metadata[RECORD_KEY] !== undefined && namesFile(entry.file, identity)) return entry;
+  }
+  return undefined;
 }
 
 function isStringRecord(value: unknown): value is Record<string, string> {

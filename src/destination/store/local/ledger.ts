@@ -2,27 +2,29 @@ import { closeSync, fstatSync, openSync, statSync, writeSync } from "node:fs";
 import { type FileHandle, open, readFile, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "./atomic.js";
-import { entryLine, type LedgerEntry, type LedgerRead, parseLedger, parseLine, setLast } from "./ledger-lines.js";
+import { addRead, entryLine, type LedgerEntry, type LedgerRead, parseLedger, parseLine } from "./ledger-lines.js";
+import { compactedJournal, historyPathOf, readHistory } from "./ledger-history.js";
 
 export type { LedgerEntry, LedgerRead } from "./ledger-lines.js";
 
 /**
  * The bookkeeping of every file-backed destination (CSV, File, the local object store): one
  * append-only journal per table folder, `{table}/.{fileName}.ledger`, one JSON line per write of
- * a data file `{table}/{folder}/{fileName}`. A write appends its line once its file is renamed
- * into place, while the file is still open (see file-identity.ts): one small O_APPEND write, whatever
- * the table's size. The last line of a folder wins.
+ * a data file `{table}/{folder}/{fileName}`, with its materialization record when it has one. A
+ * write appends its line just before its file is renamed into place, with the file open (see
+ * file-identity.ts): one small O_APPEND write, whatever the table's size. The newest line of a
+ * folder naming the file there wins (`currentEntry`).
  *
  * Why it stays exact:
  * - Appends of several processes never overwrite one another (O_APPEND moves to the end and
  *   writes in one step), so no process loses another's line, unlike a read-merge-rewrite index.
- * - A line is only ever trusted for the file it names. A line missing (a crash between the
- *   rename and the append, a machine crash before the page cache reached the disk), cut short,
+ * - A line is only ever trusted for the file it names. A line missing (a file of an older
+ *   version killed before its append, a machine crash before the page cache reached the disk), cut short,
  *   or naming a file since replaced, makes the reader count that file's rows again (and append
  *   what it counted). Each line starts and ends with a newline, so a line cut short by a crash
  *   spoils only itself, never the next writer's.
- * - Compaction (when most lines are superseded) rewrites the journal with the last line of each
- *   folder and renames it over the old one, under a lock file. A writer makes sure its own line
+ * - Compaction (when most lines are superseded) rewrites the journal with the lines each folder
+ *   still needs (ledger-history.ts) and renames it over the old one, under a lock file. A writer makes sure its own line
  *   reaches the journal that stays: after writing it, it checks the lock, then that the journal it
  *   wrote is still the one at the path. No lock then means the line was written before any
  *   compaction read the journal (and is carried by it) or after the last one renamed its journal
@@ -49,7 +51,7 @@ export class Ledger {
    * folder, a full disk, a compaction that outlasts COMPACTION_WAIT_MS) only means the file is
    * counted again later.
    */
-  async append(entries: readonly LedgerEntry[]): Promise<void> {
+  async append(entries: readonly LedgerEntry[], options: { readonly strict?: boolean } = {}): Promise<void> {
     if (entries.length === 0) return;
     const bytes = Buffer.from(entries.map(entryLine).join(""));
     const lock = lockOf(this.path);
@@ -71,12 +73,16 @@ export class Ledger {
           closeSync(fd);
         }
         // A compaction may have read the journal before this line: once it is done, again.
-        if (Date.now() >= giveUpAt) return;
+        if (Date.now() >= giveUpAt) break;
         await waitForCompaction(lock, giveUpAt);
       }
-    } catch {
-      // See above: a lost line is a recount, never a wrong count.
+    } catch (error) {
+      // See above: a lost line is a recount, never a wrong count. A line holding a write's
+      // record is strict: its write fails before its rename (see LocalFolder.put).
+      if (options.strict) throw error;
+      return;
     }
+    if (options.strict) throw new Error(`the ledger ${this.path} is being compacted by another process; gave up waiting to append to it`);
   }
 
   /**
@@ -90,7 +96,7 @@ export class Ledger {
       handle = await open(this.path, "r");
     } catch {
       lastReads.delete(this.path);
-      return { entries: new Map(), lines: 0, legacy: 0 };
+      return { entries: new Map(), earlier: new Map(), lines: 0, legacy: 0 };
     }
     try {
       const { dev, ino, size } = fstatSync(handle.fd);
@@ -112,8 +118,9 @@ export class Ledger {
       const added = parseLedger(whole.toString("utf8"));
       let read = added;
       if (from) {
-        for (const entry of added.entries.values()) setLast(from.entries, entry);
-        read = { entries: from.entries, lines: from.lines + added.lines, legacy: from.legacy + added.legacy };
+        addRead(from, added);
+        const { entries, earlier, rejected } = from;
+        read = { entries, earlier, ...(rejected && { rejected }), lines: from.lines + added.lines, legacy: from.legacy + added.legacy };
       }
       // A copy (concat copies), so that the journal's bytes are not kept alive through it.
       const seen = Buffer.concat([from ? from.seen : Buffer.alloc(0), whole.subarray(-SEEN_BYTES)]).subarray(-SEEN_BYTES);
@@ -121,23 +128,24 @@ export class Ledger {
       return read;
     } catch {
       lastReads.delete(this.path);
-      return { entries: new Map(), lines: 0, legacy: 0 };
+      return { entries: new Map(), earlier: new Map(), lines: 0, legacy: 0 };
     } finally {
       await handle.close();
     }
   }
 
   /**
-   * Rewrites the journal with the last entry of each folder in `keep` (the folders that still
-   * hold a data file), when at least half its lines are superseded or dropped. One process at a
+   * Rewrites the journal with what each folder still needs (see `compactedJournal` in
+   * ledger-history.ts: the lines naming the file there now, lines of writes that may still be
+   * under way) when it holds at least twice as many lines as `folders` (those holding a data
+   * file), its records of past writes moved to the history beside it (`.{fileName}.ledger.history`,
+   * written first: a kill between the two leaves a record in both, read once). One process at a
    * time (a lock file beside it, taken with O_EXCL); another process's compaction under way, or
    * any failure, leaves the journal as it is: it is only ever larger than it needs to be.
    * `force` compacts whatever the share: a journal of an older version is rewritten with checksums.
    */
   async compactIfWorthIt(lines: number, folders: readonly string[], force = false): Promise<boolean> {
     if (!force && (lines < COMPACT_MIN_LINES || lines < 2 * folders.length)) return false;
-    // Made only now: most counts compact nothing, and a set of 100,000 folders is not free.
-    const keep = new Set(folders);
     const lock = lockOf(this.path);
     const locked = await open(lock, "wx").then(
       (handle) => handle.close().then(() => true),
@@ -153,9 +161,11 @@ export class Ledger {
       // Only whole lines are taken from this read. A line being appended at this moment can be
       // seen in part (a write crossing a page boundary shows its first page before the rest);
       // its writer will find the lock and write it again, as it does any line appended since.
-      const { entries } = parseLedger(read.subarray(0, read.lastIndexOf(0x0a) + 1).toString("utf8"));
-      const kept = [...entries.values()].filter((entry) => keep.has(entry.folder));
-      await writeFileAtomic(this.path, [kept.map(entryLine).join("")], { durable: false });
+      const journal = parseLedger(read.subarray(0, read.lastIndexOf(0x0a) + 1).toString("utf8"));
+      const history = historyPathOf(this.path);
+      const compacted = compactedJournal(this.path, journal, await readHistory(history), new Set(folders));
+      if (compacted.history !== null) await writeFileAtomic(history, [compacted.history], { durable: false });
+      await writeFileAtomic(this.path, [compacted.journal.map(entryLine).join("")], { durable: false });
       return true;
     } catch {
       return false;

@@ -1,11 +1,17 @@
-import type { BigIntStats } from "node:fs";
+import { existsSync, type BigIntStats } from "node:fs";
 import { readdir, readFile, rm, rmdir, stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { ConfigError } from "../../../errors.js";
 import type { StoredObject } from "../object-store-destination.js";
+import type { Materialization } from "../../provenance/materialization.js";
 import { parseTempName, writeFileAtomic } from "./atomic.js";
-import { fileIdentity } from "./file-identity.js";
-import { Ledger, ledgerOf, type LedgerEntry } from "./ledger.js";
+import { beforeRenamePart, fileIdentity } from "./file-identity.js";
+import { Ledger, ledgerOf, type LedgerRead } from "./ledger.js";
+import { currentEntry, RECORD_KEY, recordEntry, REPLACING_KEY } from "./ledger-lines.js";
+import { identityAt } from "./ledger-history.js";
+import { currentRecords, pastRecords, type RecordedFile, type RecordsRead } from "./ledger-records.js";
+
+export type { RecordedFile, RecordsRead } from "./ledger-records.js";
 
 /**
  * A folder on the local disk holding a store's files, named by `/`-separated paths relative to
@@ -13,8 +19,17 @@ import { Ledger, ledgerOf, type LedgerEntry } from "./ledger.js";
  * and nothing more; CSVDestination and FileDestination put their files through it too (see
  * partition-files.ts), so every file written on this machine is written one way. A put replaces
  * its file atomically (synced first when durable, see atomic.ts) and appends the file's metadata
- * to the one ledger of the folder above it (see ledger.ts) while the file is still open, so the
- * line names the very file written (see file-identity.ts).
+ * to the one ledger of the folder above it (see ledger.ts) before its rename, with the file
+ * open, so the line names the very file written and lands with it (see file-identity.ts).
+ *
+ * Provenance (how ObjectStoreDestination and PartitionFiles keep materialization records): a put
+ * whose metadata holds `materialization` (the record's JSON, see RECORD_KEY) keeps it in that
+ * line, in the same step as the file: its write fails, the old file and record staying, when
+ * the line cannot be appended. `materializations(files)` gives back the record of each file's
+ * current content, `materializationHistory(files)` the records of the writes of those files
+ * that landed, newest first; both take paths (the ledger their put used) or RecordedFiles (a
+ * ledger given to put). A compaction of the ledger moves past records to the history beside it,
+ * keeping the last HISTORY_KEPT of each folder; `delete` ends a file's history.
  */
 export class LocalFolder {
   #folder: string | undefined;
@@ -45,29 +60,49 @@ export class LocalFolder {
   }
 
   /**
-   * Replaces the file at `path` atomically with `chunks`, then, when `metadata` is given, appends
-   * what it returns (called once the chunks are consumed) to the ledger while the file is still
-   * open. A crash between the two leaves no line for the new file, or one naming the old file:
-   * never trusted, the file is counted by a read. Dead writers' temporary files in the file's
-   * folder (a process killed mid-write) are then removed, when the folder existed before (see
-   * `sweepStaleTemps`).
+   * Replaces the file at `path` atomically with `chunks`, after appending, when `metadata` is
+   * given, what it returns (called once the chunks are consumed) to the ledger (`place`, by
+   * default `ledgerOf(path)`), naming the temporary file, which the rename then puts at the
+   * path (see file-identity.ts), and the file it found there (REPLACING_KEY). A kill between the
+   * two leaves a line naming a file that is never at the path. A line holding a record must be
+   * appended, or the write fails; any other is best effort (a file without its line is counted
+   * by a read). Dead writers' temporary files in the file's folder (a process killed mid-write)
+   * are then removed, when the folder existed before (see `sweepStaleTemps`).
    *
-   * Only the data file is synced (when durable): the ledger is a cache. A line lost in a crash,
-   * or naming a file since replaced, makes the file counted again; a line that survives names a
-   * file whose bytes were synced before it was written.
+   * Only the data file is synced (when durable): a machine crash may lose the line of a file
+   * that survives it, which then reads as counted again and of unknown provenance; a line that
+   * survives names a file whose bytes were synced before it was written.
    */
   async put(
     path: string,
     chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
     metadata: (() => Record<string, string>) | null,
+    place: { readonly ledger: Ledger; readonly folder: string } = this.ledgerOf(path),
   ): Promise<void> {
-    const whileOpen = metadata
+    const beforeRename = metadata
       ? async (file: string) => {
-          const { ledger, folder } = this.ledgerOf(path);
-          await ledger.append([{ folder, file, metadata: metadata() }]);
+          const line = metadata();
+          const there = identityAt(path);
+          const replacing = there === null ? null : beforeRenamePart(there);
+          if (replacing !== null) line[REPLACING_KEY] = replacing;
+          await place.ledger.append([{ folder: place.folder, file, metadata: line }], { strict: line[RECORD_KEY] !== undefined });
         }
       : undefined;
-    await writeFileAtomic(path, chunks, { durable: this.durable, sweep: true, whileOpen });
+    await writeFileAtomic(path, chunks, { durable: this.durable, sweep: true, beforeRename });
+  }
+
+  /** The record of each file's current content, by path (see `currentRecords` in ledger-records.ts); a file without one is left out. */
+  materializations(files: ReadonlyArray<string | RecordedFile>): Promise<RecordsRead<Map<string, Materialization>>> {
+    return currentRecords(files.map((file) => this.recordedFile(file)));
+  }
+
+  /** The records of the writes of these files that landed, newest first (see `pastRecords` in ledger-records.ts). */
+  materializationHistory(files: ReadonlyArray<string | RecordedFile>): Promise<RecordsRead<Materialization[]>> {
+    return pastRecords(files.map((file) => this.recordedFile(file)));
+  }
+
+  private recordedFile(file: string | RecordedFile): RecordedFile {
+    return typeof file === "string" ? { path: file, ...this.ledgerOf(file) } : file;
   }
 
   /** A file's bytes, or null when there is none. */
@@ -89,7 +124,7 @@ export class LocalFolder {
     const folder = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
     const root = this.pathOf(folder);
     // Each ledger is read once per listing.
-    const ledgers = new Map<string, Promise<Map<string, LedgerEntry>>>();
+    const ledgers = new Map<string, Promise<LedgerRead>>();
     for await (const path of walk(root)) {
       const name = relative(this.folder, path).split(sep).join("/");
       if (!name.startsWith(prefix)) continue;
@@ -97,9 +132,11 @@ export class LocalFolder {
       if (!info) continue;
       const { ledger, folder: entryFolder } = this.ledgerOf(path);
       let entries = ledgers.get(ledger.path);
-      if (!entries) ledgers.set(ledger.path, (entries = ledger.read().then((read) => read.entries)));
-      const entry = (await entries).get(entryFolder);
-      const metadata = entry && entry.file === fileIdentity(info) ? { ...entry.metadata } : await legacyMetadata(path, info);
+      if (!entries) ledgers.set(ledger.path, (entries = ledger.read()));
+      const identity = fileIdentity(info);
+      const entry = recordEntry(await entries, entryFolder, identity) ?? currentEntry(await entries, entryFolder, identity);
+      const metadata = entry ? { ...entry.metadata } : await legacyMetadata(path, info);
+      delete metadata[REPLACING_KEY];
       yield { name, metadata };
     }
   }
@@ -108,7 +145,8 @@ export class LocalFolder {
    * Deletes each object's file, an older version's sidecar and the temporary files of either,
    * then the folders left empty (or holding nothing but ledgers, whose folders are gone with
    * them), up to the store's folder (kept). A ledger line of a deleted object names a file that no
-   * longer exists: never trusted again.
+   * longer exists: never trusted again. A marker line then ends the file's history (a file put
+   * there later starts its own); best effort, a ledger removed with its folder needs none.
    */
   async delete(names: readonly string[]): Promise<void> {
     for (const name of names) {
@@ -116,6 +154,8 @@ export class LocalFolder {
       const folder = dirname(path);
       const file = basename(path);
       await rm(path, { force: true });
+      const { ledger, folder: entryFolder } = this.ledgerOf(path);
+      if (existsSync(ledger.path)) await ledger.append([{ folder: entryFolder, file: "", metadata: {} }]);
       const beside = await readdir(folder).catch((error: unknown) => (isMissing(error) ? [] : Promise.reject(error)));
       for (const entry of beside)
         if (entry.startsWith(`.${file}`) || entry.startsWith(`..${file}`)) await rm(join(folder, entry), { force: true });
@@ -209,7 +249,10 @@ async function removeOrphanLedgers(folder: string): Promise<void> {
 function isLedgerFile(name: string): boolean {
   return (
     name.startsWith(".") &&
-    (name.endsWith(".ledger") || name.endsWith(".ledger.compacting") || (name.includes(".ledger.tmp-") && parseTempName(name) !== null))
+    (name.endsWith(".ledger") ||
+      name.endsWith(".ledger.compacting") ||
+      name.endsWith(".ledger.history") ||
+      ((name.includes(".ledger.tmp-") || name.includes(".ledger.history.tmp-")) && parseTempName(name) !== null))
   );
 }
 

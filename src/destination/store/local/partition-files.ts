@@ -12,7 +12,8 @@ import { describeTableFolder, dropTableFolder } from "./drop-table.js";
 import { fileIdentity } from "./file-identity.js";
 import { fileIdentities } from "./stat-files.js";
 import { Ledger, parseCount } from "./ledger.js";
-import { LocalFolder } from "./local-folder.js";
+import { LocalFolder, type RecordedFile } from "./local-folder.js";
+import { currentEntry, RECORD_KEY } from "./ledger-lines.js";
 import { decoding, reasonOf, type PartitionCounts, type UnreadablePartition } from "../../unreadable.js";
 
 /**
@@ -45,8 +46,10 @@ export class PartitionFiles {
   constructor(
     /** Resolves the absolute base folder; called once, at first use (see Destination.resolvePath). */
     resolveFolder: () => string,
-    private readonly fileName: string,
-    private readonly owner: string,
+    /** Each partition's file name (`data.csv`). */
+    readonly fileName: string,
+    /** Names the destination in messages, as users wrote it. */
+    readonly owner: string,
     /** Data files survive a machine crash once written (see `AtomicWriteOptions.durable`). */
     durable: boolean,
   ) {
@@ -68,11 +71,13 @@ export class PartitionFiles {
   }
 
   /**
-   * Replaces a partition's file, its row count appended to the table's ledger while the file is
-   * still open (see LocalFolder.put): one atomic file write and one small append, whatever the
-   * table's size. Temporary files of dead writers are then removed from the partition's folder,
-   * when it existed before, and once per process from the table's folder: see `sweepStaleTemps`.
-   * Reads never sweep.
+   * Replaces a partition's file, its row count and its materialization record (see
+   * `IOContext.materialization`, made once the chunks are consumed) appended to the table's
+   * ledger before the rename (see LocalFolder.put): one atomic file write and one small append,
+   * whatever the table's size. An unpartitioned asset's line goes to the ledger in its own
+   * folder (see `placeOf`). Temporary files of dead writers are then removed from the
+   * partition's folder, when it existed before, and once per process from the table's folder:
+   * see `sweepStaleTemps`. Reads never sweep.
    */
   async write(
     context: IOContext,
@@ -80,12 +85,28 @@ export class PartitionFiles {
     chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
     /** The row count, or a function giving it once the chunks are consumed (for streams). */
     rows: number | (() => number),
+    /** Whether the value is a table: a record of any other value holds no rows (null). */
+    tabular = true,
   ): Promise<void> {
-    const path = this.pathOf(context, partition);
-    // An unpartitioned asset's count is never read back from storage: no bookkeeping.
-    const metadata = partition ? () => ({ row_count: String(typeof rows === "number" ? rows : rows()) }) : null;
-    await this.local.put(path, chunks, metadata);
+    const place = this.placeOf(context, partition);
+    const metadata = () => {
+      const count = typeof rows === "number" ? rows : rows();
+      const record = context.materialization(partition, tabular ? count : null);
+      return { row_count: String(count), [RECORD_KEY]: JSON.stringify(record) };
+    };
+    await this.local.put(place.path, chunks, metadata, place);
     if (partition) await sweepTableOnce(this.tableDir(context));
+  }
+
+  /**
+   * Where a partition's ledger line goes: the table's ledger, its folder `{column}={key}`; for an
+   * unpartitioned asset, the ledger in the table's own folder, folder "" (the folder above holds
+   * other assets' folders: a ledger there would be dropped with another asset, or outlive this one's drop).
+   */
+  placeOf(context: IOContext, partition: Partition | null): RecordedFile {
+    const path = this.pathOf(context, partition);
+    if (partition) return { path, ...this.local.ledgerOf(path) };
+    return { path, ledger: Ledger.of(this.tableDir(context), this.fileName), folder: "" };
   }
 
   /** A partition's bytes; DataNotFoundError with the path when it was never written. */
@@ -140,8 +161,8 @@ export class PartitionFiles {
     for (let i = 0; i < names.length; i++) {
       const identity = identities[i];
       if (!identity) continue;
-      const entry = journal.entries.get(names[i]!);
-      const rows = entry && entry.file === identity ? parseCount(entry.metadata["row_count"]) : null;
+      const entry = currentEntry(journal, names[i]!, identity);
+      const rows = entry ? parseCount(entry.metadata["row_count"]) : null;
       if (rows === null) stale.push(i);
       else found[i] = rows;
     }

@@ -1,0 +1,89 @@
+// The materialization records a table's ledger holds, as readers want them: the current record of
+// each file, and the records of past writes (see file-identity.ts for why they are exact).
+import { newestFirst, parseMaterialization, type Materialization } from "../../provenance/materialization.js";
+import { namesFile } from "./file-identity.js";
+import type { Ledger } from "./ledger.js";
+import { entriesOf, type LedgerRead, RECORD_KEY, recordEntry } from "./ledger-lines.js";
+import { folderState, historyPathOf, identityAt, readHistory, sinceDeletion } from "./ledger-history.js";
+
+/** A data file and where its ledger line is: the ledger, and the line's folder (see LocalFolder.ledgerOf). */
+export interface RecordedFile {
+  readonly path: string;
+  readonly ledger: Ledger;
+  readonly folder: string;
+}
+
+/** Records found, and the ledgers (or histories) holding a record that could not be read (damaged, edited by hand). */
+export interface RecordsRead<T> {
+  readonly records: T;
+  readonly damaged: readonly string[];
+}
+
+/**
+ * The record of each file's current content, by path: that of the newest line naming the file
+ * there now and holding one. A file without one (written before records were kept, recounted,
+ * replaced by hand) is left out, as is a file whose record cannot be read (its ledger named in
+ * `damaged`). One read of each ledger, one stat of each file.
+ */
+export async function currentRecords(files: readonly RecordedFile[]): Promise<RecordsRead<Map<string, Materialization>>> {
+  const reads = new Map<string, Promise<LedgerRead>>();
+  const records = new Map<string, Materialization>();
+  const damaged = new Set<string>();
+  for (const file of files) {
+    const identity = identityAt(file.path);
+    if (identity === null) continue;
+    const read = await readOnce(reads, file.ledger);
+    const entry = recordEntry(read, file.folder, identity);
+    if (!entry) {
+      // A line naming this file whose checksum fails: its record was changed in place.
+      const rejected = read.rejected?.get(file.folder) ?? [];
+      if (rejected.some((line) => line.metadata[RECORD_KEY] !== undefined && namesFile(line.file, identity))) damaged.add(file.ledger.path);
+      continue;
+    }
+    const record = parseMaterialization(entry.metadata[RECORD_KEY]!);
+    if (record) records.set(file.path, record);
+    else damaged.add(file.ledger.path);
+  }
+  return { records, damaged: [...damaged] };
+}
+
+/**
+ * The records of the writes of these files that landed, the current ones included, newest first
+ * (see `folderState`): from each ledger, then from the history beside it (read after the ledger,
+ * so that a compaction moving records between the two is seen in one or both, never neither; a
+ * record in both is given once). A file no longer there has none.
+ */
+export async function pastRecords(files: readonly RecordedFile[]): Promise<RecordsRead<Materialization[]>> {
+  const reads = new Map<string, Promise<LedgerRead>>();
+  const histories = new Map<string, Promise<LedgerRead>>();
+  const texts: Array<[string, string]> = [];
+  for (const file of files) {
+    const identity = identityAt(file.path);
+    if (identity === null) continue;
+    const { entries, deleted } = sinceDeletion(entriesOf(await readOnce(reads, file.ledger), file.folder));
+    const state = folderState(entries, identity);
+    for (const at of state.landed) texts.push([file.ledger.path, entries[at]!.metadata[RECORD_KEY]!]);
+    if (deleted) continue;
+    const historyPath = historyPathOf(file.ledger.path);
+    let history = histories.get(historyPath);
+    if (!history) histories.set(historyPath, (history = readHistory(historyPath)));
+    for (const entry of entriesOf(await history, file.folder)) {
+      const text = entry.metadata[RECORD_KEY];
+      if (text !== undefined) texts.push([historyPath, text]);
+    }
+  }
+  const byId = new Map<string, Materialization>();
+  const damaged = new Set<string>();
+  for (const [where, text] of texts) {
+    const record = parseMaterialization(text);
+    if (record) byId.set(record.id, record);
+    else damaged.add(where);
+  }
+  return { records: [...byId.values()].sort(newestFirst), damaged: [...damaged] };
+}
+
+function readOnce(reads: Map<string, Promise<LedgerRead>>, ledger: Ledger): Promise<LedgerRead> {
+  let read = reads.get(ledger.path);
+  if (!read) reads.set(ledger.path, (read = ledger.read()));
+  return read;
+}
