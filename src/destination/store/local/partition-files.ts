@@ -150,7 +150,8 @@ export class PartitionFiles {
       isData: (file) => file === fileName,
       isOwn: (file) => file === fileName || file.startsWith(`.${fileName}`) || file.startsWith(`..${fileName}`),
     };
-    return ownFiles(this.local.tableFiles(this.tableName(context)), `${this.tableName(context)}/`, owns);
+    const name = this.tableName(context);
+    return ownFiles(this.local.tableFiles(name), `${name}/`, owns);
   }
 }
 
