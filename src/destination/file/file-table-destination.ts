@@ -25,22 +25,25 @@ export interface FileTableDestinationOptions {
 
 // The presets of the local folder store: CSVDestination (the CSV format) and FileDestination (the
 // v8 format). They put their files through the local backend's LocalFolder, as
-// LocalObjectStoreDestination does, into the same layout with the same ledger, but through a
-// composed PartitionFiles (../store/local/partition-files.ts) rather than as subclasses of
-// ObjectStoreDestination, which would change their bytes on disk or their speed:
+// LocalObjectStoreDestination does, into the same layout with the same ledger, and count and drop
+// as every file store does: the one count (../store/partition-counts.ts) over the local folder's
+// listing of a table's partitions (one folder level, a stat of each file, the ledger), and the one
+// rule of what an asset owns (../store/own-files.ts), deleted through LocalFolder. They compose
+// PartitionFiles (../store/local/partition-files.ts) rather than extend ObjectStoreDestination,
+// whose writes and reads would change their bytes on disk or their speed:
 // - bytes: CSVDestination keeps the partition column in its files, with a header taken from the
 //   first row (the object stores leave the column to the path, and write the schema's columns);
 //   FileDestination stores any value, not rows; an unpartitioned asset's ledger is in its own
 //   folder, not in the folder above (which may hold other assets').
 // - speed: a write goes from the encoder to the file chunk by chunk, never held as one payload
-//   (W1, W4); a window is read with one synchronous read per file and parsed into one array (W3);
-//   counting lists one folder level and stats each file, where a store walks every object.
-// - dropping removes the table's folder with its ledger (drop-table.ts), and says so.
+//   (W1, W4); a window is read with one synchronous read per file and parsed into one array (W3).
+// - a preset owns only its own file name (`data.csv`) and the bookkeeping named after it, where a
+//   store owns `data.*` of any format; its drop stops at the table's folder, and says "folder".
 
 /**
  * One file per partition on the local filesystem, one folder per asset:
  * `{basePath}/{dataset}/{table}/{fileName}` and `{basePath}/{dataset}/{table}/{column}={key}/{fileName}`.
- * Holds the options, and through PartitionFiles the layout, the row-count ledger and dropping;
+ * Holds the options, and through PartitionFiles the layout, row counts and dropping;
  * a subclass says only how a partition becomes bytes and back (its format), and how to count the
  * rows of a file the ledger lacks.
  */

@@ -10,7 +10,8 @@ import { formatFor } from "../format/format-for.js";
 import type { IOContext } from "../io-context.js";
 import { partitionSegment, safeSegment, tableSegments } from "../paths.js";
 import { PartitionColumn } from "./partition-column.js";
-import { countRows } from "./row-counts.js";
+import { ANY_DATA_FILE, dropOwnFiles, dropTarget, type OwnFiles, ownFiles } from "./own-files.js";
+import { countPartitions, listedObjects, type PartitionListing, type TablePartitions } from "./partition-counts.js";
 import { decoding, type PartitionCounts } from "../unreadable.js";
 import type { MaybePromise } from "../../maybe-promise.js";
 
@@ -74,44 +75,24 @@ export abstract class ObjectStoreDestination extends Destination {
     return missingHook(this, ["deleteObjects(names)"]);
   }
 
-  /** Deletes the asset's objects: `data.*` under its table prefix and under each `{column}={key}/` there, nothing deeper. */
+  /**
+   * Deletes the asset's objects: `data.*` under its table prefix and under each
+   * `{column}={key}/` there, nothing deeper (the one rule every file store drops by: see
+   * own-files.ts), in batches.
+   */
   override async dropAsset(context: IOContext): Promise<void> {
-    const { names } = await this.ownObjects(context);
-    // Batches bound a request's size (S3 takes at most 1000 keys per DeleteObjects).
-    for (let start = 0; start < names.length; start += 1000) await this.deleteObjects!(names.slice(start, start + 1000));
+    await dropOwnFiles(await this.ownObjects(context), (names) => this.deleteObjects!(names));
   }
 
   override async describeDrop(context: IOContext): Promise<DropTarget> {
-    const { names, partitions } = await this.ownObjects(context);
     const prefix = this.tablePath(context).join("/");
-    return {
-      what: `objects under ${this.objectUri(prefix)}/`,
-      partitions: context.asset.partitioning ? partitions : null,
-      exists: names.length > 0,
-    };
+    return dropTarget(`objects under ${this.objectUri(prefix)}/`, await this.ownObjects(context), context.asset.partitioning !== null);
   }
 
-  /**
-   * The asset's objects and how many partition folders hold them. Another asset's objects may
-   * share the table prefix (an asset `shop` without dataset beside the dataset `shop`): only a
-   * data file of any format at the table's level or one level below, in a `{column}={key}`
-   * folder, is the asset's, so a changed format or a renamed partition column is found too.
-   */
-  private async ownObjects(context: IOContext): Promise<{ names: string[]; partitions: number }> {
+  /** The asset's objects, of any format (a changed format's are found too), and their partitions. */
+  private ownObjects(context: IOContext): Promise<OwnFiles> {
     const prefix = `${this.tablePath(context).join("/")}/`;
-    const names: string[] = [];
-    const folders = new Set<string>();
-    for await (const name of this.listNames(prefix)) {
-      if (!name.startsWith(prefix)) continue;
-      const parts = name.slice(prefix.length).split("/");
-      const isData = (part: string) => part.startsWith("data.");
-      if (parts.length === 1 && isData(parts[0]!)) names.push(name);
-      else if (parts.length === 2 && parts[0]!.includes("=") && isData(parts[1]!)) {
-        names.push(name);
-        folders.add(parts[0]!);
-      }
-    }
-    return { names, partitions: folders.size };
+    return ownFiles(this.listNames(prefix), prefix, ANY_DATA_FILE);
   }
 
   /** Where the objects are: the URI of the prefix (`s3://bucket/prefix`, a folder). */
@@ -172,23 +153,33 @@ export abstract class ObjectStoreDestination extends Destination {
   }
 
   /**
-   * Rows per partition key from one listing of `row_count` metadata; objects without it are
+   * Rows per partition key, by the one count of every file store (partition-counts.ts): the
+   * backend's listing of the table's partitions (`listPartitions`), objects without a count
    * downloaded and counted, and those that cannot be read reported by key.
    */
   override async partitionCounts(context: IOContext): Promise<PartitionCounts> {
     const column = safeSegment(context.partitionColumn(), "partition column", this.displayName);
     const format = this.fileFormat();
-    return countRows(
-      this,
-      `${this.tablePath(context).join("/")}/`,
-      `${column}=`,
-      `data.${format.extension}`,
+    const where = { tablePrefix: `${this.tablePath(context).join("/")}/`, column, fileName: `data.${format.extension}` };
+    const listing = await this.listPartitions(where, async (bytes) => (await format.deserialize(bytes, null)).length);
+    return countPartitions(listing, context.asset.partitioning);
+  }
+
+  /**
+   * The partitions of a table, `{tablePrefix}{column}={key}/{fileName}`, with the counts the
+   * store trusts, and how to count the others from their bytes with `count`. By default from one
+   * listing of the objects' `row_count` metadata (`listObjects`), the others downloaded; a
+   * backend may answer cheaper (the local folder: one folder level and its ledger).
+   */
+  protected listPartitions(where: TablePartitions, count: (bytes: Uint8Array) => Promise<number>): Promise<PartitionListing> {
+    return listedObjects(
+      this.listObjects(where.tablePrefix),
+      where,
       async (name) => {
         const bytes = await this.objectBytes(name);
-        return bytes === null ? null : (await format.deserialize(bytes, null)).length;
+        return bytes === null ? null : count(bytes);
       },
       (name) => this.objectUri(name),
-      context.asset.partitioning,
     );
   }
 

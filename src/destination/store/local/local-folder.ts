@@ -1,4 +1,4 @@
-import { existsSync, type BigIntStats } from "node:fs";
+import { existsSync } from "node:fs";
 import { readdir, readFile, rm, rmdir, stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { ConfigError } from "../../../errors.js";
@@ -10,6 +10,10 @@ import { Ledger, ledgerOf, type LedgerRead } from "./ledger.js";
 import { currentEntry, RECORD_KEY, recordEntry, REPLACING_KEY } from "./ledger-lines.js";
 import { identityAt } from "./ledger-history.js";
 import { currentRecords, pastRecords, type RecordedFile, type RecordsRead } from "./ledger-records.js";
+
+import type { PartitionListing } from "../partition-counts.js";
+import { listFolderPartitions, type Recount } from "./folder-partitions.js";
+import { legacyMetadata } from "./legacy-counts.js";
 
 export type { RecordedFile, RecordsRead } from "./ledger-records.js";
 
@@ -144,11 +148,13 @@ export class LocalFolder {
   /**
    * Deletes each object's file, an older version's sidecar and the temporary files of either,
    * then the folders left empty (or holding nothing but ledgers, whose folders are gone with
-   * them), up to the store's folder (kept). A ledger line of a deleted object names a file that no
-   * longer exists: never trusted again. A marker line then ends the file's history (a file put
-   * there later starts its own); best effort, a ledger removed with its folder needs none.
+   * them), up to the store's folder, or to the folder named `keep` (both kept). A ledger line of a
+   * deleted object names a file that no longer exists: never trusted again. A marker line then
+   * ends the file's history (a file put there later starts its own); best effort, a ledger
+   * removed with its folder needs none.
    */
-  async delete(names: readonly string[]): Promise<void> {
+  async delete(names: readonly string[], keep?: string): Promise<void> {
+    const top = keep === undefined ? this.folder : this.pathOf(keep);
     for (const name of names) {
       const path = this.pathOf(name);
       const folder = dirname(path);
@@ -159,7 +165,7 @@ export class LocalFolder {
       const beside = await readdir(folder).catch((error: unknown) => (isMissing(error) ? [] : Promise.reject(error)));
       for (const entry of beside)
         if (entry.startsWith(`.${file}`) || entry.startsWith(`..${file}`)) await rm(join(folder, entry), { force: true });
-      for (let dir = folder; dir !== this.folder && dir.startsWith(this.folder + sep); dir = dirname(dir)) {
+      for (let dir = folder; dir !== top && dir.startsWith(top + sep); dir = dirname(dir)) {
         await removeOrphanLedgers(dir);
         const removed = await rmdir(dir).then(
           () => true,
@@ -181,37 +187,38 @@ export class LocalFolder {
   }
 
   /**
+   * The names of the files at a table's level and in its `{column}={key}` folders, hidden ones
+   * (ledgers, sidecars, temporary files) included: what dropping a table looks through (see
+   * ../own-files.ts), without walking the folders of other assets nested in it.
+   */
+  async *tableFiles(table: string): AsyncIterable<string> {
+    const path = this.pathOf(table);
+    const entries = await readdir(path, { withFileTypes: true }).catch((error: unknown) => (isMissing(error) ? [] : Promise.reject(error)));
+    for (const entry of entries) {
+      if (entry.isFile()) yield `${table}/${entry.name}`;
+      else if (entry.isDirectory() && entry.name.includes("=")) {
+        // A folder removed meanwhile (a racing drop) holds nothing.
+        const inside = await readdir(join(path, entry.name), { withFileTypes: true }).catch(() => []);
+        for (const file of inside) if (file.isFile()) yield `${table}/${entry.name}/${file.name}`;
+      }
+    }
+  }
+
+  /**
+   * The partitions of the table folder `table`, `{column}={key}/{fileName}`, with the counts its
+   * ledger holds for the very files there; `count` counts the others (see folder-partitions.ts).
+   */
+  partitions(table: string, column: string, fileName: string, count: Recount): Promise<PartitionListing> {
+    return listFolderPartitions(this.pathOf(table), column, fileName, count);
+  }
+
+  /**
    * The ledger a file's metadata goes to, and its line's folder: the ledger of the folder above
    * the file's (`{table}/.data.csv.ledger`, folder `date=...`), or of the store's folder for a
    * file directly in it (folder "").
    */
   ledgerOf(path: string): { ledger: Ledger; folder: string } {
     return dirname(path) === this.folder ? { ledger: Ledger.of(this.folder, basename(path)), folder: "" } : ledgerOf(path);
-  }
-}
-
-/**
- * The sidecar older versions kept beside an object (`.data.parquet.meta.json`): still read, for
- * the very file it names (`file`: see file-identity.ts), when the ledger has no line for it.
- */
-interface LegacySidecar {
-  readonly metadata: Record<string, string>;
-  readonly file: string;
-}
-
-function legacySidecarOf(path: string): string {
-  const at = path.lastIndexOf(sep);
-  return `${path.slice(0, at + 1)}.${path.slice(at + 1)}.meta.json`;
-}
-
-/** An older version's sidecar's metadata when it describes this very file; none otherwise. */
-async function legacyMetadata(path: string, info: BigIntStats): Promise<Record<string, string>> {
-  try {
-    const sidecar = JSON.parse(await readFile(legacySidecarOf(path), "utf8")) as LegacySidecar;
-    const same = sidecar.file === fileIdentity(info);
-    return same && typeof sidecar.metadata === "object" && sidecar.metadata !== null ? sidecar.metadata : {};
-  } catch {
-    return {};
   }
 }
 

@@ -1,36 +1,20 @@
 import { readFileSync } from "node:fs";
-import { type FileHandle, open, readdir, readFile } from "node:fs/promises";
-import { basename, dirname, join, sep } from "node:path";
-import { DataNotFoundError } from "../../../errors.js";
+import { isAbsolute, join, relative } from "node:path";
+import { ConfigError, DataNotFoundError } from "../../../errors.js";
 import type { Partition } from "../../../partitioning/index.js";
 import type { IOContext } from "../../io-context.js";
 import { partitionSegment, safeSegment, tableSegments } from "../../paths.js";
-import { orderedCounts } from "../../row-count.js";
 import type { DropTarget } from "../../destination.js";
+import { countPartitions } from "../partition-counts.js";
+import { dropOwnFiles, dropTarget, type OwnFiles, type Ownership, ownFiles } from "../own-files.js";
 import { sweepStaleTemps } from "./atomic.js";
-import { describeTableFolder, dropTableFolder } from "./drop-table.js";
-import { fileIdentity } from "./file-identity.js";
-import { fileIdentities } from "./stat-files.js";
-import { Ledger, parseCount } from "./ledger.js";
+import type { Recount } from "./folder-partitions.js";
+import { Ledger } from "./ledger.js";
+import { RECORD_KEY } from "./ledger-lines.js";
 import { LocalFolder, type RecordedFile } from "./local-folder.js";
-import { currentEntry, RECORD_KEY } from "./ledger-lines.js";
-import { decoding, reasonOf, type PartitionCounts, type UnreadablePartition } from "../../unreadable.js";
+import { decoding, type PartitionCounts } from "../../unreadable.js";
 
-/**
- * A row count as tables of older versions recorded it, beside each data file
- * (`.data.csv.rows.json`) and in a per-table index (`.data.csv.{column}.rows-index.json`): still
- * read, for the files they name, and carried into the ledger the first time a table is counted.
- */
-interface LegacyCount {
-  readonly rows: number;
-  readonly file: string;
-}
-
-/** Counts the rows of an open data file (read from its start; the caller closes it). */
-export type Recount = (file: FileHandle) => Promise<number>;
-
-// Reading many small files at once hides per-file latency; a bound keeps descriptors in check.
-const PARALLEL_READS = 64;
+export type { Recount } from "./folder-partitions.js";
 
 /**
  * One data file per partition in hive folders, shared by the file-based destinations:
@@ -130,67 +114,15 @@ export class PartitionFiles {
   }
 
   /**
-   * Rows per partition key: a listing of the table's folder, a stat of each partition's file and
-   * one read of the table's ledger. A ledger line is trusted only while the file is the one it
-   * names (see file-identity.ts); otherwise the file is counted from what older versions
-   * recorded for it or by reading it, and the count appended to the ledger, so a file edited by
-   * hand or replaced by a racing writer is still counted right. Every folder named
-   * `{column}=...` is a partition, whatever its key holds (`.tmp-` included: temporary files
-   * are files, never these folders).
+   * Rows per partition key: the local folder's listing of the table's partitions (one folder
+   * level, a stat of each file, the ledger: see folder-partitions.ts), counted by the one count
+   * of every file store (../partition-counts.ts); `recount` counts a file the ledger has no
+   * current line for.
    */
   async rowCounts(context: IOContext, recount: Recount): Promise<PartitionCounts> {
-    const table = this.tableDir(context);
-    const prefix = `${safeSegment(context.partitionColumn(), "partition column", this.owner)}=`;
-    const ledger = this.ledger(context);
-    const [listed, journal] = await Promise.all([
-      readdir(table).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? null : Promise.reject(error))),
-      ledger.read(),
-    ]);
-    if (listed === null) return { counts: {}, unreadable: {} };
-    // Sorted here, as names: keys sort chronologically (or as declared) as strings, and the
-    // counts come back in that order without sorting a table of 100,000 entries afterwards.
-    const names = listed.filter((name) => name.startsWith(prefix)).sort();
-    // Joined by hand: path.join normalizes every path it makes, and that took 0.2 s of a count of
-    // 100,000 partitions; a readdir entry and the file name hold no separator to normalize.
-    const paths = names.map((name) => `${table}${sep}${name}${sep}${this.fileName}`);
-    const identities = await fileIdentities(paths);
-    const found: Array<number | null | undefined> = new Array(names.length);
-    const stale: number[] = [];
-    // Files a recount could not parse (cut short, corrupted): reported, never counted.
-    const unreadable: Record<string, UnreadablePartition> = Object.create(null);
-    for (let i = 0; i < names.length; i++) {
-      const identity = identities[i];
-      if (!identity) continue;
-      const entry = currentEntry(journal, names[i]!, identity);
-      const rows = entry ? parseCount(entry.metadata["row_count"]) : null;
-      if (rows === null) stale.push(i);
-      else found[i] = rows;
-    }
-    if (stale.length > 0) {
-      const legacy = await readLegacyIndex(this.legacyIndexPath(context));
-      let next = 0;
-      // Partitions whose line is missing or out of date are counted: a bounded number at once.
-      const worker = async () => {
-        while (next < stale.length) {
-          const i = stale[next++]!;
-          const key = names[i]!.slice(prefix.length);
-          found[i] = await this.countStale(paths[i]!, legacy[key], recount).catch((error: unknown) => {
-            unreadable[key] = { file: paths[i]!, error: reasonOf(error) };
-            return null;
-          });
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, stale.length) }, worker));
-    }
-    // A journal of an older version (lines without a checksum) is rewritten with checksums.
-    await ledger.compactIfWorthIt(
-      journal.lines,
-      names.filter((_, i) => identities[i] !== null),
-      journal.legacy > 0,
-    );
-    const counts: Array<[string, number]> = [];
-    for (let i = 0; i < names.length; i++) if (typeof found[i] === "number") counts.push([names[i]!.slice(prefix.length), found[i]!]);
-    return { counts: orderedCounts(counts, context.asset.partitioning), unreadable };
+    const column = safeSegment(context.partitionColumn(), "partition column", this.owner);
+    const listing = await this.local.partitions(this.tableName(context), column, this.fileName, recount);
+    return countPartitions(listing, context.asset.partitioning);
   }
 
   /**
@@ -202,51 +134,46 @@ export class PartitionFiles {
     return decoding(context, partition, this.pathOf(context, partition), () => decode(bytes));
   }
 
-  /** Removes the asset's files and partition folders, ledger included (see drop-table.ts). */
-  async drop(context: IOContext): Promise<void> {
-    await dropTableFolder(this.folder, this.tableDir(context), this.fileName, this.owner);
-  }
-
-  /** What `drop` would remove. */
-  describeDrop(context: IOContext): Promise<DropTarget> {
-    return describeTableFolder(this.folder, this.tableDir(context), this.fileName, this.owner, context.asset.partitioning !== null);
-  }
-
-  private ledger(context: IOContext): Ledger {
-    return Ledger.of(this.tableDir(context), this.fileName);
-  }
-
-  /** The per-table index of counts older versions kept (see LegacyCount). */
-  private legacyIndexPath(context: IOContext): string {
-    return join(this.tableDir(context), `.${this.fileName}.${context.partitionColumn()}.rows-index.json`);
-  }
-
   /**
-   * The count of a file the ledger has no current line for: what an older version recorded for
-   * this very file (its index entry, or its sidecar), or a recount (null: the file is gone since
-   * the listing). The file is read through one handle, which names the file counted and holds
-   * it open until its ledger line is appended (see file-identity.ts): whatever replaces the file
-   * meanwhile, the line describes what was counted.
+   * Removes the asset's own files from its table folder, the one way every file store drops
+   * (../own-files.ts): its data files, at the table's level and in its `{column}={key}` folders,
+   * and the bookkeeping named after them (the ledger `.data.csv.ledger` and its compaction lock,
+   * the records of older versions, `.data.csv.rows.json` and `.data.csv.date.rows-index.json`,
+   * and the temporary files of any, `.data.csv.tmp-...`, `..data.csv.ledger.tmp-...`), then
+   * each folder left empty, the table's included. Anything else there, another asset's folder
+   * or a stranger's file, stays (and keeps its folder).
    */
-  private async countStale(path: string, indexed: LegacyCount | undefined, recount: Recount): Promise<number | null> {
-    let handle: FileHandle;
-    try {
-      handle = await open(path, "r");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-      throw error;
+  async drop(context: IOContext): Promise<void> {
+    const own = await this.ownFiles(context);
+    const table = this.tableName(context);
+    const keep = table.includes("/") ? table.slice(0, table.lastIndexOf("/")) : "";
+    await dropOwnFiles(own, (names) => this.local.delete(names, keep));
+  }
+
+  /** What `drop` would remove: the folder, and how many partition folders it holds. */
+  async describeDrop(context: IOContext): Promise<DropTarget> {
+    return dropTarget(`folder ${this.tableDir(context)}`, await this.ownFiles(context), context.asset.partitioning !== null);
+  }
+
+  /** The table's folder name, relative to the base folder. */
+  private tableName(context: IOContext): string {
+    return tableSegments(context, this.owner).join("/");
+  }
+
+  /** The asset's own files in its table folder, which must be strictly inside the base folder. */
+  private ownFiles(context: IOContext): Promise<OwnFiles> {
+    const table = this.tableDir(context);
+    const path = relative(this.folder, table);
+    if (path === "" || path === ".." || path.startsWith(`..${"/"}`) || path.startsWith("..\\") || isAbsolute(path)) {
+      throw new ConfigError(`${this.owner}: refusing to drop ${table}: it is not a folder inside ${this.folder}`);
     }
-    try {
-      const file = fileIdentity(await handle.stat({ bigint: true }));
-      const legacy = [indexed, await readLegacySidecar(path, this.fileName)].find((count) => isLegacyCount(count) && count.file === file);
-      const rows = legacy ? legacy.rows : await recount(handle);
-      await Ledger.of(dirname(dirname(path)), this.fileName).append([
-        { folder: basename(dirname(path)), file, metadata: { row_count: String(rows) } },
-      ]);
-      return rows;
-    } finally {
-      await handle.close();
-    }
+    const fileName = this.fileName;
+    const owns: Ownership = {
+      isData: (file) => file === fileName,
+      isOwn: (file) => file === fileName || file.startsWith(`.${fileName}`) || file.startsWith(`..${fileName}`),
+    };
+    const name = this.tableName(context);
+    return ownFiles(this.local.tableFiles(name), `${name}/`, owns);
   }
 }
 
@@ -260,37 +187,4 @@ async function sweepTableOnce(folder: string): Promise<void> {
   if (sweptTables.has(folder)) return;
   sweptTables.add(folder);
   await sweepStaleTemps(folder);
-}
-
-function isLegacyCount(value: unknown): value is LegacyCount {
-  const record = value as LegacyCount | null | undefined;
-  return (
-    typeof record === "object" &&
-    record !== null &&
-    Number.isSafeInteger(record.rows) &&
-    record.rows >= 0 &&
-    typeof record.file === "string"
-  );
-}
-
-/** An older version's index, by partition key, in an object without a prototype (keys are list values, `__proto__` included). */
-async function readLegacyIndex(path: string): Promise<Record<string, LegacyCount>> {
-  const index: Record<string, LegacyCount> = Object.create(null);
-  try {
-    const parsed = JSON.parse(await readFile(path, "utf8")) as unknown;
-    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) Object.assign(index, parsed);
-  } catch {
-    // None (a table this version wrote), or cut short: sidecars, then recounts.
-  }
-  return index;
-}
-
-/** An older version's sidecar beside a data file, when it holds a well-formed count. */
-async function readLegacySidecar(path: string, fileName: string): Promise<LegacyCount | null> {
-  try {
-    const record = JSON.parse(await readFile(join(dirname(path), `.${fileName}.rows.json`), "utf8")) as unknown;
-    return isLegacyCount(record) ? record : null;
-  } catch {
-    return null;
-  }
 }

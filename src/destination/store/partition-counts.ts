@@ -1,0 +1,108 @@
+import type { PartitionConfig } from "../../partitioning/index.js";
+import { parseCount } from "./local/ledger.js";
+import { orderedCounts } from "../row-count.js";
+import type { StoredObject } from "./object-store-destination.js";
+import { reasonOf, type PartitionCounts, type UnreadablePartition } from "../unreadable.js";
+
+// Objects without a row_count are downloaded a few at a time: enough to hide latency, few
+// enough not to hold many whole files in memory at once.
+const PARALLEL_DOWNLOADS = 8;
+
+/** Where a table's partitions are: `{tablePrefix}{column}={key}/{fileName}`. */
+export interface TablePartitions {
+  /** The table's prefix, `/`-terminated: `{prefix}/{dataset}/{table}/`. */
+  readonly tablePrefix: string;
+  /** The partition column, the `{column}` of each partition's folder. */
+  readonly column: string;
+  /** The data file of each partition, `data.{ext}`. */
+  readonly fileName: string;
+}
+
+/** One partition a store's listing found under a table: `{column}={key}/{fileName}`. */
+export interface ListedPartition {
+  readonly key: string;
+  /** Its object or file, as messages name it (a URI, a path). */
+  readonly uri: string;
+  /** Its row count, when the store holds one it trusts; null: the partition is counted by a read. */
+  readonly rows: number | null;
+}
+
+/**
+ * What a store backend answers for the partitions of one table: each one found, with its trusted
+ * count or none, and how to count one that has none. A remote store answers from a listing of
+ * its objects' metadata (`listedObjects`); the local folder from one folder level, a stat of each
+ * file and its ledger (local/folder-partitions.ts).
+ */
+export interface PartitionListing {
+  readonly partitions: readonly ListedPartition[];
+  /** Reads at most this many partitions at once. */
+  readonly parallel: number;
+  /** Counts the rows of a partition the listing gave no count for; null when it is gone since. */
+  recount(partition: ListedPartition): Promise<number | null>;
+  /** Runs once every partition is counted (the local folder compacts its ledger). */
+  settle?(): Promise<void>;
+}
+
+/**
+ * Rows per partition key, the one count of every file store: a listed count is trusted, the
+ * rest recounted, `parallel` at a time. A partition whose read fails (a file cut short) is
+ * reported in `unreadable`, by key and named by its URI, and the others counted; one gone since
+ * the listing holds nothing. Keys come back in the order of `orderedCounts` (a listing already in
+ * that order, as a sorted folder is, is not sorted again).
+ */
+export async function countPartitions(listing: PartitionListing, partitioning: PartitionConfig | null): Promise<PartitionCounts> {
+  const { partitions } = listing;
+  const found: Array<number | null> = new Array(partitions.length);
+  const stale: number[] = [];
+  for (let i = 0; i < partitions.length; i++) {
+    const rows = partitions[i]!.rows;
+    if (rows === null) stale.push(i);
+    else found[i] = rows;
+  }
+  const unreadable: Record<string, UnreadablePartition> = Object.create(null);
+  let next = 0;
+  const worker = async () => {
+    while (next < stale.length) {
+      const at = stale[next++]!;
+      const partition = partitions[at]!;
+      found[at] = await listing.recount(partition).catch((error: unknown) => {
+        unreadable[partition.key] = { file: partition.uri, error: reasonOf(error) };
+        return null;
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(listing.parallel, stale.length) }, worker));
+  await listing.settle?.();
+  const counts: Array<[string, number]> = [];
+  for (let i = 0; i < partitions.length; i++) if (typeof found[i] === "number") counts.push([partitions[i]!.key, found[i]!]);
+  return { counts: orderedCounts(counts, partitioning), unreadable };
+}
+
+/**
+ * The listing of a store that keeps each object's metadata: `{tablePrefix}{column}={key}/{fileName}`
+ * objects only, counted from their `row_count` metadata, or by `download` (which gives null for
+ * an object gone since) when it is missing or not a count.
+ */
+export async function listedObjects(
+  objects: Iterable<StoredObject> | AsyncIterable<StoredObject>,
+  where: TablePartitions,
+  download: (name: string) => Promise<number | null>,
+  uriOf: (name: string) => string,
+): Promise<PartitionListing> {
+  const { tablePrefix, fileName } = where;
+  const columnPrefix = `${where.column}=`;
+  const partitions: Array<ListedPartition & { readonly name: string }> = [];
+  for await (const object of objects) {
+    if (!object.name.startsWith(tablePrefix)) continue;
+    const parts = object.name.slice(tablePrefix.length).split("/");
+    if (parts.length !== 2 || parts[1] !== fileName || !parts[0]!.startsWith(columnPrefix)) continue;
+    const key = parts[0]!.slice(columnPrefix.length);
+    if (key === "") continue;
+    partitions.push({ key, name: object.name, uri: uriOf(object.name), rows: parseCount(object.metadata["row_count"]) });
+  }
+  return {
+    partitions,
+    parallel: PARALLEL_DOWNLOADS,
+    recount: (partition) => download((partition as (typeof partitions)[number]).name),
+  };
+}
