@@ -3,7 +3,7 @@
 import { newestFirst, parseMaterialization, type Materialization } from "../../provenance/materialization.js";
 import { namesFile } from "./file-identity.js";
 import type { Ledger } from "./ledger.js";
-import { entriesOf, type LedgerRead, RECORD_KEY, recordEntry } from "./ledger-lines.js";
+import { entriesOf, type LedgerEntry, type LedgerRead, RECORD_KEY, recordEntry } from "./ledger-lines.js";
 import { folderState, historyPathOf, identityAt, readHistory, sinceDeletion } from "./ledger-history.js";
 
 /** A data file and where its ledger line is: the ledger, and the line's folder (see LocalFolder.ledgerOf). */
@@ -40,7 +40,7 @@ export async function currentRecords(files: readonly RecordedFile[]): Promise<Re
       if (rejected.some((line) => line.metadata[RECORD_KEY] !== undefined && namesFile(line.file, identity))) damaged.add(file.ledger.path);
       continue;
     }
-    const record = parseMaterialization(entry.metadata[RECORD_KEY]!);
+    const record = recordOf(entry);
     if (record) records.set(file.path, record);
     else damaged.add(file.ledger.path);
   }
@@ -80,6 +80,18 @@ export async function pastRecords(files: readonly RecordedFile[]): Promise<Recor
     else damaged.add(where);
   }
   return { records: [...byId.values()].sort(newestFirst), damaged: [...damaged] };
+}
+
+// A ledger's lines are kept between reads (see Ledger.read), and a line's record is parsed once:
+// coverage marks stale partitions from thousands of records on every call, and parsing them
+// afresh each time made it several times slower than the counts alone (bench ST10Y).
+const parsed = new WeakMap<LedgerEntry, Materialization | null>();
+
+/** The record a line holds, parsed the first time it is asked for; null when it cannot be read. */
+function recordOf(entry: LedgerEntry): Materialization | null {
+  let record = parsed.get(entry);
+  if (record === undefined) parsed.set(entry, (record = parseMaterialization(entry.metadata[RECORD_KEY]!)));
+  return record;
 }
 
 function readOnce(reads: Map<string, Promise<LedgerRead>>, ledger: Ledger): Promise<LedgerRead> {

@@ -20,7 +20,7 @@ type KeyedFile = RecordedFile & { readonly key: string };
  * warning naming the ledgers holding such records.
  */
 export async function partitionMaterializations(files: PartitionFiles, context: IOContext): Promise<Record<string, Materialization>> {
-  const wanted = await storedFiles(files, context, context.window === null ? undefined : "window");
+  const wanted = await storedFiles(files, context, context.window?.keys);
   const found = await files.local.materializations(wanted);
   warnDamaged(context, files, found.damaged);
   const records: Record<string, Materialization> = Object.create(null);
@@ -42,16 +42,20 @@ export async function partitionHistory(files: PartitionFiles, context: IOContext
   return found.records.slice(0, Math.max(0, query.limit));
 }
 
-/** The files of the window's partitions, or of every partition folder of the table; the one file of an unpartitioned asset. */
-async function storedFiles(files: PartitionFiles, context: IOContext, of: "window" | undefined): Promise<KeyedFile[]> {
+/**
+ * The files of the partition folders of the table (those of `keys` only, when given), from one
+ * listing: a window of ten years of days costs a listing, not 3,650 paths made and checked; the
+ * one file of an unpartitioned asset.
+ */
+async function storedFiles(files: PartitionFiles, context: IOContext, keys: readonly string[] | undefined): Promise<KeyedFile[]> {
   if (!context.asset.partitioning) return [{ key: "", ...files.placeOf(context, null) }];
-  if (of === "window") return context.partitions.map((partition) => ({ key: partition!.key, ...files.placeOf(context, partition) }));
+  const wanted = keys ? new Set(keys) : null;
   const table = files.tableDir(context);
   const prefix = `${safeSegment(context.partitionColumn(), "partition column", files.owner)}=`;
   const names = await readdir(table).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? [] : Promise.reject(error)));
   const ledger = Ledger.of(table, files.fileName);
   return names
-    .filter((name) => name.startsWith(prefix))
+    .filter((name) => name.startsWith(prefix) && (!wanted || wanted.has(name.slice(prefix.length))))
     .sort()
     .map((name) => ({ key: name.slice(prefix.length), path: `${table}${sep}${name}${sep}${files.fileName}`, ledger, folder: name }));
 }
