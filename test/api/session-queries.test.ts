@@ -76,7 +76,10 @@ describe("a session answers the command line's questions", () => {
       rows: 1,
       location: join(dir, "shop", "orders", "day=2026-01-02", "data.csv"),
     });
-    expect(details!.writtenAt).toBeInstanceOf(Date);
+    // CSV files keep each write's record: when it ended, and by which run.
+    const [history] = await session.history("orders", "2026-01-02");
+    expect(details!.record).toEqual(history);
+    expect(details!.writtenAt).toEqual(new Date(history!.endedAt));
     expect(await session.lastWritten("shop.orders", ["2026-01-01", "2026-01-02"])).toBeInstanceOf(Date);
     await expect(session.partitionDetails("shop.nothing", "2026-01-02")).rejects.toThrow('unknown asset "shop.nothing"');
     await session.close();

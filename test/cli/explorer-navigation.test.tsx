@@ -60,6 +60,7 @@ const DETAILS: PartitionInDestination[] = [
     destination: "warehouse (CSVDestination)",
     rows: 4,
     writtenAt: new Date("2026-03-04T08:00:00Z"),
+    record: null,
     location: "/srv/data/warehouse/shop/orders/day=2026-03-04/data.csv",
   },
 ];

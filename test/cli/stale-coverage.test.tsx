@@ -229,6 +229,34 @@ describe("the explorer", () => {
   });
 });
 
+describe("the explorer's details of a destination keeping records", () => {
+  it("say when the write ended and which run or backfill made it", async () => {
+    const { detailLines } = await import("../../src/cli/explorer/explorer-layout.js");
+    const record = {
+      id: "9f8e7d6c-0000",
+      asset: "shop.orders",
+      partition: "2026-01-20",
+      runId: "1a2b3c4d-run",
+      backfillId: null,
+      startedAt: "2026-01-21T06:00:00.000Z",
+      endedAt: "2026-01-21T06:00:02.000Z",
+      rows: 3,
+      codeVersion: null,
+      interloperVersion: "0.1.0",
+      upstream: [],
+    };
+    const row = { destination: "warehouse", rows: 3, writtenAt: new Date(record.endedAt), record, location: "/data/x.csv" };
+    const lines = detailLines({ key: "2026-01-20", state: "ready", rows: [row] }, 80, 20);
+    expect(lines.join("\n")).toContain("written  2026-01-21 06:00:02 UTC by run 1a2b3c4d");
+    const backfilled = detailLines(
+      { key: "2026-01-20", state: "ready", rows: [{ ...row, record: { ...record, backfillId: "bf00aa11-x" } }] },
+      80,
+      20,
+    );
+    expect(backfilled.join("\n")).toContain("by backfill bf00aa11");
+  });
+});
+
 describe("the HTML report", () => {
   it("draws stale cells in their own colour with their reasons; the legend and the overview count them", () => {
     const html = coverageHtml([orders, revenue, byRegion], new Date("2026-02-01T00:00:00Z"));

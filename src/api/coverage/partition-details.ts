@@ -4,6 +4,8 @@ import { assetWindow } from "../scope.js";
 import type { Asset } from "../../asset/asset.js";
 import type { Destination } from "../../destination/destination.js";
 import type { Partition } from "../../partitioning/index.js";
+import type { Materialization } from "../../destination/provenance/materialization.js";
+import { recordsIn } from "../../asset/staleness.js";
 
 /** What one destination holds of one partition. */
 export interface PartitionInDestination {
@@ -11,8 +13,10 @@ export interface PartitionInDestination {
   readonly destination: string;
   /** Stored rows; null when this destination lacks the partition. */
   readonly rows: number | null;
-  /** When its data was last written, where the destination keeps files; null otherwise. */
+  /** When its data was last written: its record's end, else its file's time; null when neither is known. */
   readonly writtenAt: Date | null;
+  /** The record of the write it holds (see `Asset.history`); null when the destination keeps none. */
+  readonly record: Materialization | null;
   /** Its file, or else the destination's location (a table's database, a bucket); null when unsaid. */
   readonly location: string | null;
 }
@@ -51,10 +55,12 @@ export async function partitionDetails(asset: Asset, key: string): Promise<Parti
     counts.map(async (store, i) => {
       const rows = Object.hasOwn(store.counts, key) ? store.counts[key]! : null;
       const file = fileOf(asset, i, partition);
+      const record = rows === null ? null : ((await recordsIn(asset.destinations[i]!, asset, partition.window))[key] ?? null);
       return {
         destination: store.key,
         rows,
-        writtenAt: rows === null ? null : await modified(file),
+        writtenAt: rows === null ? null : record ? new Date(record.endedAt) : await modified(file),
+        record,
         location: file ?? asset.destinations[i]!.location,
       };
     }),

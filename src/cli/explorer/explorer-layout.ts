@@ -191,10 +191,13 @@ export function detailLines(details: Details, width: number, maxLines: number, s
     // The location whole, in pieces as wide as the line (a path has no spaces to wrap at).
     const room = Math.max(10, inner - 11);
     const pieces = Array.from({ length: Math.ceil(where.length / room) }, (_, i) => where.slice(i * room, (i + 1) * room));
+    const by = d.record
+      ? `${d.record.backfillId ? `backfill ${d.record.backfillId.slice(0, 8)}` : `run ${d.record.runId.slice(0, 8)}`}`
+      : null;
     return [
       cutToWidth(printable(d.destination), inner),
       cutToWidth(`  rows     ${d.rows === null ? "missing here" : formatCount(d.rows)}`, inner),
-      cutToWidth(`  written  ${written}`, inner),
+      cutToWidth(`  written  ${written}${by ? ` by ${by}` : ""}`, inner),
       ...pieces.map((piece, i) => `${i === 0 ? "  where    " : "           "}${piece}`),
     ];
   });
