@@ -3,13 +3,15 @@ import type { Partition } from "../../partitioning/index.js";
 import { type Row, TableData } from "../../representation/index.js";
 import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
 import { describeValue } from "../../text/describe-value.js";
-import { Destination, type DropTarget } from "../destination.js";
+import { Destination, type DropTarget, type HistoryQuery } from "../destination.js";
 import { missingHook, requireHooks } from "../hook-check.js";
 import type { FileFormat, FormatName } from "../format/file-format.js";
 import { formatFor } from "../format/format-for.js";
 import type { IOContext } from "../io-context.js";
 import { partitionSegment, safeSegment, tableSegments } from "../paths.js";
 import { PartitionColumn } from "./partition-column.js";
+import { metadataBytes, ObjectProvenance } from "./object-provenance.js";
+import type { Materialization } from "../provenance/materialization.js";
 import { countRows } from "./row-counts.js";
 import { decoding, type PartitionCounts } from "../unreadable.js";
 import type { MaybePromise } from "../../maybe-promise.js";
@@ -79,6 +81,13 @@ export abstract class ObjectStoreDestination extends Destination {
     const { names } = await this.ownObjects(context);
     // Batches bound a request's size (S3 takes at most 1000 keys per DeleteObjects).
     for (let start = 0; start < names.length; start += 1000) await this.deleteObjects!(names.slice(start, start + 1000));
+    await this.dropProvenance(context);
+  }
+
+  /** Deletes the asset's records and their history (see object-provenance.ts), once its data is gone. */
+  private async dropProvenance(context: IOContext): Promise<void> {
+    const names = await this.objectProvenance(context).names();
+    for (let start = 0; start < names.length; start += 1000) await this.deleteObjects!(names.slice(start, start + 1000));
   }
 
   override async describeDrop(context: IOContext): Promise<DropTarget> {
@@ -147,7 +156,55 @@ export abstract class ObjectStoreDestination extends Destination {
     }
     const format = this.fileFormat();
     const payload = await format.serialize(rows, fields);
-    await this.putObject(this.objectName(context, partition), payload, format.contentType, { row_count: String(rows.length) });
+    // The record goes with the data, in its metadata or a sidecar it names (see object-provenance.ts).
+    const segment = partition ? partitionSegment(context, partition, this.displayName) : null;
+    const record = context.materialization(partition, rows.length);
+    const prepared = await this.objectProvenance(context).prepare(segment, record, { row_count: String(rows.length) });
+    try {
+      await this.putObject(this.objectName(context, partition), payload, format.contentType, prepared.metadata);
+    } catch (error) {
+      await prepared.failed();
+      throw error;
+    }
+    await prepared.landed();
+  }
+
+  /** The current record of each stored partition of the window (every one without): one listing, as counting. */
+  override materializations(context: IOContext): Promise<Record<string, Materialization>> {
+    return this.objectProvenance(context).current();
+  }
+
+  /** Past records, newest first; the newest HISTORY_RETAINED (20) of each partition are kept, a few more between prunes. */
+  override materializationHistory(context: IOContext, query: HistoryQuery): Promise<Materialization[]> {
+    return this.objectProvenance(context).history(query);
+  }
+
+  /**
+   * Whether the backend keeps this custom metadata on an object: by default S3's limit, 2 KB of
+   * names and values (the smallest of the known services); a larger record goes in a sidecar.
+   */
+  protected metadataFits(metadata: Record<string, string>): boolean {
+    return metadataBytes(metadata) <= 2048;
+  }
+
+  /** Puts a provenance object (a sidecar, a history entry): JSON, no metadata, a name never replaced. */
+  protected async putBookkeeping(name: string, text: string): Promise<void> {
+    await this.putObject(name, new TextEncoder().encode(text), "application/json", {});
+  }
+
+  private objectProvenance(context: IOContext): ObjectProvenance {
+    const column = context.asset.partitioning ? safeSegment(context.partitionColumn(), "partition column", this.displayName) : "";
+    const store = {
+      listObjects: (prefix: string) => this.listObjects(prefix),
+      listNames: (prefix: string) => this.listNames(prefix),
+      objectBytes: (name: string) => this.objectBytes(name),
+      putBookkeeping: (name: string, text: string) => this.putBookkeeping(name, text),
+      deleteObjects: this.deleteObjects && ((names: readonly string[]) => this.deleteObjects!(names)),
+      objectUri: (name: string) => this.objectUri(name),
+      metadataFits: (metadata: Record<string, string>) => this.metadataFits(metadata),
+      owner: this.displayName,
+    };
+    return new ObjectProvenance(store, context, `${this.tablePath(context).join("/")}/`, column, `data.${this.fileFormat().extension}`);
   }
 
   async readPartition(context: IOContext, partition: Partition | null): Promise<Row[]> {

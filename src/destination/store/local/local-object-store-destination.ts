@@ -1,5 +1,5 @@
 import { ConfigError } from "../../../errors.js";
-import { durableOption } from "./atomic.js";
+import { durableOption, writeFileAtomic } from "./atomic.js";
 import { LocalFolder } from "./local-folder.js";
 import type { FileFormat, FormatName } from "../../format/file-format.js";
 import { ObjectStoreDestination, type StoredObject } from "../object-store-destination.js";
@@ -59,6 +59,20 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
    */
   async putObject(name: string, payload: Uint8Array, _contentType: string, metadata: Record<string, string>): Promise<void> {
     await this.#local.put(this.pathOf(name), [payload], () => metadata);
+  }
+
+  /** A ledger line holds a record of any size: it always goes with the data. */
+  protected override metadataFits(): boolean {
+    return true;
+  }
+
+  /**
+   * A history entry: its own file, replaced atomically, but neither synced nor in the ledger (it
+   * holds no metadata). A machine crash may lose the last entries or leave one empty, read as a
+   * damaged record; the current record is the ledger's, never this file's.
+   */
+  protected override async putBookkeeping(name: string, text: string): Promise<void> {
+    await writeFileAtomic(this.pathOf(name), [text], { durable: false, sweep: true });
   }
 
   getObject(name: string): Promise<Uint8Array | null> {
