@@ -178,7 +178,7 @@ function provenanceSuite(backend: () => Backend): void {
     } else {
       expect(object!.metadata).toMatchObject({ row_count: "4", materialization_id: record.id });
       expect(object!.metadata).not.toHaveProperty("materialization");
-      const sidecars = await listed(dest, "shop/orders/.materializations/records/");
+      const sidecars = await listed(dest, "shop/.materializations/orders/records/");
       expect(sidecars.map((s) => s.name.split("/").slice(-2).join("/"))).toEqual([`date=2026-01-01/${record.id}.json`]);
     }
     expect((await dest.materializationHistory(call(orders, null).context, { limit: 5 }))[0]).toEqual(record);
@@ -200,7 +200,7 @@ function provenanceSuite(backend: () => Backend): void {
       expect(history[0]).toEqual(before);
     }
     // The failed writes' sidecars were taken back: only those of landed large records remain.
-    const sidecars = await listed(dest, "shop/orders/.materializations/records/");
+    const sidecars = await listed(dest, "shop/.materializations/orders/records/");
     const history = await dest.materializationHistory(call(orders, null).context, { limit: 100 });
     for (const sidecar of sidecars) expect(history.map((r) => r.id)).toContain(sidecar.name.split("/").pop()!.replace(".json", ""));
   });
@@ -248,7 +248,7 @@ function provenanceSuite(backend: () => Backend): void {
     expect(await dest.partitionRowCounts(context)).toEqual({ "2026-01-01": 2, "2026-01-02": 2, "2026-01-03": 2, "2026-01-04": 2 });
     expect(await dest.read(call(orders, jan(1)).context)).toHaveLength(2);
     // A damaged history entry: left out of the history, with one warning naming it.
-    const entries = await listed(dest, "shop/orders/.materializations/history/date=2026-01-04/");
+    const entries = await listed(dest, "shop/.materializations/orders/history/date=2026-01-04/");
     await dest.putObject(entries[0]!.name, new TextEncoder().encode("{not json"), "application/json", {});
     const later = call(orders, null);
     expect(await dest.materializationHistory(later.context, { limit: 10 })).toHaveLength(3);
@@ -263,7 +263,7 @@ function provenanceSuite(backend: () => Backend): void {
     }
     const history = await dest.materializationHistory(call(orders, null).context, { limit: 10 });
     expect(history.map((r) => r.runId)).toEqual(Array.from({ length: 10 }, (_, i) => `r${45 - i}`));
-    const entries = await listed(dest, "shop/orders/.materializations/history/");
+    const entries = await listed(dest, "shop/.materializations/orders/history/");
     expect(entries.length).toBeGreaterThanOrEqual(20);
     expect(entries.length).toBeLessThan(45);
   });
@@ -275,6 +275,7 @@ function provenanceSuite(backend: () => Backend): void {
     await dest.write(call(whole, null).context, rowsOf("2026-01-01", 1));
     await dest.dropAsset(call(orders, null).context);
     expect(await listed(dest, "shop/orders/")).toEqual([]);
+    expect(await listed(dest, "shop/.materializations/orders/")).toEqual([]);
     expect(await dest.materializationHistory(call(orders, null).context, { limit: 10 })).toEqual([]);
     expect(await dest.materializations(call(orders, null).context)).toEqual({});
     // Another asset's records stay.

@@ -10,10 +10,12 @@
 // record. Each landed write then puts a copy of its record in the partition's history; a process
 // killed between the two puts leaves that write out of the history only (its record is current).
 //
-// Layout under the table's prefix, in a hidden folder that counting and dropping skip as they
-// skip anything but `data.*` one level down, and hive readers skip as hidden:
-//   .materializations/records/[{column}={key}/]{id}.json            sidecars of large records
-//   .materializations/history/[{column}={key}/]{stamp}-{id}.json    every landed record
+// Layout: beside the table's folder, in a hidden folder of its parent (`{prefix}/{dataset}/`),
+// so that the table's listing, which counting and `materializations` make, never grows with the
+// history (under the table's own prefix, 20 entries a partition would make it 20 times longer on
+// GCS and S3), and hive readers of the table never see it:
+//   .materializations/{table}/records/[{column}={key}/]{id}.json           sidecars of large records
+//   .materializations/{table}/history/[{column}={key}/]{stamp}-{id}.json   every landed record
 import type { HistoryQuery } from "../destination.js";
 import type { IOContext } from "../io-context.js";
 import { type Materialization, newestFirst, parseMaterialization } from "../provenance/materialization.js";
@@ -70,7 +72,9 @@ export class ObjectProvenance {
     private readonly column: string,
     private readonly fileName: string,
   ) {
-    this.#root = `${tablePrefix}${PROVENANCE_FOLDER}/`;
+    const table = tablePrefix.slice(0, -1);
+    const cut = table.lastIndexOf("/");
+    this.#root = `${table.slice(0, cut + 1)}${PROVENANCE_FOLDER}/${table.slice(cut + 1)}/`;
   }
 
   /**
