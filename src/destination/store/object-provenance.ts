@@ -57,7 +57,10 @@ export interface PreparedRecord {
   readonly metadata: Record<string, string>;
   /** After the data landed: the history entry, and now and then a prune. */
   landed(): Promise<void>;
-  /** After the data's put failed: removes the sidecar, if any (best effort: an unnamed sidecar is no record anyway). */
+  /**
+   * After the data's put failed: removes the sidecar, if any, unless the data landed after all (a
+   * lost response) and names it. Best effort: a sidecar nothing names is no record anyway.
+   */
   failed(): Promise<void>;
 }
 
@@ -81,7 +84,7 @@ export class ObjectProvenance {
    * The metadata that makes `record` current with the data put beside `base` (its row count):
    * the record itself when the backend keeps that much metadata, else its id, its sidecar put first.
    */
-  async prepare(segment: string | null, record: Materialization, base: Record<string, string>): Promise<PreparedRecord> {
+  async prepare(dataName: string, segment: string | null, record: Materialization, base: Record<string, string>): Promise<PreparedRecord> {
     const text = asciiJson(record);
     const inline = { ...base, [RECORD_KEY]: text };
     const sidecar = this.store.metadataFits(inline) ? null : this.recordName(segment, record.id);
@@ -94,9 +97,15 @@ export class ObjectProvenance {
         if (this.store.deleteObjects && "0123".includes(record.id[0]!)) await this.prune(segment);
       },
       failed: async () => {
-        if (sidecar) await Promise.resolve(this.store.deleteObjects?.([sidecar])).catch(() => undefined);
+        if (sidecar && this.store.deleteObjects) await this.takeBack(dataName, sidecar, record.id).catch(() => undefined);
       },
     };
+  }
+
+  /** Deletes the sidecar of a failed put, unless the data object names it (its put landed, unanswered). */
+  private async takeBack(dataName: string, sidecar: string, id: string): Promise<void> {
+    for await (const object of this.store.listObjects(dataName)) if (object.name === dataName && object.metadata[ID_KEY] === id) return;
+    await this.store.deleteObjects!([sidecar]);
   }
 
   /** The current record of each stored partition (of the window, if any), from one listing of the data objects. */

@@ -157,11 +157,11 @@ export abstract class ObjectStoreDestination extends Destination {
     const format = this.fileFormat();
     const payload = await format.serialize(rows, fields);
     // The record goes with the data, in its metadata or a sidecar it names (see object-provenance.ts).
-    const segment = partition ? partitionSegment(context, partition, this.displayName) : null;
+    const [name, segment] = [this.objectName(context, partition), partition && partitionSegment(context, partition, this.displayName)];
     const record = context.materialization(partition, rows.length);
-    const prepared = await this.objectProvenance(context).prepare(segment, record, { row_count: String(rows.length) });
+    const prepared = await this.objectProvenance(context).prepare(name, segment, record, { row_count: String(rows.length) });
     try {
-      await this.putObject(this.objectName(context, partition), payload, format.contentType, prepared.metadata);
+      await this.putObject(name, payload, format.contentType, prepared.metadata);
     } catch (error) {
       await prepared.failed();
       throw error;

@@ -108,9 +108,11 @@ export class GCSDestination extends BucketDestination<GCSConnectionOptions, GCSH
     await this.call("objects.insert", name, async ({ storage }) => {
       const file = storage.bucket(this.bucket).file(name);
       const contentType = "application/json";
-      await file.save(Buffer.from(text), { resumable: false, contentType, metadata: { contentType }, preconditionOpts: { ifGenerationMatch: 0 } }).catch((error: unknown) => {
-        if (statusOf(error) !== 412) throw error;
-      });
+      await file
+        .save(Buffer.from(text), { resumable: false, contentType, metadata: { contentType }, preconditionOpts: { ifGenerationMatch: 0 } })
+        .catch((error: unknown) => {
+          if (statusOf(error) !== 412) throw error;
+        });
     });
   }
 

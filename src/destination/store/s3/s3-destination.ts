@@ -80,7 +80,9 @@ export class S3Destination extends BucketDestination<S3ConnectionOptions, S3Hand
     for await (const keys of this.keyPages(prefix)) {
       for (let start = 0; start < keys.length; start += PARALLEL_HEADS) {
         const batch = keys.slice(start, start + PARALLEL_HEADS);
-        const heads = await Promise.all(batch.map((key) => (isProvenanceObject(key) ? { name: key, metadata: {} } : this.headMetadata(key))));
+        const heads = await Promise.all(
+          batch.map((key) => (isProvenanceObject(key) ? { name: key, metadata: {} } : this.headMetadata(key))),
+        );
         for (const object of heads) if (object) yield object;
       }
     }
