@@ -28,15 +28,9 @@ describe("hive layout", () => {
     await dest.write(ctx(orders, days("2026-01-01", "2026-01-02")), orderRows());
     await dest.write(ctx({ ...orders, key: "shop.totals", table: "totals", partitioning: null }, null, null), [{ n: 1 }]);
     await dest.write(ctx({ ...orders, key: "totals", table: "totals", dataset: null, partitioning: null }, null, null), [{ n: 1 }]);
-    // Provenance goes beside each table, in a hidden folder of its parent (see object-provenance.ts).
+    // The local backend keeps its records in the ledger only (no history objects).
     const files = await listFiles(dir.path);
-    expect(files.filter((file) => file.includes("/.materializations/")).map((file) => file.slice(0, file.lastIndexOf("/")))).toEqual([
-      "exports/v1/.materializations/totals/history",
-      "exports/v1/shop/.materializations/orders/history/date=2026-01-01",
-      "exports/v1/shop/.materializations/orders/history/date=2026-01-02",
-      "exports/v1/shop/.materializations/totals/history",
-    ]);
-    expect(files.filter((file) => !file.includes("/.materializations/"))).toEqual([
+    expect(files).toEqual([
       "exports/v1/.data.jsonl.ledger",
       "exports/v1/shop/.data.jsonl.ledger",
       "exports/v1/shop/orders/.data.jsonl.ledger",
@@ -46,7 +40,7 @@ describe("hive layout", () => {
       "exports/v1/totals/data.jsonl",
     ]);
     const listed: StoredObject[] = [];
-    for await (const object of dest.listObjects("exports/v1/shop/")) if (!object.name.includes("/.materializations/")) listed.push(object);
+    for await (const object of dest.listObjects("exports/v1/shop/")) listed.push(object);
     expect(listed.map((o) => o.name)).toEqual([
       "exports/v1/shop/orders/date=2026-01-01/data.jsonl",
       "exports/v1/shop/orders/date=2026-01-02/data.jsonl",

@@ -42,6 +42,8 @@ export interface ProvenanceStore {
   deleteObjects?: ((names: readonly string[]) => MaybePromise<void>) | undefined;
   objectUri(name: string): string;
   metadataFits(metadata: Record<string, string>): boolean;
+  /** Whether landed writes put history entries. */
+  readonly keepsHistory: boolean;
   /** Names the destination in warnings. */
   readonly owner: string;
 }
@@ -92,6 +94,7 @@ export class ObjectProvenance {
     return {
       metadata: sidecar ? { ...base, [ID_KEY]: record.id } : inline,
       landed: async () => {
+        if (!this.store.keepsHistory) return;
         await this.store.putBookkeeping(`${this.historyPrefix(segment)}${stampOf(record)}-${record.id}.json`, text);
         // One write in four prunes (by its random id): a listing a write would be a round trip more.
         if (this.store.deleteObjects && "0123".includes(record.id[0]!)) await this.prune(segment);

@@ -156,7 +156,6 @@ export abstract class ObjectStoreDestination extends Destination {
     }
     const format = this.fileFormat();
     const payload = await format.serialize(rows, fields);
-    // The record goes with the data, in its metadata or a sidecar it names (see object-provenance.ts).
     const [name, segment] = [this.objectName(context, partition), partition && partitionSegment(context, partition, this.displayName)];
     const record = context.materialization(partition, rows.length);
     const prepared = await this.objectProvenance(context).prepare(name, segment, record, { row_count: String(rows.length) });
@@ -179,15 +178,17 @@ export abstract class ObjectStoreDestination extends Destination {
     return this.objectProvenance(context).history(query);
   }
 
-  /**
-   * Whether the backend keeps this custom metadata on an object: by default S3's limit, 2 KB of
-   * names and values (the smallest of the known services); a larger record goes in a sidecar.
-   */
+  /** Whether an object keeps this custom metadata: by default S3's 2 KB (the least of the known services). */
   protected metadataFits(metadata: Record<string, string>): boolean {
     return metadataBytes(metadata) <= 2048;
   }
 
-  /** Puts a provenance object (a sidecar, a history entry): JSON, no metadata, a name never replaced. */
+  /** Whether each write puts a history entry (see object-provenance.ts): a backend may keep its history otherwise. */
+  protected keepsHistory(): boolean {
+    return true;
+  }
+
+  /** Puts a provenance object (a sidecar, a history entry: see object-provenance.ts): JSON, no metadata, a name never replaced. */
   protected async putBookkeeping(name: string, text: string): Promise<void> {
     await this.putObject(name, new TextEncoder().encode(text), "application/json", {});
   }
@@ -202,6 +203,7 @@ export abstract class ObjectStoreDestination extends Destination {
       deleteObjects: this.deleteObjects && ((names: readonly string[]) => this.deleteObjects!(names)),
       objectUri: (name: string) => this.objectUri(name),
       metadataFits: (metadata: Record<string, string>) => this.metadataFits(metadata),
+      keepsHistory: this.keepsHistory(),
       owner: this.displayName,
     };
     return new ObjectProvenance(store, context, `${this.tablePath(context).join("/")}/`, column, `data.${this.fileFormat().extension}`);
