@@ -73,8 +73,8 @@ export class S3Destination extends BucketDestination<S3ConnectionOptions, S3Hand
 
   /**
    * Every object under the prefix (see `keyPages`), each one's metadata from a HeadObject (S3 lists
-   * none), but for provenance objects, put without metadata: a table's history would otherwise
-   * cost counting a HeadObject per entry.
+   * none), but for provenance objects, put without metadata: a prefix holding other tables' history
+   * (an asset `shop` beside the dataset `shop`) would otherwise cost a HeadObject per entry.
    */
   async *listObjects(prefix: string): AsyncIterable<StoredObject> {
     for await (const keys of this.keyPages(prefix)) {
