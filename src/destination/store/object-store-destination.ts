@@ -3,7 +3,7 @@ import type { Partition } from "../../partitioning/index.js";
 import { type Row, TableData } from "../../representation/index.js";
 import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
 import { describeValue } from "../../text/describe-value.js";
-import { Destination, type DropTarget } from "../destination.js";
+import { Destination, type DropTarget, type HistoryQuery } from "../destination.js";
 import { missingHook, requireHooks } from "../hook-check.js";
 import type { FileFormat, FormatName } from "../format/file-format.js";
 import { formatFor } from "../format/format-for.js";
@@ -12,6 +12,8 @@ import { partitionSegment, safeSegment, tableSegments } from "../paths.js";
 import { PartitionColumn } from "./partition-column.js";
 import { ANY_DATA_FILE, dropOwnFiles, dropTarget, type OwnFiles, ownFiles } from "./own-files.js";
 import { countPartitions, listedObjects, type PartitionListing, type TablePartitions } from "./partition-counts.js";
+import { metadataBytes, ObjectProvenance } from "./object-provenance.js";
+import type { Materialization } from "../provenance/materialization.js";
 import { decoding, type PartitionCounts } from "../unreadable.js";
 import type { MaybePromise } from "../../maybe-promise.js";
 
@@ -82,6 +84,14 @@ export abstract class ObjectStoreDestination extends Destination {
    */
   override async dropAsset(context: IOContext): Promise<void> {
     await dropOwnFiles(await this.ownObjects(context), (names) => this.deleteObjects!(names));
+    await this.dropProvenance(context);
+  }
+
+  /** Deletes the asset's records and their history (see object-provenance.ts), once its data is gone. */
+  private async dropProvenance(context: IOContext): Promise<void> {
+    const names = await this.objectProvenance(context).names();
+    // Batches bound a request's size (S3 takes at most 1000 keys per DeleteObjects).
+    for (let start = 0; start < names.length; start += 1000) await this.deleteObjects!(names.slice(start, start + 1000));
   }
 
   override async describeDrop(context: IOContext): Promise<DropTarget> {
@@ -128,7 +138,57 @@ export abstract class ObjectStoreDestination extends Destination {
     }
     const format = this.fileFormat();
     const payload = await format.serialize(rows, fields);
-    await this.putObject(this.objectName(context, partition), payload, format.contentType, { row_count: String(rows.length) });
+    const [name, segment] = [this.objectName(context, partition), partition && partitionSegment(context, partition, this.displayName)];
+    const record = context.materialization(partition, rows.length);
+    const prepared = await this.objectProvenance(context).prepare(name, segment, record, { row_count: String(rows.length) });
+    try {
+      await this.putObject(name, payload, format.contentType, prepared.metadata);
+    } catch (error) {
+      await prepared.failed();
+      throw error;
+    }
+    await prepared.landed();
+  }
+
+  /** The current record of each stored partition of the window (every one without): one listing, as counting. */
+  override materializations(context: IOContext): Promise<Record<string, Materialization>> {
+    return this.objectProvenance(context).current();
+  }
+
+  /** Past records, newest first; the newest HISTORY_RETAINED (20) of each partition are kept, a few more between prunes. */
+  override materializationHistory(context: IOContext, query: HistoryQuery): Promise<Materialization[]> {
+    return this.objectProvenance(context).history(query);
+  }
+
+  /** Whether an object keeps this custom metadata: by default S3's 2 KB (the least of the known services). */
+  protected metadataFits(metadata: Record<string, string>): boolean {
+    return metadataBytes(metadata) <= 2048;
+  }
+
+  /** Whether each write puts a history entry (see object-provenance.ts): a backend may keep its history otherwise. */
+  protected keepsHistory(): boolean {
+    return true;
+  }
+
+  /** Puts a provenance object (a sidecar, a history entry: see object-provenance.ts): JSON, no metadata, a name never replaced. */
+  protected async putBookkeeping(name: string, text: string): Promise<void> {
+    await this.putObject(name, new TextEncoder().encode(text), "application/json", {});
+  }
+
+  private objectProvenance(context: IOContext): ObjectProvenance {
+    const column = context.asset.partitioning ? safeSegment(context.partitionColumn(), "partition column", this.displayName) : "";
+    const store = {
+      listObjects: (prefix: string) => this.listObjects(prefix),
+      listNames: (prefix: string) => this.listNames(prefix),
+      objectBytes: (name: string) => this.objectBytes(name),
+      putBookkeeping: (name: string, text: string) => this.putBookkeeping(name, text),
+      deleteObjects: this.deleteObjects && ((names: readonly string[]) => this.deleteObjects!(names)),
+      objectUri: (name: string) => this.objectUri(name),
+      metadataFits: (metadata: Record<string, string>) => this.metadataFits(metadata),
+      keepsHistory: this.keepsHistory(),
+      owner: this.displayName,
+    };
+    return new ObjectProvenance(store, context, `${this.tablePath(context).join("/")}/`, column, `data.${this.fileFormat().extension}`);
   }
 
   async readPartition(context: IOContext, partition: Partition | null): Promise<Row[]> {

@@ -4,6 +4,7 @@ import { ConfigError } from "../../../errors.js";
 import { importOptional } from "../../optional-import.js";
 import { BucketDestination, type BucketOptions } from "../bucket-destination.js";
 import type { StoredObject } from "../object-store-destination.js";
+import { metadataBytes } from "../object-provenance.js";
 import {
   checkGCSConnection,
   createGCSClient,
@@ -20,6 +21,8 @@ export type GCSDestinationOptions = BucketOptions<GCSConnectionOptions>;
 // Objects up to this size go up in one multipart request; larger ones in a resumable upload of
 // chunks this size (GCS wants chunks in multiples of 256 KiB), each retried on its own.
 const CHUNK_BYTES = 8 * 1024 * 1024;
+// Deletes run this many at a time.
+const PARALLEL_DELETES = 16;
 // A write that loses the race to other writers this many times in a row gives up.
 const MAX_RACES = 5;
 
@@ -91,6 +94,28 @@ export class GCSDestination extends BucketDestination<GCSConnectionOptions, GCSH
     });
   }
 
+  /** GCS keeps 8 KiB of custom metadata, names and values. */
+  protected override metadataFits(metadata: Record<string, string>): boolean {
+    return metadataBytes(metadata) <= 8192;
+  }
+
+  /**
+   * A provenance object's name is new (an id) and never replaced: one upload on condition that no
+   * object holds it, without first reading the live generation as `putObject` does. A 412 on a
+   * retry is our own earlier attempt, landed.
+   */
+  protected override async putBookkeeping(name: string, text: string): Promise<void> {
+    await this.call("objects.insert", name, async ({ storage }) => {
+      const file = storage.bucket(this.bucket).file(name);
+      const contentType = "application/json";
+      await file
+        .save(Buffer.from(text), { resumable: false, contentType, metadata: { contentType }, preconditionOpts: { ifGenerationMatch: 0 } })
+        .catch((error: unknown) => {
+          if (statusOf(error) !== 412) throw error;
+        });
+    });
+  }
+
   async getObject(name: string): Promise<Uint8Array | null> {
     return this.call("objects.get", name, async ({ storage }) => {
       try {
@@ -101,6 +126,22 @@ export class GCSDestination extends BucketDestination<GCSConnectionOptions, GCSH
         throw error;
       }
     });
+  }
+
+  /**
+   * One objects.delete per name, a few at a time (the JSON API deletes one object a request); an
+   * object already gone is no error. Any other failure fails the call, naming its object.
+   */
+  override async deleteObjects(names: readonly string[]): Promise<void> {
+    for (let start = 0; start < names.length; start += PARALLEL_DELETES) {
+      await Promise.all(
+        names.slice(start, start + PARALLEL_DELETES).map((name) =>
+          this.call("objects.delete", name, async ({ storage }) => {
+            await storage.bucket(this.bucket).file(name).delete({ ignoreNotFound: true });
+          }),
+        ),
+      );
+    }
   }
 
   /** objects.list page by page: GCS lists each object's custom metadata, so one request per page is all. */

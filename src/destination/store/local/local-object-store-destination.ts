@@ -4,6 +4,9 @@ import { LocalFolder } from "./local-folder.js";
 import type { FileFormat, FormatName } from "../../format/file-format.js";
 import { ObjectStoreDestination, type StoredObject } from "../object-store-destination.js";
 import type { PartitionListing, TablePartitions } from "../partition-counts.js";
+import type { HistoryQuery } from "../../destination.js";
+import type { IOContext } from "../../io-context.js";
+import type { Materialization } from "../../provenance/materialization.js";
 import { declareOptions } from "../../options.js";
 
 /** Options of `LocalObjectStoreDestination`. */
@@ -60,6 +63,38 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
    */
   async putObject(name: string, payload: Uint8Array, _contentType: string, metadata: Record<string, string>): Promise<void> {
     await this.#local.put(this.pathOf(name), [payload], () => metadata);
+  }
+
+  /** A ledger line holds a record of any size: it always goes with the data. */
+  protected override metadataFits(): boolean {
+    return true;
+  }
+
+  /**
+   * No history objects: one file a write costs W4-OS about a third more on a disk (each data
+   * file's sync commits the previous entry's new folder and file too). The ledger, which already
+   * holds a line with the record of every write, is where the local history belongs (LocalFolder).
+   */
+  protected override keepsHistory(): boolean {
+    return false;
+  }
+
+  /**
+   * The records of past writes (of `query.partition`, or of every partition holding a record
+   * now), newest first, as the ledger keeps them beside the files (see LocalFolder): the objects'
+   * history without an object a write.
+   */
+  override async materializationHistory(context: IOContext, query: HistoryQuery): Promise<Materialization[]> {
+    const partitioning = context.asset.partitioning;
+    const keys =
+      query.partition !== undefined ? [query.partition?.key ?? ""] : Object.keys(await this.materializations(context.withWindow(null)));
+    const names = keys.map((key) => this.objectName(context, partitioning && key !== "" ? partitioning.partition(key) : null));
+    const found = await this.#local.materializationHistory(names.map((name) => this.pathOf(name)));
+    if (found.damaged.length > 0)
+      context.logger.warn(
+        `LocalObjectStoreDestination: asset "${context.asset.key}": a materialization record in ${found.damaged.join(", ")} is damaged or was edited by hand; it is left out (provenance unknown)`,
+      );
+    return found.records.slice(0, Math.max(0, query.limit));
   }
 
   getObject(name: string): Promise<Uint8Array | null> {

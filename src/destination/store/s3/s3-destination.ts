@@ -1,6 +1,7 @@
 import { importOptional } from "../../optional-import.js";
 import { BucketDestination, type BucketOptions } from "../bucket-destination.js";
 import type { StoredObject } from "../object-store-destination.js";
+import { isProvenanceObject, metadataBytes } from "../object-provenance.js";
 import { checkEndpoint, createS3Client, isNotFound, type S3ConnectionOptions, type S3Handle, storageError } from "./s3-client.js";
 
 /** Options of `S3Destination`. */
@@ -70,14 +71,26 @@ export class S3Destination extends BucketDestination<S3ConnectionOptions, S3Hand
     });
   }
 
-  /** Every object under the prefix (see `keyPages`), each one's metadata from a HeadObject (S3 lists none). */
+  /**
+   * Every object under the prefix (see `keyPages`), each one's metadata from a HeadObject (S3 lists
+   * none), but for provenance objects, put without metadata: a prefix holding other tables' history
+   * (an asset `shop` beside the dataset `shop`) would otherwise cost a HeadObject per entry.
+   */
   async *listObjects(prefix: string): AsyncIterable<StoredObject> {
     for await (const keys of this.keyPages(prefix)) {
       for (let start = 0; start < keys.length; start += PARALLEL_HEADS) {
-        const heads = await Promise.all(keys.slice(start, start + PARALLEL_HEADS).map((key) => this.headMetadata(key)));
+        const batch = keys.slice(start, start + PARALLEL_HEADS);
+        const heads = await Promise.all(
+          batch.map((key) => (isProvenanceObject(key) ? { name: key, metadata: {} } : this.headMetadata(key))),
+        );
         for (const object of heads) if (object) yield object;
       }
     }
+  }
+
+  /** S3 keeps 2 KB of user metadata, names and values, the dashed aliases (see `withAliases`) included. */
+  protected override metadataFits(metadata: Record<string, string>): boolean {
+    return metadataBytes(withAliases(metadata)) <= 2048;
   }
 
   /** The keys under a prefix, from the listing alone (no HeadObject). */
