@@ -5,7 +5,7 @@ import type { IOContext } from "../io-context.js";
 import { partitionSegment, safeSegment, tableSegments } from "../paths.js";
 import { declareOptions } from "../options.js";
 import { orderedCounts, rowCountOf } from "../row-count.js";
-import { newestFirst, type Materialization } from "../provenance/materialization.js";
+import type { Materialization } from "../provenance/materialization.js";
 
 interface StoredValue {
   readonly data: unknown;
@@ -17,8 +17,10 @@ interface StoredValue {
 // One store for the whole process, shared by every instance, as the spec says: a test writes
 // through one destination object and reads through another.
 const store = new Map<string, StoredValue>();
-// Every record written, by store key, oldest first: the history (dropped with its asset).
-const history = new Map<string, Materialization[]>();
+// Every record written, by store key, oldest first: the history (dropped with its asset). Each
+// holds its place in the order of all writes, which orders writes ending in the same millisecond.
+const history = new Map<string, Array<{ readonly at: number; readonly record: Materialization }>>();
+let writes = 0;
 
 /**
  * An in-process store keyed `{dataset}/{table}/{column}={key}`, meant for tests. Values are
@@ -56,7 +58,7 @@ export class MemoryDestination extends Destination {
     const rows = rowCountOf(data);
     const record = context.materialization(partition, rows);
     store.set(key, { data: structuredClone(data), rows, record });
-    history.set(key, [...(history.get(key) ?? []), record]);
+    history.set(key, [...(history.get(key) ?? []), { at: writes++, record }]);
   }
 
   /** The record of each stored partition of the window (every one without a window); "" for an unpartitioned asset. */
@@ -83,8 +85,9 @@ export class MemoryDestination extends Destination {
     const keys = query.partition !== undefined ? [this.keyOf(context, query.partition)] : this.ownKeys(context, history);
     return keys
       .flatMap((key) => history.get(key) ?? [])
-      .sort(newestFirst)
-      .slice(0, query.limit);
+      .sort((a, b) => b.at - a.at)
+      .slice(0, query.limit)
+      .map(({ record }) => record);
   }
 
   readPartition(context: IOContext, partition: Partition | null): unknown {
