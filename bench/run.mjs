@@ -358,7 +358,7 @@ const WORKLOADS = [
   {
     id: "ST10Y",
     name: "staleness-10y",
-    what: "coverage with stale partitions marked (issue 34) of a daily asset, its weekly and its monthly rollup over 10 years (3,647 + 521 + 119 partitions on CSV, reading a daily upstream of 3,647), 10 upstream days corrected (5 rebuilt a level down), warm: median of 9 calls after 2",
+    what: "coverage with stale partitions marked (issue 34) of a daily asset, its weekly and its monthly rollup over 10 years (3,647 + 521 + 119 partitions on CSV), 10 days written again (their weeks and months stale), warm: median of 9 calls after 2",
     setup: { task: ["writeRollups", { dir: dir("st10y") }], fresh: dir("st10y") },
     lib: { task: ["staleCoverage", { dir: dir("st10y") }] },
     base: { task: ["plainCoverage", { dir: dir("st10y") }] },
