@@ -78,6 +78,14 @@ const time = (iso: string) => `${iso.slice(0, 19).replace("T", " ")} UTC`;
 export class RecordCache {
   readonly #records = new Map<string, Promise<Records>>();
 
+  /**
+   * Takes the records of every stored partition of `asset` that its first destination gave while
+   * counting (see `PartitionCounts.records`), so that they are not read again.
+   */
+  seed(asset: Asset, records: Records): void {
+    if (!this.#records.has(asset.qualifiedKey)) this.#records.set(asset.qualifiedKey, Promise.resolve(records));
+  }
+
   /** The current records of every stored partition of `asset` (none when its destination keeps none). */
   of(asset: Asset): Promise<Records> {
     let found = this.#records.get(asset.qualifiedKey);

@@ -1,6 +1,7 @@
 import { InterloperError, UnreadableDataError } from "../errors.js";
 import type { Partition } from "../partitioning/index.js";
 import type { IOContext } from "./io-context.js";
+import type { Materialization } from "./provenance/materialization.js";
 
 /** A stored partition whose data cannot be read: the file (or object) and why. */
 export interface UnreadablePartition {
@@ -15,6 +16,12 @@ export interface UnreadablePartition {
 export interface PartitionCounts {
   readonly counts: Record<string, number>;
   readonly unreadable: Record<string, UnreadablePartition>;
+  /**
+   * The current materialization record of each counted partition that has one, when counting
+   * read them anyway (the local file stores: the ledger line that holds a count holds its
+   * record); absent otherwise, and then asked of `materializations`.
+   */
+  readonly records?: Record<string, Materialization>;
 }
 
 /** An error's first line, as a reason. */

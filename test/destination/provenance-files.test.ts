@@ -132,6 +132,16 @@ for (const [name, make] of Object.entries(presets)) {
       expect(await listFiles(join(dir.path, "shop"))).toEqual([`totals/.${file}.ledger`, `totals/${file}`]);
     });
 
+    it("counting gives each counted partition's current record, the one materializations gives", async () => {
+      const destination = make(dir.path);
+      for (const day of [DAY1, DAY2]) await write(destination, day, 3, `run-${day}`);
+      await write(destination, DAY2, 5, "run-again");
+      const counted = await destination.partitionCounts(ctx(events, null));
+      expect(counted.counts).toEqual({ [DAY1]: 3, [DAY2]: 5 });
+      expect({ ...counted.records }).toEqual({ ...(await destination.materializations(ctx(events, null))) });
+      expect(counted.records![DAY2]!.runId).toBe("run-again");
+    });
+
     it("a damaged record and a record edited by hand are left out with one warning naming the ledger; counts and data unaffected", async () => {
       const destination = make(dir.path);
       for (const day of [DAY1, DAY2, DAY3]) await write(destination, day, 3, `run-${day}`);
@@ -149,6 +159,8 @@ for (const [name, make] of Object.entries(presets)) {
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toContain(path);
       expect(await destination.partitionRowCounts(ctx(events, null))).toEqual({ [DAY1]: 3, [DAY2]: 3, [DAY3]: 3 });
+      // Counting gives no records then: coverage asks materializations, which warns.
+      expect((await destination.partitionCounts(ctx(events, null))).records).toBeUndefined();
       expect(await destination.read(ctx(events, [DAY1, DAY3]))).toHaveLength(9);
       const historyWarnings: string[] = [];
       const past = await destination.materializationHistory(ctx(events, null, "run-x", historyWarnings), { limit: 10 });

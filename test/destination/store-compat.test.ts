@@ -114,13 +114,13 @@ describe("a store written by 0.1", () => {
       { id: "1", name: "Ann" },
       { id: "2", name: "Bo" },
     ]);
-    expect(await csv.partitionCounts(both)).toEqual({ counts: { "2026-01-01": 3, "2026-01-02": 3 }, unreadable: {} });
+    expect(await csv.partitionCounts(both)).toEqual({ counts: { "2026-01-01": 3, "2026-01-02": 3 }, unreadable: {}, records: {} });
     for (const day of DAYS) expect(await file.readPartition(dayContext(day), dayContext(day).partitions[0]!)).toEqual(fileValue(day));
-    expect(await file.partitionCounts(both)).toEqual({ counts: { "2026-01-01": 1, "2026-01-02": 1 }, unreadable: {} });
+    expect(await file.partitionCounts(both)).toEqual({ counts: { "2026-01-01": 1, "2026-01-02": 1 }, unreadable: {}, records: {} });
     expect(await file.read(ctx(customers, null, null))).toEqual([1, "two", { three: 3 }]);
     for (const store of objects) {
       expect(normalized(await store.read(both))).toEqual(plain);
-      expect(await store.partitionCounts(both)).toEqual({ counts: { "2026-01-01": 3, "2026-01-02": 3 }, unreadable: {} });
+      expect(await store.partitionCounts(both)).toEqual({ counts: { "2026-01-01": 3, "2026-01-02": 3 }, unreadable: {}, records: {} });
       expect(await store.read(ctx(customers, null, null))).toHaveLength(2);
     }
   });

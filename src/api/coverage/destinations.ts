@@ -1,6 +1,6 @@
 import type { Asset } from "../../asset/asset.js";
 import { ConfigError } from "../../errors.js";
-import type { PartitionCounts, UnreadablePartition } from "../../destination/index.js";
+import type { Materialization, PartitionCounts, UnreadablePartition } from "../../destination/index.js";
 
 /** Rows per stored partition key in one destination of an asset. */
 export interface DestinationCounts {
@@ -11,6 +11,8 @@ export interface DestinationCounts {
   readonly counts: Readonly<Record<string, number>>;
   /** Stored partitions whose data cannot be read, by key (not in `counts`). */
   readonly unreadable?: Readonly<Record<string, UnreadablePartition>>;
+  /** The records counting read on the way, when the destination gives them (see `PartitionCounts.records`). */
+  readonly records?: Readonly<Record<string, Materialization>>;
 }
 
 /** What one destination holds of an asset's expected partitions. */
@@ -42,8 +44,14 @@ export async function destinationCounts(asset: Asset): Promise<DestinationCounts
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failed) throw failed.reason;
   return settled.map((r, i) => {
-    const { counts, unreadable } = (r as PromiseFulfilledResult<PartitionCounts>).value;
-    return { key: asset.destinationKeys[i]!, type: asset.destinations[i]!.displayName, counts, unreadable };
+    const { counts, unreadable, records } = (r as PromiseFulfilledResult<PartitionCounts>).value;
+    return {
+      key: asset.destinationKeys[i]!,
+      type: asset.destinations[i]!.displayName,
+      counts,
+      unreadable,
+      ...(records ? { records } : {}),
+    };
   });
 }
 

@@ -7,7 +7,7 @@ import type { Project } from "../project.js";
 import { partitioned, selectAssets, type Selection } from "../select.js";
 import { assetWindow } from "../scope.js";
 import { computeCoverage, type Coverage } from "./compute.js";
-import { destinationCounts } from "./destinations.js";
+import { destinationCounts, type DestinationCounts } from "./destinations.js";
 import { canBeStale, graphStaleness, markStale } from "./stale.js";
 import { RecordCache } from "../../asset/staleness.js";
 
@@ -49,12 +49,26 @@ export async function assetCoverage(
   records: RecordCache = new RecordCache(),
 ): Promise<Coverage> {
   if (!asset.partitioning) throw new ConfigError(`asset "${asset.qualifiedKey}" is not partitioned: coverage needs a partitioned asset`);
+  return coverageFromCounts(asset, await countedFor(asset, records), options, graph, records);
+}
+
+/** An asset's counts in every destination, the records its first destination gave with them kept in `records`. */
+async function countedFor(asset: Asset, records: RecordCache): Promise<DestinationCounts[]> {
+  const counts = await destinationCounts(asset);
+  if (counts[0]?.records) records.seed(asset, counts[0].records);
+  return counts;
+}
+
+/** Coverage from counts, the stale partitions marked when the graph is given. */
+async function coverageFromCounts(
+  asset: Asset,
+  counts: DestinationCounts[],
+  options: CoverageOptions,
+  graph: AssetGraph | undefined,
+  records: RecordCache,
+): Promise<Coverage> {
   const window = options.window !== undefined ? assetWindow(asset, options.window) : null;
-  // Given its graph, the stale partitions are marked: read beside the counts, not after them.
-  const [counts, stale] = await Promise.all([
-    destinationCounts(asset),
-    graph && canBeStale(asset, graph) ? graphStaleness(asset, graph, window, records) : null,
-  ]);
+  const stale = graph && canBeStale(asset, graph) ? await graphStaleness(asset, graph, window, records) : null;
   const { window: _w, ...rest } = options;
   // With its graph, an asset that declares no start is expected from its upstreams' first period.
   const start = graph ? (effectiveStart(graph, asset)?.start ?? null) : null;
@@ -74,9 +88,12 @@ export async function coverage(
   const { select = [], exclude = [] } = typeof selection === "string" ? { select: [selection] } : (selection ?? {});
   const assets = selectAssets(project.dag, { select, exclude, keep: partitioned("coverage") });
   checkRangeEnd(assets, options);
-  // Upstream records are read once, whatever number of selected assets read them.
+  // Every asset is counted first, its records kept when counting gives them, so that marking the
+  // stale partitions reads again only what counting did not give (an upstream not selected, a
+  // destination without them); each asset's records are read once, whatever number read them.
   const records = new RecordCache();
-  return Promise.all(assets.map((asset) => assetCoverage(asset, options, project.dag, records)));
+  const counts = await Promise.all(assets.map((asset) => countedFor(asset, records)));
+  return Promise.all(assets.map((asset, i) => coverageFromCounts(asset, counts[i]!, options, project.dag, records)));
 }
 
 /** `until` and `includeCurrent` end a range of time: refused when no asset has one. */

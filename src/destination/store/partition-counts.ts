@@ -2,6 +2,7 @@ import type { PartitionConfig } from "../../partitioning/index.js";
 import { parseCount } from "./local/ledger.js";
 import { orderedCounts } from "../row-count.js";
 import type { StoredObject } from "./object-store-destination.js";
+import type { Materialization } from "../provenance/materialization.js";
 import { reasonOf, type PartitionCounts, type UnreadablePartition } from "../unreadable.js";
 
 // Objects without a row_count are downloaded a few at a time: enough to hide latency, few
@@ -25,6 +26,8 @@ export interface ListedPartition {
   readonly uri: string;
   /** Its row count, when the store holds one it trusts; null: the partition is counted by a read. */
   readonly rows: number | null;
+  /** With a listing that reads records (`PartitionListing.records`): its current record, or null for none. */
+  readonly record?: Materialization | null;
 }
 
 /**
@@ -41,6 +44,11 @@ export interface PartitionListing {
   recount(partition: ListedPartition): Promise<number | null>;
   /** Runs once every partition is counted (the local folder compacts its ledger). */
   settle?(): Promise<void>;
+  /**
+   * Whether each partition carries its current record (the local folder's ledger lines hold
+   * them), every record in it read whole: the count then gives them too (`PartitionCounts.records`).
+   */
+  readonly records?: boolean;
 }
 
 /**
@@ -75,7 +83,13 @@ export async function countPartitions(listing: PartitionListing, partitioning: P
   await listing.settle?.();
   const counts: Array<[string, number]> = [];
   for (let i = 0; i < partitions.length; i++) if (typeof found[i] === "number") counts.push([partitions[i]!.key, found[i]!]);
-  return { counts: orderedCounts(counts, partitioning), unreadable };
+  if (!listing.records) return { counts: orderedCounts(counts, partitioning), unreadable };
+  const records: Record<string, Materialization> = Object.create(null);
+  for (let i = 0; i < partitions.length; i++) {
+    const record = partitions[i]!.record;
+    if (record && typeof found[i] === "number") records[partitions[i]!.key] = record;
+  }
+  return { counts: orderedCounts(counts, partitioning), unreadable, records };
 }
 
 /**

@@ -3,7 +3,8 @@ import { sep } from "node:path";
 import type { ListedPartition, PartitionListing } from "../partition-counts.js";
 import { fileIdentity } from "./file-identity.js";
 import { Ledger, parseCount } from "./ledger.js";
-import { currentEntry } from "./ledger-lines.js";
+import { currentEntry, RECORD_KEY, recordEntry } from "./ledger-lines.js";
+import { recordOf } from "./ledger-records.js";
 import { type LegacyCount, legacyCount, readLegacyIndex } from "./legacy-counts.js";
 import { fileIdentities } from "./stat-files.js";
 
@@ -38,18 +39,25 @@ export async function listFolderPartitions(table: string, column: string, fileNa
   const paths = names.map((name) => `${table}${sep}${name}${sep}${fileName}`);
   const identities = await fileIdentities(paths);
   const partitions: ListedPartition[] = [];
+  // The records come with the counts, from the lines read for them (see currentRecords): unless
+  // one cannot be read, which `materializations` then reports.
+  let records = true;
   for (let i = 0; i < names.length; i++) {
     const identity = identities[i];
     if (!identity) continue;
     // The newest line naming this very file (see currentEntry): a line of a write that never landed names another.
     const entry = currentEntry(journal, names[i]!, identity);
     const rows = entry ? parseCount(entry.metadata["row_count"]) : null;
-    partitions.push({ key: names[i]!.slice(prefix.length), uri: paths[i]!, rows });
+    const line = entry?.metadata[RECORD_KEY] !== undefined ? entry : recordEntry(journal, names[i]!, identity);
+    const record = line ? recordOf(line) : null;
+    if (line && !record) records = false;
+    partitions.push({ key: names[i]!.slice(prefix.length), uri: paths[i]!, rows, record });
   }
   // Read only when some file has no current line.
   let legacy: Promise<Record<string, LegacyCount>> | undefined;
   return {
     partitions,
+    records: records && journal.rejected === undefined,
     parallel: PARALLEL_READS,
     recount: (partition) => {
       legacy ??= readLegacyIndex(table, fileName, column);

@@ -88,7 +88,7 @@ export async function pastRecords(files: readonly RecordedFile[]): Promise<Recor
 const parsed = new WeakMap<LedgerEntry, Materialization | null>();
 
 /** The record a line holds, parsed the first time it is asked for; null when it cannot be read. */
-function recordOf(entry: LedgerEntry): Materialization | null {
+export function recordOf(entry: LedgerEntry): Materialization | null {
   let record = parsed.get(entry);
   if (record === undefined) parsed.set(entry, (record = parseMaterialization(entry.metadata[RECORD_KEY]!)));
   return record;
