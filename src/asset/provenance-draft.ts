@@ -31,11 +31,14 @@ export function provenanceDraft(
   startedAt: string,
 ): ProvenanceDraft {
   const byPartition = new Map<string | null, readonly UpstreamRead[]>();
+  // The window's partitions by key, made once: a window of a year is written partition by partition.
+  let partitions: Map<string, PartitionWindow> | undefined;
   const upstream = (key: string | null): readonly UpstreamRead[] => {
     if (reads.length === 0) return [];
     let found = byPartition.get(key);
     if (!found) {
-      const own = key === null || !window ? null : (window.partitions.find((p) => p.key === key)?.window ?? null);
+      partitions ??= new Map((window?.partitions ?? []).map((p) => [p.key, p.window]));
+      const own = key === null ? null : (partitions.get(key) ?? null);
       found = reads.flatMap((read) => upstreamReads(read, own));
       byPartition.set(key, found);
     }

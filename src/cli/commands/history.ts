@@ -2,6 +2,7 @@ import type { Materialization } from "../../api/session/index.js";
 import { openCommandSession } from "../command-session.js";
 import type { GlobalOptions } from "../main.js";
 import { printableLines, terminalJson } from "../printable.js";
+import { columnLines } from "../columns.js";
 import { count, formatCount } from "../../text/english.js";
 
 /** Flags of `interloper history`. */
@@ -47,19 +48,12 @@ export function historyTable(records: readonly Materialization[]): string[] {
     r.backfillId ? `backfill ${short(r.backfillId)}` : `run ${short(r.runId)}`,
     short(r.id),
   ]);
-  const header = ["partition", "written (UTC)", "took", "rows", "code", "by", "id"];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((cell, i) => (i === 3 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
-      .join("  ")
-      .trimEnd();
-  const lines = [line(header)];
-  records.forEach((record, i) => {
-    lines.push(line(rows[i]!));
-    if (record.upstream.length > 0) lines.push(`    read ${upstreamText(record)}`);
-  });
-  return lines;
+  const [header, ...lines] = columnLines(["partition", "written (UTC)", "took", "rows", "code", "by", "id"], rows, new Set([3]));
+  // Under each write, what it read.
+  return [
+    header!,
+    ...records.flatMap((record, i) => [lines[i]!, ...(record.upstream.length > 0 ? [`    read ${upstreamText(record)}`] : [])]),
+  ];
 }
 
 /** The upstream partitions a write read, grouped by asset: `shop.orders 2026-01-15 (3f2a9c1e)`, a long list cut short. */

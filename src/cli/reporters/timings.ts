@@ -1,5 +1,6 @@
 import { formatCount } from "../../text/english.js";
 import { formatDuration, type AssetTiming } from "./tracker.js";
+import { columnLines } from "../columns.js";
 
 /**
  * The table that closes a run, one row per asset that ran: the partitions it completed (and
@@ -14,12 +15,5 @@ export function timingLines(timings: Iterable<AssetTiming>): string[] {
     formatDuration(t.durationMs),
   ]);
   if (rows.length === 0) return [];
-  const header = ["asset", "partitions", "rows", "time"];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
-      .join("  ")
-      .trimEnd();
-  return [line(header), ...rows.map(line)];
+  return columnLines(["asset", "partitions", "rows", "time"], rows, new Set([1, 2, 3]));
 }
