@@ -16,6 +16,9 @@ import { THIS_HOST } from "../../src/destination/store/local/atomic.js";
 import { makeTempDir } from "../contract/temp-dir.js";
 
 const ROUNDS = process.env["INTERLOPER_RELIABILITY_LONG"] ? 40 : 4;
+// A round takes up to a few seconds on a loaded machine: the long variant (40 rounds) gets the
+// time it needs instead of the suite's 20 s, so it never times out and runs on in the background.
+const RACE_TIMEOUT = 10_000 + ROUNDS * 5_000;
 
 let base: string;
 let remove: () => Promise<void>;
@@ -60,8 +63,10 @@ async function closeAll(p: il.Project): Promise<void> {
 
 describe("the asset lock", () => {
   it("issue 31.15: a drop racing a backfill of the same asset never fails half way; CSV and SQLite end up holding the same", async () => {
+    // A test's own folder, held here: `base` is reassigned by the next test's beforeEach.
+    const root = base;
     for (let round = 0; round < ROUNDS; round++) {
-      const dir = join(base, `round${round}`);
+      const dir = join(root, `round${round}`);
       const p = project(() => "backfill", dir);
       const backfill = il.materialize(p, { window: "2026-01-01..2026-01-30", concurrency: 2 });
       // Once some partitions are stored, the drop runs while the backfill goes on writing.
@@ -74,11 +79,12 @@ describe("the asset lock", () => {
       expect(Object.keys(csv).length).toBeLessThan(30);
       await closeAll(p);
     }
-  });
+  }, RACE_TIMEOUT);
 
   it("issue 31.20: two writers of the same partitions leave one writer's rows in both destinations, never one's here and the other's there", async () => {
+    const root = base;
     for (let round = 0; round < ROUNDS; round++) {
-      const dir = join(base, `round${round}`);
+      const dir = join(root, `round${round}`);
       const [a, b] = [project(() => `a${round}`, dir), project(() => `b${round}`, dir)];
       const runs = await Promise.all([a, b].map((p) => il.materialize(p, { window: "2026-01-01..2026-01-06", concurrency: 3 })));
       expect(runs.map((r) => r.status)).toEqual(["completed", "completed"]);
@@ -87,7 +93,7 @@ describe("the asset lock", () => {
       expect(csv).toEqual(warehouse);
       await Promise.all([a, b].map(closeAll));
     }
-  });
+  }, RACE_TIMEOUT);
 
   it("a drop waits for the writes under way, and says who writes when they outlast its wait", async () => {
     const lock = AssetLock.of("shop.orders", [base], false);
