@@ -12,10 +12,26 @@ export interface PlanOptions extends ScopeOptions, Omit<PlanningOptions, "perPar
   readonly assets?: readonly string[];
   /** Selectors of assets to leave out. */
   readonly exclude?: readonly string[];
+  /**
+   * Set when what runs was picked from the stored data and nothing was (`--stale` with nothing
+   * stale): the plan runs nothing. An empty `assets` cannot say so: it means every asset.
+   */
+  readonly nothingPicked?: true;
 }
 
 /** Plans a materialize from a selection and a window; throws (bad input) before anything runs. */
 export function planMaterialize(project: Project, options: PlanOptions = {}): Plan {
+  if (options.nothingPicked)
+    return {
+      mode: "backfill",
+      window: null,
+      assets: [],
+      order: options.order ?? "newest",
+      runs: [],
+      partitions: [],
+      schedule: [],
+      skipped: [],
+    };
   const assets = selectAssets(project.dag, { select: options.assets ?? [], exclude: options.exclude ?? [], keep: MATERIALIZABLE });
   project.dag.checkEdges(assets);
   return planExecution(project.dag, assets, resolveScope(assets, options), options);

@@ -12,7 +12,7 @@ import { spanOf } from "./missing.js";
 import type { PlanOptions } from "./plan.js";
 import type { Project } from "./project.js";
 import { resolveScope } from "./scope.js";
-import { both, MATERIALIZABLE, partitioned, selectAssets } from "./select.js";
+import { MATERIALIZABLE, selectAssets } from "./select.js";
 
 /** What `--stale` rebuilds: the plan options, and each asset's partitions with why (for a dry run). */
 export interface StaleSelection {
@@ -22,19 +22,12 @@ export interface StaleSelection {
 }
 
 /**
- * Plan options running only the stale partitions of the selected partitioned assets (within the
- * window, or wherever they are stored), and every stored partition of a selected asset that
- * reads one of them; `only` is empty when nothing is stale.
+ * Plan options running only the stale partitions of the selected assets (within the window, or
+ * wherever they are stored), the stale unpartitioned assets, and every stored partition of a
+ * selected asset that reads one of them; `only` is empty when nothing is stale.
  */
 export async function stalePlanOptions(project: Project, options: PlanOptions): Promise<StaleSelection> {
-  const assets = selectAssets(project.dag, {
-    select: options.assets ?? [],
-    exclude: options.exclude ?? [],
-    keep: both(
-      MATERIALIZABLE,
-      partitioned((o) => o("stale")),
-    ),
-  });
+  const assets = selectAssets(project.dag, { select: options.assets ?? [], exclude: options.exclude ?? [], keep: MATERIALIZABLE });
   const scoped = resolveScope(assets, options);
   const records = new RecordCache();
   const reasons = new Map<string, Staleness>();
@@ -46,24 +39,36 @@ export async function stalePlanOptions(project: Project, options: PlanOptions): 
     for (const [key, why] of await rebuiltUpstream(asset, project, reasons, window, records)) (found[key] ??= []).push(why);
     reasons.set(asset.qualifiedKey, orderedCounts(Object.entries(found), asset.partitioning));
   }
-  const byAsset = new Map([...reasons].map(([key, stale]) => [key, new Set(Object.keys(stale))]));
-  const rangeOf = (keys: string[]) => ({ first: keys.sort()[0] ?? null, last: keys[keys.length - 1] ?? null });
-  let ranges = assets.map((asset) => rangeOf(Object.keys(reasons.get(asset.qualifiedKey) ?? {})));
-  // Nothing stale and no window: the plan still needs one, and runs nothing in it.
-  if (!scoped && ranges.every((range) => range.first === null))
-    ranges = await Promise.all(assets.map(async (asset) => rangeOf(Object.keys(await records.of(asset)))));
-  const window = scoped ?? spanOf(assets, ranges);
-  const { partition: _p, lookback: _l, offset: _o, tz: _t, exclude: _e, ...rest } = options;
+  // Only the stale assets run: a partitioned one its stale partitions (`onlyByAsset`), an unpartitioned one whole.
+  const rebuilt = assets.filter((asset) => Object.keys(reasons.get(asset.qualifiedKey) ?? {}).length > 0);
+  const partitioned = rebuilt.filter((asset) => asset.partitioning);
+  const byAsset = new Map(partitioned.map((asset) => [asset.qualifiedKey, new Set(Object.keys(reasons.get(asset.qualifiedKey)!))]));
+  // A window is for partitioned assets: given, it is kept; else the span of their stale partitions.
+  const window =
+    partitioned.length === 0
+      ? null
+      : (scoped ??
+        spanOf(
+          partitioned,
+          partitioned.map((asset) => rangeOf(reasons.get(asset.qualifiedKey)!)),
+        ));
+  const { partition: _p, lookback: _l, offset: _o, tz: _t, exclude: _e, window: _w, ...rest } = options;
   return {
     options: {
       ...rest,
-      assets: assets.map((a) => a.qualifiedKey),
+      assets: rebuilt.map((a) => a.qualifiedKey),
       ...(window ? { window: String(window) } : {}),
-      only: new Set([...byAsset.values()].flatMap((keys) => [...keys])),
-      onlyByAsset: byAsset,
+      ...(rebuilt.length === 0 ? { nothingPicked: true as const } : {}),
+      ...(partitioned.length > 0 ? { only: new Set([...byAsset.values()].flatMap((keys) => [...keys])), onlyByAsset: byAsset } : {}),
     },
     reasons,
   };
+}
+
+/** The first and last of a set of partition keys. */
+function rangeOf(stale: Staleness): { first: string | null; last: string | null } {
+  const keys = Object.keys(stale).sort();
+  return { first: keys[0] ?? null, last: keys[keys.length - 1] ?? null };
 }
 
 /** `--stale` picks the partitions itself: refused beside `--missing`, which picks them too. */
@@ -81,7 +86,7 @@ export function checkStaleOptions(options: { readonly stale?: unknown; readonly 
  * (nothing of the asset to look at); null for no window (every stored partition).
  */
 function ownWindow(asset: Asset, scoped: PartitionWindow | null): PartitionWindow | null | undefined {
-  if (!scoped) return null;
+  if (!scoped || !asset.partitioning) return null;
   if (scoped instanceof TimePartitionWindow && asset.partitioning instanceof TimePartitionConfig)
     return periodsWithin(scoped, asset.partitioning) ?? undefined;
   return scoped instanceof TimePartitionWindow ? undefined : scoped;
@@ -101,13 +106,14 @@ async function rebuiltUpstream(
   const inWindow = window ? new Set(window.keys) : null;
   const stored = Object.keys(await records.of(asset)).filter((key) => !inWindow || inWindow.has(key));
   for (const key of stored) {
-    const own = asset.partitioning!.partition(key).window;
+    // Every partition of an asset reads the whole of an unpartitioned upstream (key "").
+    const own = asset.partitioning?.partition(key).window;
     for (const edge of edges) {
       const upstream = edge.asset!;
       const rebuiltKeys = rebuilt.get(upstream.qualifiedKey)!;
-      const read = upstreamWindow(upstream.partitioning, own, edge.mapping)?.keys ?? [];
+      const read = upstream.partitioning && own ? (upstreamWindow(upstream.partitioning, own, edge.mapping)?.keys ?? []) : [""];
       const hit = read.find((k) => Object.hasOwn(rebuiltKeys, k));
-      if (hit !== undefined) found.push([key, `${upstream.qualifiedKey} ${hit} is rebuilt first in this run`]);
+      if (hit !== undefined) found.push([key, `${upstream.qualifiedKey}${hit ? ` ${hit}` : ""} is rebuilt first in this run`]);
     }
   }
   return found;

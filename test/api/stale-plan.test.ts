@@ -88,3 +88,61 @@ describe("materialize --stale", () => {
     await session.close();
   });
 });
+
+describe("materialize --stale beyond partitioned assets", () => {
+  /** An unpartitioned catalog, an unpartitioned summary of it, and daily orders reading it. */
+  function withCatalog(codeVersion = "1") {
+    const catalog = il.asset({ key: "catalog", run: () => [{ sku: "a" }] });
+    const summary = il.asset({ key: "summary", codeVersion, requires: { catalog: "catalog" }, run: () => [{ total: 1 }] });
+    const orders = il.asset({
+      key: "orders",
+      partitioning: time("day", il.TimeGranularity.DAY),
+      requires: { catalog: "catalog" },
+      run: rows("day"),
+    });
+    return il.defineConfig({
+      sources: [il.source({ key: "shop", assets: [catalog, summary, orders] })({ destinations: new il.MemoryDestination() })],
+    });
+  }
+
+  it("rebuilds a stale unpartitioned asset, and the partitions reading a rebuilt one, after it", async () => {
+    const session = await il.openProject(withCatalog());
+    await session.materialize({ window: "2026-01-01..2026-01-02" });
+    await session.materialize({ selection: "catalog" });
+    const plan = await session.plan({ stale: true, order: "oldest" });
+    expect(runsOf(plan)).toEqual(["shop.summary null", "shop.orders 2026-01-01", "shop.orders 2026-01-02"]);
+    expect(plan.staleReasons!.get("shop.summary")).toEqual({ "": [expect.stringMatching(/^shop\.catalog was materialized again at /)] });
+    expect((await session.materialize({ plan })).status).toBe("completed");
+    expect(await session.staleness("summary")).toEqual({});
+    expect(await session.staleness("orders")).toEqual({});
+    expect(runsOf(await session.plan({ stale: true }))).toEqual([]);
+    await session.close();
+  });
+
+  it("a changed codeVersion makes the unpartitioned asset stale; a selection leaves it out", async () => {
+    const before = await il.openProject(withCatalog("1"));
+    await before.materialize({ window: "2026-01-01..2026-01-02" });
+    await before.close();
+    const after = await il.openProject(withCatalog("2"));
+    const plan = await after.plan({ stale: true });
+    expect(runsOf(plan)).toEqual(["shop.summary null"]);
+    expect(plan.staleReasons!.get("shop.summary")).toEqual({ "": ['code version changed: "1" when built, "2" now'] });
+    expect(runsOf(await after.plan({ stale: true, selection: "orders" }))).toEqual([]);
+    await after.close();
+  });
+
+  it("a project with nothing stored, or nothing at all, has nothing to do", async () => {
+    const empty = await il.openProject(il.defineConfig({ sources: [] }));
+    expect(runsOf(await empty.plan({ stale: true }))).toEqual([]);
+    await empty.close();
+    const noStart = il.asset({ key: "orders", partitioning: new il.TimePartitionConfig({ column: "day" }), run: rows("day") });
+    const unstarted = await il.openProject(
+      il.defineConfig({ sources: [il.source({ key: "shop", assets: [noStart] })({ destinations: new il.MemoryDestination() })] }),
+    );
+    expect(runsOf(await unstarted.plan({ stale: true }))).toEqual([]);
+    await unstarted.close();
+    const fresh = await il.openProject(withCatalog());
+    expect(runsOf(await fresh.plan({ stale: true }))).toEqual([]);
+    await fresh.close();
+  });
+});

@@ -99,3 +99,41 @@ describe("history and --stale on CSV files", () => {
     expect(oneLineError(both)).toContain("--stale and --missing each pick the partitions to run");
   });
 });
+
+// An unpartitioned catalog (its code version from the environment) read by daily orders.
+const CATALOG_CONFIG = `import * as il from "interloper";
+const catalog = il.asset({ key: "catalog", codeVersion: process.env.CATALOG_VERSION ?? "1", run: () => [{ sku: "a" }] });
+const orders = il.asset({
+  key: "orders",
+  partitioning: new il.TimePartitionConfig({ column: "day", start: "2026-01-01" }),
+  requires: { catalog: "catalog" },
+  run: (ctx: il.ExecutionContext) => [{ day: ctx.partition!.key, n: 1 }],
+});
+export default il.defineConfig({
+  sources: [il.source({ key: "shop", assets: [catalog, orders] })({ destinations: new il.CSVDestination({ basePath: "./data" }) })],
+});
+`;
+
+describe("--stale with an unpartitioned asset", () => {
+  const box = usePreparedSandbox(sandbox, async (b) => {
+    await installPackages(b.dir);
+    await b.write("interloper.config.ts", CATALOG_CONFIG);
+  });
+  const run = (args: readonly string[], env: Record<string, string> = {}) => box.run(args, { config: null, env });
+
+  it("nothing stored is nothing to do; a changed code version rebuilds the asset, then the days reading it", async () => {
+    const empty = await run(["materialize", "--stale"]);
+    expect(empty.exitCode, empty.stderr).toBe(0);
+    expect(empty.stderr).toContain("Nothing to do: no partition is stale.");
+    const built = await run(["materialize", "-w", "2026-01-01..2026-01-03"]);
+    expect(built.exitCode, built.stderr).toBe(0);
+    const dry = await run(["materialize", "--stale", "--dry-run"], { CATALOG_VERSION: "2" });
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('shop.catalog: stale: code version changed: "1" when built, "2" now');
+    expect(dry.stdout).toMatch(/shop\.orders: 3 stale partitions\n\s+2026-01-0\d: shop\.catalog is rebuilt first in this run/);
+    const rebuilt = await run(["materialize", "--stale"], { CATALOG_VERSION: "2" });
+    expect(rebuilt.exitCode, rebuilt.stderr).toBe(0);
+    const nothing = await run(["materialize", "--stale"], { CATALOG_VERSION: "2" });
+    expect(nothing.stderr).toContain("Nothing to do: no partition is stale.");
+  });
+});

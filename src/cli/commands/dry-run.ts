@@ -83,6 +83,11 @@ function staleLines(dryRun: DryRun): string[] {
   for (const [asset, partitions] of Object.entries(dryRun.stale ?? {})) {
     const entries = Object.entries(partitions);
     if (entries.length === 0) continue;
+    // An unpartitioned asset's one entry has the key "": the asset itself is stale.
+    if (entries[0]![0] === "") {
+      lines.push(`  ${asset}: stale: ${entries[0]![1].join("; ")}`);
+      continue;
+    }
     lines.push(`  ${asset}: ${count(entries.length, "stale partition")}`);
     for (const [key, reasons] of entries.slice(0, 10)) lines.push(`    ${key}: ${reasons.join("; ")}`);
     if (entries.length > 10) lines.push(`    ... and ${entries.length - 10} more`);
