@@ -5,6 +5,7 @@ export { TimePartition, TimePartitionConfig, TimePartitionWindow, type LookbackO
 export { ListPartition, ListPartitionConfig, ListPartitionWindow, type ListPartitionOptions } from "./list.js";
 export { MultiPartitionConfig, parseMultiKey, type ListDimension, type MultiPartitionOptions, type TimeDimension } from "./multi.js";
 export type { DimensionConfig, MultiDimension, MultiDimensions } from "./multi-dimensions.js";
+export { parseMultiValues } from "./multi-key.js";
 export { MultiPartition, type DimensionPartition, type MultiPartitionPart } from "./multi-partition.js";
 export { MultiPartitionWindow, type MultiValues } from "./multi-window.js";
 export { date } from "./date.js";

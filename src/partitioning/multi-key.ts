@@ -1,11 +1,14 @@
 import { PartitionError } from "../errors.js";
 import { describeValue } from "../text/describe-value.js";
 import { count } from "../text/english.js";
+import type { MultiPartitionConfig } from "./multi.js";
 import { exampleKeyOf, shapeOf, type MultiDimension } from "./multi-dimensions.js";
+import type { MultiValues } from "./multi-window.js";
 
 // The two spellings of a multi partition: the key `2026-01-05|eu` (paths, row counts, the
 // catalog) and `date=2026-01-05,region=eu` (typed on the command line, in any order). Both read
 // into the dimensions' own keys, in declared order; the config then parses each with its kind.
+// Beside them, the `--values region=eu,us` that narrows a window's lists.
 
 /** `"2026-01-05|eu"`: a real key of this shape, for messages. */
 export function exampleKey(dimensions: readonly MultiDimension[]): string {
@@ -80,4 +83,48 @@ export function keysOfRecord(dimensions: readonly MultiDimension[], record: Read
     if (typeof key !== "string") throw new PartitionError(`partition keys${of}: "${d.name}" is ${describeValue(key)}; ${expected}`);
     return key;
   });
+}
+
+/**
+ * The values of `--values region=eu,us` (one text per dimension, repeatable: the values of a
+ * dimension named twice add up), by list dimension name. A value holding a comma is read whole
+ * when it is declared: the longest run of comma-separated pieces that is a declared value wins.
+ */
+export function parseMultiValues(config: MultiPartitionConfig, texts: readonly string[]): MultiValues {
+  const lists = config.listDimensions;
+  const example = `e.g. "${lists[0]!.name}=${lists[0]!.config.values.slice(0, 2).join(",")}"`;
+  const picked = new Map<string, Set<string>>();
+  for (const text of texts) {
+    const at = typeof text === "string" ? text.indexOf("=") : -1;
+    if (at < 0) throw new PartitionError(`values ${describeValue(text)}: expected name=value,value of a list dimension, ${example}`);
+    const name = text.slice(0, at).trim();
+    const dimension = lists.find((d) => d.name === name);
+    if (!dimension) {
+      const why = config.timeDimension?.name === name ? "is the time dimension (give its range as the window)" : "is not a list dimension";
+      throw new PartitionError(
+        `values ${JSON.stringify(text)}: "${name}" ${why}; expected one of ${lists.map((d) => `"${d.name}"`).join(", ")}, ${example}`,
+      );
+    }
+    const set = picked.get(name) ?? new Set<string>();
+    for (const value of declaredRuns(text.slice(at + 1).split(","), dimension.config.values, text)) set.add(value);
+    picked.set(name, set);
+  }
+  return Object.fromEntries([...picked].map(([name, set]) => [name, [...set]]));
+}
+
+/** The pieces read as declared values, each the longest run of pieces joined by "," that is one. */
+function declaredRuns(pieces: readonly string[], declared: readonly string[], text: string): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < pieces.length;) {
+    let end = pieces.length;
+    while (end > i && !declared.includes(pieces.slice(i, end).join(","))) end--;
+    if (end === i) {
+      throw new PartitionError(
+        `values ${JSON.stringify(text)}: ${JSON.stringify(pieces[i])} is not a declared value; expected some of ${declared.join(", ")}`,
+      );
+    }
+    values.push(pieces.slice(i, end).join(","));
+    i = end;
+  }
+  return values;
 }

@@ -14,7 +14,7 @@ import {
   TimePartition,
   TimePartitionConfig,
 } from "../../src/index.js";
-import { parseMultiKey } from "../../src/partitioning/index.js";
+import { parseMultiKey, parseMultiValues } from "../../src/partitioning/index.js";
 import { D, errorOf } from "../support/assertions.js";
 
 const date = () => new TimePartitionConfig({ column: "date", start: "2026-01-01" });
@@ -312,5 +312,47 @@ describe("MultiPartitionConfig.fromKey: refused keys (PartitionError naming the 
     const cfg = new MultiPartitionConfig({ month: new TimePartitionConfig({ column: "month", granularity: "month" }), region: region() });
     const month = TimeGranularity.MONTH.format(new Date());
     expect(partitionMessage(() => cfg.partition("x"))).toContain(`e.g. "${month}|eu"`);
+  });
+});
+
+describe("parseMultiValues: --values region=eu,us", () => {
+  const lists = () =>
+    new MultiPartitionConfig({
+      date: date(),
+      region: region(),
+      city: new ListPartitionConfig({ column: "city", values: ["Paris, FR", "Paris", "Rome"] }),
+    });
+
+  it("reads each list dimension's values, adding up a dimension named twice", () => {
+    expect(parseMultiValues(lists(), ["region=eu,us"])).toEqual({ region: ["eu", "us"] });
+    expect(parseMultiValues(lists(), ["region=eu", "city=Rome", "region=apac,eu"])).toEqual({ region: ["eu", "apac"], city: ["Rome"] });
+    expect(parseMultiValues(lists(), [])).toEqual({});
+    const cfg = lists();
+    expect(cfg.window("2026-01-01", "2026-01-01", parseMultiValues(cfg, ["region=us,eu"])).keys).toEqual([
+      "2026-01-01|eu|Paris, FR",
+      "2026-01-01|eu|Paris",
+      "2026-01-01|eu|Rome",
+      "2026-01-01|us|Paris, FR",
+      "2026-01-01|us|Paris",
+      "2026-01-01|us|Rome",
+    ]);
+  });
+
+  it("reads a declared value holding a comma whole", () => {
+    expect(parseMultiValues(lists(), ["city=Paris, FR,Rome"])).toEqual({ city: ["Paris, FR", "Rome"] });
+    expect(parseMultiValues(lists(), ["city=Paris,Rome"])).toEqual({ city: ["Paris", "Rome"] });
+  });
+
+  test.each([
+    ["eu,us", 'values string "eu,us": expected name=value,value of a list dimension, e.g. "region=eu,us"'],
+    ["zone=eu", 'values "zone=eu": "zone" is not a list dimension; expected one of "region", "city", e.g. "region=eu,us"'],
+    [
+      "date=2026-01-01",
+      'values "date=2026-01-01": "date" is the time dimension (give its range as the window); expected one of "region", "city", e.g. "region=eu,us"',
+    ],
+    ["region=eu,mars", 'values "region=eu,mars": "mars" is not a declared value; expected some of eu, us, apac'],
+    ["region=", 'values "region=": "" is not a declared value; expected some of eu, us, apac'],
+  ])("refuses %j", (text, message) => {
+    expect(partitionMessage(() => parseMultiValues(lists(), [text]))).toBe(message);
   });
 });
