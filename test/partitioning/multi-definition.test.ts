@@ -95,7 +95,10 @@ describe("MultiPartitionConfig: compatible and sameLists", () => {
   });
 
   it("is not compatible with another granularity, other values, other names, another order or another kind", () => {
-    const monthly = new MultiPartitionConfig({ date: new TimePartitionConfig({ column: "date", granularity: "month" }), region: region() });
+    const monthly = new MultiPartitionConfig({
+      date: new TimePartitionConfig({ column: "date", granularity: TimeGranularity.MONTH }),
+      region: region(),
+    });
     const fewer = new MultiPartitionConfig({ date: day(), region: region(["eu", "us"]) });
     const reordered = new MultiPartitionConfig({ date: day(), region: region(["us", "eu", "apac"]) });
     const renamed = new MultiPartitionConfig({ day: day(), region: region() });
@@ -109,7 +112,7 @@ describe("MultiPartitionConfig: compatible and sameLists", () => {
 
   it("has the same lists as a multi partitioning of another granularity: each value reads its own", () => {
     const monthly = new MultiPartitionConfig({
-      month: new TimePartitionConfig({ column: "month", granularity: "month" }),
+      month: new TimePartitionConfig({ column: "month", granularity: TimeGranularity.MONTH }),
       region: region(),
     });
     expect(base.sameLists(monthly)).toBe(true);

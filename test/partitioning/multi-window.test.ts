@@ -265,7 +265,10 @@ describe("MultiPartitionWindow: every granularity of the time dimension", () => 
   }
 
   it("reads hour keys as UTC labels whatever the process zone", () => {
-    const cfg = new MultiPartitionConfig({ hour: new TimePartitionConfig({ column: "hour", granularity: "hour" }), region: region() });
+    const cfg = new MultiPartitionConfig({
+      hour: new TimePartitionConfig({ column: "hour", granularity: TimeGranularity.HOUR }),
+      region: region(),
+    });
     const p = cfg.fromKey("2026-03-29T01|eu");
     expect(p.partitionDate).toEqual(D("2026-03-29T01:00:00Z"));
     expect(p.contains({ hour: "2026-03-29T01:59:59Z", region: "eu" })).toBe(true);
@@ -318,7 +321,10 @@ describe("MultiPartitionConfig.check", () => {
     expect(partitionMessage(() => cfg.check(new TimePartitionWindow("2026-01-01", "2026-01-02"), "shop.stock"))).toBe(
       'asset "shop.stock" is partitioned by date|region but was given the window "2026-01-01..2026-01-02" of another kind: expected a multi window of date|region (its window(start, end, values), or over(timeWindow) for every value)',
     );
-    const monthly = new MultiPartitionConfig({ date: new TimePartitionConfig({ column: "date", granularity: "month" }), region: region() });
+    const monthly = new MultiPartitionConfig({
+      date: new TimePartitionConfig({ column: "date", granularity: TimeGranularity.MONTH }),
+      region: region(),
+    });
     expect(partitionMessage(() => cfg.check(monthly.window("2026-01", "2026-01"), "shop.stock", true))).toBe(
       'asset "shop.stock" is partitioned by date (day) | region (eu, us, apac) but was given the window 2026-01|eu,us,apac of date (month) | region (eu, us, apac)',
     );

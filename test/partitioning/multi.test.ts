@@ -103,7 +103,7 @@ describe("MultiPartitionConfig: refused dimensions (ConfigError, one line each)"
 
   it("refuses a dimension that is itself multi, or of another kind, or no partitioning", () => {
     const inner = stock();
-    expect(configMessage(() => new MultiPartitionConfig({ both: inner, channel: region() }))).toBe(
+    expect(configMessage(() => new MultiPartitionConfig({ both: inner as never, channel: region() }))).toBe(
       'multi partitioning: dimension "both" is itself a multi partitioning (list its dimensions here instead): expected a TimePartitionConfig or a ListPartitionConfig',
     );
     const bad = { date: date(), region: "eu,us" } as unknown as Record<string, TimePartitionConfig>;
@@ -309,7 +309,10 @@ describe("MultiPartitionConfig.fromKey: refused keys (PartitionError naming the 
   });
 
   it("gives today's period as the example when the time dimension has no start", () => {
-    const cfg = new MultiPartitionConfig({ month: new TimePartitionConfig({ column: "month", granularity: "month" }), region: region() });
+    const cfg = new MultiPartitionConfig({
+      month: new TimePartitionConfig({ column: "month", granularity: TimeGranularity.MONTH }),
+      region: region(),
+    });
     const month = TimeGranularity.MONTH.format(new Date());
     expect(partitionMessage(() => cfg.partition("x"))).toContain(`e.g. "${month}|eu"`);
   });
