@@ -6,11 +6,11 @@ import type { PartitionFilter } from "./filter.js";
 export abstract class Partition {
   /** The key that names the partition in paths, messages and row counts. */
   abstract readonly key: string;
-  /** The partition's value: a Date for time partitions, the key itself for list partitions. */
+  /** The partition's value: a Date for time partitions, the key itself for list partitions, each dimension's value by name for multi partitions. */
   abstract readonly value: unknown;
   /** The window holding just this partition. */
   abstract readonly window: PartitionWindow;
-  /** Whether a row whose partition column holds `value` belongs to this partition. */
+  /** Whether a row whose partition column holds `value` belongs to this partition (a multi partition reads the whole row). */
   abstract contains(value: unknown): boolean;
   /** The filter a database uses to select this partition's rows. */
   abstract filter(column: string): PartitionFilter;
