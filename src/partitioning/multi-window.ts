@@ -93,7 +93,7 @@ export class MultiPartitionWindow extends PartitionWindow {
     return new MultiPartitionWindow(this.config, period, this.values);
   }
 
-  /** Whether the window holds the partition of this key (of either form `config.partition` reads). */
+  /** Whether the window holds the partition of this key (`2026-01-05|eu`); false for text that is no key. */
   has(key: string): boolean {
     let partition: MultiPartition;
     try {
