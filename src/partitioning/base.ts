@@ -6,11 +6,11 @@ import type { PartitionFilter } from "./filter.js";
 export abstract class Partition {
   /** The key that names the partition in paths, messages and row counts. */
   abstract readonly key: string;
-  /** The partition's value: a Date for time partitions, the key itself for list partitions. */
+  /** The partition's value: a Date for time partitions, the key itself for list partitions, each dimension's value by name for multi partitions. */
   abstract readonly value: unknown;
   /** The window holding just this partition. */
   abstract readonly window: PartitionWindow;
-  /** Whether a row whose partition column holds `value` belongs to this partition. */
+  /** Whether a row whose partition column holds `value` belongs to this partition (a multi partition reads the whole row). */
   abstract contains(value: unknown): boolean;
   /** The filter a database uses to select this partition's rows. */
   abstract filter(column: string): PartitionFilter;
@@ -51,6 +51,15 @@ export abstract class PartitionWindow implements Iterable<Partition> {
   [Symbol.iterator](): Iterator<Partition> {
     return this.partitions[Symbol.iterator]();
   }
+
+  /**
+   * Its partitions in the order a run takes them: "oldest" is `partitions`, "newest" reverses
+   * them. A kind whose partitions are not a single line overrides it (a multi window takes the
+   * newest period first but keeps each period's list values in declared order).
+   */
+  ordered(order: "newest" | "oldest"): readonly Partition[] {
+    return order === "newest" ? [...this.partitions].reverse() : this.partitions;
+  }
 }
 
 /** The plain JSON form of a partitioning, as a catalog stores it. */
@@ -63,8 +72,8 @@ export interface PartitionDefinition {
 
 type DefinitionReader = (definition: PartitionDefinition) => PartitionConfig;
 const kinds = new Map<string, DefinitionReader>();
-/** The kinds interloper registers itself (time.ts, list.ts), once each. */
-const BUILT_IN_KINDS: readonly string[] = ["time", "list"];
+/** The kinds interloper registers itself (time.ts, list.ts, multi.ts), once each. */
+const BUILT_IN_KINDS: readonly string[] = ["time", "list", "multi"];
 
 /** How an asset is partitioned. Each kind subclasses it and registers itself. */
 export abstract class PartitionConfig {
@@ -134,7 +143,12 @@ export abstract class PartitionConfig {
     }
     if (BUILT_IN_KINDS.includes(kind) && kinds.has(kind)) {
       throw new ConfigError(
-        `PartitionConfig.register: "${kind}" is a built-in partitioning kind and cannot be replaced: expected a kind name other than ${BUILT_IN_KINDS.map((k) => `"${k}"`).join(" and ")}`,
+        `PartitionConfig.register: "${kind}" is a built-in partitioning kind and cannot be replaced: expected a kind name other than ${BUILT_IN_KINDS.slice(
+          0,
+          -1,
+        )
+          .map((k) => `"${k}"`)
+          .join(", ")} and "${BUILT_IN_KINDS[BUILT_IN_KINDS.length - 1]}"`,
       );
     }
     kinds.set(kind, read);

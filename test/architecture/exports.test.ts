@@ -15,7 +15,8 @@ const VALUES = words(`
     DAGError DataNotFoundError DatabaseDestination DatabaseError DependencyNotFoundError Destination
     DestinationWriteError ExecutionContext FileDestination GCSDestination HISTORY_KEPT IOContext
     InterloperError JSONLFormat ListPartition ListPartitionConfig ListPartitionWindow
-    LocalObjectStoreDestination MemoryDestination MySQLDestination ObjectStoreDestination
+    LocalObjectStoreDestination MemoryDestination MultiPartition MultiPartitionConfig
+    MultiPartitionWindow MySQLDestination ObjectStoreDestination
     ObjectStoreError ParquetFormat Partition PartitionConfig PartitionError PartitionWindow
     PostgresDestination RunEvents RunResult S3Destination SQLiteDestination SchemaError Source
     TableData TimeGranularity TimePartition TimePartitionConfig TimePartitionWindow
@@ -35,7 +36,8 @@ const TYPES = words(`
     FormatName GCSConnectionOptions GCSDestinationOptions GCSServiceAccountKey GranularityName
     HistoryOptions HistoryQuery IOLogLevel IOLogger InterloperConfig InterloperErrorOptions
     InterloperEvent ListPartitionOptions LocalObjectStoreOptions Logger LookbackOptions
-    Materialization MaterializeOptions MaterializeOutcome MySQLDestinationOptions NotRunPartition
+    Materialization MaterializeOptions MaterializeOutcome MultiDimensions MultiPartitionOptions
+    MultiPartitionPart MultiValues MySQLDestinationOptions NotRunPartition
     OpenProjectOptions OptionKind OptionKinds PartitionCounts PartitionCoverage PartitionDefinition
     PartitionFilter PartitionOutcome PartitionRecords PartitionStatus Plan PlanExecutionOptions
     PlanOptions PlannedRun PostgresDestinationOptions Project ProvenanceDraft Representation Row

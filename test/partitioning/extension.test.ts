@@ -146,12 +146,12 @@ describe("a third partitioning kind", () => {
     expect(String(new LetterPartition("q"))).toBe("q");
   });
 
-  it("cannot replace a built-in kind: registering time or list again is a ConfigError, and they still read back", () => {
-    for (const kind of ["time", "list"]) {
+  it("cannot replace a built-in kind: registering time, list or multi again is a ConfigError, and they still read back", () => {
+    for (const kind of ["time", "list", "multi"]) {
       const error = errorOf(() => PartitionConfig.register(kind, (d) => new LetterConfig(d.column)));
       expect(error).toBeInstanceOf(ConfigError);
       expect((error as Error).message).toBe(
-        `PartitionConfig.register: "${kind}" is a built-in partitioning kind and cannot be replaced: expected a kind name other than "time" and "list"`,
+        `PartitionConfig.register: "${kind}" is a built-in partitioning kind and cannot be replaced: expected a kind name other than "time", "list" and "multi"`,
       );
     }
     expect(PartitionConfig.fromDefinition(new TimePartitionConfig({ column: "date" }).toDefinition())).toBeInstanceOf(TimePartitionConfig);
