@@ -148,7 +148,11 @@ async function writeStreamed(
   options.emit({ ...base, type: "destination:write:started", time: now(), destination: name });
   try {
     await underWriteLock(asset, window, () =>
-      writeStream(asset.destinations[0]!, asset.ioContext(window, stream.schema, metadata, log), checks ? checks.through(batches) : batches),
+      writeStream(
+        asset.destinations[0]!,
+        asset.ioContext(window, stream.schema, metadata, log),
+        checks ? checks.through(batches) : batches,
+      ),
     );
   } catch (error) {
     // A failed error check ended the stream before it did: each destination discarded what it staged.

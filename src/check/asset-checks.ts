@@ -14,9 +14,12 @@ export function assetChecks(asset: string, value: unknown): readonly Check[] {
   const names = new Set<string>();
   for (const [index, entry] of value.entries()) {
     if (!isCheck(entry)) {
-      throw new ConfigError(`asset "${asset}": checks[${index}] is not a check (il.checks.* or il.check(...)), got ${describeValue(entry)}`);
+      throw new ConfigError(
+        `asset "${asset}": checks[${index}] is not a check (il.checks.* or il.check(...)), got ${describeValue(entry)}`,
+      );
     }
-    if (names.has(entry.name)) throw new ConfigError(`asset "${asset}": two checks are named ${JSON.stringify(entry.name)}; give each its own`);
+    if (names.has(entry.name))
+      throw new ConfigError(`asset "${asset}": two checks are named ${JSON.stringify(entry.name)}; give each its own`);
     names.add(entry.name);
   }
   return Object.freeze([...(value as Check[])]);
@@ -26,12 +29,7 @@ export function assetChecks(asset: string, value: unknown): readonly Check[] {
  * Checks an asset's checks against what the asset is: each column they read must be in the
  * declared schema (when there is one), and rowCountChange needs partitions to compare.
  */
-export function checkAgainstAsset(
-  asset: string,
-  checks: readonly Check[],
-  columns: readonly string[] | null,
-  partitioned: boolean,
-): void {
+export function checkAgainstAsset(asset: string, checks: readonly Check[], columns: readonly string[] | null, partitioned: boolean): void {
   for (const check of checks) {
     const missing = columns === null ? undefined : check.columns.find((c) => !columns.includes(c));
     if (missing !== undefined) {

@@ -28,7 +28,9 @@ export function checkError(asset: string, results: readonly PartitionVerdicts[])
     return partition === null ? said : `${partition}: ${said}`;
   });
   const first = `asset "${asset}" failed its checks, so nothing was written: ${parts.join(" | ")}`;
-  const details = failed.map(({ partition, verdict }) => `  ${partition === null ? "" : `${partition} `}${verdict.name}: ${verdict.message}`);
+  const details = failed.map(
+    ({ partition, verdict }) => `  ${partition === null ? "" : `${partition} `}${verdict.name}: ${verdict.message}`,
+  );
   const data: FailedCheck[] = failed.map(({ partition, verdict }) => ({
     partition,
     check: verdict.name,

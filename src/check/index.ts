@@ -8,7 +8,16 @@ import { unique } from "./unique.js";
 /** The built-in checks: `il.checks.notNull("id")`, `il.checks.unique("id")`, ... */
 export const checks = Object.freeze({ notNull, unique, acceptedValues, range, rowCount, rowCountChange });
 
-export { isCheck, MAX_EXAMPLES, type Check, type CheckAccumulator, type CheckKind, type CheckScope, type CheckSeverity, type CheckVerdict } from "./check.js";
+export {
+  isCheck,
+  MAX_EXAMPLES,
+  type Check,
+  type CheckAccumulator,
+  type CheckKind,
+  type CheckScope,
+  type CheckSeverity,
+  type CheckVerdict,
+} from "./check.js";
 export type { CheckOptions } from "./options.js";
 export type { RangeBound, RangeOptions } from "./range.js";
 export { check, median, type CheckContext, type CheckFunction, type RowCountChangeOptions, type RowCountOptions } from "./table-checks.js";

@@ -42,7 +42,9 @@ export function notNull(...args: [string, ...string[]] | [...columns: string[], 
           verdictOf(
             check,
             failures,
-            failures === 0 ? `no nulls in ${count(rows, "row")}` : `${count(failures, "row")} of ${rows} with a null in ${columns.join(", ")}`,
+            failures === 0
+              ? `no nulls in ${count(rows, "row")}`
+              : `${count(failures, "row")} of ${rows} with a null in ${columns.join(", ")}`,
             examples.list,
           ),
       };

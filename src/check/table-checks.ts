@@ -59,7 +59,8 @@ export function rowCountChange(options: RowCountChangeOptions): Check {
   const call = "il.checks.rowCountChange(…)";
   const { trailing, maxChange, severity } = checkedOptions<RowCountChangeOptions>(call, options, ["trailing", "maxChange"]);
   const n = countOption(call, "trailing", trailing, 1);
-  if (n === undefined) throw new ConfigError(`${call}: trailing is required: how many previous partitions ({ trailing: 7, maxChange: 0.5 })`);
+  if (n === undefined)
+    throw new ConfigError(`${call}: trailing is required: how many previous partitions ({ trailing: 7, maxChange: 0.5 })`);
   if (typeof maxChange !== "number" || !(maxChange >= 0) || !Number.isFinite(maxChange)) {
     throw new ConfigError(`${call}: maxChange must be a fraction of at least 0 (0.5 for 50%), got ${describeValue(maxChange)}`);
   }
@@ -105,7 +106,8 @@ export function check(name: string, fn: CheckFunction, options?: CheckOptions): 
     throw new ConfigError(`il.check(name, fn): name must be a non-empty string, got ${describeValue(name)}`);
   }
   const call = callName("custom", [name]);
-  if (typeof fn !== "function") throw new ConfigError(`${call}: the rule must be a function (rows, ctx) => true | false | "message", got ${describeValue(fn)}`);
+  if (typeof fn !== "function")
+    throw new ConfigError(`${call}: the rule must be a function (rows, ctx) => true | false | "message", got ${describeValue(fn)}`);
   const { severity } = checkedOptions<CheckOptions>(call, options, []);
   return makeCheck({
     type: "custom",

@@ -20,7 +20,7 @@ describe("checks.acceptedValues", () => {
     expect(verdict.examples).toEqual(['"refunded"', '"PAID"', "1"]);
   });
 
-  it("treats -0 as 0, NaN as NaN, a Date as its instant, and keeps 1 apart from \"1\"", async () => {
+  it('treats -0 as 0, NaN as NaN, a Date as its instant, and keeps 1 apart from "1"', async () => {
     const check = checks.acceptedValues("v", [0, Number.NaN, new Date("2026-01-05T00:00:00Z"), 1]);
     const verdict = await judge(check, [{ v: -0 }, { v: Number.NaN }, { v: new Date(Date.UTC(2026, 0, 5)) }, { v: 1 }, { v: "1" }]);
     expect(verdict.failures).toBe(1);

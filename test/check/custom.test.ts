@@ -7,8 +7,18 @@ import { judge } from "./helpers.js";
 describe("il.check", () => {
   it("passes on true, fails on false or a message", async () => {
     const rows = [{ amount: 5 }, { amount: -20_000 }];
-    expect(await judge(check("small", () => true), rows)).toMatchObject({ name: "small", passed: true, failures: 0 });
-    expect(await judge(check("never", () => false), rows)).toMatchObject({ passed: false, failures: 1, message: "failed" });
+    expect(
+      await judge(
+        check("small", () => true),
+        rows,
+      ),
+    ).toMatchObject({ name: "small", passed: true, failures: 0 });
+    expect(
+      await judge(
+        check("never", () => false),
+        rows,
+      ),
+    ).toMatchObject({ passed: false, failures: 1, message: "failed" });
     const refunds = check("no refund above 10k", (all) => all.every((r) => (r["amount"] as number) > -10_000) || "a refund above 10k");
     expect(await judge(refunds, rows)).toMatchObject({ passed: false, message: "a refund above 10k" });
   });

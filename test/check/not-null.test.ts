@@ -26,7 +26,10 @@ describe("checks.notNull", () => {
   });
 
   it("counts a row once when several of its columns are null", async () => {
-    const verdict = await judge(checks.notNull("a", "b"), [{ a: null, b: null }, { a: 1, b: 1 }]);
+    const verdict = await judge(checks.notNull("a", "b"), [
+      { a: null, b: null },
+      { a: 1, b: 1 },
+    ]);
     expect(verdict.failures).toBe(1);
     expect(verdict.examples).toEqual(["row 0 (a: null)"]);
   });

@@ -5,7 +5,12 @@ import { judge } from "./helpers.js";
 
 describe("checks.range over numbers", () => {
   it("is inclusive at both ends and lets nulls pass", async () => {
-    const verdict = await judge(checks.range("amount", { min: 0, max: 10 }), [{ amount: 0 }, { amount: 10 }, { amount: 5.5 }, { amount: null }]);
+    const verdict = await judge(checks.range("amount", { min: 0, max: 10 }), [
+      { amount: 0 },
+      { amount: 10 },
+      { amount: 5.5 },
+      { amount: null },
+    ]);
     expect(verdict).toMatchObject({ name: "range(amount, min 0, max 10)", passed: true });
   });
 

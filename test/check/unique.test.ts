@@ -38,7 +38,7 @@ describe("checks.unique", () => {
     expect((await judge(checks.unique("a", "b"), rows)).passed).toBe(true);
   });
 
-  it("treats -0 as 0, NaN as NaN and a Date as its instant, and keeps 1 apart from \"1\" and 1n", async () => {
+  it('treats -0 as 0, NaN as NaN and a Date as its instant, and keeps 1 apart from "1" and 1n', async () => {
     const same = [
       [0, -0],
       [Number.NaN, Number.NaN],

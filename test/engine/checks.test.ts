@@ -11,7 +11,7 @@ const daily = () => new il.TimePartitionConfig({ column: "day", start: "2026-01-
 type Order = { day: string; id: number; amount: number | null };
 
 /** `orders` returns what `data` holds for a day; `revenue` sums it. */
-function project(checks: readonly il.Check[], data: (day: string) => Order[] | AsyncIterable<Order>) {
+function project(checks: readonly il.Check[], data: (day: string) => Order[] | AsyncIterable<Order[]>) {
   const orders = il.asset({ key: "orders", partitioning: daily(), checks, run: (ctx) => data(ctx.partition?.key ?? ctx.window!.keys[0]!) });
   const revenue = il.asset({
     key: "revenue",
@@ -19,7 +19,9 @@ function project(checks: readonly il.Check[], data: (day: string) => Order[] | A
     requires: { orders: "orders" },
     run: (ctx, deps) => [{ day: ctx.partition!.key, total: (deps["orders"] as Order[]).reduce((s, o) => s + (o.amount ?? 0), 0) }],
   });
-  return il.defineConfig({ sources: [il.source({ key: "shop", assets: [orders, revenue] })({ destinations: new il.MemoryDestination() })] });
+  return il.defineConfig({
+    sources: [il.source({ key: "shop", assets: [orders, revenue] })({ destinations: new il.MemoryDestination() })],
+  });
 }
 
 const good = (day: string): Order[] => [
@@ -32,7 +34,7 @@ const bad = (day: string): Order[] => [
   { day, id: 3, amount: -5 },
 ];
 
-async function opened(checks: readonly il.Check[], data: { current: (day: string) => Order[] | AsyncIterable<Order> }) {
+async function opened(checks: readonly il.Check[], data: { current: (day: string) => Order[] | AsyncIterable<Order[]> }) {
   const session = await il.openProject(project(checks, (day) => data.current(day)));
   const events: il.InterloperEvent[] = [];
   session.on((e) => events.push(e));
@@ -42,7 +44,10 @@ async function opened(checks: readonly il.Check[], data: { current: (day: string
 describe("a failed error check", () => {
   it("writes nothing, keeps the stored partition, its count and record, and fails with CheckError; downstream does not run", async () => {
     const data = { current: good };
-    const { session, events } = await opened([il.checks.unique("id"), il.checks.notNull("amount"), il.checks.range("amount", { min: 0 })], data);
+    const { session, events } = await opened(
+      [il.checks.unique("id"), il.checks.notNull("amount"), il.checks.range("amount", { min: 0 })],
+      data,
+    );
     await session.materialize({ partition: "2026-01-02" });
     const [before] = await session.history("orders", "2026-01-02");
     expect(before!.checks).toEqual([
@@ -81,7 +86,14 @@ describe("a failed error check", () => {
     // Each failed check was an event, before the failure.
     const failed = events.filter((e) => e.type === "check:failed");
     expect(failed).toEqual([
-      expect.objectContaining({ asset: "shop.orders", partition: "2026-01-02", check: "unique(id)", severity: "error", failures: 1, examples: ["1"] }),
+      expect.objectContaining({
+        asset: "shop.orders",
+        partition: "2026-01-02",
+        check: "unique(id)",
+        severity: "error",
+        failures: 1,
+        examples: ["1"],
+      }),
       expect.objectContaining({ check: "notNull(amount)", examples: ["row 1 (amount: null)"] }),
       expect.objectContaining({ check: "range(amount, min 0)", examples: ["-5"], message: "1 row of 3 with amount outside min 0" }),
     ]);
@@ -137,8 +149,11 @@ describe("a streamed partition", () => {
   }
 
   it("is checked batch by batch and, on a failed error check, discarded: the old partition stays", async () => {
-    const data: { current: (day: string) => Order[] | AsyncIterable<Order> } = { current: (day) => streamed(good(day)) };
-    const { session, events } = await opened([il.checks.unique("id"), il.check("two rows", (rows) => rows.length === 2 || `${rows.length} rows`)], data);
+    const data: { current: (day: string) => Order[] | AsyncIterable<Order[]> } = { current: (day) => streamed(good(day)) };
+    const { session, events } = await opened(
+      [il.checks.unique("id"), il.check("two rows", (rows) => rows.length === 2 || `${rows.length} rows`)],
+      data,
+    );
     await session.materialize({ partition: "2026-01-02" });
     const [before] = await session.history("orders", "2026-01-02");
     expect(before!.checks?.map((c) => c.passed)).toEqual([true, true]);
@@ -191,7 +206,9 @@ describe("checks declared on an asset", () => {
   it("refuses rowCountChange on an unpartitioned asset, and checks that are not checks", () => {
     const totals = il.asset({ key: "totals", checks: [il.checks.rowCountChange({ trailing: 2, maxChange: 1 })], run: () => [] });
     expect(() => il.source({ key: "shop", assets: [totals] })({})).toThrow(il.ConfigError);
-    expect(() => il.asset({ key: "x", checks: [{ unique: "id" }] as never, run: () => [] })).toThrow(/^asset "x": checks\[0\] is not a check/);
+    expect(() => il.asset({ key: "x", checks: [{ unique: "id" }] as never, run: () => [] })).toThrow(
+      /^asset "x": checks\[0\] is not a check/,
+    );
   });
 
   it("do not run for asset.run(), which writes nothing", async () => {
@@ -203,6 +220,20 @@ describe("checks declared on an asset", () => {
   it("refuse non-tabular data when materializing", async () => {
     const blob = il.asset({ key: "blob", checks: [il.checks.rowCount({ min: 1 })], run: () => "text" });
     const shop = il.source({ key: "shop", assets: [blob] })({ destinations: new il.MemoryDestination() });
-    await expect(shop.assets["blob"]!.materialize()).rejects.toThrow('asset "shop.blob" has checks, which read rows, but returned non-tabular data (a string)');
+    await expect(shop.assets["blob"]!.materialize()).rejects.toThrow(
+      'asset "shop.blob" has checks, which read rows, but returned non-tabular data (a string)',
+    );
+  });
+});
+
+describe("CheckError across processes", () => {
+  it("comes back from a pool worker as a CheckError with its failed checks", async () => {
+    const { errorFromData, errorToData } = await import("../../src/runner/pool/protocol.js");
+    const failed = [{ partition: "2026-01-02", check: "unique(id)", failures: 1, message: "1 row of 3", examples: ["1"] }];
+    const back = errorFromData(
+      JSON.parse(JSON.stringify(errorToData(new il.CheckError("asset failed", { asset: "shop.orders", failed })))),
+    );
+    expect(back).toBeInstanceOf(il.CheckError);
+    expect(back).toMatchObject({ message: "asset failed", asset: "shop.orders", failed, code: "CHECK_FAILED" });
   });
 });
