@@ -237,3 +237,55 @@ describe("CheckError across processes", () => {
     expect(back).toMatchObject({ message: "asset failed", asset: "shop.orders", failed, code: "CHECK_FAILED" });
   });
 });
+
+describe("verifyChecks on stored data (for `interloper verify`)", () => {
+  it("runs an asset's checks over a stored partition's rows, rowCountChange reading the partitions stored before it", async () => {
+    const { verifyChecks } = await import("../../src/check/index.js");
+    const sizes: Record<string, number> = { "2026-01-01": 4, "2026-01-02": 4, "2026-01-03": 9 };
+    const orders = il.asset({
+      key: "orders",
+      partitioning: daily(),
+      checks: [il.checks.unique("id", { severity: "warn" }), il.checks.rowCountChange({ trailing: 2, maxChange: 0.5, severity: "warn" })],
+      run: (ctx) => Array.from({ length: sizes[ctx.partition!.key]! }, (_, i) => ({ day: ctx.partition!.key, id: i % 4 })),
+    });
+    const asset = il.source({ key: "shop", assets: [orders] })({ destinations: new il.MemoryDestination() }).assets["orders"]!;
+    for (const day of Object.keys(sizes)) await asset.materialize(new il.TimePartition(day), { emit: () => {} });
+    const day3 = new il.TimePartition("2026-01-03");
+    const stored = il.TableData.from(await asset.read(day3))!.rows;
+    const verdicts = await verifyChecks(asset, day3, stored);
+    expect(verdicts.map((v) => [v.name, v.severity, v.passed, v.failures])).toEqual([
+      ["unique(id)", "warn", false, 5],
+      ["rowCountChange(trailing 2, maxChange 0.5)", "warn", false, 1],
+    ]);
+    expect(verdicts[1]!.message).toBe("9 rows against a median of 4 over the 2 previous partitions: 125%, more than 50%");
+    expect(await asset.previousRowCounts("2026-01-03", 5)).toEqual([4, 4]);
+    const streamed = await verifyChecks(
+      asset,
+      new il.TimePartition("2026-01-01"),
+      (async function* () {
+        yield il.TableData.from(await asset.read(new il.TimePartition("2026-01-01")))!.rows;
+      })(),
+    );
+    expect(streamed.map((v) => v.passed)).toEqual([true, true]);
+  });
+});
+
+describe("an asset with several destinations", () => {
+  it("writes to none of them when an error check fails, its stream collected first", async () => {
+    const first = new il.MemoryDestination();
+    const second = new il.MemoryDestination();
+    const orders = il.asset({
+      key: "orders",
+      checks: [il.checks.notNull("amount")],
+      run: async function* () {
+        yield [{ id: 1, amount: 1 }];
+        yield [{ id: 2, amount: null }];
+      },
+    });
+    const asset = il.source({ key: "shop", assets: [orders] })({ destinations: { first, second } }).assets["orders"]!;
+    await expect(asset.materialize()).rejects.toBeInstanceOf(il.CheckError);
+    for (const destination of [first, second]) {
+      await expect(destination.read(asset.ioContext(null))).rejects.toBeInstanceOf(il.DataNotFoundError);
+    }
+  });
+});
