@@ -84,7 +84,7 @@ export class ExecutionChecks {
       });
       if (verdict.severity === "warn") {
         const examples = verdict.examples.length > 0 ? ` (${verdict.examples.join(", ")})` : "";
-        const message = `check ${verdict.name} failed${partition === null ? "" : ` for ${partition}`} (warn, written all the same): ${verdict.message}${examples}`;
+        const message = `check ${verdict.name} failed${partition === null ? "" : ` for ${partition}`} (warn): ${verdict.message}${examples}`;
         emit({ ...base, ...where, type: "log", time, level: "warn", message });
       }
     }

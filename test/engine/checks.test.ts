@@ -119,6 +119,15 @@ describe("a failed error check", () => {
     );
     expect(await shop.assets["orders"]!.partitionRowCounts()).toEqual({});
   });
+  it("with a warn check failing beside it, still writes nothing; both are reported", async () => {
+    const { session, events } = await opened([il.checks.unique("id", { severity: "warn" }), il.checks.notNull("amount")], { current: bad });
+    const outcome = await session.materialize({ selection: "orders", partition: "2026-01-02" });
+    expect(outcome.status).toBe("failed");
+    const error = (outcome.result as il.RunResult).assetExecutions["shop.orders"]!.error as il.CheckError;
+    expect(error.failed.map((f) => f.check)).toEqual(["notNull(amount)"]);
+    expect(events.filter((e) => e.type === "check:failed").map((e) => (e as { severity: string }).severity)).toEqual(["warn", "error"]);
+    await expect(session.read("orders", { partition: "2026-01-02" })).rejects.toBeInstanceOf(il.DataNotFoundError);
+  });
 });
 
 describe("a failed warn check", () => {
@@ -132,9 +141,7 @@ describe("a failed warn check", () => {
       expect.objectContaining({ check: "unique(id)", severity: "warn", failures: 1, examples: ["1"], partition: "2026-01-02" }),
     ]);
     const warnings = events.filter((e) => e.type === "log" && e.level === "warn").map((e) => (e as { message: string }).message);
-    expect(warnings).toContain(
-      "check unique(id) failed for 2026-01-02 (warn, written all the same): 1 row of 3 repeats the id of an earlier row (1)",
-    );
+    expect(warnings).toContain("check unique(id) failed for 2026-01-02 (warn): 1 row of 3 repeats the id of an earlier row (1)");
     const [record] = await session.history("orders", "2026-01-02");
     expect(record!.checks).toEqual([
       { name: "unique(id)", severity: "warn", passed: false, failures: 1, message: "1 row of 3 repeats the id of an earlier row" },
