@@ -8,6 +8,7 @@ import { checkError, failedVerdicts, previousCounts, WindowChecks, type CheckVer
 import type { PartitionWindow } from "../partitioning/index.js";
 import { TableData, type Row } from "../representation/index.js";
 import { describeKind } from "../text/describe-value.js";
+import type { MaybePromise } from "../maybe-promise.js";
 import type { Asset } from "./asset.js";
 import type { AssetEvent } from "./events.js";
 
@@ -63,9 +64,16 @@ export class ExecutionChecks {
     return this.results.get(partition);
   }
 
-  /** Judges every partition, reports each failure, and throws CheckError when an error check failed. */
-  async settle(): Promise<void> {
-    const verdicts: PartitionVerdicts[] = await this.window.verdicts();
+  /**
+   * Judges every partition, reports each failure, and throws CheckError when an error check
+   * failed; at once (no promise) when no check needs to wait (see WindowChecks.verdicts).
+   */
+  settle(): MaybePromise<void> {
+    const verdicts = this.window.verdicts();
+    return verdicts instanceof Promise ? verdicts.then((v) => this.judge(v)) : this.judge(verdicts);
+  }
+
+  private judge(verdicts: readonly PartitionVerdicts[]): void {
     for (const result of verdicts) this.results.set(result.partition, result.verdicts);
     const time = new Date().toISOString();
     const { emit, base } = this.reporting;

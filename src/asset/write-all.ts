@@ -29,7 +29,8 @@ export async function writeAll(
   // destination as it was (and throws here).
   if (checks) {
     checks.addData(conformed.data);
-    await checks.settle();
+    const settled = checks.settle();
+    if (settled) await settled;
   }
   // Destinations report through the run's events: a warning of one is a `log` event of the asset.
   const io = asset.ioContext(window, conformed.schema, metadata, log);

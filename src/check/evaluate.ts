@@ -5,7 +5,10 @@
 import type { PartitionWindow } from "../partitioning/index.js";
 import type { Row } from "../representation/index.js";
 import type { Check, CheckAccumulator, CheckScope, CheckVerdict } from "./check.js";
+import type { MaybePromise } from "../maybe-promise.js";
 import { cell } from "./values.js";
+
+const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => value instanceof Promise;
 
 /** What checks are run for: an asset's key, its checks, and the stored history rowCountChange reads. */
 export interface CheckTarget {
@@ -40,10 +43,11 @@ export class PartitionChecks {
     this.count += rows.length;
   }
 
-  async verdicts(): Promise<PartitionVerdicts> {
-    const verdicts: CheckVerdict[] = [];
-    for (const accumulator of this.accumulators) verdicts.push(await accumulator.verdict(this.count));
-    return { partition: this.scope.partition, rows: this.count, verdicts };
+  /** The verdicts; at once when every check can say at once (the built-ins but rowCountChange). */
+  verdicts(): MaybePromise<PartitionVerdicts> {
+    const results = this.accumulators.map((accumulator) => accumulator.verdict(this.count));
+    const made = (verdicts: CheckVerdict[]): PartitionVerdicts => ({ partition: this.scope.partition, rows: this.count, verdicts });
+    return results.some(isPromise) ? Promise.all(results).then(made) : made(results as CheckVerdict[]);
   }
 }
 
@@ -79,12 +83,18 @@ export class WindowChecks {
     for (const [key, list] of split) this.of(key).add(list);
   }
 
-  /** The verdicts of every partition of the window, in window order (partitions without rows included). */
-  async verdicts(): Promise<PartitionVerdicts[]> {
+  /**
+   * The verdicts of every partition of the window, in window order (partitions without rows
+   * included). At once when no check needs to wait: a table then goes on to its destinations in
+   * the turn it was returned, and other partitions in flight do not run in between (their rows
+   * alive at the same time).
+   */
+  verdicts(): MaybePromise<PartitionVerdicts[]> {
     const keys = this.window ? this.window.partitions.map((p) => p.key) : [null];
-    const out: PartitionVerdicts[] = [];
-    for (const key of keys) out.push(await this.of(key).verdicts());
-    return out;
+    const results = keys.map((key) => this.of(key).verdicts());
+    // Judged once: the accumulators (unique's table, a custom check's rows) are let go now.
+    this.partitions.clear();
+    return results.some(isPromise) ? Promise.all(results) : (results as PartitionVerdicts[]);
   }
 
   private of(key: string | null): PartitionChecks {
