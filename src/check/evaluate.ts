@@ -6,7 +6,7 @@ import type { PartitionWindow } from "../partitioning/index.js";
 import type { Row } from "../representation/index.js";
 import type { Check, CheckAccumulator, CheckScope, CheckVerdict } from "./check.js";
 import type { MaybePromise } from "../maybe-promise.js";
-import { cell } from "./values.js";
+import { cell, readsOwn } from "./values.js";
 
 const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => value instanceof Promise;
 
@@ -73,8 +73,10 @@ export class WindowChecks {
       return;
     }
     const split = new Map<string, Row[]>();
+    const column = this.column;
+    const own = readsOwn(column);
     for (const row of rows) {
-      const key = this.window.keyOf(cell(row, this.column));
+      const key = this.window.keyOf(own ? row[column] : cell(row, column));
       if (key === null) continue;
       const list = split.get(key);
       if (list) list.push(row);

@@ -9,7 +9,7 @@ import { describeValue } from "../text/describe-value.js";
 import { count } from "../text/english.js";
 import { verdictOf, type Check } from "./check.js";
 import { callName, checkedOptions, columnsAndOptions, makeCheck, type CheckOptions } from "./options.js";
-import { cell, equalityKey, Examples, isAbsent, showValue } from "./values.js";
+import { cell, equalityKey, Examples, isAbsent, readsOwn, showValue } from "./values.js";
 
 /** A bound: a number (or bigint) for numbers; a Date or an ISO date or timestamp string for dates. */
 export type RangeBound = number | bigint | Date | string;
@@ -64,12 +64,14 @@ export function range(column: string, options: RangeOptions): Check {
     start: (_scope, check) => {
       let failures = 0;
       const examples = new Examples();
+      const own = readsOwn(column);
+      const numeric = kind === "number";
       return {
         add(rows: readonly Row[]) {
           for (const row of rows) {
-            const value = cell(row, column);
+            const value = own ? row[column] : cell(row, column);
             if (isAbsent(value)) continue;
-            const at = comparable(value, kind);
+            const at = numeric && typeof value === "number" ? value : comparable(value, kind);
             // NaN compares false both ways: it lands here, as a value of another kind does.
             if ((low === null || at >= low[0]) && (high === null || at <= high[0])) continue;
             failures++;

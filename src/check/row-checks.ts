@@ -6,7 +6,7 @@ import { describeValue } from "../text/describe-value.js";
 import { count } from "../text/english.js";
 import { verdictOf, type Check } from "./check.js";
 import { callName, checkedOptions, columnsAndOptions, makeCheck, type CheckOptions } from "./options.js";
-import { cell, equalityKey, Examples, isAbsent, showValue } from "./values.js";
+import { cell, equalityKey, Examples, isAbsent, readsOwn, showValue } from "./values.js";
 
 /**
  * Every named column holds a value in every row: null, undefined and a missing field fail.
@@ -23,14 +23,16 @@ export function notNull(...args: [string, ...string[]] | [...columns: string[], 
     start: (_scope, check) => {
       let failures = 0;
       const examples = new Examples();
+      const owns = columns.map(readsOwn);
       return {
         add(rows: readonly Row[], offset: number) {
           for (let i = 0; i < rows.length; i++) {
             const row = rows[i]!;
             let failed = false;
-            for (const column of columns) {
-              const value = cell(row, column);
-              if (!isAbsent(value)) continue;
+            for (let c = 0; c < columns.length; c++) {
+              const column = columns[c]!;
+              const value = owns[c] ? row[column] : cell(row, column);
+              if (value !== null && value !== undefined) continue;
               failed = true;
               const what = !Object.hasOwn(row, column) ? "missing" : String(value);
               examples.add(offset + i, () => `row ${offset + i} (${column}: ${what})`);
@@ -70,12 +72,13 @@ export function acceptedValues(column: string, values: readonly unknown[], optio
     start: (_scope, check) => {
       let failures = 0;
       const examples = new Examples();
+      const own = readsOwn(column);
       return {
         add(rows: readonly Row[]) {
           for (const row of rows) {
-            const value = cell(row, column);
+            const value = own ? row[column] : cell(row, column);
             if (isAbsent(value)) continue;
-            const key = equalityKey(value);
+            const key = typeof value === "object" ? equalityKey(value) : value;
             if (allowed.has(key)) continue;
             failures++;
             examples.add(key, () => showValue(value));

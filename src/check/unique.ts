@@ -9,7 +9,7 @@ import { count } from "../text/english.js";
 import { verdictOf, type Check } from "./check.js";
 import { HashSet64, Hasher } from "./hash-set.js";
 import { checkedOptions, columnsAndOptions, makeCheck, type CheckOptions } from "./options.js";
-import { cell, Examples, isAbsent, showValue } from "./values.js";
+import { cell, Examples, readsOwn, showValue } from "./values.js";
 
 // A tag per kind of value, fed before it: equal bits of different kinds never meet.
 const STRING = 1;
@@ -63,17 +63,19 @@ export function unique(...args: [string, ...string[]] | [...columns: string[], o
       const hasher = new Hasher();
       const examples = new Examples();
       let failures = 0;
+      const owns = columns.map(readsOwn);
       return {
         add(rows: readonly Row[]) {
+          seen.reserve(rows.length);
           next: for (const row of rows) {
             hasher.reset();
-            for (const column of columns) {
-              const value = cell(row, column);
-              if (isAbsent(value)) continue next;
+            for (let c = 0; c < columns.length; c++) {
+              const value = owns[c] ? row[columns[c]!] : cell(row, columns[c]!);
+              if (value === null || value === undefined) continue next;
               feed(hasher, value);
             }
-            const high = hasher.high();
-            const low = hasher.low();
+            hasher.finish();
+            const { high, low } = hasher;
             if (seen.add(high, low)) continue;
             failures++;
             examples.add(`${high}:${low}`, () => columns.map((c) => showValue(cell(row, c))).join(", "));

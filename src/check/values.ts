@@ -32,6 +32,15 @@ export function cell(row: Row, column: string): unknown {
   return Object.hasOwn(row, column) ? row[column] : undefined;
 }
 
+/**
+ * Whether `row[column]` reads only the row's own field: true unless Object.prototype has a
+ * member of that name ("constructor", "toString", ...), which a row lacking the field would
+ * read instead. Checks read safe columns directly, the others through `cell` (a call per cell).
+ */
+export function readsOwn(column: string): boolean {
+  return !(column in Object.prototype);
+}
+
 /** Whether a cell is absent: null, undefined, or a field the row lacks. NaN is a value. */
 export function isAbsent(value: unknown): value is null | undefined {
   return value === null || value === undefined;
