@@ -63,6 +63,7 @@ export {
   type CheckContext,
   type CheckFunction,
   type CheckOptions,
+  type CheckRow,
   type CheckSeverity,
   type CheckVerdict,
   type RangeBound,

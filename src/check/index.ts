@@ -20,7 +20,15 @@ export {
 } from "./check.js";
 export type { CheckOptions } from "./options.js";
 export type { RangeBound, RangeOptions } from "./range.js";
-export { check, median, type CheckContext, type CheckFunction, type RowCountChangeOptions, type RowCountOptions } from "./table-checks.js";
+export {
+  check,
+  median,
+  type CheckContext,
+  type CheckFunction,
+  type CheckRow,
+  type RowCountChangeOptions,
+  type RowCountOptions,
+} from "./table-checks.js";
 export { PartitionChecks, WindowChecks, failedVerdicts, previousCounts, type CheckTarget, type PartitionVerdicts } from "./evaluate.js";
 export { checkError } from "./failure.js";
 export { describeCheck } from "./describe.js";

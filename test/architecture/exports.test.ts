@@ -28,9 +28,9 @@ const VALUES = words(`
 /** What it exports for TypeScript alone: the types of options, results and definitions. */
 const TYPES = words(`
     AssetDefinition AssetExecution AssetOptions AssetOverrides AssetRef AssetTarget BackfillOptions
-    CSVDestinationOptions Check CheckContext CheckFunction CheckOptions CheckResult CheckSeverity
-    CheckVerdict Columns ConformStrategy ConnectionOptions Coverage CoverageOptions DAGMember
-    DatabaseHooks DeclaredOptions Dependencies Dependency DependencyData DependencySpec
+    CSVDestinationOptions Check CheckContext CheckFunction CheckOptions CheckResult CheckRow
+    CheckSeverity CheckVerdict Columns ConformStrategy ConnectionOptions Coverage CoverageOptions
+    DAGMember DatabaseHooks DeclaredOptions Dependencies Dependency DependencyData DependencySpec
     DependencyTarget DestinationCounts DestinationCoverage DestinationOptions DestinationRelations
     DropTarget EventHandler ExecutionStatus FailedCheck FieldSpec FieldType FileDestinationOptions
     FileFormat FormatName GCSConnectionOptions GCSDestinationOptions GCSServiceAccountKey
