@@ -116,3 +116,29 @@ export class DestinationWriteError extends AssetError {
     this.failedDestinations = Object.freeze([...options.failedDestinations]);
   }
 }
+
+/** One failed check of a CheckError: the partition (null: unpartitioned), the check and what it found. */
+export interface FailedCheck {
+  readonly partition: string | null;
+  readonly check: string;
+  readonly failures: number;
+  readonly message: string;
+  readonly examples: readonly string[];
+}
+
+/**
+ * An `error` check failed on the data about to be written: nothing of the execution was written.
+ * The message's first line names the asset, the partition, each failed check, how many rows
+ * failed and a few examples; `failed` holds the same as data.
+ */
+export class CheckError extends InterloperError {
+  override readonly code: string = "CHECK_FAILED";
+  readonly asset: string;
+  readonly failed: readonly FailedCheck[];
+
+  constructor(message: string, options: InterloperErrorOptions & { readonly asset: string; readonly failed: readonly FailedCheck[] }) {
+    super(message, options);
+    this.asset = options.asset;
+    this.failed = Object.freeze(options.failed.map((f) => Object.freeze({ ...f, examples: Object.freeze([...f.examples]) })));
+  }
+}

@@ -4,6 +4,7 @@
 // module; test/architecture/exports.test.ts pins this list, so that a new name is a decision.
 export {
   AssetError,
+  CheckError,
   CircularDependencyError,
   ConfigError,
   DAGError,
@@ -14,6 +15,7 @@ export {
   PartitionError,
   SchemaError,
   UnreadableDataError,
+  type FailedCheck,
   type InterloperErrorOptions,
 } from "./errors.js";
 export {
@@ -61,6 +63,21 @@ export {
   type DependencyTarget,
 } from "./asset/definition.js";
 export { Asset, type AssetOverrides } from "./asset/asset.js";
+export {
+  check,
+  checks,
+  type Check,
+  type CheckContext,
+  type CheckFunction,
+  type CheckOptions,
+  type CheckRow,
+  type CheckSeverity,
+  type CheckVerdict,
+  type RangeBound,
+  type RangeOptions,
+  type RowCountChangeOptions,
+  type RowCountOptions,
+} from "./check/index.js";
 export type { HistoryOptions } from "./asset/asset-history.js";
 export { Upstream, type RowsDependency } from "./asset/upstream.js";
 export { ExecutionContext, type Logger } from "./asset/execution-context.js";

@@ -12,6 +12,7 @@ import { assetHistory, type HistoryOptions } from "./asset-history.js";
 import { assetStaleness, type Staleness } from "./staleness.js";
 import { resolveWithinSource } from "./dependencies.js";
 import type { Materialization } from "../destination/provenance/materialization.js";
+import { checkAgainstAsset, previousCounts, type Check } from "../check/index.js";
 
 /** What an owning source passes down to the assets that do not set their own. */
 export interface SourceSettings {
@@ -59,6 +60,8 @@ export class Asset {
   readonly description: string | null;
   /** What `tag:NAME` selects this asset by; the definition's unless `with({ tags })` replaced them. */
   readonly tags: readonly string[];
+  /** The checks its data must pass before each write (the definition's). */
+  readonly checks: readonly Check[];
   private readonly overrides: AssetOverrides;
 
   constructor(definition: AssetDefinition, source: SourceSettings | null, overrides: AssetOverrides = {}) {
@@ -88,6 +91,9 @@ export class Asset {
       );
     }
     this.defaultDestinationKey = preferred ?? this.destinationKeys[0] ?? null;
+    this.checks = definition.checks ?? Object.freeze([]);
+    const columns = this.schema ? this.schema.map((f) => f.name) : null;
+    checkAgainstAsset(this.qualifiedKey, this.checks, columns, this.partitioning !== null);
     Object.freeze(this);
   }
 
@@ -164,6 +170,15 @@ export class Asset {
   async partitionRowCounts(): Promise<Record<string, number>> {
     if (!this.partitioning) throw new ConfigError(`asset "${this.qualifiedKey}" is not partitioned: it has no partition row counts`);
     return this.requireDestination("count").partitionRowCounts(this.ioContext(null));
+  }
+
+  /**
+   * The row counts of up to `n` stored partitions before `partition` (those whose keys sort
+   * before it: the earlier periods of a time partitioning), oldest first, from the first
+   * destination: the history `il.checks.rowCountChange` compares with.
+   */
+  async previousRowCounts(partition: string, n: number): Promise<number[]> {
+    return previousCounts(await this.partitionRowCounts(), partition, n);
   }
 
   /** The first destination, or ConfigError naming the asset. */

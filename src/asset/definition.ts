@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ConfigError } from "../errors.js";
+import { assetChecks, type Check } from "../check/index.js";
 import type { Destination } from "../destination/index.js";
 import { PartitionConfig, TimeWindowMapping } from "../partitioning/index.js";
 import type { ConformStrategy } from "../schema/index.js";
@@ -79,6 +80,8 @@ export interface AssetOptions<
    * and a change makes every partition written under another version stale.
    */
   readonly codeVersion?: string;
+  /** Rules the data must pass before it is written (`il.checks.*`, `il.check`); see docs/concepts.md, "Checks". */
+  readonly checks?: readonly Check[];
   readonly requires?: R;
   readonly optionalRequires?: O;
   /**
@@ -122,6 +125,7 @@ export interface AssetDefinition<S extends ObjectSchema | undefined = ObjectSche
   readonly materializable: boolean | undefined;
   readonly tags: readonly string[];
   readonly codeVersion: string | null;
+  readonly checks: readonly Check[];
   readonly requires: Readonly<Record<string, DependencyTarget>>;
   readonly optionalRequires: Readonly<Record<string, DependencyTarget>>;
   readonly run: (context: ExecutionContext, dependencies: Record<string, unknown>) => Out | Promise<Out>;
@@ -167,6 +171,7 @@ export function asset<
     materializable: options.materializable,
     tags: checkTags(options.tags, `asset "${key}"`),
     codeVersion: options.codeVersion ?? null,
+    checks: assetChecks(key, options.checks),
     requires,
     optionalRequires,
     run: options.run as AssetDefinition<S, Out>["run"],

@@ -45,6 +45,15 @@ export type AssetEvent =
       readonly destination: string;
       readonly error: ErrorInfo;
     })
+  | (AssetEventBase & {
+      /** A check failed on a partition's data (`partition`: that stored partition's key); an "error" one kept the execution from writing. */
+      readonly type: "check:failed";
+      readonly check: string;
+      readonly severity: "error" | "warn";
+      readonly failures: number;
+      readonly examples: readonly string[];
+      readonly message: string;
+    })
   | (EventBase & { readonly type: "log"; readonly asset?: string; readonly level: LogLevel; readonly message: string });
 
 export type LogLevel = "debug" | "info" | "warn" | "error";

@@ -5,17 +5,18 @@ import { mergeInferred, type FieldSpec } from "../schema/index.js";
 import type { RunMetadata } from "../destination/index.js";
 import type { Asset } from "./asset.js";
 import { underWriteLock } from "./asset-lock.js";
+import { askBeforeWrite, writeAll } from "./write-all.js";
+import { ExecutionChecks } from "./run-checks.js";
 import { assetWindowOf } from "./asset-window.js";
 import { resolveWithinSource, type Dependency } from "./dependencies.js";
 import { writeStream } from "../destination/stream/write-stream.js";
 import { collectRows, isRowStream, type RowStream } from "../representation/index.js";
-import { conformData, type Conformed } from "./conform-data.js";
+import { conformData } from "./conform-data.js";
 import { conformStream } from "./conform-stream.js";
 import { deliverTo, errorInfo, type AssetEvent, type LogLevel } from "./events.js";
 import { ExecutionContext } from "./execution-context.js";
 import { readDependencies } from "./read-dependencies.js";
 import { provenanceDraft } from "./provenance-draft.js";
-import { subject } from "../text/english.js";
 
 /** How one asset execution is wired into its run. */
 export interface ExecuteOptions {
@@ -78,10 +79,13 @@ export async function executeAsset(
 
   const startedAt = now();
   const { values: dependencies, reads } = await readDependencies(asset, window, options, base);
+  // Checks run on what is about to be written: not for `run()`, which writes nothing.
+  const checks = options.write && asset.checks.length > 0 ? new ExecutionChecks(asset, window, { emit: options.emit, base }) : null;
+  const draft = provenanceDraft(asset, window, reads, startedAt);
   const metadata: RunMetadata = {
     runId: options.runId,
     ...(options.backfillId ? { backfillId: options.backfillId } : {}),
-    provenance: provenanceDraft(asset, window, reads, startedAt),
+    provenance: checks ? { ...draft, checks: (partition) => checks.resultsOf(partition) } : draft,
   };
   const context = new ExecutionContext({
     asset,
@@ -105,95 +109,12 @@ export async function executeAsset(
       { cause: error },
     );
   }
-  if (isRowStream(output)) return writeStreamed(asset, window, output, options, base, metadata, log);
+  if (isRowStream(output)) return writeStreamed(asset, window, output, options, base, metadata, log, checks);
   const conformed = conformData(asset, output);
   for (const warning of conformed.warnings) log("warn", warning);
   remember(options, asset, conformed.schema);
   if (!options.write) return { ...conformed, written: [], failedDestinations: [] };
-  return writeAll(asset, window, conformed, options, base, metadata);
-}
-
-/** Writes conformed data to every destination; the error of a failure says which ones hold it. */
-async function writeAll(
-  asset: Asset,
-  window: PartitionWindow | null,
-  conformed: Conformed,
-  options: ExecuteOptions,
-  base: EventScope,
-  metadata: RunMetadata,
-): Promise<Execution> {
-  const now = () => new Date().toISOString();
-  const log = (level: LogLevel, message: string) => options.emit({ ...base, type: "log", time: now(), level, message });
-  if (asset.destinations.length === 0) {
-    throw new AssetError(`asset "${asset.qualifiedKey}" has no destination to write to: set destinations on the asset or its source`);
-  }
-  // Destinations report through the run's events: a warning of one is a `log` event of the asset.
-  const io = asset.ioContext(window, conformed.schema, metadata, log);
-  // The last destination is handed the data rather than given it while it is still held here:
-  // V8 keeps an async function's variables alive across await, and a destination done with the
-  // rows before its I/O (CSVDestination, once they are encoded) would otherwise keep every
-  // partition in flight alive until its write completes.
-  const handed = [conformed.data];
-  const { schema, rows } = conformed;
-  conformed = { data: null, schema, rows, warnings: [] };
-  const written: string[] = [];
-  const failed: Array<[string, unknown]> = [];
-  // With several destinations, one that cannot take this data (a column whose type changed)
-  // refuses it before any writes: none is left holding new data the others lack. (Alone, a
-  // destination's own write refuses it.)
-  for (const [index, destination] of asset.destinations.length > 1 ? asset.destinations.entries() : []) {
-    await destination.checkWrite(io).catch((error: unknown) => failed.push([asset.destinationKeys[index]!, error]));
-  }
-  if (failed.length > 0) throw writeError(asset, failed, written);
-  // Every destination gets the data even when an earlier one failed, so the result can say
-  // exactly which destinations hold the new data. Under the asset's lock (see asset-lock.ts).
-  // The function given to it never names `conformed`: a parameter a closure captures keeps its
-  // first value (the rows) in the suspended frame, whatever is assigned to it since.
-  await underWriteLock(asset, window, async () => {
-    for (const [index, destination] of asset.destinations.entries()) {
-      options.abandoned?.throwIfAborted();
-      if (options.beforeWrite) await askBeforeWrite(options.beforeWrite, options.abandoned);
-      const name = asset.destinationKeys[index]!;
-      const started = Date.now();
-      options.emit({ ...base, type: "destination:write:started", time: now(), destination: name });
-      try {
-        await destination.write(io, index === asset.destinations.length - 1 ? handed.pop() : handed[0]);
-        written.push(name);
-        options.emit({
-          ...base,
-          type: "destination:write:completed",
-          time: now(),
-          destination: name,
-          rows,
-          durationMs: Date.now() - started,
-        });
-      } catch (error) {
-        failed.push([name, error]);
-        options.emit({ ...base, type: "destination:write:failed", time: now(), destination: name, error: errorInfo(error) });
-      }
-    }
-  });
-  if (failed.length > 0) throw writeError(asset, failed, written);
-  return { ...conformed, written, failedDestinations: [] };
-}
-
-/** The failure of a write to some destinations: which failed (the first one's reason), and which hold the new data. */
-function writeError(asset: Asset, failed: ReadonlyArray<[string, unknown]>, written: readonly string[]): DestinationWriteError {
-  const [name, first] = failed[0]!;
-  const held = written.length > 0 ? `; ${subject(written, "holds", "hold")} the new data` : "";
-  return new DestinationWriteError(
-    `asset "${asset.qualifiedKey}": writing to ${failed.map(([n]) => n).join(", ")} failed (${name}: ${(first as Error)?.message ?? String(first)})${held}`,
-    { cause: first, written: [...written], failedDestinations: failed.map(([n]) => n) },
-  );
-}
-
-/**
- * The caller's check before a write; the run may have given up on the execution meanwhile. Only
- * awaited when there is a check: rows go on to the destination in the turn they were returned.
- */
-async function askBeforeWrite(beforeWrite: () => Promise<void>, abandoned: AbortSignal | undefined): Promise<void> {
-  await beforeWrite();
-  abandoned?.throwIfAborted();
+  return writeAll(asset, window, conformed, options, base, metadata, checks);
 }
 
 /**
@@ -208,6 +129,7 @@ async function writeStreamed(
   base: EventScope,
   metadata: RunMetadata,
   log: (level: LogLevel, message: string) => void,
+  checks: ExecutionChecks | null,
 ): Promise<Execution> {
   const stream = await conformStream(asset, output);
   const batches = options.abandoned ? untilAbandoned(stream.batches, options.abandoned) : stream.batches;
@@ -216,7 +138,7 @@ async function writeStreamed(
     const rows = await collectRows(batches);
     for (const warning of stream.warnings) log("warn", warning);
     if (!options.write) return { data: rows, schema: stream.schema, rows: rows.length, written: [], failedDestinations: [] };
-    return writeAll(asset, window, { data: rows, schema: stream.schema, rows: rows.length, warnings: [] }, options, base, metadata);
+    return writeAll(asset, window, { data: rows, schema: stream.schema, rows: rows.length, warnings: [] }, options, base, metadata, checks);
   }
   const name = asset.destinationKeys[0]!;
   const started = Date.now();
@@ -226,9 +148,15 @@ async function writeStreamed(
   options.emit({ ...base, type: "destination:write:started", time: now(), destination: name });
   try {
     await underWriteLock(asset, window, () =>
-      writeStream(asset.destinations[0]!, asset.ioContext(window, stream.schema, metadata, log), batches),
+      writeStream(
+        asset.destinations[0]!,
+        asset.ioContext(window, stream.schema, metadata, log),
+        checks ? checks.through(batches) : batches,
+      ),
     );
   } catch (error) {
+    // A failed error check ended the stream before it did: each destination discarded what it staged.
+    if (checks?.failure) throw checks.failure;
     // Data that contradicts its schema is the asset's failure, as with an array; nothing was replaced.
     if (error instanceof SchemaError) throw error;
     options.emit({ ...base, type: "destination:write:failed", time: now(), destination: name, error: errorInfo(error) });

@@ -1,5 +1,5 @@
 export { Destination, HISTORY_KEPT, type DestinationRelations, type DropTarget, type HistoryQuery } from "./destination.js";
-export type { Materialization, ProvenanceDraft, UpstreamRead } from "./provenance/materialization.js";
+export type { CheckResult, Materialization, ProvenanceDraft, UpstreamRead } from "./provenance/materialization.js";
 export { destination, type DestinationOptions } from "./decorator.js";
 export type { PartitionCounts, UnreadablePartition } from "./unreadable.js";
 export { declareOptions, type DeclaredOptions, type OptionKind, type OptionKinds } from "./options.js";

@@ -11,40 +11,41 @@ const words = (text: string) => text.trim().split(/\s+/);
 
 /** What the root exports at run time: classes, functions and constants. */
 const VALUES = words(`
-    Asset AssetError BackfillResult CSVDestination CSVFormat CircularDependencyError ConfigError DAG
-    DAGError DataNotFoundError DatabaseDestination DatabaseError DependencyNotFoundError Destination
-    DestinationWriteError ExecutionContext FileDestination GCSDestination HISTORY_KEPT IOContext
-    InterloperError JSONLFormat ListPartition ListPartitionConfig ListPartitionWindow
+    Asset AssetError BackfillResult CSVDestination CSVFormat CheckError CircularDependencyError
+    ConfigError DAG DAGError DataNotFoundError DatabaseDestination DatabaseError DependencyNotFoundError
+    Destination DestinationWriteError ExecutionContext FileDestination GCSDestination HISTORY_KEPT
+    IOContext InterloperError JSONLFormat ListPartition ListPartitionConfig ListPartitionWindow
     LocalObjectStoreDestination MemoryDestination MultiPartition MultiPartitionConfig
-    MultiPartitionWindow MySQLDestination ObjectStoreDestination
-    ObjectStoreError ParquetFormat Partition PartitionConfig PartitionError PartitionWindow
-    PostgresDestination RunEvents RunResult S3Destination SQLiteDestination SchemaError Source
-    TableData TimeGranularity TimePartition TimePartitionConfig TimePartitionWindow
-    TimeWindowMapping UnreadableDataError Upstream asset assetCoverage backfill coverage date
-    declareOptions defineConfig destination fieldSpecs inferFieldSpecs loadProject materialize
-    materializePlan openProject planMaterialize previousPeriod registerRepresentation source
-    subscribe trailing
+    MultiPartitionWindow MySQLDestination ObjectStoreDestination ObjectStoreError ParquetFormat
+    Partition PartitionConfig PartitionError PartitionWindow PostgresDestination RunEvents RunResult
+    S3Destination SQLiteDestination SchemaError Source TableData TimeGranularity TimePartition
+    TimePartitionConfig TimePartitionWindow TimeWindowMapping UnreadableDataError Upstream asset
+    assetCoverage backfill check checks coverage date declareOptions defineConfig destination fieldSpecs
+    inferFieldSpecs loadProject materialize materializePlan openProject planMaterialize previousPeriod
+    registerRepresentation source subscribe trailing
 `);
 
 /** What it exports for TypeScript alone: the types of options, results and definitions. */
 const TYPES = words(`
     AssetDefinition AssetExecution AssetOptions AssetOverrides AssetRef AssetTarget BackfillOptions
-    CSVDestinationOptions Columns ConformStrategy ConnectionOptions Coverage CoverageOptions
+    CSVDestinationOptions Check CheckContext CheckFunction CheckOptions CheckResult CheckRow
+    CheckSeverity CheckVerdict Columns ConformStrategy ConnectionOptions Coverage CoverageOptions
     DAGMember DatabaseHooks DeclaredOptions Dependencies Dependency DependencyData DependencySpec
     DependencyTarget DestinationCounts DestinationCoverage DestinationOptions DestinationRelations
-    DropTarget EventHandler ExecutionStatus FieldSpec FieldType FileDestinationOptions FileFormat
-    FormatName GCSConnectionOptions GCSDestinationOptions GCSServiceAccountKey GranularityName
-    HistoryOptions HistoryQuery IOLogLevel IOLogger InterloperConfig InterloperErrorOptions
-    InterloperEvent ListPartitionOptions LocalObjectStoreOptions Logger LookbackOptions
-    Materialization MaterializeOptions MaterializeOutcome MultiDimensions MultiPartitionOptions
-    MultiPartitionPart MultiValues MySQLDestinationOptions NotRunPartition
+    DropTarget EventHandler ExecutionStatus FailedCheck FieldSpec FieldType FileDestinationOptions
+    FileFormat FormatName GCSConnectionOptions GCSDestinationOptions GCSServiceAccountKey
+    GranularityName HistoryOptions HistoryQuery IOLogLevel IOLogger InterloperConfig
+    InterloperErrorOptions InterloperEvent ListPartitionOptions LocalObjectStoreOptions Logger
+    LookbackOptions Materialization MaterializeOptions MaterializeOutcome MultiDimensions
+    MultiPartitionOptions MultiPartitionPart MultiValues MySQLDestinationOptions NotRunPartition
     OpenProjectOptions OptionKind OptionKinds PartitionCounts PartitionCoverage PartitionDefinition
     PartitionFilter PartitionOutcome PartitionRecords PartitionStatus Plan PlanExecutionOptions
-    PlanOptions PlannedRun PostgresDestinationOptions Project ProvenanceDraft Representation Row
-    RowsDependency RunMetadata RunOptions S3ConnectionOptions S3DestinationOptions
-    SQLiteDestinationOptions Session SessionCoverageOptions SessionMaterializeOptions
-    SessionPlanOptions SessionReadOptions SessionSelection SourceDefinition SourceOptions
-    StoredObject TimePartitionOptions TimeWindowMappingOptions UnreadablePartition UpstreamRead
+    PlanOptions PlannedRun PostgresDestinationOptions Project ProvenanceDraft RangeBound RangeOptions
+    Representation Row RowCountChangeOptions RowCountOptions RowsDependency RunMetadata RunOptions
+    S3ConnectionOptions S3DestinationOptions SQLiteDestinationOptions Session SessionCoverageOptions
+    SessionMaterializeOptions SessionPlanOptions SessionReadOptions SessionSelection SourceDefinition
+    SourceOptions StoredObject TimePartitionOptions TimeWindowMappingOptions UnreadablePartition
+    UpstreamRead
 `);
 
 const ROOT = resolve(import.meta.dirname, "../../src/index.ts");

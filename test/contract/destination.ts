@@ -15,12 +15,15 @@ import type { Partition, PartitionWindow } from "../../src/partitioning/index.js
 import { TableData } from "../../src/representation/index.js";
 import type { Row } from "../../src/representation/index.js";
 import type { FieldSpec } from "../../src/schema/index.js";
-import { makeTempDir } from "./temp-dir.js";
+import { checksContract } from "./checks.js";
+import { fileSnapshot, makeTempDir } from "./temp-dir.js";
 
 /** What a factory gives each test: a destination over empty storage, and how to tidy up. */
 export interface Harness {
   readonly destination: Destination;
   cleanup?(): void | Promise<void>;
+  /** What the storage holds, as its own listing shows it (files, objects): equal snapshots, nothing changed. */
+  snapshot?(): Promise<unknown>;
 }
 
 /** Parts of the contract a backend declares it cannot do, each with a stated fallback. */
@@ -35,7 +38,7 @@ export interface ContractOptions {
 export function inTempDir(make: (basePath: string) => Destination): () => Promise<Harness> {
   return async () => {
     const dir = await makeTempDir();
-    return { destination: make(dir.path), cleanup: () => dir.remove() };
+    return { destination: make(dir.path), cleanup: () => dir.remove(), snapshot: () => fileSnapshot(dir.path) };
   };
 }
 
@@ -152,6 +155,8 @@ export function destinationContract(name: string, factory: () => Promise<Harness
       await harness?.cleanup?.();
       harness = undefined;
     });
+
+    checksContract(() => harness!);
 
     describe("round trip", () => {
       it("restores every field type, nulls included, with context.schema set", async () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 
@@ -28,4 +28,15 @@ export async function listFiles(root: string): Promise<string[]> {
   };
   await walk(root);
   return out.sort();
+}
+
+/** Every file below `root` with its size and modification time: a change to any shows. */
+export async function fileSnapshot(root: string): Promise<Array<[string, number, number]>> {
+  const files = await listFiles(root);
+  return Promise.all(
+    files.map(async (file): Promise<[string, number, number]> => {
+      const info = await stat(join(root, file));
+      return [file, info.size, info.mtimeMs];
+    }),
+  );
 }

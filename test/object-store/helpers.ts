@@ -1,4 +1,4 @@
-import { IOContext, type AssetRef, type Destination } from "../../src/destination/index.js";
+import { IOContext, type AssetRef, type Destination, type ObjectStoreDestination } from "../../src/destination/index.js";
 import type { FormatName } from "../../src/destination/format/index.js";
 import { destinationContract } from "../contract/destination.js";
 import { ListPartitionConfig, TimeGranularity, TimePartitionConfig, TimePartitionWindow } from "../../src/partitioning/index.js";
@@ -56,6 +56,21 @@ export function days(first: string, last: string): TimePartitionWindow {
 export function bucketContract(name: string, make: (prefix: string, format: FormatName) => Destination): void {
   let run = 0;
   for (const format of ["parquet", "jsonl", "csv"] as const) {
-    destinationContract(`${name} (${format})`, () => ({ destination: make(`run-${++run}`, format) }), { optOut: { nonTabular: true } });
+    destinationContract(
+      `${name} (${format})`,
+      () => {
+        const prefix = `run-${++run}`;
+        const destination = make(prefix, format);
+        return { destination, snapshot: () => objectSnapshot(destination as ObjectStoreDestination, prefix) };
+      },
+      { optOut: { nonTabular: true } },
+    );
   }
+}
+
+/** The objects under a prefix with their metadata: a bucket's own listing, for the contract's snapshots. */
+async function objectSnapshot(destination: ObjectStoreDestination, prefix: string): Promise<Array<[string, string]>> {
+  const out: Array<[string, string]> = [];
+  for await (const object of destination.listObjects(prefix)) out.push([object.name, JSON.stringify(object.metadata)]);
+  return out.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }

@@ -14,6 +14,16 @@ export interface UpstreamRead {
   readonly materialization: string | null;
 }
 
+/** The verdict of one check on the data of a write (see `il.checks`), as the record keeps it. */
+export interface CheckResult {
+  readonly name: string;
+  readonly severity: "error" | "warn";
+  readonly passed: boolean;
+  /** Rows that failed; for a check of the whole table, 1 when it failed, else 0. */
+  readonly failures: number;
+  readonly message: string;
+}
+
 /** How one stored partition was made. */
 export interface Materialization {
   /** Unique: a random UUID. */
@@ -35,6 +45,8 @@ export interface Materialization {
   readonly interloperVersion: string;
   /** The upstream partitions it read. */
   readonly upstream: readonly UpstreamRead[];
+  /** The verdicts of the asset's checks on the data written; absent when it has none (or the record is older than checks). */
+  readonly checks?: readonly CheckResult[];
 }
 
 /** What a run knows of a write before the destination writes it: all of the record but its rows and end. */
@@ -44,6 +56,8 @@ export interface ProvenanceDraft {
   readonly interloperVersion: string;
   /** The upstream partitions a partition's data was made from (null: the whole of an unpartitioned asset). */
   upstream(partition: string | null): readonly UpstreamRead[];
+  /** The verdicts of the asset's checks on a partition's data; undefined when none ran. */
+  checks?(partition: string | null): readonly CheckResult[] | undefined;
 }
 
 /** A new record for a partition write ending now. */
@@ -53,6 +67,7 @@ export function newMaterialization(
   partition: string | null,
   rows: number | null,
 ): Materialization {
+  const checks = draft.checks?.(partition);
   return {
     id: randomUUID(),
     asset: run.asset,
@@ -65,7 +80,14 @@ export function newMaterialization(
     codeVersion: draft.codeVersion,
     interloperVersion: draft.interloperVersion,
     upstream: draft.upstream(partition),
+    ...(checks && checks.length > 0 ? { checks: checks.map(storedResult) } : {}),
   };
+}
+
+/** Only the fields a record keeps (a verdict also carries examples, which stay in events and errors). */
+function storedResult(result: CheckResult): CheckResult {
+  const { name, severity, passed, failures, message } = result;
+  return { name, severity, passed, failures, message };
 }
 
 const nullableString = (value: unknown): value is string | null => value === null || typeof value === "string";
@@ -79,6 +101,19 @@ function isUpstreamRead(value: unknown): value is UpstreamRead {
     typeof read["asset"] === "string" &&
     nullableString(read["partition"]) &&
     nullableString(read["materialization"])
+  );
+}
+
+function isCheckResult(value: unknown): value is CheckResult {
+  const result = value as Record<string, unknown> | null;
+  return (
+    typeof result === "object" &&
+    result !== null &&
+    typeof result["name"] === "string" &&
+    (result["severity"] === "error" || result["severity"] === "warn") &&
+    typeof result["passed"] === "boolean" &&
+    Number.isSafeInteger(result["failures"]) &&
+    typeof result["message"] === "string"
   );
 }
 
@@ -104,7 +139,9 @@ export function checkedMaterialization(value: unknown): Materialization | null {
     nullableString(record["codeVersion"]) &&
     typeof record["interloperVersion"] === "string" &&
     Array.isArray(record["upstream"]) &&
-    record["upstream"].every(isUpstreamRead);
+    record["upstream"].every(isUpstreamRead) &&
+    // Absent in records written before checks, or by an asset without any.
+    (record["checks"] === undefined || (Array.isArray(record["checks"]) && record["checks"].every(isCheckResult)));
   return valid ? (record as unknown as Materialization) : null;
 }
 

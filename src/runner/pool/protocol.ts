@@ -74,6 +74,9 @@ export interface ErrorData {
   readonly code?: string;
   readonly written?: readonly string[];
   readonly failedDestinations?: readonly string[];
+  /** A CheckError's asset and failed checks. */
+  readonly asset?: string;
+  readonly failed?: readonly errors.FailedCheck[];
 }
 
 export interface AssetExecutionData {
@@ -98,7 +101,11 @@ export interface RunResultData {
 
 export function errorToData(error: Error): ErrorData {
   const writes =
-    error instanceof errors.DestinationWriteError ? { written: error.written, failedDestinations: error.failedDestinations } : {};
+    error instanceof errors.DestinationWriteError
+      ? { written: error.written, failedDestinations: error.failedDestinations }
+      : error instanceof errors.CheckError
+        ? { asset: error.asset, failed: error.failed }
+        : {};
   const code = (error as { code?: unknown }).code;
   return {
     name: error.name,
@@ -125,7 +132,9 @@ export function errorFromData(data: ErrorData): Error {
   const error =
     data.name === "DestinationWriteError"
       ? new errors.DestinationWriteError(data.message, { written: data.written ?? [], failedDestinations: data.failedDestinations ?? [] })
-      : new (Object.hasOwn(ERROR_CLASSES, data.name) ? ERROR_CLASSES[data.name]! : Error)(data.message);
+      : data.name === "CheckError"
+        ? new errors.CheckError(data.message, { asset: data.asset ?? "", failed: data.failed ?? [] })
+        : new (Object.hasOwn(ERROR_CLASSES, data.name) ? ERROR_CLASSES[data.name]! : Error)(data.message);
   // A class of the user's (or CircularDependencyError, whose constructor takes a cycle) keeps its name.
   if (error.name !== data.name) error.name = data.name;
   if (data.stack) error.stack = data.stack;
