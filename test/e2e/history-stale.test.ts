@@ -119,7 +119,7 @@ describe("--stale with an unpartitioned asset", () => {
     await installPackages(b.dir);
     await b.write("interloper.config.ts", CATALOG_CONFIG);
   });
-  const run = (args: readonly string[], env: Record<string, string> = {}) => box.run(args, { config: null, env });
+  const run = (args: readonly string[], env: { readonly [name: string]: string } = {}) => box.run(args, { config: null, env });
 
   it("nothing stored is nothing to do; a changed code version rebuilds the asset, then the days reading it", async () => {
     const empty = await run(["materialize", "--stale"]);
