@@ -1,8 +1,11 @@
 import type { Asset } from "../asset/asset.js";
 import { ConfigError, PartitionError } from "../errors.js";
 import { calendarDateIn } from "../partitioning/dates.js";
+import { checkValues, multiOverTime, multiScope } from "./multi-scope.js";
 import {
   ListPartitionConfig,
+  MultiPartitionConfig,
+  type MultiValues,
   TimeGranularity,
   TimePartitionConfig,
   TimePartitionWindow,
@@ -23,6 +26,11 @@ export interface ScopeOptions {
   readonly tz?: string;
   /** The instant lookback counts back from (default: now). */
   readonly now?: Date;
+  /**
+   * Narrows the list dimensions of multi-partitioned assets: `{ region: ["eu", "us"] }` runs (or
+   * reads) only those values of a window; a dimension not named keeps all its values.
+   */
+  readonly values?: MultiValues;
 }
 
 /**
@@ -37,6 +45,7 @@ export function resolveScope(assets: readonly Asset[], options: ScopeOptions): P
   if ((options.offset !== undefined || options.tz !== undefined) && options.lookback === undefined) {
     throw new ConfigError((o) => `${o(options.offset !== undefined ? "offset" : "tz")} only applies with ${o("lookback")}`);
   }
+  checkValues(assets, options.values);
   if (given.length === 0) return null;
   const partitioned = assets.filter((a) => a.partitioning);
   if (partitioned.length === 0) {
@@ -52,6 +61,9 @@ export function resolveScope(assets: readonly Asset[], options: ScopeOptions): P
   const text = (options.partition ?? options.window)!;
   if (options.partition !== undefined && text.includes(".."))
     throw new ConfigError((o) => `${o("partition")} takes one key, got "${text}"; use ${o("window")} for a range`);
+  const multi = partitioned.find((a) => a.partitioning instanceof MultiPartitionConfig)?.partitioning as MultiPartitionConfig | undefined;
+  const own = multi ? multiScope(multi, text, options.partition !== undefined, options.values) : null;
+  if (own) return own;
   const listed = partitioned.find((a) => a.partitioning instanceof ListPartitionConfig)?.partitioning as ListPartitionConfig | undefined;
   if (listed && (!timed || !namesTime(text))) {
     const [first, last = first] = text.split("..") as [string, string?];
@@ -101,9 +113,10 @@ function lookbackWindow(asset: Asset, options: ScopeOptions): PartitionWindow {
  * The window a command's window text names for one asset of a project: a range of time gives
  * a time-partitioned asset the periods of its own granularity that cover it (a month for some
  * of its days), and a list-partitioned asset all its values (null); otherwise as
- * `resolveScope` reads it.
+ * `resolveScope` reads it. A multi-partitioned asset gets its periods covering the range crossed
+ * with its values (`values` narrows them), and no window (null) without a time dimension.
  */
-export function assetWindow(asset: Asset, text: string): PartitionWindow | null {
+export function assetWindow(asset: Asset, text: string, values?: MultiValues): PartitionWindow | null {
   const config = asset.partitioning;
   if (config && namesTime(text)) {
     if (config instanceof ListPartitionConfig) return null;
@@ -111,6 +124,7 @@ export function assetWindow(asset: Asset, text: string): PartitionWindow | null 
       const range = TimePartitionWindow.parse(text);
       return range.granularity === config.granularity ? range : new TimeWindowMapping().map(range, config);
     }
+    if (config instanceof MultiPartitionConfig) return multiOverTime(config, TimePartitionWindow.parse(text), values);
   }
-  return resolveScope([asset], { window: text });
+  return resolveScope([asset], { window: text, ...(values ? { values } : {}) });
 }

@@ -1,5 +1,5 @@
 import { PartitionError } from "../errors.js";
-import { TimePartition, type Partition, type PartitionWindow } from "../partitioning/index.js";
+import { MultiPartition, TimePartition, type Partition, type PartitionWindow } from "../partitioning/index.js";
 import type { Asset } from "./asset.js";
 import type { LogLevel } from "./events.js";
 
@@ -51,11 +51,15 @@ export class ExecutionContext {
     Object.freeze(this);
   }
 
-  /** The start of the run's time partition; PartitionError when the run is not one time partition. */
+  /**
+   * The start of the run's time partition (of a multi partition, its time dimension's);
+   * PartitionError when the run is not one partition with a period.
+   */
   get partitionDate(): Date {
     if (this.partition instanceof TimePartition) return new Date(this.partition.value.getTime());
+    if (this.partition instanceof MultiPartition && this.partition.partitionDate) return this.partition.partitionDate;
     const what = this.partition
-      ? `the list partition "${this.partition.key}"`
+      ? `the ${this.partition instanceof MultiPartition ? "multi partition without a time dimension" : "list partition"} "${this.partition.key}"`
       : this.window
         ? `the window ${String(this.window)}`
         : "no partition";
