@@ -94,12 +94,17 @@ function product(lists: readonly (readonly string[])[]): string[][] {
 export function multiOutOfScope(config: MultiPartitionConfig, scope: CoverageScope, horizon: Horizon | null): (key: string) => boolean {
   if (scope.window) return () => true;
   const g = config.granularity;
-  if (!horizon || !g) return () => false;
   const at = config.dimensions.findIndex((d) => d.kind === "time");
-  const [after, upTo] = [g.format(horizon.last), g.format(horizon.current)];
+  // Values left out by `values` are not asked about.
+  const narrowed = config.dimensions.flatMap((d, i) =>
+    d.kind === "list" && scope.values?.[d.name] ? [[i, scope.values[d.name]!] as const] : [],
+  );
+  const [after, upTo] = g && horizon ? [g.format(horizon.last), g.format(horizon.current)] : [null, null];
   return (key) => {
-    const part = key.split("|")[at] ?? "";
-    return part > after && part <= upTo;
+    const parts = key.split("|");
+    if (narrowed.some(([i, values]) => !values.includes(parts[i]!))) return true;
+    const part = parts[at] ?? "";
+    return after !== null && part > after && part <= upTo!;
   };
 }
 
