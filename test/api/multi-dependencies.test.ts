@@ -7,7 +7,7 @@ afterEach(() => il.MemoryDestination.clear());
 
 const REGIONS = ["eu", "us", "apac"];
 const day = (options: { start?: string } = {}) => new il.TimePartitionConfig({ column: "date", ...options });
-const month = () => new il.TimePartitionConfig({ column: "month", granularity: "month" });
+const month = () => new il.TimePartitionConfig({ column: "month", granularity: il.TimeGranularity.MONTH });
 const regions = () => new il.ListPartitionConfig({ column: "region", values: REGIONS });
 const byDayAndRegion = (start?: string) => new il.MultiPartitionConfig({ date: day(start ? { start } : {}), region: regions() });
 
