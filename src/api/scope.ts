@@ -1,7 +1,7 @@
 import type { Asset } from "../asset/asset.js";
 import { ConfigError, PartitionError } from "../errors.js";
 import { calendarDateIn } from "../partitioning/dates.js";
-import { checkValues, multiOverTime, multiScope } from "./multi-scope.js";
+import { checkValues, multiOverTime, multiScope, valuesFor } from "./multi-scope.js";
 import {
   ListPartitionConfig,
   MultiPartitionConfig,
@@ -126,5 +126,7 @@ export function assetWindow(asset: Asset, text: string, values?: MultiValues): P
     }
     if (config instanceof MultiPartitionConfig) return multiOverTime(config, TimePartitionWindow.parse(text), values);
   }
-  return resolveScope([asset], { window: text, ...(values ? { values } : {}) });
+  // Only its own share of `values`: the others name dimensions of other assets.
+  const own = config instanceof MultiPartitionConfig && values ? valuesFor(config, values) : undefined;
+  return resolveScope([asset], { window: text, ...(own ? { values: own } : {}) });
 }

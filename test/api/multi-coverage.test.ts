@@ -19,8 +19,19 @@ const stock = il.asset({
   },
 });
 
+const grid = il.asset({
+  key: "grid",
+  partitioning: new il.MultiPartitionConfig({
+    channel: new il.ListPartitionConfig({ column: "channel", values: ["web", "shop"] }),
+    date: new il.TimePartitionConfig({ column: "date", start: "2026-01-01" }),
+  }),
+  run: (ctx) => [{ ...(ctx.partition as il.MultiPartition).keys }],
+});
+
 async function open() {
-  const config = il.defineConfig({ sources: [il.source({ key: "shop", assets: [stock] })({ destinations: new il.MemoryDestination() })] });
+  const config = il.defineConfig({
+    sources: [il.source({ key: "shop", assets: [stock, grid] })({ destinations: new il.MemoryDestination() })],
+  });
   return il.openProject(config);
 }
 
@@ -64,7 +75,7 @@ describe("coverage of a multi asset", () => {
 
   it("without a window: from the time dimension's start to the period before now, every value; values narrows it", async () => {
     const session = await open();
-    await session.materialize({ window: "2026-01-01..2026-01-02" });
+    await session.materialize({ selection: "stock", window: "2026-01-01..2026-01-02" });
     const now = new Date("2026-01-04T10:00:00Z");
     const [coverage] = await session.coverage("stock", { now });
     expect(coverage!.partitions.map((p) => `${p.key}:${p.status}`)).toEqual([
@@ -85,11 +96,22 @@ describe("coverage of a multi asset", () => {
 
   it("a stored combination of the current period, or after --until, is neither expected nor unexpected", async () => {
     const session = await open();
-    await session.materialize({ window: "2026-01-01..2026-01-02" });
+    await session.materialize({ selection: "stock", window: "2026-01-01..2026-01-02" });
     const [coverage] = await session.coverage("stock", { now: new Date("2026-01-02T10:00:00Z") });
     expect(coverage!.partitions.map((p) => `${p.key}:${p.status}`)).toEqual(["eu|2026-01-01:materialized", "us|2026-01-01:materialized"]);
     const [until] = await session.coverage("stock", { now: new Date("2026-01-05T10:00:00Z"), until: "2026-01-01" });
     expect(until!.partitions.map((p) => `${p.key}:${p.status}`)).toEqual(["eu|2026-01-01:materialized", "us|2026-01-01:materialized"]);
+    await session.close();
+  });
+
+  it("values narrow only the assets that have the dimension named", async () => {
+    const session = await open();
+    const [stockCoverage, gridCoverage] = await session.coverage(undefined, { window: "2026-01-01", values: { region: ["us"] } });
+    expect(stockCoverage!.partitions.map((p) => p.key)).toEqual(["us|2026-01-01"]);
+    expect(gridCoverage!.partitions.map((p) => p.key)).toEqual(["web|2026-01-01", "shop|2026-01-01"]);
+    await expect(session.coverage(undefined, { window: "2026-01-01", values: { market: ["fr"] } })).rejects.toThrow(
+      'names "market", which is no list dimension of the selected assets: expected one of "region", "channel"',
+    );
     await session.close();
   });
 });
