@@ -168,6 +168,48 @@ describe("a window of a multi asset", () => {
   });
 });
 
+describe("reads of a multi asset", () => {
+  it("reads a key, a range of time (every value, or those named) and a multi window", async () => {
+    const { config } = project();
+    const session = await il.openProject(config);
+    await session.materialize({ selection: "stock", window: "2026-01-01..2026-01-02" });
+    const key = (rows: Row[] | null) => rows!.map((r) => `${r["date"]}|${r["region"]}`);
+    expect(key((await session.read("stock", "2026-01-02|us")).rows)).toEqual(["2026-01-02|us"]);
+    expect(key((await session.read("stock", "2026-01-02")).rows)).toEqual(["2026-01-02|eu", "2026-01-02|us", "2026-01-02|apac"]);
+    expect((await session.read("stock", "2026-01-01..2026-01-02")).total).toBe(6);
+    expect(key((await session.read("stock", { window: "2026-01-01..2026-01-02", values: { region: ["apac"] } })).rows)).toEqual([
+      "2026-01-01|apac",
+      "2026-01-02|apac",
+    ]);
+    const stock = session.namedAsset("stock")!.partitioning as il.MultiPartitionConfig;
+    expect(key((await session.read("stock", stock.window("2026-01-01", "2026-01-02", { region: ["eu"] }))).rows)).toEqual([
+      "2026-01-01|eu",
+      "2026-01-02|eu",
+    ]);
+    expect(key((await session.read("stock", stock.fromKey("2026-01-01|us"))).rows)).toEqual(["2026-01-01|us"]);
+    await session.close();
+  });
+
+  it("ctx.partitionDate of a multi partition without a time dimension says so", async () => {
+    const grid = il.asset({
+      key: "grid",
+      partitioning: new il.MultiPartitionConfig({
+        region: regions(),
+        channel: new il.ListPartitionConfig({ column: "channel", values: ["web"] }),
+      }),
+      run: (ctx) => [{ date: ctx.partitionDate }],
+    });
+    const config = il.defineConfig({ sources: [il.source({ key: "shop", assets: [grid] })({ destinations: new il.MemoryDestination() })] });
+    const session = await il.openProject(config);
+    const outcome = await session.materialize({ partition: "eu|web" });
+    expect(outcome.status).toBe("failed");
+    expect(JSON.stringify(outcome)).toContain(
+      "partitionDate needs a single time partition, but the run has the multi partition without a time dimension",
+    );
+    await session.close();
+  });
+});
+
 describe("failures and reruns per combination", () => {
   it("a failed combination fails alone; --missing runs just it", async () => {
     const failing = project(new Set(["2026-01-02|us"]));
