@@ -5,6 +5,7 @@ import { checkValues, multiOverTime, multiScope, valuesFor } from "./multi-scope
 import {
   ListPartitionConfig,
   MultiPartitionConfig,
+  timeConfigOf,
   type MultiValues,
   TimeGranularity,
   TimePartitionConfig,
@@ -55,7 +56,8 @@ export function resolveScope(assets: readonly Asset[], options: ScopeOptions): P
     );
   }
   // A project may mix time and list partitionings: the text says which it names.
-  const timed = partitioned.find((a) => a.partitioning instanceof TimePartitionConfig);
+  const timed =
+    partitioned.find((a) => a.partitioning instanceof TimePartitionConfig) ?? partitioned.find((a) => timeConfigOf(a.partitioning));
   if (options.lookback !== undefined) return lookbackWindow(timed ?? partitioned[0]!, options);
   // Not trimmed: a list value may hold spaces (" ", "x "); time keys are trimmed where they are parsed.
   const text = (options.partition ?? options.window)!;
@@ -91,9 +93,13 @@ function namesTime(text: string): boolean {
 }
 
 function lookbackWindow(asset: Asset, options: ScopeOptions): PartitionWindow {
-  const config = asset.partitioning;
-  if (!(config instanceof TimePartitionConfig))
-    throw new ConfigError((o) => `${o("lookback")} needs a time-partitioned asset; "${asset.qualifiedKey}" is partitioned by a list`);
+  // A multi asset counts back in its time dimension's periods (every value of each).
+  const config = timeConfigOf(asset.partitioning);
+  if (!config)
+    throw new ConfigError(
+      (o) =>
+        `${o("lookback")} needs a time-partitioned asset; "${asset.qualifiedKey}" is partitioned by ${asset.partitioning instanceof MultiPartitionConfig ? "lists only" : "a list"}`,
+    );
   const window = TimePartitionWindow.lookback({
     now: options.now ?? new Date(),
     lookback: options.lookback!,

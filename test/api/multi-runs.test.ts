@@ -108,6 +108,21 @@ describe("a window of a multi asset", () => {
     await session.close();
   });
 
+  it("a lookback counts back in the time dimension's periods, every value of each", async () => {
+    const { config } = project();
+    const session = await il.openProject(config);
+    const plan = await session.plan({ selection: "stock", lookback: 2, now: new Date("2026-01-10T12:00:00Z") });
+    expect(plan.partitions).toEqual([
+      "2026-01-10|eu",
+      "2026-01-10|us",
+      "2026-01-10|apac",
+      "2026-01-09|eu",
+      "2026-01-09|us",
+      "2026-01-09|apac",
+    ]);
+    await session.close();
+  });
+
   it("narrows a window to the values given, kept in declared order", async () => {
     const { config } = project();
     const session = await il.openProject(config);
