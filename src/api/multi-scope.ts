@@ -8,6 +8,7 @@ import {
   MultiPartitionConfig,
   MultiPartitionWindow,
   parseMultiKey,
+  parseMultiValues,
   TimePartitionWindow,
   TimeWindowMapping,
   type MultiValues,
@@ -113,4 +114,22 @@ export function multiOverTime(config: MultiPartitionConfig, range: TimePartition
   if (!time) return null;
   const own = range.granularity === time.config.granularity ? range : new TimeWindowMapping().map(range, time.config);
   return config.over(own, valuesFor(config, values));
+}
+
+/**
+ * The values `--values` texts name (`region=eu,us`, repeatable), each read by the selected
+ * multi-partitioned asset that has that list dimension; ConfigError for a name none has.
+ */
+export function parseValues(assets: readonly Asset[], texts: readonly string[]): MultiValues {
+  const multis = assets.map((a) => a.partitioning).filter((c): c is MultiPartitionConfig => c instanceof MultiPartitionConfig);
+  const values: Record<string, string[]> = {};
+  for (const text of texts) {
+    const name = typeof text === "string" && text.includes("=") ? text.slice(0, text.indexOf("=")).trim() : "";
+    const config = multis.find((c) => c.listDimensions.some((d) => d.name === name)) ?? multis[0];
+    if (!config)
+      throw new ConfigError((o) => `${o("values")} ${JSON.stringify(text)}: no selected asset is partitioned by several dimensions`);
+    for (const [dimension, picked] of Object.entries(parseMultiValues(config, [text])))
+      values[dimension] = [...new Set([...(values[dimension] ?? []), ...picked])];
+  }
+  return values;
 }

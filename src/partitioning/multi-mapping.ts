@@ -95,6 +95,8 @@ export function multiUpstreamWindow(
   }
   if (upstream instanceof TimePartitionConfig) return mapped;
   if (upstream instanceof ListPartitionConfig && window instanceof MultiPartitionWindow) {
+    // A list window is a run of declared values: a run of several values (allowWindow) that
+    // skips one reads the span from the first to the last; a run of one reads its own value.
     const values = window.values[listDimensionFor(window.config, upstream)!.name]!;
     return upstream.window(values[0]!, values[values.length - 1]!);
   }

@@ -140,6 +140,15 @@ describe("a window of a multi asset", () => {
     await session.close();
   });
 
+  it("reads --values texts by the dimension named, for the values option", async () => {
+    const { config } = project();
+    const session = await il.openProject(config);
+    expect(session.parseValues(["region=us,eu", "region=apac"])).toEqual({ region: ["us", "eu", "apac"] });
+    expect(() => session.parseValues(["region=mars"])).toThrow('"mars" is not a declared value; expected some of eu, us, apac');
+    expect(() => session.parseValues(["region=eu"], "total")).toThrow("no selected asset is partitioned by several dimensions");
+    await session.close();
+  });
+
   it("a project-wide window runs multi assets over it, each after what it reads", async () => {
     const { config } = project();
     const session = await il.openProject(config);
