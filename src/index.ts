@@ -63,7 +63,7 @@ export {
 export { Asset, type AssetOverrides } from "./asset/asset.js";
 export type { HistoryOptions } from "./asset/asset-history.js";
 export { Upstream, type RowsDependency } from "./asset/upstream.js";
-export { ExecutionContext, type Logger } from "./asset/execution-context.js";
+export { ExecutionContext, type Logger, type PartitionOf } from "./asset/execution-context.js";
 export { source, Source, type SourceDefinition, type SourceOptions } from "./source/source.js";
 export { DAG, type DAGMember, type Dependency } from "./dag/dag.js";
 export { RunResult, type AssetExecution, type ExecutionStatus } from "./runner/run-result.js";
@@ -95,6 +95,7 @@ export {
   assetCoverage,
   coverage,
   type Coverage,
+  type CoverageDimension,
   type CoverageOptions,
   type DestinationCounts,
   type DestinationCoverage,

@@ -29,7 +29,7 @@ const VALUES = words(`
 /** What it exports for TypeScript alone: the types of options, results and definitions. */
 const TYPES = words(`
     AssetDefinition AssetExecution AssetOptions AssetOverrides AssetRef AssetTarget BackfillOptions
-    CSVDestinationOptions Columns ConformStrategy ConnectionOptions Coverage CoverageOptions
+    CSVDestinationOptions Columns ConformStrategy ConnectionOptions Coverage CoverageDimension CoverageOptions
     DAGMember DatabaseHooks DeclaredOptions Dependencies Dependency DependencyData DependencySpec
     DependencyTarget DestinationCounts DestinationCoverage DestinationOptions DestinationRelations
     DropTarget EventHandler ExecutionStatus FieldSpec FieldType FileDestinationOptions FileFormat
@@ -39,7 +39,7 @@ const TYPES = words(`
     Materialization MaterializeOptions MaterializeOutcome MultiDimensions MultiPartitionOptions
     MultiPartitionPart MultiValues MySQLDestinationOptions NotRunPartition
     OpenProjectOptions OptionKind OptionKinds PartitionCounts PartitionCoverage PartitionDefinition
-    PartitionFilter PartitionOutcome PartitionRecords PartitionStatus Plan PlanExecutionOptions
+    PartitionFilter PartitionOf PartitionOutcome PartitionRecords PartitionStatus Plan PlanExecutionOptions
     PlanOptions PlannedRun PostgresDestinationOptions Project ProvenanceDraft Representation Row
     RowsDependency RunMetadata RunOptions S3ConnectionOptions S3DestinationOptions
     SQLiteDestinationOptions Session SessionCoverageOptions SessionMaterializeOptions

@@ -23,6 +23,7 @@ export {
   type PartitionStatus,
 } from "./compute.js";
 export { destinationCounts, type DestinationCounts, type DestinationCoverage } from "./destinations.js";
+export type { CoverageDimension } from "./multi.js";
 
 /** Options of `coverage`. */
 export interface CoverageOptions {

@@ -49,6 +49,7 @@ export { parseShard, type Plan, type PlanOptions, type Shard, type SkippedAsset 
 export {
   SUSPICIOUS_RATIO,
   type Coverage,
+  type CoverageDimension,
   type DestinationCoverage,
   type PartitionCoverage,
   type PartitionStatus,
