@@ -80,7 +80,7 @@ export {
 } from "./check/index.js";
 export type { HistoryOptions } from "./asset/asset-history.js";
 export { Upstream, type RowsDependency } from "./asset/upstream.js";
-export { ExecutionContext, type Logger } from "./asset/execution-context.js";
+export { ExecutionContext, type Logger, type PartitionOf } from "./asset/execution-context.js";
 export { source, Source, type SourceDefinition, type SourceOptions } from "./source/source.js";
 export { DAG, type DAGMember, type Dependency } from "./dag/dag.js";
 export { RunResult, type AssetExecution, type ExecutionStatus } from "./runner/run-result.js";
@@ -112,6 +112,7 @@ export {
   assetCoverage,
   coverage,
   type Coverage,
+  type CoverageDimension,
   type CoverageOptions,
   type DestinationCounts,
   type DestinationCoverage,

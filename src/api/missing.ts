@@ -1,5 +1,7 @@
 import {
   ListPartitionConfig,
+  MultiPartitionConfig,
+  timeConfigOf,
   periodsWithin,
   spanning,
   TimeGranularity,
@@ -12,6 +14,7 @@ import type { Asset } from "../asset/asset.js";
 import type { Project } from "./project.js";
 import { both, MATERIALIZABLE, partitioned, selectAssets } from "./select.js";
 import { resolveScope } from "./scope.js";
+import { valuesFor } from "./multi-scope.js";
 import type { PlanOptions } from "./plan.js";
 
 /** Options of `missingPlanOptions` (on the command line, `--missing`). */
@@ -63,6 +66,10 @@ export async function missingPlanOptions(project: Project, options: PlanOptions,
     else if (config instanceof TimePartitionConfig) {
       const within = periodsWithin(scoped, config);
       if (within) own.set(asset, { ...coverageOptions, window: String(within) });
+    } else if (config instanceof MultiPartitionConfig && config.timeDimension) {
+      // Its periods inside the range, crossed with the values the plan runs.
+      const within = periodsWithin(scoped, config.timeDimension.config);
+      if (within) own.set(asset, { ...coverageOptions, window: String(config.over(within, valuesFor(config, options.values))) });
     }
   }
   const covered = [...own.keys()];
@@ -106,7 +113,12 @@ export function spanOf(
   const ranges: TimePartitionWindow[] = [];
   assets.forEach((asset, i) => {
     const { first, last } = coverages[i]!;
-    if (asset.partitioning instanceof TimePartitionConfig && first && last) ranges.push(asset.partitioning.window(first, last));
+    const time = timeConfigOf(asset.partitioning);
+    if (!time || !first || !last) return;
+    // A multi asset's first and last keys are its first combination's first period and its last one's last.
+    const at = asset.partitioning instanceof MultiPartitionConfig ? asset.partitioning.dimensions.findIndex((d) => d.kind === "time") : -1;
+    const part = (key: string) => (at < 0 ? key : key.split("|")[at]!);
+    ranges.push(time.window(part(first), part(last)));
   });
   if (ranges.length > 0) {
     const finest = TimeGranularity.all.find((g) => ranges.some((r) => r.granularity === g))!;

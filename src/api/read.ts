@@ -5,6 +5,8 @@ import { ConfigError } from "../errors.js";
 import { TableData } from "../representation/index.js";
 import { findAsset, type Project } from "./project.js";
 import { resolveScope, type ScopeOptions } from "./scope.js";
+import { multiOverTime } from "./multi-scope.js";
+import { MultiPartitionConfig, TimePartitionWindow } from "../partitioning/index.js";
 
 /** What `readAsset` returns: rows typed by the effective schema, or a non-tabular value. */
 export interface ReadResult {
@@ -27,7 +29,12 @@ export async function readAsset(
   options: ScopeOptions & { limit?: number; destination?: string } = {},
 ): Promise<ReadResult> {
   const asset = findAsset(project, key);
-  const window = resolveScope([asset], options);
+  const scoped = resolveScope([asset], options);
+  // A range of time (or one period) read from a multi-partitioned asset: its every value, or those `values` names.
+  const window =
+    asset.partitioning instanceof MultiPartitionConfig && scoped instanceof TimePartitionWindow
+      ? multiOverTime(asset.partitioning, scoped, options.values)
+      : scoped;
   const [name, destination] =
     options.destination === undefined
       ? [asset.destinationKeys[0] ?? "", asset.requireDestination("read")]

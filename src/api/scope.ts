@@ -1,8 +1,12 @@
 import type { Asset } from "../asset/asset.js";
 import { ConfigError, PartitionError } from "../errors.js";
 import { calendarDateIn } from "../partitioning/dates.js";
+import { checkValues, multiOverTime, multiScope, valuesFor } from "./multi-scope.js";
 import {
   ListPartitionConfig,
+  MultiPartitionConfig,
+  timeConfigOf,
+  type MultiValues,
   TimeGranularity,
   TimePartitionConfig,
   TimePartitionWindow,
@@ -23,6 +27,11 @@ export interface ScopeOptions {
   readonly tz?: string;
   /** The instant lookback counts back from (default: now). */
   readonly now?: Date;
+  /**
+   * Narrows the list dimensions of multi-partitioned assets: `{ region: ["eu", "us"] }` runs (or
+   * reads) only those values of a window; a dimension not named keeps all its values.
+   */
+  readonly values?: MultiValues;
 }
 
 /**
@@ -37,6 +46,7 @@ export function resolveScope(assets: readonly Asset[], options: ScopeOptions): P
   if ((options.offset !== undefined || options.tz !== undefined) && options.lookback === undefined) {
     throw new ConfigError((o) => `${o(options.offset !== undefined ? "offset" : "tz")} only applies with ${o("lookback")}`);
   }
+  checkValues(assets, options.values);
   if (given.length === 0) return null;
   const partitioned = assets.filter((a) => a.partitioning);
   if (partitioned.length === 0) {
@@ -46,12 +56,16 @@ export function resolveScope(assets: readonly Asset[], options: ScopeOptions): P
     );
   }
   // A project may mix time and list partitionings: the text says which it names.
-  const timed = partitioned.find((a) => a.partitioning instanceof TimePartitionConfig);
+  const timed =
+    partitioned.find((a) => a.partitioning instanceof TimePartitionConfig) ?? partitioned.find((a) => timeConfigOf(a.partitioning));
   if (options.lookback !== undefined) return lookbackWindow(timed ?? partitioned[0]!, options);
   // Not trimmed: a list value may hold spaces (" ", "x "); time keys are trimmed where they are parsed.
   const text = (options.partition ?? options.window)!;
   if (options.partition !== undefined && text.includes(".."))
     throw new ConfigError((o) => `${o("partition")} takes one key, got "${text}"; use ${o("window")} for a range`);
+  const multi = partitioned.find((a) => a.partitioning instanceof MultiPartitionConfig)?.partitioning as MultiPartitionConfig | undefined;
+  const own = multi ? multiScope(multi, text, options.partition !== undefined, options.values) : null;
+  if (own) return own;
   const listed = partitioned.find((a) => a.partitioning instanceof ListPartitionConfig)?.partitioning as ListPartitionConfig | undefined;
   if (listed && (!timed || !namesTime(text))) {
     const [first, last = first] = text.split("..") as [string, string?];
@@ -79,9 +93,13 @@ function namesTime(text: string): boolean {
 }
 
 function lookbackWindow(asset: Asset, options: ScopeOptions): PartitionWindow {
-  const config = asset.partitioning;
-  if (!(config instanceof TimePartitionConfig))
-    throw new ConfigError((o) => `${o("lookback")} needs a time-partitioned asset; "${asset.qualifiedKey}" is partitioned by a list`);
+  // A multi asset counts back in its time dimension's periods (every value of each).
+  const config = timeConfigOf(asset.partitioning);
+  if (!config)
+    throw new ConfigError(
+      (o) =>
+        `${o("lookback")} needs a time-partitioned asset; "${asset.qualifiedKey}" is partitioned by ${asset.partitioning instanceof MultiPartitionConfig ? "lists only" : "a list"}`,
+    );
   const window = TimePartitionWindow.lookback({
     now: options.now ?? new Date(),
     lookback: options.lookback!,
@@ -101,9 +119,10 @@ function lookbackWindow(asset: Asset, options: ScopeOptions): PartitionWindow {
  * The window a command's window text names for one asset of a project: a range of time gives
  * a time-partitioned asset the periods of its own granularity that cover it (a month for some
  * of its days), and a list-partitioned asset all its values (null); otherwise as
- * `resolveScope` reads it.
+ * `resolveScope` reads it. A multi-partitioned asset gets its periods covering the range crossed
+ * with its values (`values` narrows them), and no window (null) without a time dimension.
  */
-export function assetWindow(asset: Asset, text: string): PartitionWindow | null {
+export function assetWindow(asset: Asset, text: string, values?: MultiValues): PartitionWindow | null {
   const config = asset.partitioning;
   if (config && namesTime(text)) {
     if (config instanceof ListPartitionConfig) return null;
@@ -111,6 +130,9 @@ export function assetWindow(asset: Asset, text: string): PartitionWindow | null 
       const range = TimePartitionWindow.parse(text);
       return range.granularity === config.granularity ? range : new TimeWindowMapping().map(range, config);
     }
+    if (config instanceof MultiPartitionConfig) return multiOverTime(config, TimePartitionWindow.parse(text), values);
   }
-  return resolveScope([asset], { window: text });
+  // Only its own share of `values`: the others name dimensions of other assets.
+  const own = config instanceof MultiPartitionConfig && values ? valuesFor(config, values) : undefined;
+  return resolveScope([asset], { window: text, ...(own ? { values: own } : {}) });
 }

@@ -6,7 +6,16 @@ import type { Asset } from "../asset/asset.js";
 import { RecordCache, type Staleness } from "../asset/staleness.js";
 import { orderedCounts } from "../destination/row-count.js";
 import { ConfigError } from "../errors.js";
-import { periodsWithin, TimePartitionConfig, TimePartitionWindow, upstreamWindow, type PartitionWindow } from "../partitioning/index.js";
+import {
+  MultiPartitionConfig,
+  periodsWithin,
+  TimePartitionConfig,
+  TimePartitionWindow,
+  upstreamWindow,
+  type MultiValues,
+  type PartitionWindow,
+} from "../partitioning/index.js";
+import { valuesFor } from "./multi-scope.js";
 import { graphStaleness } from "./coverage/stale.js";
 import { spanOf } from "./missing.js";
 import type { PlanOptions } from "./plan.js";
@@ -33,7 +42,7 @@ export async function stalePlanOptions(project: Project, options: PlanOptions): 
   const reasons = new Map<string, Staleness>();
   // Upstream first (the selection's order), so a partition rebuilt upstream is known when its readers are looked at.
   for (const asset of assets) {
-    const window = ownWindow(asset, scoped);
+    const window = ownWindow(asset, scoped, options.values);
     if (window === undefined) continue;
     const found = await graphStaleness(asset, project.dag, window, records);
     for (const [key, why] of await rebuiltUpstream(asset, project, reasons, window, records)) (found[key] ??= []).push(why);
@@ -85,10 +94,15 @@ export function checkStaleOptions(options: { readonly stale?: unknown; readonly 
  * periods lying wholly inside it, as the plan runs them. Undefined when none lies inside it
  * (nothing of the asset to look at); null for no window (every stored partition).
  */
-function ownWindow(asset: Asset, scoped: PartitionWindow | null): PartitionWindow | null | undefined {
-  if (!scoped || !asset.partitioning) return null;
-  if (scoped instanceof TimePartitionWindow && asset.partitioning instanceof TimePartitionConfig)
-    return periodsWithin(scoped, asset.partitioning) ?? undefined;
+function ownWindow(asset: Asset, scoped: PartitionWindow | null, values: MultiValues | undefined): PartitionWindow | null | undefined {
+  const config = asset.partitioning;
+  if (!scoped || !config) return null;
+  if (scoped instanceof TimePartitionWindow && config instanceof TimePartitionConfig) return periodsWithin(scoped, config) ?? undefined;
+  // A multi asset's periods inside the range, crossed with the values the plan runs.
+  if (scoped instanceof TimePartitionWindow && config instanceof MultiPartitionConfig && config.timeDimension) {
+    const within = periodsWithin(scoped, config.timeDimension.config);
+    return within ? config.over(within, valuesFor(config, values)) : undefined;
+  }
   return scoped instanceof TimePartitionWindow ? undefined : scoped;
 }
 

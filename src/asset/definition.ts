@@ -60,10 +60,12 @@ export interface AssetOptions<
   Out,
   K extends string = string,
   St extends ConformStrategy | undefined = ConformStrategy | undefined,
+  P extends PartitionConfig | null = PartitionConfig | null,
 > {
   /** Starts with a letter; letters, digits and underscores. */
   readonly key: K;
-  readonly partitioning?: PartitionConfig | null;
+  /** How the asset is partitioned; its kind types `context.partition` (a multi partitioning's `keys` by dimension name). */
+  readonly partitioning?: P;
   readonly schema?: S;
   /** "reconcile" turns what run returns (text from a file, say) into the schema's types: run's return is then not typed by the schema. */
   readonly strategy?: St;
@@ -88,7 +90,7 @@ export interface AssetOptions<
    * Produces the data of the run's partition or window. With a zod `schema`, what it returns is
    * typed by the schema's input: a misspelt or mistyped field is a type error in the editor.
    */
-  run(context: ExecutionContext, dependencies: Dependencies<R, O>): RunReturn<S, Out, St>;
+  run(context: ExecutionContext<P>, dependencies: Dependencies<R, O>): RunReturn<S, Out, St>;
 }
 
 /** What `run` returns: with a zod schema, data of the schema's input rows; else anything (inferred). */
@@ -141,7 +143,8 @@ export function asset<
   Out = unknown,
   const K extends string = string,
   const St extends ConformStrategy | undefined = undefined,
->(options: AssetOptions<S, R, O, Out, K, St>): AssetDefinition<S, Out, K> {
+  P extends PartitionConfig | null = PartitionConfig | null,
+>(options: AssetOptions<S, R, O, Out, K, St, P>): AssetDefinition<S, Out, K> {
   const key = checkKey(options?.key, "asset") as K;
   if (typeof options.run !== "function") throw new ConfigError(`asset "${key}": run must be a function`);
   if (options.partitioning != null && !(options.partitioning instanceof PartitionConfig)) {

@@ -1,7 +1,7 @@
 // Where a time-partitioned asset's partitions begin when it declares no `start`: a weekly
 // rollup of daily orders has nothing to read before the first day of orders, so its range
 // begins with the first week that reads any of them. Planning and coverage both ask.
-import { TimePartitionConfig } from "../partitioning/index.js";
+import { timeConfigOf } from "../partitioning/index.js";
 import type { Asset } from "./asset.js";
 import type { AssetGraph } from "./dependencies.js";
 
@@ -24,15 +24,16 @@ export function effectiveStart(graph: AssetGraph, asset: Asset): EffectiveStart 
 
 function startOf(graph: AssetGraph, asset: Asset, seen: Map<Asset, EffectiveStart | null>): EffectiveStart | null {
   if (seen.has(asset)) return seen.get(asset)!;
-  const config = asset.partitioning;
-  if (!(config instanceof TimePartitionConfig)) return null;
+  // A multi partitioning's periods begin as its time dimension's do.
+  const config = timeConfigOf(asset.partitioning);
+  if (!config) return null;
   if (config.start) return { start: config.start, upstream: null };
   seen.set(asset, null);
   const g = config.granularity;
   let found: EffectiveStart | null = null;
   for (const dependency of graph.dependencies(asset)) {
     const upstream = dependency.asset;
-    if (dependency.optional || !upstream || !(upstream.partitioning instanceof TimePartitionConfig)) continue;
+    if (dependency.optional || !upstream || !timeConfigOf(upstream.partitioning)) continue;
     const bound = startOf(graph, upstream, seen);
     if (!bound) continue;
     // The period holding the upstream's first one reads it; an offset of -1 (the previous

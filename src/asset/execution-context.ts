@@ -1,5 +1,12 @@
 import { PartitionError } from "../errors.js";
-import { TimePartition, type Partition, type PartitionWindow } from "../partitioning/index.js";
+import {
+  MultiPartition,
+  TimePartition,
+  type MultiPartitionConfig,
+  type Partition,
+  type PartitionConfig,
+  type PartitionWindow,
+} from "../partitioning/index.js";
 import type { Asset } from "./asset.js";
 import type { LogLevel } from "./events.js";
 
@@ -11,13 +18,25 @@ export interface Logger {
   error(message: string): void;
 }
 
-/** What an asset's `run` is told about its execution. */
-export class ExecutionContext {
+/**
+ * The partition a run of an asset partitioned by `P` is given: of a multi partitioning, a
+ * `MultiPartition` whose `keys` are typed by its dimensions' names, never null unless the
+ * partitioning allows windows (a window of several has no one partition); else a Partition or null.
+ */
+export type PartitionOf<P> =
+  P extends MultiPartitionConfig<infer N, infer O>
+    ? O extends { readonly allowWindow?: false | undefined }
+      ? MultiPartition<N>
+      : MultiPartition<N> | null
+    : Partition | null;
+
+/** What an asset's `run` is told about its execution; `P` is the asset's partitioning, which types `partition`. */
+export class ExecutionContext<P extends PartitionConfig | null = PartitionConfig | null> {
   readonly asset: Asset;
   /** The run's window, or null for an unpartitioned asset. */
   readonly window: PartitionWindow | null;
-  /** The partition when the window holds exactly one, else null. */
-  readonly partition: Partition | null;
+  /** The partition when the window holds exactly one, else null (see PartitionOf). */
+  readonly partition: PartitionOf<P>;
   readonly runId: string;
   readonly backfillId: string | undefined;
   readonly logger: Logger;
@@ -37,7 +56,7 @@ export class ExecutionContext {
   }) {
     this.asset = options.asset;
     this.window = options.window;
-    this.partition = options.window?.length === 1 ? options.window.partitions[0]! : null;
+    this.partition = (options.window?.length === 1 ? options.window.partitions[0]! : null) as PartitionOf<P>;
     this.runId = options.runId;
     this.backfillId = options.backfillId;
     const log = options.log;
@@ -51,11 +70,15 @@ export class ExecutionContext {
     Object.freeze(this);
   }
 
-  /** The start of the run's time partition; PartitionError when the run is not one time partition. */
+  /**
+   * The start of the run's time partition (of a multi partition, its time dimension's);
+   * PartitionError when the run is not one partition with a period.
+   */
   get partitionDate(): Date {
     if (this.partition instanceof TimePartition) return new Date(this.partition.value.getTime());
+    if (this.partition instanceof MultiPartition && this.partition.partitionDate) return this.partition.partitionDate;
     const what = this.partition
-      ? `the list partition "${this.partition.key}"`
+      ? `the ${this.partition instanceof MultiPartition ? "multi partition without a time dimension" : "list partition"} "${this.partition.key}"`
       : this.window
         ? `the window ${String(this.window)}`
         : "no partition";

@@ -8,6 +8,7 @@ export type { DimensionConfig, MultiDimension, MultiDimensions } from "./multi-d
 export { parseMultiValues } from "./multi-key.js";
 export { MultiPartition, type DimensionPartition, type MultiPartitionPart } from "./multi-partition.js";
 export { MultiPartitionWindow, type MultiValues } from "./multi-window.js";
+export { listDimensionFor, timeConfigOf } from "./multi-mapping.js";
 export { date } from "./date.js";
 export {
   edgeProblem,

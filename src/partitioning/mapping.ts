@@ -3,6 +3,9 @@ import { describeValue } from "../text/describe-value.js";
 import type { PartitionConfig } from "./base.js";
 import { type PartitionWindow } from "./base.js";
 import { ListPartitionConfig } from "./list.js";
+import { MultiPartitionConfig } from "./multi.js";
+import { MultiPartitionWindow } from "./multi-window.js";
+import { multiEdgeProblem, multiUpstreamWindow } from "./multi-mapping.js";
 import { TimePartitionConfig, TimePartitionWindow } from "./time.js";
 import type { TimeGranularity } from "./granularity.js";
 
@@ -110,6 +113,8 @@ export function edgeProblem(upstream: EdgeEnd, downstream: EdgeEnd, mapping: Tim
   const up = upstream.partitioning;
   const down = downstream.partitioning;
   const edge = `asset "${downstream.key}" (${describeConfig(down)}) requires "${upstream.key}" (${describeConfig(up)})`;
+  if (up instanceof MultiPartitionConfig || down instanceof MultiPartitionConfig)
+    return multiEdgeProblem(edge, upstream.key, downstream.key, up, down, mapping);
   if (mapping && !(up instanceof TimePartitionConfig && down instanceof TimePartitionConfig)) {
     return `${edge} with a time mapping (${mapping.describe()}): it applies only when both are partitioned by time; remove it`;
   }
@@ -140,6 +145,8 @@ export function upstreamWindow(
   mapping: TimeWindowMapping | null,
 ): PartitionWindow | null {
   if (!upstream) return null;
+  if (upstream instanceof MultiPartitionConfig || window instanceof MultiPartitionWindow)
+    return multiUpstreamWindow(upstream, window, mapping ?? DEFAULT);
   if (upstream instanceof TimePartitionConfig && window instanceof TimePartitionWindow) return (mapping ?? DEFAULT).map(window, upstream);
   if (!window && upstream instanceof ListPartitionConfig) return upstream.all();
   return window;
@@ -151,6 +158,7 @@ function describeConfig(config: PartitionConfig | null): string {
   if (!config) return "unpartitioned";
   if (config instanceof TimePartitionConfig) return `by ${config.granularity.name}`;
   if (config instanceof ListPartitionConfig) return `by list ${config.values.join(",")}`;
+  if (config instanceof MultiPartitionConfig) return `by ${config.describe()}`;
   return `by ${config.kind}`;
 }
 

@@ -27,7 +27,7 @@ export interface MultiPartitionPart {
  * a value of each list. Its key joins the dimensions' keys with "|" in declared order. Build one
  * with `config.partition(key)`.
  */
-export class MultiPartition extends Partition {
+export class MultiPartition<N extends string = string> extends Partition {
   readonly config: MultiPartitionConfig;
   /** `2026-01-05|eu`. */
   readonly key: string;
@@ -36,7 +36,7 @@ export class MultiPartition extends Partition {
   /** The dimensions' partitions, in declared order. */
   readonly parts: readonly DimensionPartition[];
   #dimensions: readonly MultiPartitionPart[] | undefined;
-  #keys: Readonly<Record<string, string>> | undefined;
+  #keys: Readonly<Record<N, string>> | undefined;
   #value: Readonly<Record<string, Date | string>> | undefined;
   #window: MultiPartitionWindow | undefined;
 
@@ -79,8 +79,11 @@ export class MultiPartition extends Partition {
   }
 
   /** The dimensions' keys by name: `{ date: "2026-01-05", region: "eu" }`. */
-  get keys(): Readonly<Record<string, string>> {
-    return (this.#keys ??= Object.freeze(Object.fromEntries(this.config.dimensions.map((d, i) => [d.name, this.parts[i]!.key]))));
+  get keys(): Readonly<Record<N, string>> {
+    return (this.#keys ??= Object.freeze(Object.fromEntries(this.config.dimensions.map((d, i) => [d.name, this.parts[i]!.key]))) as Record<
+      N,
+      string
+    >);
   }
 
   /** The dimensions' values by name: the period start (a Date) for time, the value for a list. */

@@ -5,7 +5,7 @@ import { PartitionConfig, type PartitionDefinition } from "./base.js";
 import type { TimeGranularity } from "./granularity.js";
 import type { ListPartitionConfig } from "./list.js";
 import { ListPartition } from "./list.js";
-import { readDimensions, shapeOf, type MultiDimension, type MultiDimensions } from "./multi-dimensions.js";
+import { readDimensions, shapeOf, type DimensionConfig, type MultiDimension, type MultiDimensions } from "./multi-dimensions.js";
 import { keysOfRecord, splitKey, splitNamed } from "./multi-key.js";
 import { MultiPartition, type DimensionPartition } from "./multi-partition.js";
 import { MultiPartitionWindow, type MultiValues } from "./multi-window.js";
@@ -29,8 +29,15 @@ export type TimeDimension = MultiDimension & { readonly kind: "time"; readonly c
 /** A list dimension, its config known to be a list partitioning. */
 export type ListDimension = MultiDimension & { readonly kind: "list"; readonly config: ListPartitionConfig };
 
-/** An asset partitioned by several dimensions: a day and a region, a month and a market. */
-export class MultiPartitionConfig extends PartitionConfig {
+/**
+ * An asset partitioned by several dimensions: a day and a region, a month and a market. `N`
+ * (the dimensions' names) types a partition's `keys`; `O` (the options given) says whether a
+ * run may cover a window, which types an asset's `context.partition` (see PartitionOf).
+ */
+export class MultiPartitionConfig<
+  const N extends string = string,
+  const O extends MultiPartitionOptions = Record<never, never>,
+> extends PartitionConfig {
   readonly kind = "multi";
   /** The dimensions, in declared order. */
   readonly dimensions: readonly MultiDimension[];
@@ -43,7 +50,7 @@ export class MultiPartitionConfig extends PartitionConfig {
   /** Each list's partitions, made once: every window and key shares them. */
   private readonly lists: ReadonlyMap<string, ReadonlyMap<string, ListPartition>>;
 
-  constructor(dimensions: MultiDimensions, options: MultiPartitionOptions = {}) {
+  constructor(dimensions: Readonly<Record<N, DimensionConfig>>, options?: O) {
     // The base wants the column first; the dimensions are read (and checked) again below.
     super(
       readDimensions(dimensions)
@@ -85,7 +92,7 @@ export class MultiPartitionConfig extends PartitionConfig {
    * counts store it), or of the dimensions' keys by name (`{ date: "2026-01-05", region: "eu" }`).
    * PartitionError naming the key (and the asset, when given) and what is expected.
    */
-  partition(key: string | Readonly<Record<string, string>>, assetKey?: string): MultiPartition {
+  partition(key: string | Readonly<Record<string, string>>, assetKey?: string): MultiPartition<N> {
     const keys =
       typeof key === "object" && key !== null ? keysOfRecord(this.dimensions, key, assetKey) : splitKey(this.dimensions, key, assetKey);
     const given = typeof key === "string" ? `partition key ${JSON.stringify(key)}` : `partition keys ${JSON.stringify(key)}`;
@@ -93,7 +100,7 @@ export class MultiPartitionConfig extends PartitionConfig {
   }
 
   /** The partition of a key joined by "|": `fromKey("2026-01-05|eu")`. */
-  fromKey(key: string, assetKey?: string): MultiPartition {
+  fromKey(key: string, assetKey?: string): MultiPartition<N> {
     return this.partition(key, assetKey);
   }
 
@@ -211,7 +218,7 @@ export class MultiPartitionConfig extends PartitionConfig {
    * The partition of the dimensions' keys in declared order, each read by its kind; a
    * PartitionError starts with `given`, what the caller was handed.
    */
-  partitionOf(keys: readonly string[], given = `partition keys ${JSON.stringify(keys)}`): MultiPartition {
+  partitionOf(keys: readonly string[], given = `partition keys ${JSON.stringify(keys)}`): MultiPartition<N> {
     if (!Array.isArray(keys) || keys.length !== this.dimensions.length)
       throw new PartitionError(`${given}: expected ${this.dimensions.length} keys in the order ${this.shape}, got ${describeValue(keys)}`);
     const parts: DimensionPartition[] = this.dimensions.map((d, i) => {
@@ -223,7 +230,7 @@ export class MultiPartitionConfig extends PartitionConfig {
         throw new PartitionError(`${given}, dimension "${d.name}": ${error.message}`);
       }
     });
-    return new MultiPartition(this, parts);
+    return new MultiPartition(this, parts) as MultiPartition<N>;
   }
 }
 

@@ -5,7 +5,14 @@ import type { Asset } from "../asset/asset.js";
 import type { AssetGraph } from "../asset/dependencies.js";
 import { effectiveStart } from "../asset/effective-start.js";
 import { ConfigError, PartitionError } from "../errors.js";
-import { TimePartitionConfig, TimePartitionWindow, type PartitionWindow } from "../partitioning/index.js";
+import {
+  MultiPartitionConfig,
+  MultiPartitionWindow,
+  TimePartitionConfig,
+  TimePartitionWindow,
+  type MultiValues,
+  type PartitionWindow,
+} from "../partitioning/index.js";
 import { formatCount } from "../text/english.js";
 import { checkRunWindow } from "./run.js";
 import { runsUnpartitioned, shardOf, type Shard } from "./shard.js";
@@ -74,6 +81,11 @@ export interface PlanningOptions {
    * (as `backfill` runs a window).
    */
   readonly perPartition?: boolean;
+  /**
+   * The values of the list dimensions multi-partitioned assets run over a window of time, by
+   * dimension name (`{ region: ["eu", "us"] }`); a dimension not named runs all its values.
+   */
+  readonly values?: MultiValues;
 }
 
 /**
@@ -83,22 +95,39 @@ export interface PlanningOptions {
  */
 export const MAX_PLANNED_PARTITIONS = 1_000_000;
 
-/** Refuses a window holding more than MAX_PLANNED_PARTITIONS partitions of one selected asset, before any is listed. */
-function checkPlanSize(assets: readonly Asset[], window: PartitionWindow | null): void {
+/**
+ * Refuses a window holding more than MAX_PLANNED_PARTITIONS partitions of one selected asset,
+ * before any is listed: a multi-partitioned asset counts its periods times its values.
+ */
+function checkPlanSize(assets: readonly Asset[], window: PartitionWindow | null, values: MultiValues | undefined): void {
+  if (window instanceof MultiPartitionWindow) return refuseOver(window.length, String(window), "multi", window.config, assets);
   if (!(window instanceof TimePartitionWindow)) return;
   const [start, end] = window.bounds;
   for (const asset of assets) {
     const config = asset.partitioning;
-    if (!(config instanceof TimePartitionConfig)) continue;
+    const time = config instanceof MultiPartitionConfig ? config.timeDimension?.config : config;
+    if (!(time instanceof TimePartitionConfig)) continue;
     // Only what lies after the asset's own start is planned.
-    const from = config.start && config.start > start ? config.start : start;
+    const from = time.start && time.start > start ? time.start : start;
     if (from >= end) continue;
-    const count = new TimePartitionWindow(from, new Date(end.getTime() - 1), config.granularity).length;
-    if (count <= MAX_PLANNED_PARTITIONS) continue;
-    throw new PartitionError(
-      `window ${String(window)} holds ${formatCount(count)} ${config.granularity.name} partitions of asset "${asset.qualifiedKey}": expected at most ${formatCount(MAX_PLANNED_PARTITIONS)} in one plan (run it in parts)`,
-    );
+    const periods = new TimePartitionWindow(from, new Date(end.getTime() - 1), time.granularity);
+    const count = config instanceof MultiPartitionConfig ? multiCount(config, periods, values) : periods.length;
+    const what = config instanceof MultiPartitionConfig ? `${time.granularity.name} x value` : time.granularity.name;
+    refuseOver(count, String(window), what, config!, [asset]);
   }
+}
+
+/** How many combinations a multi asset runs over its periods: values narrowed by name, all the others. */
+function multiCount(config: MultiPartitionConfig, periods: TimePartitionWindow, values: MultiValues | undefined): number {
+  return config.listDimensions.reduce((n, d) => n * (values?.[d.name]?.length ?? d.config.values.length), periods.length);
+}
+
+function refuseOver(count: number, window: string, what: string, config: object, assets: readonly Asset[]): void {
+  if (count <= MAX_PLANNED_PARTITIONS) return;
+  const asset = assets.find((a) => a.partitioning === config) ?? assets.find((a) => a.partitioning instanceof MultiPartitionConfig);
+  throw new PartitionError(
+    `window ${window} holds ${formatCount(count)} ${what} partitions${asset ? ` of asset "${asset.qualifiedKey}"` : ""}: expected at most ${formatCount(MAX_PLANNED_PARTITIONS)} in one plan (run it in parts)`,
+  );
 }
 
 /**
@@ -112,7 +141,7 @@ export function planExecution(
   options: PlanningOptions = {},
 ): Plan {
   const order = checkOrder(options.order);
-  checkPlanSize(assets, window);
+  checkPlanSize(assets, window, options.values);
   if (!options.perPartition && needsStages(graph, assets, window)) return stagedPlan(graph, assets, window, { ...options, order });
   checkDerivedStarts(graph, assets, window);
   const partitioned = assets.filter((a) => a.partitioning);
@@ -136,7 +165,7 @@ export function planExecution(
       skipped: [],
     };
   }
-  const ordered = order === "newest" ? [...window.partitions].reverse() : [...window.partitions];
+  const ordered = window.ordered(order);
   const partitions = shardOf(ordered, options.shard).filter((p) => !options.only || options.only.has(p.key));
   for (const partition of partitions) checkRunWindow(partitioned, partition);
   const schedule: Stage[] = [];

@@ -4,12 +4,16 @@ import type { AssetGraph } from "../asset/dependencies.js";
 import { PartitionError } from "../errors.js";
 import {
   ListPartitionConfig,
+  MultiPartitionConfig,
+  MultiPartitionWindow,
+  PartitionWindow,
+  type MultiValues,
   periodsWithin,
   TimePartitionConfig,
   TimePartitionWindow,
   type Partition,
   type TimeGranularity,
-  type PartitionWindow,
+  type PartitionConfig,
 } from "../partitioning/index.js";
 import type { Plan, PlanningOptions, SkippedAsset } from "./plan.js";
 import { runsUnpartitioned, shardOf } from "./shard.js";
@@ -26,7 +30,7 @@ import { laneOf, readsAcrossPartitions, stageNumbers, type Slot, type Stage } fr
  */
 export function needsStages(dag: AssetGraph, assets: readonly Asset[], window: PartitionWindow | null): boolean {
   const partitioned = assets.filter((a) => a.partitioning);
-  if (!window) return partitioned.length > 0 && partitioned.every((a) => a.partitioning instanceof ListPartitionConfig);
+  if (!window) return partitioned.length > 0 && partitioned.every((a) => listsOnly(a.partitioning));
   const lanes = new Set(partitioned.map((a) => laneOf(a.partitioning)));
   if (lanes.size > 1) return true;
   const windowLane = window instanceof TimePartitionWindow ? `time:${window.granularity.name}` : null;
@@ -36,6 +40,23 @@ export function needsStages(dag: AssetGraph, assets: readonly Asset[], window: P
     return true;
   return readsAcrossPartitions(dag, partitioned);
 }
+
+/** Whether a partitioning runs all its values without a window: a list, or a multi partitioning of lists only. */
+function listsOnly(config: PartitionConfig | null): boolean {
+  return config instanceof ListPartitionConfig || (config instanceof MultiPartitionConfig && !config.timeDimension);
+}
+
+/** An asset's partitions in a window: a window (its `ordered` says how a run takes them) or a list. */
+type Partitions = PartitionWindow | readonly Partition[];
+
+/** The partitions in run order: a multi window takes the newest period first, each period's values in declared order. */
+function inOrder(partitions: Partitions, order: "newest" | "oldest"): readonly Partition[] {
+  if (partitions instanceof PartitionWindow) return partitions.ordered(order);
+  return order === "newest" ? [...partitions].reverse() : partitions;
+}
+
+const lengthOf = (partitions: Partitions) => partitions.length;
+const keysOf = (partitions: Partitions) => (partitions instanceof PartitionWindow ? partitions.keys : partitions.map((p) => p.key));
 
 /**
  * The window gives no selected asset anything to run. The message says why for each asset;
@@ -70,9 +91,9 @@ export function stagedPlan(
   const numbers = stageNumbers(dag, assets);
   const skipped: SkippedAsset[] = [];
   // Per stage and partitioning, the assets and each one's partitions (their starts may differ).
-  const groups = new Map<string, { stage: number; members: Array<{ asset: Asset; partitions: readonly Partition[] | null }> }>();
+  const groups = new Map<string, { stage: number; members: Array<{ asset: Asset; partitions: Partitions | null }> }>();
   for (const asset of assets) {
-    const partitions = partitionsOf(dag, asset, window);
+    const partitions = partitionsOf(dag, asset, window, options.values);
     if (partitions !== null && "reason" in partitions) {
       skipped.push({ asset: asset.qualifiedKey, ...partitions });
       continue;
@@ -110,16 +131,16 @@ export function stagedPlan(
 
 /** The slots of one stage and partitioning: each partition, with the members that have it. */
 function slotsOf(
-  members: ReadonlyArray<{ asset: Asset; partitions: readonly Partition[] | null }>,
+  members: ReadonlyArray<{ asset: Asset; partitions: Partitions | null }>,
   options: PlanningOptions & { readonly order: "newest" | "oldest" },
 ): Slot[] {
   if (members[0]!.partitions === null) {
     return runsUnpartitioned(options.shard) ? [{ partition: null, assets: members.map((m) => m.asset) }] : [];
   }
   // The members share a partitioning; the one starting first has every partition of the others.
-  const widest = members.reduce((a, b) => (b.partitions!.length > a.partitions!.length ? b : a)).partitions!;
-  const ordered = options.order === "newest" ? [...widest].reverse() : [...widest];
-  const keys = members.map((m) => new Set(m.partitions!.map((p) => p.key)));
+  const widest = members.reduce((a, b) => (lengthOf(b.partitions!) > lengthOf(a.partitions!) ? b : a)).partitions!;
+  const ordered = inOrder(widest, options.order);
+  const keys = members.map((m) => new Set(keysOf(m.partitions!)));
   const wanted = (asset: Asset, key: string) => !options.onlyByAsset || (options.onlyByAsset.get(asset.qualifiedKey)?.has(key) ?? false);
   return shardOf(ordered, options.shard)
     .filter((p) => !options.only || options.only.has(p.key))
@@ -143,15 +164,14 @@ function timePartitionsOf(
   asset: Asset,
   config: TimePartitionConfig,
   window: TimePartitionWindow,
-): readonly Partition[] | Skip {
+): TimePartitionWindow | Skip {
   const g = config.granularity;
   const bound = effectiveStart(dag, asset);
   const windowEnd = window.granularity.advance(window.end, 1);
   if (bound && windowEnd <= bound.start) return { reason: `the window ${String(window)} ends before ${startPhrase(g, bound)}` };
   const within = periodsWithin(window, config);
   const from = within && bound && within.start < bound.start ? bound.start : within?.start;
-  if (within && from! <= within.end)
-    return from === within.start ? within.partitions : new TimePartitionWindow(from!, within.end, g).partitions;
+  if (within && from! <= within.end) return from === within.start ? within : new TimePartitionWindow(from!, within.end, g);
   const first = bound && bound.start > window.start ? bound.start : g.truncate(window.start);
   const holding = new TimePartitionWindow(first, g.truncate(new Date(windowEnd.getTime() - 1)), g);
   return {
@@ -166,9 +186,15 @@ export function startPhrase(g: TimeGranularity, bound: EffectiveStart): string {
 }
 
 /** An asset's partitions in the window (null: unpartitioned), or why it has none. */
-function partitionsOf(dag: AssetGraph, asset: Asset, window: PartitionWindow | null): readonly Partition[] | null | Skip {
+function partitionsOf(
+  dag: AssetGraph,
+  asset: Asset,
+  window: PartitionWindow | null,
+  values: MultiValues | undefined,
+): Partitions | null | Skip {
   const config = asset.partitioning;
   if (!config) return null;
+  if (config instanceof MultiPartitionConfig) return multiPartitionsOf(dag, asset, config, window, values);
   if (config instanceof TimePartitionConfig) {
     if (!(window instanceof TimePartitionWindow))
       return {
@@ -189,4 +215,37 @@ function partitionsOf(dag: AssetGraph, asset: Asset, window: PartitionWindow | n
     return inList.length > 0 ? inList : { reason: `none of its values (${config.values.join(", ")}) is in the window ${String(window)}` };
   }
   return { reason: `partitioned by ${config.kind}, which a project-wide window does not reach: select it alone` };
+}
+
+/**
+ * A multi-partitioned asset's partitions in a window: a range of time gives its periods lying
+ * wholly inside it (as a time asset's) crossed with its values, narrowed by `values`; a multi
+ * window of its own is taken as it is; no window gives a partitioning of lists all its values.
+ */
+function multiPartitionsOf(
+  dag: AssetGraph,
+  asset: Asset,
+  config: MultiPartitionConfig,
+  window: PartitionWindow | null,
+  values: MultiValues | undefined,
+): Partitions | Skip {
+  const time = config.timeDimension;
+  const share: Record<string, readonly string[]> = {};
+  for (const d of config.listDimensions) if (values?.[d.name]) share[d.name] = values[d.name]!;
+  if (window instanceof MultiPartitionWindow) {
+    if (window.config.compatible(config)) return window;
+    return {
+      reason: `partitioned by ${config.describe()}, which the window ${String(window)} of ${window.config.describe()} does not name`,
+    };
+  }
+  if (!time) {
+    if (!window) return config.all(share);
+    return { reason: `partitioned by lists (${config.describe()}), which the window ${String(window)} does not name` };
+  }
+  if (!(window instanceof TimePartitionWindow))
+    return {
+      reason: `partitioned by ${config.describe()}, and the window ${window ? `${String(window)} names list values` : "is missing"}: give a window of time`,
+    };
+  const periods = timePartitionsOf(dag, asset, time.config, window);
+  return periods instanceof TimePartitionWindow ? config.over(periods, share) : periods;
 }

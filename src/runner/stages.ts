@@ -1,6 +1,6 @@
 import type { Asset } from "../asset/asset.js";
 import type { AssetGraph, Dependency } from "../asset/dependencies.js";
-import { TimePartitionConfig, upstreamWindow, type Partition, type PartitionConfig } from "../partitioning/index.js";
+import { MultiPartitionConfig, TimePartitionConfig, upstreamWindow, type Partition, type PartitionConfig } from "../partitioning/index.js";
 
 // A backfill runs in stages: each stage's slots (assets of one partitioning over one of its
 // partitions) run in any order, all after the stage before. Assets that read their upstream
@@ -31,6 +31,8 @@ export interface WaitingPartition {
 export function laneOf(config: PartitionConfig | null): string {
   if (!config) return "unpartitioned";
   if (config instanceof TimePartitionConfig) return `time:${config.granularity.name}`;
+  // Multi keys are the same when the dimensions' names, granularity and values are (columns and starts aside).
+  if (config instanceof MultiPartitionConfig) return `multi:${config.dimensions.map((d) => `${d.name}=${laneOf(d.config)}`).join("|")}`;
   const { column: _column, ...rest } = config.toDefinition();
   return `${config.kind}:${JSON.stringify(rest)}`;
 }

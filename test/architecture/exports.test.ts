@@ -29,7 +29,8 @@ const VALUES = words(`
 const TYPES = words(`
     AssetDefinition AssetExecution AssetOptions AssetOverrides AssetRef AssetTarget BackfillOptions
     CSVDestinationOptions Check CheckContext CheckFunction CheckOptions CheckResult CheckRow
-    CheckSeverity CheckVerdict Columns ConformStrategy ConnectionOptions Coverage CoverageOptions
+    CheckSeverity CheckVerdict Columns ConformStrategy ConnectionOptions Coverage CoverageDimension
+    CoverageOptions
     DAGMember DatabaseHooks DeclaredOptions Dependencies Dependency DependencyData DependencySpec
     DependencyTarget DestinationCounts DestinationCoverage DestinationOptions DestinationRelations
     DropTarget EventHandler ExecutionStatus FailedCheck FieldSpec FieldType FileDestinationOptions
@@ -39,13 +40,13 @@ const TYPES = words(`
     LookbackOptions Materialization MaterializeOptions MaterializeOutcome MultiDimensions
     MultiPartitionOptions MultiPartitionPart MultiValues MySQLDestinationOptions NotRunPartition
     OpenProjectOptions OptionKind OptionKinds PartitionCounts PartitionCoverage PartitionDefinition
-    PartitionFilter PartitionOutcome PartitionRecords PartitionStatus Plan PlanExecutionOptions
-    PlanOptions PlannedRun PostgresDestinationOptions Project ProvenanceDraft RangeBound RangeOptions
-    Representation Row RowCountChangeOptions RowCountOptions RowsDependency RunMetadata RunOptions
-    S3ConnectionOptions S3DestinationOptions SQLiteDestinationOptions Session SessionCoverageOptions
-    SessionMaterializeOptions SessionPlanOptions SessionReadOptions SessionSelection SourceDefinition
-    SourceOptions StoredObject TimePartitionOptions TimeWindowMappingOptions UnreadablePartition
-    UpstreamRead
+    PartitionFilter PartitionOf PartitionOutcome PartitionRecords PartitionStatus Plan
+    PlanExecutionOptions PlanOptions PlannedRun PostgresDestinationOptions Project ProvenanceDraft
+    RangeBound RangeOptions Representation Row RowCountChangeOptions RowCountOptions RowsDependency
+    RunMetadata RunOptions S3ConnectionOptions S3DestinationOptions SQLiteDestinationOptions Session
+    SessionCoverageOptions SessionMaterializeOptions SessionPlanOptions SessionReadOptions
+    SessionSelection SourceDefinition SourceOptions StoredObject TimePartitionOptions
+    TimeWindowMappingOptions UnreadablePartition UpstreamRead
 `);
 
 const ROOT = resolve(import.meta.dirname, "../../src/index.ts");

@@ -1,6 +1,13 @@
 import type { Asset } from "../../asset/asset.js";
 import { ConfigError } from "../../errors.js";
-import { ListPartitionConfig, TimePartitionConfig, type PartitionWindow } from "../../partitioning/index.js";
+import {
+  ListPartitionConfig,
+  MultiPartitionConfig,
+  TimePartitionConfig,
+  type MultiValues,
+  type PartitionWindow,
+} from "../../partitioning/index.js";
+import { combinationOf, coverageDimensions, multiExpected, multiOutOfScope, withKeys, type CoverageDimension } from "./multi.js";
 import { expectedKeys, horizonOf, outOfScope, timeExpected, type Horizon } from "./expected.js";
 
 export { expectedKeys };
@@ -44,6 +51,8 @@ export interface PartitionCoverage {
   /** On a stored partition that is out of date (see `Asset.staleness`): true, and why. */
   readonly stale?: true;
   readonly staleReasons?: readonly string[];
+  /** Of a multi-partitioned asset: each dimension's key by name (`{ date: "2026-01-05", region: "eu" }`). */
+  readonly keys?: Readonly<Record<string, string>>;
 }
 
 /** Which partitions of an asset exist and what they hold; the shape of `coverage --json`. */
@@ -68,7 +77,11 @@ export interface Coverage {
   readonly maxRows: number | null;
   /** Materialized partitions whose count is far below the median (see SUSPICIOUS_RATIO). */
   readonly suspicious: readonly PartitionCoverage[];
-  /** Every expected partition oldest (or first declared) first, then the unexpected ones. */
+  /**
+   * Every expected partition oldest (or first declared) first, then the unexpected ones. A
+   * multi-partitioned asset's come one combination of list values at a time (in declared
+   * order), each its periods oldest first; each partition carries its `keys`.
+   */
   readonly partitions: readonly PartitionCoverage[];
   readonly missingRanges: readonly string[];
   readonly emptyRanges: readonly string[];
@@ -92,6 +105,8 @@ export interface Coverage {
    * no range can be expected yet, and the asset is not complete (`--fail-on-missing` fails).
    */
   readonly neverMaterialized: boolean;
+  /** A multi-partitioned asset's dimensions, in declared order (absent for the other kinds). */
+  readonly dimensions?: readonly CoverageDimension[];
 }
 
 /**
@@ -123,6 +138,8 @@ export interface CoverageScope {
    * first stored partition.
    */
   readonly start?: Date | null;
+  /** Of a multi-partitioned asset without a window: only these values of its lists, by name. */
+  readonly values?: MultiValues;
 }
 
 /**
@@ -140,22 +157,28 @@ export function computeCoverage(
   const lookups = stores.map((store) => lookupOf(store.counts));
   const union = unionCounts(lookups);
   const time = config instanceof TimePartitionConfig ? config : null;
-  const horizon = time ? horizonOf(asset, time, scope) : null;
-  const expected =
-    config instanceof TimePartitionConfig
+  const multi = config instanceof MultiPartitionConfig ? multiExpected(asset, config, union.keys(), scope) : null;
+  const horizon = time ? horizonOf(asset, time, scope) : (multi?.horizon ?? null);
+  const expected = multi
+    ? multi.expected
+    : config instanceof TimePartitionConfig
       ? timeExpected(config, union.keys(), scope, horizon!)
       : scope.window
         ? scope.window.keys
-        : [...config.values];
+        : [...(config as ListPartitionConfig).values];
   const expectedSet = new Set(expected);
-  const { partitions, materialized, empty, unreadable, rows, counted } = tallyExpected(expected, stores, lookups, union);
-  const ignored = outOfScope(config, scope, horizon);
+  const tally = tallyExpected(expected, stores, lookups, union);
+  const { materialized, empty, unreadable, rows, counted } = tally;
+  const dimensions = config instanceof MultiPartitionConfig ? coverageDimensions(config) : null;
+  const ignored = config instanceof MultiPartitionConfig ? multiOutOfScope(config, scope, horizon) : outOfScope(config, scope, horizon);
+  const partitions = dimensions ? withKeys(tally.partitions, dimensions) : tally.partitions;
   const unexpected = [...union.keys()].filter((k) => !expectedSet.has(k) && !ignored(k)).sort();
-  for (const key of unexpected) partitions.push({ key, status: "unexpected", rows: union.get(key)! });
+  for (const key of unexpected) partitions.push(...withKeys([{ key, status: "unexpected", rows: union.get(key)! }], dimensions ?? []));
   const stats = rowStats(counted, partitions);
   const definition = config.toDefinition();
-  const missingRanges = ranges(partitions, "missing");
-  const emptyRanges = ranges(partitions, "empty");
+  const rangesOf = (statuses: readonly KeyStatus[], status: string) => ranges(statuses, status, dimensions);
+  const missingRanges = rangesOf(partitions, "missing");
+  const emptyRanges = rangesOf(partitions, "empty");
   const missing = expected.length - materialized - empty - unreadable;
   const totals = { materialized, empty, missing, unreadable, unexpected: unexpected.length, rows };
   return {
@@ -173,20 +196,23 @@ export function computeCoverage(
     emptyRanges,
     stale: 0,
     staleRanges: [],
+    // A multi asset's current period holds a partition per combination: none stands for it.
     inProgress: time ? inProgressOf(time, union, scope, horizon!) : null,
     neverMaterialized: time !== null && !time.start && !scope.start && !scope.window && stored(union) === 0,
     // With one destination its share is the whole; with several, each is counted apart.
     destinations:
       stores.length > 1
-        ? stores.map((store, i) => destinationCoverage(store, lookups[i]!, expected, expectedSet, ignored, ranges))
+        ? stores.map((store, i) => destinationCoverage(store, lookups[i]!, expected, expectedSet, ignored, rangesOf))
         : [{ key: stores[0]!.key, type: stores[0]!.type, ...totals, missingRanges, emptyRanges }],
+    ...(dimensions ? { dimensions } : {}),
   };
 }
 
 /** The asset's partitioning; coverage has nothing to say of an unpartitioned asset. */
-function partitioningOf(asset: Asset): TimePartitionConfig | ListPartitionConfig {
+function partitioningOf(asset: Asset): TimePartitionConfig | ListPartitionConfig | MultiPartitionConfig {
   const config = asset.partitioning;
-  if (config instanceof TimePartitionConfig || config instanceof ListPartitionConfig) return config;
+  if (config instanceof TimePartitionConfig || config instanceof ListPartitionConfig || config instanceof MultiPartitionConfig)
+    return config;
   throw new ConfigError(`asset "${asset.qualifiedKey}" is not partitioned: it has no coverage`);
 }
 
@@ -240,13 +266,20 @@ function inProgressOf(config: TimePartitionConfig, counts: CountLookup, scope: C
   return { key, status: "in-progress", rows: counts.get(key) ?? null };
 }
 
-/** Consecutive runs of a status, as "first..last" (or the key alone); unexpected keys end the scan. */
-export function ranges(statuses: readonly KeyStatus[], status: string): string[] {
+/**
+ * Consecutive runs of a status, as "first..last" (or the key alone); unexpected keys end the
+ * scan. With a multi partitioning's dimensions, a run stays within one combination of values.
+ */
+export function ranges(statuses: readonly KeyStatus[], status: string, dimensions: readonly CoverageDimension[] | null = null): string[] {
   const out: string[] = [];
   let start: string | null = null;
   let previous: string | null = null;
   for (const { key, status: s } of statuses) {
     if (s === "unexpected") break;
+    if (start !== null && dimensions && combinationOf(key, dimensions) !== combinationOf(previous!, dimensions)) {
+      out.push(start === previous ? start : `${start}..${previous}`);
+      start = null;
+    }
     if (s === status) {
       start ??= key;
       previous = key;

@@ -2,10 +2,11 @@ import type { Asset } from "../../asset/asset.js";
 import type { AssetGraph } from "../../asset/dependencies.js";
 import { effectiveStart } from "../../asset/effective-start.js";
 import { ConfigError } from "../../errors.js";
-import { TimePartitionConfig } from "../../partitioning/index.js";
+import { MultiPartitionConfig, timeConfigOf, type MultiValues } from "../../partitioning/index.js";
 import type { Project } from "../project.js";
 import { partitioned, selectAssets, type Selection } from "../select.js";
 import { assetWindow } from "../scope.js";
+import { checkValues, valuesFor as valuesOf } from "../multi-scope.js";
 import { computeCoverage, type Coverage } from "./compute.js";
 import { destinationCounts, type DestinationCounts } from "./destinations.js";
 import { canBeStale, graphStaleness, markStale } from "./stale.js";
@@ -22,6 +23,7 @@ export {
   type PartitionStatus,
 } from "./compute.js";
 export { destinationCounts, type DestinationCounts, type DestinationCoverage } from "./destinations.js";
+export type { CoverageDimension } from "./multi.js";
 
 /** Options of `coverage`. */
 export interface CoverageOptions {
@@ -35,6 +37,8 @@ export interface CoverageOptions {
   readonly includeCurrent?: boolean;
   /** IANA zone whose calendar decides the current day, week, month...; default "UTC". */
   readonly timeZone?: string;
+  /** Of multi-partitioned assets: only these values of their list dimensions, by name (`{ region: ["eu"] }`). */
+  readonly values?: MultiValues;
 }
 
 /**
@@ -67,12 +71,12 @@ async function coverageFromCounts(
   graph: AssetGraph | undefined,
   records: RecordCache,
 ): Promise<Coverage> {
-  const window = options.window !== undefined ? assetWindow(asset, options.window) : null;
+  const window = options.window !== undefined ? assetWindow(asset, options.window, options.values) : null;
   const stale = graph && canBeStale(asset, graph) ? await graphStaleness(asset, graph, window, records) : null;
-  const { window: _w, ...rest } = options;
+  const { window: _w, values, ...rest } = options;
   // With its graph, an asset that declares no start is expected from its upstreams' first period.
   const start = graph ? (effectiveStart(graph, asset)?.start ?? null) : null;
-  const computed = computeCoverage(asset, counts, { window, ...rest, start });
+  const computed = computeCoverage(asset, counts, { window, ...rest, start, ...(values ? { values: valuesFor(asset, values) } : {}) });
   return stale ? markStale(computed, stale) : computed;
 }
 
@@ -88,6 +92,7 @@ export async function coverage(
   const { select = [], exclude = [] } = typeof selection === "string" ? { select: [selection] } : (selection ?? {});
   const assets = selectAssets(project.dag, { select, exclude, keep: partitioned("coverage") });
   checkRangeEnd(assets, options);
+  checkValues(assets, options.values);
   // Every asset is counted first, its records kept when counting gives them, so that marking the
   // stale partitions reads again only what counting did not give (an upstream not selected, a
   // destination without them); each asset's records are read once, whatever number read them.
@@ -99,9 +104,14 @@ export async function coverage(
 /** `until` and `includeCurrent` end a range of time: refused when no asset has one. */
 export function checkRangeEnd(assets: readonly Asset[], options: Pick<CoverageOptions, "until" | "includeCurrent">): void {
   const flag = options.until !== undefined ? "--until" : options.includeCurrent ? "--include-current" : null;
-  if (!flag || assets.length === 0 || assets.some((a) => a.partitioning instanceof TimePartitionConfig)) return;
+  if (!flag || assets.length === 0 || assets.some((a) => timeConfigOf(a.partitioning))) return;
   const names = assets.map((a) => `"${a.qualifiedKey}"`).join(", ");
   throw new ConfigError(
     `${flag} applies to time-partitioned assets; ${names} ${assets.length === 1 ? "is" : "are"} ${assets.every((a) => a.partitioning) ? "partitioned by a list" : "not partitioned by time"}`,
   );
+}
+
+/** The values of `values` that name list dimensions of a multi-partitioned asset (none for the other kinds). */
+function valuesFor(asset: Asset, values: MultiValues): MultiValues {
+  return asset.partitioning instanceof MultiPartitionConfig ? valuesOf(asset.partitioning, values) : {};
 }

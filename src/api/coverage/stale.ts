@@ -32,6 +32,7 @@ export function markStale(coverage: Coverage, stale: Staleness): Coverage {
   const staleRanges = ranges(
     partitions.map((p) => ({ key: p.key, status: p.stale ? "stale" : p.status })),
     "stale",
+    coverage.dimensions ?? null,
   );
   return { ...coverage, partitions, stale: count, staleRanges, inProgress: coverage.inProgress && mark(coverage.inProgress) };
 }

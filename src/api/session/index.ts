@@ -3,7 +3,8 @@
 // see each other's runs; closing one releases all it holds. The command line uses nothing else.
 import type { InterloperConfig } from "../../config/define-config.js";
 import { InterloperError } from "../../errors.js";
-import type { Partition, PartitionWindow } from "../../partitioning/index.js";
+import type { MultiValues, Partition, PartitionWindow } from "../../partitioning/index.js";
+import { parseValues } from "../multi-scope.js";
 import { RunContext } from "../../runner/context.js";
 import type { EventHandler } from "../../runner/events.js";
 import type { Asset } from "../../asset/asset.js";
@@ -48,6 +49,7 @@ export { parseShard, type Plan, type PlanOptions, type Shard, type SkippedAsset 
 export {
   SUSPICIOUS_RATIO,
   type Coverage,
+  type CoverageDimension,
   type DestinationCoverage,
   type PartitionCoverage,
   type PartitionStatus,
@@ -141,6 +143,16 @@ export class Session {
     const selected = selectionOf(selection);
     const scoped = coverageOptions(options, () => selectAssets(this.project.dag, { ...selected, keep: partitioned("coverage") }));
     return coverage(this.project, selected, scoped);
+  }
+
+  /**
+   * The list values `--values` texts name (`["region=eu,us"]`, a dimension given twice adds up),
+   * read by the multi-partitioned assets of a selection (every one when none is): what the
+   * `values` option of plan, materialize, coverage and read takes.
+   */
+  parseValues(texts: readonly string[], selection?: SessionSelection): MultiValues {
+    this.open();
+    return parseValues(selectAssets(this.project.dag, selectionOf(selection)), texts);
   }
 
   /** How each asset a selection names (every one when none is) is set up, upstream first; as `interloper list` shows it. */
