@@ -15,6 +15,7 @@ import type { Partition, PartitionWindow } from "../../src/partitioning/index.js
 import { TableData } from "../../src/representation/index.js";
 import type { Row } from "../../src/representation/index.js";
 import type { FieldSpec } from "../../src/schema/index.js";
+import { multiPartitionCases } from "./multi.js";
 import { makeTempDir } from "./temp-dir.js";
 
 /** What a factory gives each test: a destination over empty storage, and how to tidy up. */
@@ -441,6 +442,8 @@ export function destinationContract(name: string, factory: () => Promise<Harness
         });
       });
     }
+
+    multiPartitionCases(dest);
 
     describe("copies", () => {
       it("is not changed by mutating the written rows afterwards", async () => {

@@ -44,9 +44,14 @@ class UserSQLiteDestination extends DatabaseDestination {
     return info.length === 0 ? null : new Map(info.map((column) => [column.name, column.type]));
   }
 
-  /** The two documented shapes, rendered; anything else is refused. */
-  private where(where: PartitionFilter | null): [string, unknown[]] {
+  /** The two documented shapes, rendered, and an array of them that must all hold (a multi partition's); anything else is refused. */
+  private where(where: PartitionFilter | readonly PartitionFilter[] | null): [string, unknown[]] {
     if (where === null) return ["", []];
+    if (Array.isArray(where)) {
+      const parts = (where as readonly PartitionFilter[]).map((filter) => this.where(filter));
+      return [` WHERE ${parts.map(([sql]) => `(${sql.slice(" WHERE ".length)})`).join(" AND ")}`, parts.flatMap(([, params]) => params)];
+    }
+    where = where as PartitionFilter;
     this.filters.push(where);
     const keys = Object.keys(where).sort().join(",");
     const column = quote(where.column);
@@ -85,14 +90,14 @@ class UserSQLiteDestination extends DatabaseDestination {
     })();
   }
 
-  delete(table: string, dataset: string | null, where: PartitionFilter | null): void {
+  delete(table: string, dataset: string | null, where: PartitionFilter | readonly PartitionFilter[] | null): void {
     const columns = this.columns(table, dataset);
     if (!columns) return;
     const [condition, params] = this.where(where);
     this.db.prepare(`DELETE FROM ${this.name(table, dataset)}${condition}`).run(...params);
   }
 
-  select(table: string, dataset: string | null, where: PartitionFilter | null): Row[] | null {
+  select(table: string, dataset: string | null, where: PartitionFilter | readonly PartitionFilter[] | null): Row[] | null {
     const columns = this.columns(table, dataset);
     if (!columns) return null;
     const [condition, params] = this.where(where);
@@ -112,15 +117,19 @@ class UserSQLiteDestination extends DatabaseDestination {
     });
   }
 
-  count(table: string, dataset: string | null, column: string): Record<string, number> {
+  /** Rows per stored value of a column, or per combination of several (a multi partitioning's), joined by "|". */
+  count(table: string, dataset: string | null, column: string | readonly string[]): Record<string, number> {
+    const names = typeof column === "string" ? [column] : [...column];
     const columns = this.columns(table, dataset);
-    if (!columns?.has(column)) return {};
+    if (!names.every((name) => columns?.has(name))) return {};
+    const list = names.map(quote).join(", ");
     const rows = this.db
       .prepare(
-        `SELECT ${quote(column)} AS v, COUNT(*) AS n FROM ${this.name(table, dataset)} WHERE ${quote(column)} IS NOT NULL GROUP BY ${quote(column)}`,
+        `SELECT ${list}, COUNT(*) AS n FROM ${this.name(table, dataset)} WHERE ${names.map((name) => `${quote(name)} IS NOT NULL`).join(" AND ")} GROUP BY ${list}`,
       )
-      .all() as Array<{ v: unknown; n: bigint }>;
-    return Object.fromEntries(rows.map(({ v, n }) => [String(v), Number(n)]));
+      .raw()
+      .all() as unknown[][];
+    return Object.fromEntries(rows.map((row) => [row.slice(0, -1).map(String).join("|"), Number(row[row.length - 1])]));
   }
 
   override async close(): Promise<void> {

@@ -1,8 +1,9 @@
 import { ConfigError } from "../../../errors.js";
 import { durableOption } from "./atomic.js";
-import { LocalFolder } from "./local-folder.js";
+import { Ledger } from "./ledger.js";
+import { LocalFolder, type RecordedFile } from "./local-folder.js";
 import type { FileFormat, FormatName } from "../../format/file-format.js";
-import { ObjectStoreDestination, type StoredObject } from "../object-store-destination.js";
+import { type DataPlace, ObjectStoreDestination, type StoredObject } from "../object-store-destination.js";
 import type { PartitionListing, TablePartitions } from "../partition-counts.js";
 import type { HistoryQuery } from "../../destination.js";
 import type { IOContext } from "../../io-context.js";
@@ -65,6 +66,27 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
     await this.#local.put(this.pathOf(name), [payload], () => metadata);
   }
 
+  /**
+   * A partition's object goes to the table's ledger, its line keyed by the partition's folder
+   * (`date=2026-01-05` or a multi partition's `date=2026-01-05/region=eu`), the ledger the
+   * table's listing reads; an unpartitioned asset's to the folder above, as `putObject` puts it.
+   */
+  protected override async putDataObject(
+    name: string,
+    payload: Uint8Array,
+    _contentType: string,
+    metadata: Record<string, string>,
+    where: DataPlace,
+  ): Promise<void> {
+    if (where.folder === null) return this.putObject(name, payload, _contentType, metadata);
+    await this.#local.put(this.pathOf(name), [payload], () => metadata, this.placeOf(name, where.tablePrefix, where.folder));
+  }
+
+  /** Where a partition object's ledger line goes: the table's ledger, under its folder. */
+  private placeOf(name: string, tablePrefix: string, folder: string): RecordedFile {
+    return { path: this.pathOf(name), ledger: Ledger.of(this.pathOf(tablePrefix), name.slice(name.lastIndexOf("/") + 1)), folder };
+  }
+
   /** A ledger line holds a record of any size: it always goes with the data. */
   protected override metadataFits(): boolean {
     return true;
@@ -88,8 +110,14 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
     const partitioning = context.asset.partitioning;
     const keys =
       query.partition !== undefined ? [query.partition?.key ?? ""] : Object.keys(await this.materializations(context.withWindow(null)));
-    const names = keys.map((key) => this.objectName(context, partitioning && key !== "" ? partitioning.partition(key) : null));
-    const found = await this.#local.materializationHistory(names.map((name) => this.pathOf(name)));
+    const tablePrefix = `${this.tablePath(context).join("/")}/`;
+    const files = keys.map((key) => {
+      const name = this.objectName(context, partitioning && key !== "" ? partitioning.partition(key) : null);
+      return partitioning && key !== ""
+        ? this.placeOf(name, tablePrefix, name.slice(tablePrefix.length, name.lastIndexOf("/")))
+        : this.pathOf(name);
+    });
+    const found = await this.#local.materializationHistory(files);
     if (found.damaged.length > 0)
       context.logger.warn(
         `LocalObjectStoreDestination: asset "${context.asset.key}": a materialization record in ${found.damaged.join(", ")} is damaged or was edited by hand; it is left out (provenance unknown)`,
@@ -129,7 +157,7 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
    * its count appended (see LocalFolder.partitions), rather than a walk of every object.
    */
   protected override listPartitions(where: TablePartitions, count: (bytes: Uint8Array) => Promise<number>): Promise<PartitionListing> {
-    return this.#local.partitions(where.tablePrefix, where.column, where.fileName, async (file) => count(await file.readFile()));
+    return this.#local.partitions(where.tablePrefix, where.layout, where.fileName, async (file) => count(await file.readFile()));
   }
 
   /** The file of an object; a name that would leave `basePath` is refused. */
