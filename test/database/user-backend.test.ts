@@ -10,6 +10,7 @@ import { ListPartitionConfig, TimePartitionConfig, TimePartitionWindow, type Par
 import { TableData, type Row } from "../../src/representation/index.js";
 import type { FieldSpec } from "../../src/schema/index.js";
 import { destinationContract } from "../contract/destination.js";
+import { stock, stockConfig, stockRows, stockSchema } from "../contract/multi.js";
 
 const SQL_TYPES: Record<FieldSpec["type"], string> = {
   string: "TEXT",
@@ -179,6 +180,29 @@ describe("a user-written DatabaseDestination", () => {
       expect(await destination.read(new IOContext({ asset: sales, window: regions.partition("apac") }))).toEqual([]);
       const shapes = new Set(destination.filters.map((filter) => Object.keys(filter).sort().join(",")));
       expect([...shapes].sort()).toEqual(["column,end,start", "column,value"]);
+    } finally {
+      await destination.close();
+    }
+  });
+
+  it("receives a multi window as conjunctions of the two shapes, one per dimension's column, one per combination of list values", async () => {
+    const destination = new UserSQLiteDestination();
+    try {
+      const window = stockConfig.window("2026-01-05", "2026-01-06", { region: ["eu", "us"] });
+      await destination.write(
+        new IOContext({ asset: stock, window, schema: stockSchema }),
+        stockRows().filter((row) => row["region"] !== "apac"),
+      );
+      destination.filters.length = 0;
+      await destination.read(new IOContext({ asset: stock, window, schema: stockSchema }));
+      // The window's rows in one select per region: the two days' bounds on "date", the region's value on "region".
+      const data = destination.filters.filter((filter) => filter.column !== "entry");
+      expect(data.map((filter) => ("value" in filter ? `${filter.column}=${filter.value}` : `${filter.column} range`))).toEqual([
+        "date range",
+        "region=eu",
+        "date range",
+        "region=us",
+      ]);
     } finally {
       await destination.close();
     }
