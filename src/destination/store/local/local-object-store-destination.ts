@@ -46,6 +46,8 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
   /** Whether puts are synced to disk (see the option). */
   readonly durable: boolean;
   readonly #local: LocalFolder;
+  /** The ledger place of each partition object being put (see `putDataObject`), with how many puts of it are under way. */
+  readonly #places = new Map<string, { readonly place: RecordedFile; puts: number }>();
 
   constructor(options: LocalObjectStoreOptions) {
     super(options);
@@ -63,7 +65,8 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
    * known again on read: it is not kept.
    */
   async putObject(name: string, payload: Uint8Array, _contentType: string, metadata: Record<string, string>): Promise<void> {
-    await this.#local.put(this.pathOf(name), [payload], () => metadata);
+    const path = this.pathOf(name);
+    await this.#local.put(path, [payload], () => metadata, this.#places.get(path)?.place);
   }
 
   /**
@@ -79,7 +82,16 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
     where: DataPlace,
   ): Promise<void> {
     if (where.folder === null) return this.putObject(name, payload, _contentType, metadata);
-    await this.#local.put(this.pathOf(name), [payload], () => metadata, this.placeOf(name, where.tablePrefix, where.folder));
+    // Through putObject, which a wrapper of the backend's hooks sees: the place is known there by the path, while a put of it is under way.
+    const path = this.pathOf(name);
+    const held = this.#places.get(path) ?? { place: this.placeOf(name, where.tablePrefix, where.folder), puts: 0 };
+    held.puts++;
+    this.#places.set(path, held);
+    try {
+      await this.putObject(name, payload, _contentType, metadata);
+    } finally {
+      if (--held.puts === 0) this.#places.delete(path);
+    }
   }
 
   /** Where a partition object's ledger line goes: the table's ledger, under its folder. */
