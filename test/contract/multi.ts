@@ -81,6 +81,29 @@ export function multiPartitionCases(dest: () => Destination): void {
       expect(Object.keys(counts)).toEqual(twoDays().keys);
     });
 
+    it("splits a table of columns the same way", async () => {
+      const rows = stockRows();
+      await dest().write(context(stock, twoDays()), TableData.from(rows)!.to("columns"));
+      expect(rowsOf(await dest().read(context(stock, key("2026-01-05|us"))))).toEqual(bySku(rows, [5]));
+      expect(rowsOf(await dest().read(context(stock, twoDays())))).toEqual(bySku(rows, [3, 6, 5, 2, 4, 1, 7]));
+    });
+
+    it("refuses a one-combination write holding a row of another combination", async () => {
+      const stray: Row[] = [
+        { date: "2026-01-06", region: "apac", sku: 1, qty: 2 },
+        { date: "2026-01-06", region: "eu", sku: 2, qty: 2 },
+      ];
+      await expect(dest().write(context(stock, key("2026-01-06|apac")), stray)).rejects.toBeInstanceOf(PartitionError);
+      expect(await dest().partitionRowCounts(context(stock, null))).toEqual({});
+    });
+
+    it("stores a one-combination write whose rows leave the dimensions out under that combination", async () => {
+      const schema = stockSchema.filter((field) => field.name !== "date" && field.name !== "region");
+      await dest().write(context(stock, key("2026-01-06|apac"), schema), [{ sku: 1, qty: 2 }]);
+      // A database keeps such rows without the columns it selects by (and warns): the combination is written all the same.
+      expect(Object.keys(await dest().partitionRowCounts(context(stock, null)))).toEqual(["2026-01-06|apac"]);
+    });
+
     it("writes a combination without rows as an empty partition, counted as 0", async () => {
       const rows = stockRows().filter((row) => row["region"] !== "us");
       await dest().write(context(stock, twoDays()), rows);
