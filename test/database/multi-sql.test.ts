@@ -17,7 +17,8 @@ class Watched extends SQLiteDestination {
   }
 }
 
-const ctx = (window: PartitionWindow | Partition | null) => new IOContext({ asset: stock, window, schema: stockSchema, metadata: { runId: "r" } });
+const ctx = (window: PartitionWindow | Partition | null) =>
+  new IOContext({ asset: stock, window, schema: stockSchema, metadata: { runId: "r" } });
 
 describe("SQLiteDestination with multi partitions", () => {
   it("stores each dimension in its own column, indexed together in declared order", async () => {

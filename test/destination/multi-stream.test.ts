@@ -19,7 +19,8 @@ afterEach(async () => {
   await dir.remove();
 });
 
-const ctx = (window: PartitionWindow | Partition | null) => new IOContext({ asset: stock, window, schema: stockSchema, metadata: { runId: "r" } });
+const ctx = (window: PartitionWindow | Partition | null) =>
+  new IOContext({ asset: stock, window, schema: stockSchema, metadata: { runId: "r" } });
 
 async function* batches(rows: Row[], size: number): AsyncIterable<Row[]> {
   for (let i = 0; i < rows.length; i += size) yield rows.slice(i, i + size);
