@@ -1,4 +1,5 @@
 import { PartitionError } from "../errors.js";
+import { MultiPartitionConfig } from "../partitioning/index.js";
 import type { Partition, PartitionConfig, PartitionWindow } from "../partitioning/index.js";
 import { TableData } from "../representation/index.js";
 import type { FieldSpec } from "../schema/index.js";
@@ -107,15 +108,17 @@ export class IOContext {
     const table = TableData.from(data);
     if (!table) return this.window.partitions.map((p) => [p, data]);
     const column = this.partitionColumn();
-    if (this.window.length === 1 && !table.columns().includes(column)) {
+    const columns = this.partitionColumns();
+    const present = table.columns();
+    if (this.window.length === 1 && !columns.some((name) => present.includes(name))) {
       // One partition and no partition column: the whole table is that partition's.
       return [[this.window.partitions[0]!, table.data]];
     }
     const split = table.split(this.window, column);
     if (split.outside > 0) {
-      const sample = split.outsideSample.map((v) => (v instanceof Date ? v.toISOString() : JSON.stringify(v))).join(", ");
+      const sample = split.outsideSample.map(sampleText).join(", ");
       throw new PartitionError(
-        `asset "${this.asset.key}": ${count(split.outside, "row")} ${split.outside === 1 ? "has" : "have"} a "${column}" value outside the window ${String(this.window)} (${sample}); rows must carry their partition's value`,
+        `asset "${this.asset.key}": ${count(split.outside, "row")} ${split.outside === 1 ? "has" : "have"} ${valuesNamed(columns)} outside the window ${String(this.window)} (${sample}); rows must carry their partition's value`,
       );
     }
     return split.slices.map(([p, slice]) => [p, slice.data]);
@@ -132,12 +135,31 @@ export class IOContext {
     return newMaterialization(provenance ?? adhocDraft(), run, partition ? partition.key : null, rows);
   }
 
-  /** The column holding the partition value. */
+  /**
+   * The columns holding the partition's value: a multi partitioning's dimension columns in
+   * declared order (its joined `column`, "date|region", is no column of the data), else the one.
+   */
+  partitionColumns(): readonly string[] {
+    const partitioning = this.asset.partitioning;
+    return partitioning instanceof MultiPartitionConfig ? partitioning.columns : [this.partitionColumn()];
+  }
+
+  /** The column holding the partition value (a multi partitioning's joined columns: see `partitionColumns`). */
   partitionColumn(): string {
     const column = this.asset.partitioning?.column;
     if (!column) throw new PartitionError(`asset "${this.asset.key}" is not partitioned, but a window was given`);
     return column;
   }
+}
+
+/** A value outside a window as messages show it: an instant in ISO 8601, a multi row's values by column as JSON. */
+export function sampleText(value: unknown): string {
+  return value instanceof Date ? value.toISOString() : JSON.stringify(value);
+}
+
+/** `a "date" value`, or `"date", "region" values` for the columns of a multi partitioning. */
+export function valuesNamed(columns: readonly string[]): string {
+  return columns.length === 1 ? `a "${columns[0]}" value` : `${columns.map((c) => `"${c}"`).join(", ")} values`;
 }
 
 /** The draft of a write made outside a run: started now, of no code version, from nothing upstream. */

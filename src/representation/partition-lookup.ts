@@ -1,4 +1,6 @@
 import type { Partition, PartitionWindow } from "../partitioning/base.js";
+import type { MultiPartition } from "../partitioning/multi-partition.js";
+import type { MultiPartitionWindow } from "../partitioning/multi-window.js";
 
 // Past this many distinct values the memo stops growing: a column of unique timestamps gains
 // nothing from it, and memory must stay bounded on millions of rows.
@@ -94,4 +96,74 @@ export function indicesInPartition(values: readonly unknown[], partition: Partit
     if (inside === 1) indices.push(i);
   }
   return indices;
+}
+
+/**
+ * `indicesByPartition` for a multi window, whose partition a row holds by every dimension's
+ * column: `columns` gives each dimension's cells in declared order. Each dimension's cell is
+ * looked up once per distinct value (a day, a region), and its partition's place computed from
+ * the dimensions' places as the window orders them (the period outermost, then each list, the
+ * last fastest), without making a key per row. The sample of a row outside holds its dimensions'
+ * values by column.
+ */
+export function indicesByMultiPartition(columns: readonly (readonly unknown[])[], window: MultiPartitionWindow): WindowIndices {
+  const dimensions = window.config.dimensions;
+  const places = dimensions.map((d) => dimensionPlaces(window, d.name, d.kind));
+  // The weight of each dimension's place in the window's order: mixed radix over the lists in
+  // declared order (the last fastest), the time dimension above them all.
+  const weights = new Array<number>(dimensions.length).fill(0);
+  let weight = 1;
+  for (let d = dimensions.length - 1; d >= 0; d--) {
+    if (dimensions[d]!.kind === "time") continue;
+    weights[d] = weight;
+    weight *= window.values[dimensions[d]!.name]!.length;
+  }
+  const time = dimensions.findIndex((d) => d.kind === "time");
+  if (time >= 0) weights[time] = weight;
+  const buckets: number[][] = Array.from({ length: window.length }, () => []);
+  const outsideSample: unknown[] = [];
+  let outside = 0;
+  const rows = columns[0]?.length ?? 0;
+  for (let i = 0; i < rows; i++) {
+    let at = 0;
+    for (let d = 0; d < dimensions.length && at >= 0; d++) {
+      const place = places[d]!(columns[d]![i]);
+      at = place < 0 ? OUTSIDE : at + place * weights[d]!;
+    }
+    if (at >= 0) {
+      buckets[at]!.push(i);
+      continue;
+    }
+    outside++;
+    if (outsideSample.length < SAMPLE_SIZE)
+      outsideSample.push(Object.fromEntries(dimensions.map((d, c) => [d.column, columns[c]![i] ?? null])));
+  }
+  return { buckets, outside, outsideSample };
+}
+
+/** The place of a dimension's cell among the window's periods or values (-1: none of them), remembered per value. */
+function dimensionPlaces(window: MultiPartitionWindow, name: string, kind: "time" | "list"): (cell: unknown) => number {
+  const memo = new ValueMemo();
+  let find: (cell: unknown) => number;
+  if (kind === "time") {
+    const periods = window.time!;
+    const position = new Map(periods.keys.map((key, i) => [key, i]));
+    find = (cell) => {
+      const key = periods.keyOf(cell);
+      return key === null ? OUTSIDE : (position.get(key) ?? OUTSIDE);
+    };
+  } else {
+    const position = new Map(window.values[name]!.map((value, i) => [value, i]));
+    find = (cell) => (typeof cell === "string" ? (position.get(cell) ?? OUTSIDE) : OUTSIDE);
+  }
+  return (cell) => {
+    let place = memo.get(cell);
+    if (place === undefined) memo.set(cell, (place = find(cell)));
+    return place;
+  };
+}
+
+/** `indicesInPartition` for a multi partition: the rows whose every dimension's cell it holds. */
+export function indicesInMultiPartition(columns: readonly (readonly unknown[])[], partition: MultiPartition): number[] {
+  return indicesByMultiPartition(columns, partition.window).buckets[0]!;
 }

@@ -1,5 +1,7 @@
 import type { Partition, PartitionWindow } from "../partitioning/base.js";
-import { indicesByPartition, indicesInPartition } from "./partition-lookup.js";
+import { MultiPartition } from "../partitioning/multi-partition.js";
+import { MultiPartitionWindow } from "../partitioning/multi-window.js";
+import { indicesByMultiPartition, indicesByPartition, indicesInMultiPartition, indicesInPartition } from "./partition-lookup.js";
 import { detectRepresentation, representation } from "./registry.js";
 
 /** One row as a plain object: column name to cell value. */
@@ -61,8 +63,13 @@ export abstract class TableData<N = unknown> {
     return representation(kind).fromTable(this).data;
   }
 
-  /** The rows whose `column` value `partition` contains, as a table of the same kind. */
+  /**
+   * The rows whose `column` value `partition` contains, as a table of the same kind; a multi
+   * partition reads every dimension's column (its config's joined `column` is no column).
+   */
   slice(partition: Partition, column: string): TableData<N> {
+    if (partition instanceof MultiPartition)
+      return this.take(indicesInMultiPartition(this.dimensionValues(partition.config.columns), partition));
     return this.take(indicesInPartition(this.values(column), partition));
   }
 
@@ -71,13 +78,21 @@ export abstract class TableData<N = unknown> {
    * pass over the rows through `window.keyOf`; rows in no partition are counted in `outside`.
    */
   split(window: PartitionWindow, column: string): TableSplit<N> {
-    const { buckets, outside, outsideSample } = indicesByPartition(this.values(column), window);
+    const { buckets, outside, outsideSample } =
+      window instanceof MultiPartitionWindow
+        ? indicesByMultiPartition(this.dimensionValues(window.config.columns), window)
+        : indicesByPartition(this.values(column), window);
     const partitions = window.partitions;
     const slices: Array<[Partition, TableData<N>]> = [];
     for (let p = 0; p < partitions.length; p++) {
       slices.push([partitions[p]!, this.take(buckets[p]!)]);
     }
     return { slices, outside, outsideSample };
+  }
+
+  /** The cells of each column, in order: a multi partitioning's dimension columns. */
+  private dimensionValues(columns: readonly string[]): (readonly unknown[])[] {
+    return columns.map((name) => this.values(name));
   }
 
   /**

@@ -16,6 +16,7 @@ import { TableData } from "../../src/representation/index.js";
 import type { Row } from "../../src/representation/index.js";
 import type { FieldSpec } from "../../src/schema/index.js";
 import { checksContract } from "./checks.js";
+import { multiPartitionCases } from "./multi.js";
 import { fileSnapshot, makeTempDir } from "./temp-dir.js";
 
 /** What a factory gives each test: a destination over empty storage, and how to tidy up. */
@@ -446,6 +447,8 @@ export function destinationContract(name: string, factory: () => Promise<Harness
         });
       });
     }
+
+    multiPartitionCases(dest);
 
     describe("copies", () => {
       it("is not changed by mutating the written rows afterwards", async () => {

@@ -3,7 +3,7 @@
 // three time-zone processes running at once never share a schema or database.
 
 import { randomBytes } from "node:crypto";
-import type { PartitionFilter } from "../../src/destination/index.js";
+import type { PartitionWhere } from "../../src/destination/database/partition-keys.js";
 import type { TimeGranularity } from "../../src/partitioning/index.js";
 import type { IOContext } from "../../src/destination/index.js";
 import type { Materialization } from "../../src/destination/provenance/materialization.js";
@@ -56,6 +56,7 @@ type Hooks = Pick<
   | "countPeriods"
   | "recordMaterializations"
   | "forgetPartitions"
+  | "dropTable"
   | "storedMaterializations"
   | "pastMaterializations"
 >;
@@ -85,15 +86,16 @@ function renaming<T extends Hooks>(target: T, iso: Isolated): void {
   const base = Object.getPrototypeOf(Object.getPrototypeOf(target)) as Hooks & { ensureTable: (...args: unknown[]) => Promise<unknown> };
   const self = target as unknown as Record<string, unknown>;
   self["insert"] = (t: string, d: string | null, data: unknown, c: IOContext) => base.insert.call(target, t, iso.rename(d), data, c);
-  self["delete"] = (t: string, d: string | null, w: PartitionFilter | null) => base.delete.call(target, t, iso.rename(d), w);
-  self["select"] = (t: string, d: string | null, w: PartitionFilter | null) => base.select.call(target, t, iso.rename(d), w);
-  self["count"] = (t: string, d: string | null, c: string) => base.count.call(target, t, iso.rename(d), c);
-  self["countPeriods"] = (t: string, d: string | null, c: string, g: TimeGranularity) =>
+  self["delete"] = (t: string, d: string | null, w: PartitionWhere | null) => base.delete.call(target, t, iso.rename(d), w);
+  self["select"] = (t: string, d: string | null, w: PartitionWhere | null) => base.select.call(target, t, iso.rename(d), w);
+  self["count"] = (t: string, d: string | null, c: string | readonly string[]) => base.count.call(target, t, iso.rename(d), c);
+  self["countPeriods"] = (t: string, d: string | null, c: string | readonly string[], g: TimeGranularity) =>
     base.countPeriods.call(target, t, iso.rename(d), c, g);
   self["ensureTable"] = (t: string, d: string | null, c: IOContext) => base.ensureTable.call(target, t, iso.rename(d), c);
   // The materialization records' statements, which go to the partition table and the history directly.
   self["recordMaterializations"] = (t: string, d: string | null, r: readonly Materialization[]) =>
     base.recordMaterializations.call(target, t, iso.rename(d), r);
+  self["dropTable"] = (t: string, d: string | null) => base.dropTable.call(target, t, iso.rename(d));
   self["forgetPartitions"] = (t: string, d: string | null) => base.forgetPartitions.call(target, t, iso.rename(d));
   self["storedMaterializations"] = (t: string, d: string | null, k: readonly (string | null)[] | null) =>
     base.storedMaterializations.call(target, t, iso.rename(d), k);

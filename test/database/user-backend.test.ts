@@ -10,6 +10,7 @@ import { ListPartitionConfig, TimePartitionConfig, TimePartitionWindow, type Par
 import { TableData, type Row } from "../../src/representation/index.js";
 import type { FieldSpec } from "../../src/schema/index.js";
 import { destinationContract } from "../contract/destination.js";
+import { stock, stockConfig, stockRows, stockSchema } from "../contract/multi.js";
 
 const SQL_TYPES: Record<FieldSpec["type"], string> = {
   string: "TEXT",
@@ -44,9 +45,14 @@ class UserSQLiteDestination extends DatabaseDestination {
     return info.length === 0 ? null : new Map(info.map((column) => [column.name, column.type]));
   }
 
-  /** The two documented shapes, rendered; anything else is refused. */
-  private where(where: PartitionFilter | null): [string, unknown[]] {
+  /** The two documented shapes, rendered, and an array of them that must all hold (a multi partition's); anything else is refused. */
+  private where(where: PartitionFilter | readonly PartitionFilter[] | null): [string, unknown[]] {
     if (where === null) return ["", []];
+    if (Array.isArray(where)) {
+      const parts = (where as readonly PartitionFilter[]).map((filter) => this.where(filter));
+      return [` WHERE ${parts.map(([sql]) => `(${sql.slice(" WHERE ".length)})`).join(" AND ")}`, parts.flatMap(([, params]) => params)];
+    }
+    where = where as PartitionFilter;
     this.filters.push(where);
     const keys = Object.keys(where).sort().join(",");
     const column = quote(where.column);
@@ -85,14 +91,14 @@ class UserSQLiteDestination extends DatabaseDestination {
     })();
   }
 
-  delete(table: string, dataset: string | null, where: PartitionFilter | null): void {
+  delete(table: string, dataset: string | null, where: PartitionFilter | readonly PartitionFilter[] | null): void {
     const columns = this.columns(table, dataset);
     if (!columns) return;
     const [condition, params] = this.where(where);
     this.db.prepare(`DELETE FROM ${this.name(table, dataset)}${condition}`).run(...params);
   }
 
-  select(table: string, dataset: string | null, where: PartitionFilter | null): Row[] | null {
+  select(table: string, dataset: string | null, where: PartitionFilter | readonly PartitionFilter[] | null): Row[] | null {
     const columns = this.columns(table, dataset);
     if (!columns) return null;
     const [condition, params] = this.where(where);
@@ -112,15 +118,19 @@ class UserSQLiteDestination extends DatabaseDestination {
     });
   }
 
-  count(table: string, dataset: string | null, column: string): Record<string, number> {
+  /** Rows per stored value of a column, or per combination of several (a multi partitioning's), joined by "|". */
+  count(table: string, dataset: string | null, column: string | readonly string[]): Record<string, number> {
+    const names = typeof column === "string" ? [column] : [...column];
     const columns = this.columns(table, dataset);
-    if (!columns?.has(column)) return {};
+    if (!names.every((name) => columns?.has(name))) return {};
+    const list = names.map(quote).join(", ");
     const rows = this.db
       .prepare(
-        `SELECT ${quote(column)} AS v, COUNT(*) AS n FROM ${this.name(table, dataset)} WHERE ${quote(column)} IS NOT NULL GROUP BY ${quote(column)}`,
+        `SELECT ${list}, COUNT(*) AS n FROM ${this.name(table, dataset)} WHERE ${names.map((name) => `${quote(name)} IS NOT NULL`).join(" AND ")} GROUP BY ${list}`,
       )
-      .all() as Array<{ v: unknown; n: bigint }>;
-    return Object.fromEntries(rows.map(({ v, n }) => [String(v), Number(n)]));
+      .raw()
+      .all() as unknown[][];
+    return Object.fromEntries(rows.map((row) => [row.slice(0, -1).map(String).join("|"), Number(row[row.length - 1])]));
   }
 
   override async close(): Promise<void> {
@@ -170,6 +180,29 @@ describe("a user-written DatabaseDestination", () => {
       expect(await destination.read(new IOContext({ asset: sales, window: regions.partition("apac") }))).toEqual([]);
       const shapes = new Set(destination.filters.map((filter) => Object.keys(filter).sort().join(",")));
       expect([...shapes].sort()).toEqual(["column,end,start", "column,value"]);
+    } finally {
+      await destination.close();
+    }
+  });
+
+  it("receives a multi window as conjunctions of the two shapes, one per dimension's column, one per combination of list values", async () => {
+    const destination = new UserSQLiteDestination();
+    try {
+      const window = stockConfig.window("2026-01-05", "2026-01-06", { region: ["eu", "us"] });
+      await destination.write(
+        new IOContext({ asset: stock, window, schema: stockSchema }),
+        stockRows().filter((row) => row["region"] !== "apac"),
+      );
+      destination.filters.length = 0;
+      await destination.read(new IOContext({ asset: stock, window, schema: stockSchema }));
+      // The window's rows in one select per region: the two days' bounds on "date", the region's value on "region".
+      const data = destination.filters.filter((filter) => filter.column !== "entry");
+      expect(data.map((filter) => ("value" in filter ? `${filter.column}=${filter.value}` : `${filter.column} range`))).toEqual([
+        "date range",
+        "region=eu",
+        "date range",
+        "region=us",
+      ]);
     } finally {
       await destination.close();
     }

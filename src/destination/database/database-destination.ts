@@ -1,7 +1,7 @@
 import { DataNotFoundError, SchemaError } from "../../errors.js";
-import { TimePartitionConfig } from "../../partitioning/index.js";
+import { MultiPartitionConfig, TimePartitionConfig } from "../../partitioning/index.js";
 import { describeValue } from "../../text/describe-value.js";
-import type { Partition, PartitionConfig, PartitionFilter, TimeGranularity } from "../../partitioning/index.js";
+import type { Partition, PartitionConfig, TimeGranularity } from "../../partitioning/index.js";
 import { TableData } from "../../representation/index.js";
 import { inferFieldSpecs, reconcileRows } from "../../schema/index.js";
 import { Destination, type DropTarget } from "../destination.js";
@@ -10,7 +10,7 @@ import { orderedCounts } from "../row-count.js";
 import type { IOContext } from "../io-context.js";
 import type { Materialization } from "../provenance/materialization.js";
 import { checkDatabaseSubclass, definedAtOrBelow } from "./override-check.js";
-import { filtersOf, partitionKeyOf } from "./partition-keys.js";
+import { countColumns, filtersOf, partitionKeyOf, type PartitionWhere } from "./partition-keys.js";
 import { forgetTable, PARTITION_TABLE, partitionTableContext, recordWritten, writtenAmong, writtenKeys } from "./partition-table.js";
 import { checkWindowRows } from "./window-check.js";
 import { throughUnit } from "./unit-check.js";
@@ -31,8 +31,9 @@ export interface WriteScope {
  * contract here: `write`/`read` take a whole window, the per-partition hooks call them.
  *
  * The hooks' contract is written here once (DatabaseHooks and PartitionRecords are views of it).
- * The base sends a hook a filter `{ column, value }` or `{ column, start, end }` (half-open), or
- * null, nothing else.
+ * The base sends a hook a filter `{ column, value }` or `{ column, start, end }` (half-open), an
+ * array of those that must all hold (a multi partition's, one per dimension), or null, nothing
+ * else. `count` (and `countPeriods`) get several columns for a multi partitioning.
  */
 export abstract class DatabaseDestination extends Destination {
   constructor(options?: object) {
@@ -43,14 +44,18 @@ export abstract class DatabaseDestination extends Destination {
   /** Inserts the (conformed) data; creates or evolves the table from `context` first. */
   abstract insert(table: string, dataset: string | null, data: unknown, context: IOContext): MaybePromise<void>;
   /** Deletes the rows `where` selects, every row when null; nothing for a missing table. */
-  abstract delete(table: string, dataset: string | null, where: PartitionFilter | null): MaybePromise<void>;
+  abstract delete(table: string, dataset: string | null, where: PartitionWhere | null): MaybePromise<void>;
   /** The rows `where` selects in the backend's native shape, or null when the table is missing. */
-  abstract select(table: string, dataset: string | null, where: PartitionFilter | null): MaybePromise<unknown>;
-  /** Rows per stored value of `column`, values as text (ISO 8601 for dates); {} for a missing table. */
-  abstract count(table: string, dataset: string | null, column: string): MaybePromise<Record<string, number>>;
+  abstract select(table: string, dataset: string | null, where: PartitionWhere | null): MaybePromise<unknown>;
   /**
-   * Optional, for time partitions: `count`, except that the values of one period of
-   * `granularity` may come merged under any one value of that period (the built-in SQL
+   * Rows per stored value of `column`, values as text (ISO 8601 for dates); {} for a missing table.
+   * Several columns (a multi partitioning's, time first: see `countColumns`): rows per stored
+   * combination of non-null values, each value as text, joined by "|" in the order given.
+   */
+  abstract count(table: string, dataset: string | null, column: string | readonly string[]): MaybePromise<Record<string, number>>;
+  /**
+   * Optional, for time partitions (and a multi partitioning's time column, first of several):
+   * `count`, except that the values of one period of `granularity` may come merged under any one value of that period (the built-in SQL
    * backends give its start), so that the database returns a row per partition rather than
    * one per distinct value. Null when it cannot for this column: the base then calls `count`.
    * Not called when a subclass overrides `count` below the class that defines this.
@@ -58,7 +63,7 @@ export abstract class DatabaseDestination extends Destination {
   countPeriods?(
     table: string,
     dataset: string | null,
-    column: string,
+    column: string | readonly string[],
     granularity: TimeGranularity,
   ): MaybePromise<Record<string, number> | null>;
   /**
@@ -250,22 +255,20 @@ export abstract class DatabaseDestination extends Destination {
     return orderedCounts(counts, partitioning);
   }
 
-  /** Rows per stored value, grouped by period where the backend can (`countPeriods`). */
-  async #storedCounts(
-    table: string,
-    dataset: string | null,
-    column: string,
-    partitioning: PartitionConfig | null,
-  ): Promise<Record<string, number>> {
-    if (partitioning instanceof TimePartitionConfig && this.countPeriods && definedAtOrBelow(this, "countPeriods", "count")) {
-      const periods = await this.countPeriods(table, dataset, column, partitioning.granularity);
+  /** Rows per stored value (a multi partitioning's combination), grouped by period where the backend can (`countPeriods`). */
+  async #storedCounts(table: string, dataset: string | null, column: string, partitioning: PartitionConfig | null) {
+    const multi = partitioning instanceof MultiPartitionConfig;
+    const columns = multi ? countColumns(partitioning) : column;
+    const granularity = multi ? partitioning.granularity : partitioning instanceof TimePartitionConfig ? partitioning.granularity : null;
+    if (granularity && this.countPeriods && definedAtOrBelow(this, "countPeriods", "count")) {
+      const periods = await this.countPeriods(table, dataset, columns, granularity);
       if (periods !== null) return periods;
     }
-    return this.count(table, dataset, column);
+    return this.count(table, dataset, columns);
   }
 
   /** `select` of every filter, joined in order; null when the table does not exist. */
-  async #select(table: string, dataset: string | null, filters: readonly (PartitionFilter | null)[]): Promise<unknown> {
+  async #select(table: string, dataset: string | null, filters: readonly (PartitionWhere | null)[]): Promise<unknown> {
     if (filters.length === 1) return this.select(table, dataset, filters[0]!);
     const tables: TableData[] = [];
     for (const filter of filters) {

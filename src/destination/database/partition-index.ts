@@ -1,4 +1,5 @@
-import { type PartitionConfig, TimePartitionConfig } from "../../partitioning/index.js";
+import type { PartitionConfig } from "../../partitioning/index.js";
+import { keyColumns } from "./partition-columns.js";
 import type { SqlDialect } from "./sql-dialect.js";
 import { dropIndexStatement, indexName } from "./sql-statements.js";
 
@@ -8,7 +9,9 @@ export type TableNames = readonly [qualified: string, dataset: string | null, ta
 /**
  * The partition index of each table a SqlDestination writes (tables keyed by [dataset, table]
  * as JSON): on the partition column, or on the expression its filters compare
- * (`SqlDialect.indexedExpression`), made when the column is, or deferred to the first load.
+ * (`SqlDialect.indexedExpression`), made when the column is, or deferred to the first load. A
+ * multi partitioning's index covers every dimension's column (or expression), in declared order:
+ * its filters compare them all.
  */
 export class PartitionIndexes {
   // Indexes of tables this instance just created, built once their first write has loaded:
@@ -23,9 +26,9 @@ export class PartitionIndexes {
     private readonly ddl: (sql: string) => Promise<void>,
   ) {}
 
-  /** Indexes a partition column of catalog `type` just created or added; `defer`: once the table's first write has loaded. */
-  async added(key: string, names: TableNames, type: string, partitioning: PartitionConfig, defer: boolean): Promise<void> {
-    const { statement } = this.#index(names, type, partitioning);
+  /** Indexes the partition columns of catalog `types` (in `keyColumns` order) just created or added; `defer`: once the table's first write has loaded. */
+  async added(key: string, names: TableNames, types: readonly string[], partitioning: PartitionConfig, defer: boolean): Promise<void> {
+    const { statement } = this.#index(names, types, partitioning);
     if (defer) this.#pending.set(key, statement);
     else await this.ddl(statement);
     this.#ensured.add(key);
@@ -38,15 +41,17 @@ export class PartitionIndexes {
     columns: ReadonlyMap<string, string>,
     partitioning: PartitionConfig | null,
   ): Promise<void> {
-    const column = partitioning?.column;
-    const type = column === undefined ? undefined : columns.get(column);
-    if (type === undefined || this.#ensured.has(key)) return;
+    const keys = keyColumns(partitioning);
+    const types = keys.map((k) => columns.get(k.column));
+    if (keys.length === 0 || types.some((type) => type === undefined) || this.#ensured.has(key)) return;
     this.#ensured.add(key);
-    const index = this.#index(names, type, partitioning!);
+    const index = this.#index(names, types as string[], partitioning!);
     if (!index.onExpression) return;
     await this.ddl(index.statement);
+    // Older versions indexed a single partition column's expressions of their own.
+    if (keys.length !== 1) return;
     const [, dataset, table] = names;
-    for (const stale of this.dialect().staleIndexedExpressions(column!, type))
+    for (const stale of this.dialect().staleIndexedExpressions(keys[0]!.column, types[0]!))
       await this.ddl(dropIndexStatement(this.dialect().quote(indexName(dataset, table, stale))));
   }
 
@@ -70,16 +75,15 @@ export class PartitionIndexes {
    */
   #index(
     [qualified, dataset, table]: TableNames,
-    type: string,
+    types: readonly string[],
     partitioning: PartitionConfig,
   ): { statement: string; onExpression: boolean } {
     const dialect = this.dialect();
-    const column = partitioning.column;
-    const expression = dialect.indexedExpression(column, type, partitioning instanceof TimePartitionConfig);
-    const onExpression = expression !== dialect.quote(column);
-    return {
-      statement: dialect.createIndex(qualified, indexName(dataset, table, onExpression ? expression : column), expression),
-      onExpression,
-    };
+    const keys = keyColumns(partitioning);
+    const expressions = keys.map((k, i) => dialect.indexedExpression(k.column, types[i]!, k.time));
+    const onExpression = keys.some((k, i) => expressions[i] !== dialect.quote(k.column));
+    // A single column's index keeps the name older versions gave it (the column's, or its expression's).
+    const named = keys.length === 1 ? (onExpression ? expressions[0]! : keys[0]!.column) : JSON.stringify(expressions);
+    return { statement: dialect.createIndex(qualified, indexName(dataset, table, named), expressions.join(", ")), onExpression };
   }
 }

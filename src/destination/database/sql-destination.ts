@@ -1,6 +1,6 @@
 import { ConfigError, SchemaError } from "../../errors.js";
 import { describeValue } from "../../text/describe-value.js";
-import type { PartitionFilter, TimeGranularity } from "../../partitioning/index.js";
+import type { TimeGranularity } from "../../partitioning/index.js";
 import { type Row, TableData } from "../../representation/index.js";
 import { inferFieldSpecs } from "../../schema/index.js";
 import type { HistoryQuery } from "../destination.js";
@@ -9,6 +9,7 @@ import type { Materialization } from "../provenance/materialization.js";
 import { count as countOf } from "../../text/english.js";
 import { DatabaseDestination, type WriteScope } from "./database-destination.js";
 import { checkDoubleIntegers, widenedIntoDouble } from "./integer-widening.js";
+import type { PartitionWhere } from "./partition-keys.js";
 import { PARTITION_ENTRY, PARTITION_TABLE, partitionTable } from "./partition-table.js";
 import { HISTORY_TABLE } from "./provenance-statements.js";
 import { historyTableContext, type ReadRecords, recordsTableContext, SqlProvenance } from "./provenance-tables.js";
@@ -21,6 +22,13 @@ import { restoreStoredRows, storedKinds } from "./stored-values.js";
 /** Text for a stored value as `count` keys it: ISO 8601 for instants. */
 function keyText(value: unknown): string {
   return value instanceof Date ? value.toISOString() : String(value);
+}
+
+/** Adds a count row's `n` under its value's text, joined by "|" with its `others` key columns' (`k0`, ...). */
+function add(counts: Record<string, number>, row: Row, value: unknown, others: number): void {
+  let key = keyText(value);
+  for (let i = 0; i < others; i++) key += `|${keyText(row[`k${i}`])}`;
+  counts[key] = (counts[key] ?? 0) + Number(row["n"]);
 }
 
 /**
@@ -186,7 +194,7 @@ export abstract class SqlDestination extends DatabaseDestination {
   }
 
   /** Inside a write's transaction, first locks the table where the dialect does so (see SqlDialect.writeLock). */
-  async delete(table: string, dataset: string | null, where: PartitionFilter | null): Promise<void> {
+  async delete(table: string, dataset: string | null, where: PartitionWhere | null): Promise<void> {
     await this.#lock(table, dataset);
     const columns = await this.#tables.columnsOf(table, dataset);
     if (!columns) return;
@@ -200,7 +208,7 @@ export abstract class SqlDestination extends DatabaseDestination {
     if (lock !== null) await this.run(lock);
   }
 
-  async select(table: string, dataset: string | null, where: PartitionFilter | null): Promise<Row[] | null> {
+  async select(table: string, dataset: string | null, where: PartitionWhere | null): Promise<Row[] | null> {
     const columns = await this.#tables.columnsOf(table, dataset);
     if (!columns) return null;
     const names = [...columns.keys()].filter((name) => name !== ROW_COLUMN);
@@ -212,12 +220,13 @@ export abstract class SqlDestination extends DatabaseDestination {
     return restoreStoredRows(aliased ? rows.map((row) => namedRow(row, names)) : rows, storedKinds(columns, this.dialect));
   }
 
-  async count(table: string, dataset: string | null, column: string): Promise<Record<string, number>> {
+  async count(table: string, dataset: string | null, column: string | readonly string[]): Promise<Record<string, number>> {
+    const [first, ...others] = typeof column === "string" ? [column] : column;
     const columns = await this.#tables.columnsOf(table, dataset);
-    if (!columns?.has(column)) return {};
-    const rows = await this.run(countStatement(this.dialect, table, dataset, column));
+    if (![first!, ...others].every((name) => columns?.has(name))) return {};
     const counts: Record<string, number> = {};
-    for (const row of rows) counts[keyText(row["v"])] = (counts[keyText(row["v"])] ?? 0) + Number(row["n"]);
+    for (const row of await this.run(countStatement(this.dialect, table, dataset, first!, others)))
+      add(counts, row, row["v"], others.length);
     return counts;
   }
 
@@ -238,19 +247,20 @@ export abstract class SqlDestination extends DatabaseDestination {
   override async countPeriods(
     table: string,
     dataset: string | null,
-    column: string,
+    column: string | readonly string[],
     granularity: TimeGranularity,
   ): Promise<Record<string, number> | null> {
+    const [first, ...others] = typeof column === "string" ? [column] : column;
     const columns = await this.#tables.columnsOf(table, dataset);
-    if (!columns?.has(column)) return {};
-    const sql = periodCountStatement(this.dialect, table, dataset, column, columns.get(column)!, granularity);
+    if (![first!, ...others].every((name) => columns?.has(name))) return {};
+    const sql = periodCountStatement(this.dialect, table, dataset, first!, columns!.get(first!)!, granularity, others);
     if (sql === null) return null;
     const counts: Record<string, number> = {};
     for (const row of await this.run(sql)) {
       const value = row["p"] ?? row["v"];
       // A period that did not compute would drop its rows: count by value instead.
       if (value === null || value === undefined) return null;
-      counts[keyText(value)] = (counts[keyText(value)] ?? 0) + Number(row["n"]);
+      add(counts, row, value, others.length);
     }
     return counts;
   }

@@ -1,4 +1,5 @@
 import type { PartitionFilter, TimeGranularity } from "../../partitioning/index.js";
+import type { PartitionWhere } from "./partition-keys.js";
 import { type Row, setOwn } from "../../representation/index.js";
 import { ROW_COLUMN, type SqlDialect } from "./sql-dialect.js";
 
@@ -23,6 +24,16 @@ export function filterSql(dialect: SqlDialect, where: PartitionFilter, columns: 
   if ("values" in where) return where.values.length === 0 ? "1 = 0" : `${column} IN (${where.values.map(bind).join(", ")})`;
   const operand = dialect.timeOperand(column, type);
   return `${operand} >= ${bind(dialect.timeBound(where.start, type))} AND ${operand} < ${bind(dialect.timeBound(where.end, type))}`;
+}
+
+/** A filter, or several that must all hold (a multi partition's), as SQL over a table of `columns`. */
+export function whereSql(dialect: SqlDialect, where: PartitionWhere, columns: Columns, params: unknown[]): string {
+  if (!isFilterList(where)) return filterSql(dialect, where, columns, params);
+  return where.length === 0 ? "1 = 1" : where.map((filter) => `(${filterSql(dialect, filter, columns, params)})`).join(" AND ");
+}
+
+function isFilterList(where: PartitionWhere): where is readonly PartitionFilter[] {
+  return Array.isArray(where);
 }
 
 /** The statement creating a table: the hidden insertion-order column, then `columns` (each "name type", quoted). */
@@ -67,18 +78,32 @@ export function deleteStatement(
   dialect: SqlDialect,
   table: string,
   dataset: string | null,
-  where: PartitionFilter | null,
+  where: PartitionWhere | null,
   columns: Columns,
 ): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
-  const condition = where ? ` WHERE ${filterSql(dialect, where, columns, params)}` : "";
+  const condition = where ? ` WHERE ${whereSql(dialect, where, columns, params)}` : "";
   return { sql: `DELETE FROM ${dialect.table(table, dataset)}${condition}`, params };
 }
 
-/** The statement counting a column's rows per stored value (`v`, counted in `n`). */
-export function countStatement(dialect: SqlDialect, table: string, dataset: string | null, column: string): string {
-  const c = dialect.quote(column);
-  return `SELECT ${c} AS v, COUNT(*) AS n FROM ${dialect.table(table, dataset)} WHERE ${c} IS NOT NULL GROUP BY ${c}`;
+/**
+ * The statement counting a column's rows per stored value (`v`, counted in `n`); with `others`
+ * (the list columns of a multi partitioning), per combination, their values in `k0`, `k1`, ...
+ */
+export function countStatement(
+  dialect: SqlDialect,
+  table: string,
+  dataset: string | null,
+  column: string,
+  others: readonly string[] = [],
+): string {
+  const all = [column, ...others].map((name) => dialect.quote(name));
+  const keys = all
+    .slice(1)
+    .map((c, i) => `, ${c} AS ${dialect.quote(`k${i}`)}`)
+    .join("");
+  const from = `FROM ${dialect.table(table, dataset)} WHERE ${all.map((c) => `${c} IS NOT NULL`).join(" AND ")}`;
+  return `SELECT ${all[0]} AS v${keys}, COUNT(*) AS n ${from} GROUP BY ${all.join(", ")}`;
 }
 
 /**
@@ -93,12 +118,12 @@ export function selectStatement(
   table: string,
   dataset: string | null,
   names: readonly string[],
-  where: PartitionFilter | null,
+  where: PartitionWhere | null,
   columns: Columns,
 ): { sql: string; params: unknown[]; aliased: boolean } {
   const q = (name: string) => dialect.quote(name);
   const params: unknown[] = [];
-  const condition = where ? ` WHERE ${filterSql(dialect, where, columns, params)}` : "";
+  const condition = where ? ` WHERE ${whereSql(dialect, where, columns, params)}` : "";
   const aliased = names.some((name) => name in Object.prototype);
   const list = names.length === 0 ? q(ROW_COLUMN) : names.map((name, i) => (aliased ? `${q(name)} AS ${q(`c${i}`)}` : q(name))).join(", ");
   return { sql: `SELECT ${list} FROM ${dialect.table(table, dataset)}${condition} ORDER BY ${q(ROW_COLUMN)}`, params, aliased };
@@ -114,8 +139,9 @@ export function namedRow(row: Row, names: readonly string[]): Row {
 /**
  * The statement counting a column's rows per period of a granularity: each row comes back as
  * its period's start where the dialect computes it exactly, else as its value (see PeriodSql),
- * in one column `v` (text columns) or in `p` and `v`. Null when the dialect groups no column of
- * this type by period.
+ * in one column `v` (text columns) or in `p` and `v`; `others` (a multi partitioning's list
+ * columns) are grouped too, in `k0`, `k1`, ... Null when the dialect groups no column of this
+ * type by period.
  */
 export function periodCountStatement(
   dialect: SqlDialect,
@@ -124,16 +150,23 @@ export function periodCountStatement(
   column: string,
   catalogType: string,
   granularity: TimeGranularity,
+  others: readonly string[] = [],
 ): string | null {
   const c = dialect.quote(column);
   const period = dialect.period(c, catalogType, granularity);
   if (!period) return null;
   const { exact, start, render } = period;
-  const from = ` FROM ${dialect.table(table, dataset)} WHERE ${c} IS NOT NULL`;
-  if (period.text) return `SELECT CASE WHEN ${exact} THEN ${render(start)} ELSE ${c} END AS v, COUNT(*) AS n${from} GROUP BY 1`;
+  const quoted = others.map((name) => dialect.quote(name));
+  const names = quoted.map((_, i) => dialect.quote(`k${i}`));
+  const keys = quoted.map((o, i) => `, ${o} AS ${names[i]}`).join("");
+  const from = ` FROM ${dialect.table(table, dataset)} WHERE ${[c, ...quoted].map((o) => `${o} IS NOT NULL`).join(" AND ")}`;
+  const by = (first: number) => Array.from({ length: first + quoted.length }, (_, i) => i + 1).join(", ");
+  if (period.text)
+    return `SELECT CASE WHEN ${exact} THEN ${render(start)} ELSE ${c} END AS v${keys}, COUNT(*) AS n${from} GROUP BY ${by(1)}`;
   // Grouped on the start itself, rendered once per period.
-  const grouped = `SELECT CASE WHEN ${exact} THEN ${start} END AS p, CASE WHEN ${exact} THEN NULL ELSE ${c} END AS v, COUNT(*) AS n${from} GROUP BY 1, 2`;
-  return `SELECT ${render("periods.p")} AS p, periods.v AS v, periods.n AS n FROM (${grouped}) AS periods`;
+  const grouped = `SELECT CASE WHEN ${exact} THEN ${start} END AS p, CASE WHEN ${exact} THEN NULL ELSE ${c} END AS v${keys}, COUNT(*) AS n${from} GROUP BY ${by(2)}`;
+  const outer = names.map((name) => `, periods.${name} AS ${name}`).join("");
+  return `SELECT ${render("periods.p")} AS p, periods.v AS v${outer}, periods.n AS n FROM (${grouped}) AS periods`;
 }
 
 /** A short, stable index name: identifiers have length limits and names may be long. */

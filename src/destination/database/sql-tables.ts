@@ -1,9 +1,9 @@
 import { SchemaError } from "../../errors.js";
-import { TimePartitionConfig } from "../../partitioning/index.js";
 import type { FieldSpec } from "../../schema/index.js";
 import type { IOContext } from "../io-context.js";
 import { checkAdded, checkColumnNames } from "./column-names.js";
 import { PARTITION_ENTRY, PARTITION_TABLE } from "./partition-table.js";
+import { keyColumn, keyColumns } from "./partition-columns.js";
 import { PartitionIndexes } from "./partition-index.js";
 import { HISTORY_TABLE } from "./provenance-statements.js";
 import { type SqlDialect, storageKind } from "./sql-dialect.js";
@@ -81,7 +81,6 @@ export class SqlTables {
     // altered by someone else since; reads and deletes use what this last saw.
     const columns = await driver.readColumns(table, dataset);
     checkColumnNames(dialect, where, fields, columns);
-    const partitionColumn = context.asset.partitioning?.column ?? null;
     const qualified = dialect.table(table, dataset);
     const define = (field: FieldSpec) => `${dialect.quote(field.name)} ${this.typeOf(field, context, table)}`;
     let added: readonly FieldSpec[];
@@ -103,12 +102,14 @@ export class SqlTables {
       await this.#indexes.ensureOnExpression(key, [qualified, dataset, table], columns, context.asset.partitioning);
       return;
     }
-    const partition = fields.find((field) => field.name === partitionColumn);
-    if (partition && added.includes(partition)) {
-      const type = this.typeOf(partition, context, table);
+    // The partition index covers every key column (each dimension's of a multi partitioning),
+    // made when one of them is added and all are there.
+    const keys = keyColumns(context.asset.partitioning).map((k) => fields.find((field) => field.name === k.column));
+    if (keys.length > 0 && keys.every((field) => field !== undefined) && keys.some((field) => added.includes(field!))) {
+      const types = keys.map((field) => this.typeOf(field!, context, table));
       // Where DDL would commit the write's transaction, the index is made at once.
       const defer = !columns && dialect.transactionalDdl;
-      await this.#indexes.added(key, [qualified, dataset, table], type, context.asset.partitioning!, defer);
+      await this.#indexes.added(key, [qualified, dataset, table], types, context.asset.partitioning!, defer);
     }
     const now = (await driver.readColumns(table, dataset)) ?? new Map<string, string>();
     if (columns) checkAdded(where, added, now);
@@ -134,9 +135,10 @@ export class SqlTables {
    */
   typeOf(field: FieldSpec, context: IOContext, table: string): string {
     const partitioning = context.asset.partitioning;
-    const key = field.name === partitioning?.column;
+    const column = keyColumn(partitioning, field.name);
+    const key = column !== undefined;
     const entry = (table === PARTITION_TABLE || table === HISTORY_TABLE) && field.name === PARTITION_ENTRY;
-    const exact = (key && !(partitioning instanceof TimePartitionConfig)) || entry;
+    const exact = (key && !column.time) || entry;
     return this.owner.dialect().columnType(storageKind(field), key, exact);
   }
 

@@ -42,7 +42,8 @@ export interface FileTableDestinationOptions {
 
 /**
  * One file per partition on the local filesystem, one folder per asset:
- * `{basePath}/{dataset}/{table}/{fileName}` and `{basePath}/{dataset}/{table}/{column}={key}/{fileName}`.
+ * `{basePath}/{dataset}/{table}/{fileName}` and `{basePath}/{dataset}/{table}/{column}={key}/{fileName}`
+ * (a multi partition: one folder per dimension, `date=2026-01-05/region=eu/`).
  * Holds the options, and through PartitionFiles the layout, row counts and dropping;
  * a subclass says only how a partition becomes bytes and back (its format), and how to count the
  * rows of a file the ledger lacks.

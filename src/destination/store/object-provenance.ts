@@ -16,7 +16,9 @@
 // GCS and S3), and hive readers of the table never see it:
 //   .materializations/{table}/records/[{column}={key}/]{id}.json           sidecars of large records
 //   .materializations/{table}/history/[{column}={key}/]{stamp}-{id}.json   every landed record
+// (a multi partition's folder is its nested folders: `history/date=2026-01-05/region=eu/...`).
 import type { HistoryQuery } from "../destination.js";
+import type { HiveLayout } from "../hive.js";
 import type { IOContext } from "../io-context.js";
 import { type Materialization, newestFirst, parseMaterialization } from "../provenance/materialization.js";
 import type { StoredObject } from "./object-store-destination.js";
@@ -66,7 +68,7 @@ export interface PreparedRecord {
   failed(): Promise<void>;
 }
 
-/** The provenance of one asset in an object store: `tablePrefix` ends with "/", `column` is its partition column. */
+/** The provenance of one asset in an object store: `tablePrefix` ends with "/", `layout` its partitions' folders (null: unpartitioned). */
 export class ObjectProvenance {
   readonly #root: string;
 
@@ -74,7 +76,7 @@ export class ObjectProvenance {
     private readonly store: ProvenanceStore,
     private readonly context: IOContext,
     private readonly tablePrefix: string,
-    private readonly column: string,
+    private readonly layout: HiveLayout | null,
     private readonly fileName: string,
   ) {
     const table = tablePrefix.slice(0, -1);
@@ -113,10 +115,10 @@ export class ObjectProvenance {
 
   /** The current record of each stored partition (of the window, if any), from one listing of the data objects. */
   async current(): Promise<Record<string, Materialization>> {
-    const partitioned = this.context.asset.partitioning !== null;
-    const wanted = this.context.window ? new Set(this.context.window.partitions.map((partition) => partition.key)) : null;
+    const partitioned = this.layout !== null;
+    const wanted = this.context.window ? new Set(this.context.window.keys) : null;
     const found: Array<{ key: string; object: StoredObject }> = [];
-    const listed = partitioned ? `${this.tablePrefix}${this.column}=` : `${this.tablePrefix}${this.fileName}`;
+    const listed = this.layout ? `${this.tablePrefix}${this.layout.columns[0]}=` : `${this.tablePrefix}${this.fileName}`;
     for await (const object of this.store.listObjects(listed)) {
       const key = partitioned ? this.partitionKeyOf(object.name) : object.name === listed ? "" : null;
       if (key !== null && (!wanted || wanted.has(key))) found.push({ key, object });
@@ -136,16 +138,19 @@ export class ObjectProvenance {
 
   /** Past records, newest first: of one partition, or of every one when `query.partition` is undefined. */
   async history(query: HistoryQuery): Promise<Materialization[]> {
-    const partitioned = this.context.asset.partitioning !== null;
-    const segment = query.partition ? `${this.column}=${query.partition.key}` : null;
+    const layout = this.layout;
+    const partitioned = layout !== null;
+    const segment = query.partition && layout ? layout.folder(query.partition) : null;
     const prefix = this.historyPrefix(segment);
     const entries: Array<{ name: string; order: string }> = [];
     for await (const name of this.store.listNames(prefix)) {
       if (!name.startsWith(prefix)) continue;
       const parts = name.slice(prefix.length).split("/");
       const file = parts[parts.length - 1]!;
-      const depthHolds = parts.length === 1 ? !partitioned || segment !== null : partitioned && segment === null && parts.length === 2;
-      if (!depthHolds || (parts.length === 2 && !parts[0]!.startsWith(`${this.column}=`))) continue;
+      // An entry of the partition asked, or one in any partition's folders (every level of them) when none is.
+      const depthHolds =
+        parts.length === 1 ? !partitioned || segment !== null : segment === null && layout?.keyOf(parts.slice(0, -1)) != null;
+      if (!depthHolds) continue;
       if (HISTORY_ENTRY.test(file)) entries.push({ name, order: file });
     }
     entries.sort((a, b) => (a.order < b.order ? 1 : a.order > b.order ? -1 : 0));
@@ -196,7 +201,7 @@ export class ObjectProvenance {
       damaged.push(this.store.objectUri(object.name));
       return null;
     }
-    return this.readRecord(this.recordName(key === "" ? null : `${this.column}=${key}`, id), id, damaged);
+    return this.readRecord(this.recordName(key === "" || !this.layout ? null : this.layout.segmentsOfKey(key).join("/"), id), id, damaged);
   }
 
   /** A stored record's object, read and checked (its id too, when known); a missing or invalid one is damaged. */
@@ -219,13 +224,12 @@ export class ObjectProvenance {
     );
   }
 
-  /** The key of `{column}={key}/{fileName}` under the table prefix; null for any other object. */
+  /** The key of `{column}={key}/{fileName}` (a multi partition's nested folders) under the table prefix; null for any other object. */
   private partitionKeyOf(name: string): string | null {
-    if (!name.startsWith(this.tablePrefix)) return null;
+    if (!name.startsWith(this.tablePrefix) || !this.layout) return null;
     const parts = name.slice(this.tablePrefix.length).split("/");
-    const head = `${this.column}=`;
-    if (parts.length !== 2 || parts[1] !== this.fileName || !parts[0]!.startsWith(head) || parts[0]!.length === head.length) return null;
-    return parts[0]!.slice(head.length);
+    if (parts[parts.length - 1] !== this.fileName) return null;
+    return this.layout.keyOf(parts.slice(0, -1));
   }
 
   private historyPrefix(segment: string | null): string {

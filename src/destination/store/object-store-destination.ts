@@ -1,15 +1,15 @@
 import { ConfigError, DataNotFoundError, SchemaError } from "../../errors.js";
 import type { Partition } from "../../partitioning/index.js";
 import { type Row, TableData } from "../../representation/index.js";
-import { type FieldSpec, inferFieldSpecs } from "../../schema/index.js";
 import { describeValue } from "../../text/describe-value.js";
 import { Destination, type DropTarget, type HistoryQuery } from "../destination.js";
 import { missingHook, requireHooks } from "../hook-check.js";
 import type { FileFormat, FormatName } from "../format/file-format.js";
 import { formatFor } from "../format/format-for.js";
 import type { IOContext } from "../io-context.js";
-import { partitionSegment, safeSegment, tableSegments } from "../paths.js";
-import { PartitionColumn } from "./partition-column.js";
+import { HiveLayout } from "../hive.js";
+import { safeSegment, tableSegments } from "../paths.js";
+import { fileFields, partitionColumnsOf } from "./partition-column.js";
 import { ANY_DATA_FILE, dropOwnFiles, dropTarget, type OwnFiles, ownFiles } from "./own-files.js";
 import { countPartitions, listedObjects, type PartitionListing, type TablePartitions } from "./partition-counts.js";
 import { metadataBytes, ObjectProvenance } from "./object-provenance.js";
@@ -23,11 +23,18 @@ export interface StoredObject {
   readonly metadata: Readonly<Record<string, string>>;
 }
 
+/** Where a data object is: its table's prefix (ending with "/") and its partition's folder under it (null: unpartitioned). */
+export interface DataPlace {
+  readonly tablePrefix: string;
+  readonly folder: string | null;
+}
+
 const OBJECT_HOOKS = ["putObject", "getObject", "listObjects", "objectUri"] as const;
 
 /**
  * A destination whose partitions are objects in a bucket, laid out hive style:
- * `{prefix}/{dataset}/{table}/data.{ext}` and `{prefix}/{dataset}/{table}/{column}={key}/data.{ext}`.
+ * `{prefix}/{dataset}/{table}/data.{ext}` and `{prefix}/{dataset}/{table}/{column}={key}/data.{ext}`
+ * (a multi partition in one folder per dimension, in declared order: `date=2026-01-05/region=eu/`).
  * A backend implements four storage hooks; the base owns serialization, the partition column
  * (in the path, not the file), row counts from `row_count` metadata and typed reads.
  */
@@ -118,7 +125,7 @@ export abstract class ObjectStoreDestination extends Destination {
   /** The object a partition lives in (null: the whole of an unpartitioned asset). */
   objectName(context: IOContext, partition: Partition | null): string {
     const parts = [...this.tablePath(context)];
-    if (partition) parts.push(partitionSegment(context, partition, this.displayName));
+    if (partition) parts.push(...HiveLayout.of(context, this.displayName).segments(partition));
     parts.push(`data.${this.fileFormat().extension}`);
     return parts.join("/");
   }
@@ -131,18 +138,17 @@ export abstract class ObjectStoreDestination extends Destination {
       );
     }
     const rows = table.rows;
-    let fields = effectiveFields(context.schema, rows);
-    if (partition) {
-      const column = this.partitionColumn(context, partition);
-      if (column.droppable(rows)) fields = fields.filter((spec) => spec.name !== column.name);
-    }
+    const fields = fileFields(context, partition, rows);
     const format = this.fileFormat();
     const payload = await format.serialize(rows, fields);
-    const [name, segment] = [this.objectName(context, partition), partition && partitionSegment(context, partition, this.displayName)];
+    const [name, segment] = [this.objectName(context, partition), partition && HiveLayout.of(context, this.displayName).folder(partition)];
     const record = context.materialization(partition, rows.length);
     const prepared = await this.objectProvenance(context).prepare(name, segment, record, { row_count: String(rows.length) });
     try {
-      await this.putObject(name, payload, format.contentType, prepared.metadata);
+      await this.putDataObject(name, payload, format.contentType, prepared.metadata, {
+        tablePrefix: `${this.tablePath(context).join("/")}/`,
+        folder: segment,
+      });
     } catch (error) {
       await prepared.failed();
       throw error;
@@ -176,7 +182,7 @@ export abstract class ObjectStoreDestination extends Destination {
   }
 
   private objectProvenance(context: IOContext): ObjectProvenance {
-    const column = context.asset.partitioning ? safeSegment(context.partitionColumn(), "partition column", this.displayName) : "";
+    const layout = context.asset.partitioning ? HiveLayout.of(context, this.displayName) : null;
     const store = {
       listObjects: (prefix: string) => this.listObjects(prefix),
       listNames: (prefix: string) => this.listNames(prefix),
@@ -188,7 +194,7 @@ export abstract class ObjectStoreDestination extends Destination {
       keepsHistory: this.keepsHistory(),
       owner: this.displayName,
     };
-    return new ObjectProvenance(store, context, `${this.tablePath(context).join("/")}/`, column, `data.${this.fileFormat().extension}`);
+    return new ObjectProvenance(store, context, `${this.tablePath(context).join("/")}/`, layout, `data.${this.fileFormat().extension}`);
   }
 
   async readPartition(context: IOContext, partition: Partition | null): Promise<Row[]> {
@@ -201,9 +207,11 @@ export abstract class ObjectStoreDestination extends Destination {
     const schema = context.schema;
     return decoding(context, partition, this.objectUri(name), async () => {
       if (!partition) return this.fileFormat().deserialize(bytes, schema);
-      const column = this.partitionColumn(context, partition);
-      const rows = await this.fileFormat().deserialize(bytes, schema && schema.filter((spec) => spec.name !== column.name));
-      return column.attach(rows, schema);
+      const columns = partitionColumnsOf(context, partition);
+      const names = new Set(columns.map((column) => column.name));
+      let rows = await this.fileFormat().deserialize(bytes, schema && schema.filter((spec) => !names.has(spec.name)));
+      for (const column of columns) rows = column.attach(rows, schema);
+      return rows;
     });
   }
 
@@ -218,9 +226,9 @@ export abstract class ObjectStoreDestination extends Destination {
    * downloaded and counted, and those that cannot be read reported by key.
    */
   override async partitionCounts(context: IOContext): Promise<PartitionCounts> {
-    const column = safeSegment(context.partitionColumn(), "partition column", this.displayName);
+    const layout = HiveLayout.of(context, this.displayName);
     const format = this.fileFormat();
-    const where = { tablePrefix: `${this.tablePath(context).join("/")}/`, column, fileName: `data.${format.extension}` };
+    const where = { tablePrefix: `${this.tablePath(context).join("/")}/`, layout, fileName: `data.${format.extension}` };
     const listing = await this.listPartitions(where, async (bytes) => (await format.deserialize(bytes, null)).length);
     return countPartitions(listing, context.asset.partitioning);
   }
@@ -270,23 +278,18 @@ export abstract class ObjectStoreDestination extends Destination {
     return [...prefix, ...tableSegments(context, this.displayName)];
   }
 
-  private partitionColumn(context: IOContext, partition: Partition): PartitionColumn {
-    const name = context.partitionColumn();
-    return new PartitionColumn(
-      name,
-      partition,
-      context.schema?.find((spec) => spec.name === name),
-    );
+  /**
+   * Puts a partition's data object: `putObject`, unless a backend keeps more of where it is (the
+   * local folder's ledger is the table's, keyed by the partition's folder, a multi partition's
+   * nested folders included). `where.folder` is null for an unpartitioned asset.
+   */
+  protected putDataObject(
+    name: string,
+    payload: Uint8Array,
+    contentType: string,
+    metadata: Record<string, string>,
+    _where: DataPlace,
+  ): MaybePromise<void> {
+    return this.putObject(name, payload, contentType, metadata);
   }
-}
-
-/**
- * The file's columns: the context's schema, or the one inferred from the rows, plus any field a
- * row holds that the schema does not declare, so nothing written is silently lost.
- */
-function effectiveFields(schema: readonly FieldSpec[] | null, rows: readonly Row[]): FieldSpec[] {
-  const inferred = inferFieldSpecs(rows);
-  if (!schema) return inferred;
-  const declared = new Set(schema.map((spec) => spec.name));
-  return [...schema, ...inferred.filter((spec) => !declared.has(spec.name))];
 }

@@ -22,7 +22,7 @@ export const ANY_DATA_FILE: Ownership = {
 export interface OwnFiles {
   /** Their names, as the listing gave them. */
   readonly names: readonly string[];
-  /** The `{column}={key}` folders holding a data file. */
+  /** The partition folders (`{column}={key}`, or nested ones of a multi partition) holding a data file. */
   readonly partitions: number;
   /** Whether the asset has anything there: a file of its own at the table's level, or a partition. */
   readonly exists: boolean;
@@ -31,8 +31,9 @@ export interface OwnFiles {
 /**
  * The asset's own files among the names under `tablePrefix` (the one rule every file store drops
  * by). Another asset's files may share the prefix (an asset `shop` without dataset beside the
- * dataset `shop`), so only a file of its own at the table's level, or one level below in a
- * folder named `{column}={key}`, is the asset's: a partition column renamed since still has its
+ * dataset `shop`), so only a file of its own at the table's level, or below it in folders each
+ * named `{column}={key}` (one level, or one per dimension of a multi partitioning:
+ * `date=2026-01-05/region=eu/`), is the asset's: a partition column renamed since still has its
  * folders found. Anything else in a partition folder (a `.DS_Store`, a README) stays, and a
  * folder without a data file is no partition.
  */
@@ -44,10 +45,11 @@ export async function ownFiles(listing: Iterable<string> | AsyncIterable<string>
     if (!name.startsWith(tablePrefix)) continue;
     const parts = name.slice(tablePrefix.length).split("/");
     const file = parts[parts.length - 1]!;
-    if (parts.length > 2 || (parts.length === 2 && !parts[0]!.includes("=")) || !owns.isOwn(file)) continue;
+    const folder = parts.slice(0, -1);
+    if (!folder.every((part) => part.includes("=")) || !owns.isOwn(file)) continue;
     names.push(name);
     if (parts.length === 1) atTable = true;
-    else if (owns.isData(file)) folders.add(parts[0]!);
+    else if (owns.isData(file)) folders.add(folder.join("/"));
   }
   return { names, partitions: folders.size, exists: atTable || folders.size > 0 };
 }

@@ -1,6 +1,7 @@
-import { type Partition, TimeGranularity, TimePartition } from "../../partitioning/index.js";
+import { MultiPartition, type Partition, TimeGranularity, TimePartition } from "../../partitioning/index.js";
+import type { IOContext } from "../io-context.js";
 import { type Row, setOwn } from "../../representation/index.js";
-import { type FieldSpec, formatIsoDate, isDateObjectField, reconcileRows } from "../../schema/index.js";
+import { type FieldSpec, formatIsoDate, inferFieldSpecs, isDateObjectField, reconcileRows } from "../../schema/index.js";
 
 /** No value the partition could give back: the column stays in the file. */
 const NONE: unique symbol = Symbol("no restorable value");
@@ -120,4 +121,33 @@ function restore(value: unknown, spec: FieldSpec): unknown {
 function sameValue(a: unknown, b: unknown): boolean {
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
   return Object.is(a, b);
+}
+
+/** A partition's columns: its one column, or each dimension's of a multi partition (with that dimension's partition). */
+export function partitionColumnsOf(context: IOContext, partition: Partition): PartitionColumn[] {
+  const spec = (name: string) => context.schema?.find((field) => field.name === name);
+  if (partition instanceof MultiPartition)
+    return partition.dimensions.map((d) => new PartitionColumn(d.column, d.partition, spec(d.column)));
+  const name = context.partitionColumn();
+  return [new PartitionColumn(name, partition, spec(name))];
+}
+
+/**
+ * The columns of a partition's file: the context's schema, or the one inferred from the rows,
+ * plus any field a row holds that the schema does not declare, so nothing written is silently
+ * lost; less each partition column the path gives back exactly (each dimension's, of a multi
+ * partition).
+ */
+export function fileFields(context: IOContext, partition: Partition | null, rows: readonly Row[]): FieldSpec[] {
+  const schema = context.schema;
+  const inferred = inferFieldSpecs(rows);
+  let fields = inferred;
+  if (schema) {
+    const declared = new Set(schema.map((spec) => spec.name));
+    fields = [...schema, ...inferred.filter((spec) => !declared.has(spec.name))];
+  }
+  for (const column of partition ? partitionColumnsOf(context, partition) : []) {
+    if (column.droppable(rows)) fields = fields.filter((spec) => spec.name !== column.name);
+  }
+  return fields;
 }

@@ -1,4 +1,5 @@
 import type { PartitionConfig } from "../../partitioning/index.js";
+import type { HiveLayout } from "../hive.js";
 import { parseCount } from "./local/ledger.js";
 import { orderedCounts } from "../row-count.js";
 import type { StoredObject } from "./object-store-destination.js";
@@ -9,12 +10,12 @@ import { reasonOf, type PartitionCounts, type UnreadablePartition } from "../unr
 // enough not to hold many whole files in memory at once.
 const PARALLEL_DOWNLOADS = 8;
 
-/** Where a table's partitions are: `{tablePrefix}{column}={key}/{fileName}`. */
+/** Where a table's partitions are: `{tablePrefix}{column}={key}/{fileName}` (nested folders for a multi partitioning). */
 export interface TablePartitions {
   /** The table's prefix, `/`-terminated: `{prefix}/{dataset}/{table}/`. */
   readonly tablePrefix: string;
-  /** The partition column, the `{column}` of each partition's folder. */
-  readonly column: string;
+  /** The partitions' hive folders: `{column}={key}`, or one level per dimension of a multi partitioning. */
+  readonly layout: HiveLayout;
   /** The data file of each partition, `data.{ext}`. */
   readonly fileName: string;
 }
@@ -103,15 +104,14 @@ export async function listedObjects(
   download: (name: string) => Promise<number | null>,
   uriOf: (name: string) => string,
 ): Promise<PartitionListing> {
-  const { tablePrefix, fileName } = where;
-  const columnPrefix = `${where.column}=`;
+  const { tablePrefix, fileName, layout } = where;
   const partitions: Array<ListedPartition & { readonly name: string }> = [];
   for await (const object of objects) {
     if (!object.name.startsWith(tablePrefix)) continue;
     const parts = object.name.slice(tablePrefix.length).split("/");
-    if (parts.length !== 2 || parts[1] !== fileName || !parts[0]!.startsWith(columnPrefix)) continue;
-    const key = parts[0]!.slice(columnPrefix.length);
-    if (key === "") continue;
+    if (parts[parts.length - 1] !== fileName) continue;
+    const key = layout.keyOf(parts.slice(0, -1));
+    if (key === null) continue;
     partitions.push({ key, name: object.name, uri: uriOf(object.name), rows: parseCount(object.metadata["row_count"]) });
   }
   return {

@@ -1,8 +1,8 @@
 import { PartitionError } from "../../errors.js";
-import type { Partition } from "../../partitioning/index.js";
+import { MultiPartitionWindow, type Partition } from "../../partitioning/index.js";
 import type { Row } from "../../representation/index.js";
 import type { Destination } from "../destination.js";
-import type { IOContext } from "../io-context.js";
+import { sampleText, valuesNamed, type IOContext } from "../io-context.js";
 import { Channel } from "./channel.js";
 
 /**
@@ -23,7 +23,7 @@ export async function writeStream(destination: Destination, context: IOContext, 
     await destination.writePartition(context, partition, rows);
     return;
   }
-  const column = context.partitionColumn();
+  const keyOf = rowKeyOf(context);
   const byKey = new Map(window.partitions.map((p) => [p.key, p]));
   const routes = new Map<string, { channel: Channel<Row[]> | null; rows: Row[]; done: Promise<void> | null }>();
   const route = (partition: Partition) => {
@@ -43,8 +43,8 @@ export async function writeStream(destination: Destination, context: IOContext, 
     for await (const batch of batches) {
       const split = new Map<string, Row[]>();
       for (const row of batch) {
-        const key = window.keyOf(row[column]);
-        if (key === null) throw outside(context, row[column]);
+        const key = keyOf(row);
+        if (key === null) throw outside(context, row);
         const list = split.get(key) ?? [];
         list.push(row);
         split.set(key, list);
@@ -70,20 +70,29 @@ export async function writeStream(destination: Destination, context: IOContext, 
 }
 
 async function* checkedBatches(context: IOContext, batches: AsyncIterable<Row[]>): AsyncGenerator<Row[]> {
-  const window = context.window!;
-  const column = context.partitionColumn();
+  const columns = context.partitionColumns();
+  const keyOf = rowKeyOf(context);
   for await (const batch of batches) {
     for (const row of batch) {
-      // A single partition's rows may leave the column out; when they carry it, it must fit.
-      if (Object.hasOwn(row, column) && window.keyOf(row[column]) === null) throw outside(context, row[column]);
+      // A single partition's rows may leave the columns out; when they carry one, they must fit.
+      if (columns.some((column) => Object.hasOwn(row, column)) && keyOf(row) === null) throw outside(context, row);
     }
     yield batch;
   }
 }
 
-function outside(context: IOContext, value: unknown): PartitionError {
-  const shown = value instanceof Date ? value.toISOString() : JSON.stringify(value);
+/** The key of the window's partition a row belongs to, by its partition column (every dimension's, for a multi window). */
+function rowKeyOf(context: IOContext): (row: Row) => string | null {
+  const window = context.window!;
+  if (window instanceof MultiPartitionWindow) return (row) => window.keyOf(row);
+  const column = context.partitionColumn();
+  return (row) => window.keyOf(row[column]);
+}
+
+function outside(context: IOContext, row: Row): PartitionError {
+  const columns = context.partitionColumns();
+  const value = columns.length === 1 ? row[columns[0]!] : Object.fromEntries(columns.map((c) => [c, row[c] ?? null]));
   return new PartitionError(
-    `asset "${context.asset.key}": a row has a "${context.partitionColumn()}" value outside the window ${String(context.window)} (${shown}); rows must carry their partition's value`,
+    `asset "${context.asset.key}": a row has ${valuesNamed(columns)} outside the window ${String(context.window)} (${sampleText(value)}); rows must carry their partition's value`,
   );
 }

@@ -1,4 +1,5 @@
 import { type FileHandle, open, readdir } from "node:fs/promises";
+import type { HiveLayout } from "../../hive.js";
 import { sep } from "node:path";
 import type { ListedPartition, PartitionListing } from "../partition-counts.js";
 import { fileIdentity } from "./file-identity.js";
@@ -15,8 +16,9 @@ export type Recount = (file: FileHandle) => Promise<number>;
 const PARALLEL_READS = 64;
 
 /**
- * The partitions of a table folder, `{table}/{column}={key}/{fileName}`, as the local folder
- * store answers them: a listing of the table's folder, a stat of each partition's file and one
+ * The partitions of a table folder, `{table}/{column}={key}/{fileName}` (or a multi
+ * partitioning's nested folders, `{table}/date=.../region=.../{fileName}`, whose ledger lines name
+ * the folder `date=.../region=...`), as the local folder store answers them: a listing of the table's folder, a stat of each partition's file and one
  * read of the table's ledger. A ledger line is trusted only while the file is the one it names
  * (see file-identity.ts); any other file is counted from what older versions recorded for it or
  * by `count`, and the count appended to the ledger, so a file edited by hand or replaced by a
@@ -25,20 +27,18 @@ const PARALLEL_READS = 64;
  * Partitions come sorted by name: keys sort chronologically (or as declared) as strings, so the
  * counts need no sort of a table of 100,000 entries afterwards.
  */
-export async function listFolderPartitions(table: string, column: string, fileName: string, count: Recount): Promise<PartitionListing> {
-  const prefix = `${column}=`;
+export async function listFolderPartitions(table: string, layout: HiveLayout, fileName: string, count: Recount): Promise<PartitionListing> {
   const ledger = Ledger.of(table, fileName);
-  const [listed, journal] = await Promise.all([
-    readdir(table).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? null : Promise.reject(error))),
-    ledger.read(),
-  ]);
+  const [listed, journal] = await Promise.all([partitionFolders(table, layout), ledger.read()]);
   if (listed === null) return { partitions: [], parallel: PARALLEL_READS, recount: () => Promise.resolve(null) };
-  const names = listed.filter((name) => name.startsWith(prefix)).sort();
+  const names = listed.map((folder) => folder.name);
   // Joined by hand: path.join normalizes every path it makes, and that took 0.2 s of a count of
   // 100,000 partitions; a readdir entry and the file name hold no separator to normalize.
-  const paths = names.map((name) => `${table}${sep}${name}${sep}${fileName}`);
+  const paths = listed.map((folder) => `${table}${sep}${folder.path}${sep}${fileName}`);
   const identities = await fileIdentities(paths);
   const partitions: ListedPartition[] = [];
+  // Each partition's folder, the name its ledger lines carry.
+  const folders = new Map<ListedPartition, string>();
   // The records come with the counts, from the lines read for them (see currentRecords): unless
   // one cannot be read, which `materializations` then reports.
   let records = true;
@@ -51,7 +51,9 @@ export async function listFolderPartitions(table: string, column: string, fileNa
     const line = entry?.metadata[RECORD_KEY] !== undefined ? entry : recordEntry(journal, names[i]!, identity);
     const record = line ? recordOf(line) : null;
     if (line && !record) records = false;
-    partitions.push({ key: names[i]!.slice(prefix.length), uri: paths[i]!, rows, record });
+    const partition = { key: listed[i]!.key, uri: paths[i]!, rows, record };
+    folders.set(partition, names[i]!);
+    partitions.push(partition);
   }
   // Read only when some file has no current line.
   let legacy: Promise<Record<string, LegacyCount>> | undefined;
@@ -60,8 +62,9 @@ export async function listFolderPartitions(table: string, column: string, fileNa
     records: records && journal.rejected === undefined,
     parallel: PARALLEL_READS,
     recount: (partition) => {
-      legacy ??= readLegacyIndex(table, fileName, column);
-      return legacy.then((index) => countStale(ledger, partition, index[partition.key], count));
+      legacy ??= layout.depth === 1 ? readLegacyIndex(table, fileName, layout.columns[0]!) : Promise.resolve({});
+      const folder = folders.get(partition)!;
+      return legacy.then((index) => countStale(ledger, folder, partition, index[partition.key], count));
     },
     // A journal of an older version (lines without a checksum) is rewritten with checksums.
     settle: async () => {
@@ -83,6 +86,8 @@ export async function listFolderPartitions(table: string, column: string, fileNa
  */
 async function countStale(
   ledger: Ledger,
+  /** The partition's folder relative to the table, its ledger lines' folder. */
+  folder: string,
   partition: ListedPartition,
   indexed: LegacyCount | undefined,
   count: Recount,
@@ -98,10 +103,44 @@ async function countStale(
   try {
     const file = fileIdentity(await handle.stat({ bigint: true }));
     const rows = (await legacyCount(path, file, indexed)) ?? (await count(handle));
-    const folder = path.slice(0, path.lastIndexOf(sep));
-    await ledger.append([{ folder: folder.slice(folder.lastIndexOf(sep) + 1), file, metadata: { row_count: String(rows) } }]);
+    await ledger.append([{ folder, file, metadata: { row_count: String(rows) } }]);
     return rows;
   } finally {
     await handle.close();
   }
+}
+
+/** A partition folder of a table: its name in the ledger (`date=2026-01-05/region=eu`), its relative path, its key. */
+export interface PartitionFolder {
+  readonly name: string;
+  readonly path: string;
+  readonly key: string;
+}
+
+/**
+ * The partition folders of a table folder, one level per column of the layout (a multi
+ * partitioning's nested folders walked level by level), sorted by name at each level: keys sort
+ * chronologically (or as declared) as strings, so the counts need no sort afterwards. Null when
+ * the table folder does not exist.
+ */
+export async function partitionFolders(table: string, layout: HiveLayout): Promise<PartitionFolder[] | null> {
+  let level: string[][] | null = null;
+  for (let depth = 0; depth < layout.depth; depth++) {
+    const head = `${layout.columns[depth]}=`;
+    const parents: string[][] = level ?? [[]];
+    const next: string[][] = [];
+    for (const parent of parents) {
+      const names = await readdir(parent.length === 0 ? table : `${table}${sep}${parent.join(sep)}`).catch(
+        (error: NodeJS.ErrnoException) =>
+          error.code === "ENOENT" || (depth > 0 && error.code === "ENOTDIR") ? null : Promise.reject(error),
+      );
+      if (names === null) {
+        if (depth === 0) return null;
+        continue;
+      }
+      for (const name of names.filter((n) => n.startsWith(head) && n.length > head.length).sort()) next.push([...parent, name]);
+    }
+    level = next;
+  }
+  return level!.map((names) => ({ name: names.join("/"), path: names.join(sep), key: layout.keyOf(names)! }));
 }

@@ -7,10 +7,11 @@ import type { Materialization } from "../../provenance/materialization.js";
 import { parseTempName, writeFileAtomic } from "./atomic.js";
 import { beforeRenamePart, fileIdentity } from "./file-identity.js";
 import { Ledger, ledgerOf, type LedgerRead } from "./ledger.js";
-import { currentEntry, RECORD_KEY, recordEntry, REPLACING_KEY } from "./ledger-lines.js";
+import { currentEntry, type LedgerEntry, RECORD_KEY, recordEntry, REPLACING_KEY } from "./ledger-lines.js";
 import { identityAt } from "./ledger-history.js";
 import { currentRecords, pastRecords, type RecordedFile, type RecordsRead } from "./ledger-records.js";
 
+import type { HiveLayout } from "../../hive.js";
 import type { PartitionListing } from "../partition-counts.js";
 import { listFolderPartitions, type Recount } from "./folder-partitions.js";
 import { legacyMetadata } from "./legacy-counts.js";
@@ -134,11 +135,16 @@ export class LocalFolder {
       if (!name.startsWith(prefix)) continue;
       const info = await stat(path, { bigint: true }).catch(() => null);
       if (!info) continue;
-      const { ledger, folder: entryFolder } = this.ledgerOf(path);
-      let entries = ledgers.get(ledger.path);
-      if (!entries) ledgers.set(ledger.path, (entries = ledger.read()));
       const identity = fileIdentity(info);
-      const entry = recordEntry(await entries, entryFolder, identity) ?? currentEntry(await entries, entryFolder, identity);
+      let entry: LedgerEntry | undefined;
+      // The ledger of the folder above the file's, or of a table above nested partition folders
+      // (a multi partition's): the first naming this very file holds its line.
+      for (const { ledger, folder: entryFolder } of this.ledgersOf(path)) {
+        let entries = ledgers.get(ledger.path);
+        if (!entries) ledgers.set(ledger.path, (entries = ledger.read()));
+        entry = recordEntry(await entries, entryFolder, identity) ?? currentEntry(await entries, entryFolder, identity);
+        if (entry) break;
+      }
       const metadata = entry ? { ...entry.metadata } : await legacyMetadata(path, info);
       delete metadata[REPLACING_KEY];
       yield { name, metadata };
@@ -160,8 +166,8 @@ export class LocalFolder {
       const folder = dirname(path);
       const file = basename(path);
       await rm(path, { force: true });
-      const { ledger, folder: entryFolder } = this.ledgerOf(path);
-      if (existsSync(ledger.path)) await ledger.append([{ folder: entryFolder, file: "", metadata: {} }]);
+      for (const { ledger, folder: entryFolder } of this.ledgersOf(path))
+        if (existsSync(ledger.path)) await ledger.append([{ folder: entryFolder, file: "", metadata: {} }]);
       const beside = await readdir(folder).catch((error: unknown) => (isMissing(error) ? [] : Promise.reject(error)));
       for (const entry of beside)
         if (entry.startsWith(`.${file}`) || entry.startsWith(`..${file}`)) await rm(join(folder, entry), { force: true });
@@ -187,29 +193,21 @@ export class LocalFolder {
   }
 
   /**
-   * The names of the files at a table's level and in its `{column}={key}` folders, hidden ones
+   * The names of the files at a table's level and in its `{column}={key}` folders (nested ones
+   * too, a multi partition's `date=.../region=.../`), hidden ones
    * (ledgers, sidecars, temporary files) included: what dropping a table looks through (see
    * ../own-files.ts), without walking the folders of other assets nested in it.
    */
   async *tableFiles(table: string): AsyncIterable<string> {
-    const path = this.pathOf(table);
-    const entries = await readdir(path, { withFileTypes: true }).catch((error: unknown) => (isMissing(error) ? [] : Promise.reject(error)));
-    for (const entry of entries) {
-      if (entry.isFile()) yield `${table}/${entry.name}`;
-      else if (entry.isDirectory() && entry.name.includes("=")) {
-        // A folder removed meanwhile (a racing drop) holds nothing.
-        const inside = await readdir(join(path, entry.name), { withFileTypes: true }).catch(() => []);
-        for (const file of inside) if (file.isFile()) yield `${table}/${entry.name}/${file.name}`;
-      }
-    }
+    yield* partitionTreeFiles(this.pathOf(table), table);
   }
 
   /**
    * The partitions of the table folder `table`, `{column}={key}/{fileName}`, with the counts its
    * ledger holds for the very files there; `count` counts the others (see folder-partitions.ts).
    */
-  partitions(table: string, column: string, fileName: string, count: Recount): Promise<PartitionListing> {
-    return listFolderPartitions(this.pathOf(table), column, fileName, count);
+  partitions(table: string, layout: HiveLayout, fileName: string, count: Recount): Promise<PartitionListing> {
+    return listFolderPartitions(this.pathOf(table), layout, fileName, count);
   }
 
   /**
@@ -219,6 +217,24 @@ export class LocalFolder {
    */
   ledgerOf(path: string): { ledger: Ledger; folder: string } {
     return dirname(path) === this.folder ? { ledger: Ledger.of(this.folder, basename(path)), folder: "" } : ledgerOf(path);
+  }
+
+  /**
+   * The ledgers a file's line may be in: `ledgerOf(path)`, then, while the folders above the
+   * file's are partition folders (`{column}={key}`, a multi partition's nested ones), the ledger
+   * of each folder above them, its line's folder the path between (`date=.../region=...`). A line
+   * names the very file it describes (see file-identity.ts), so asking a ledger too many is safe.
+   */
+  ledgersOf(path: string): Array<{ ledger: Ledger; folder: string }> {
+    const found = [this.ledgerOf(path)];
+    const file = basename(path);
+    const folders = [basename(dirname(path))];
+    for (let above = dirname(dirname(path)); above !== this.folder && above.startsWith(this.folder + sep); above = dirname(above)) {
+      if (!folders[0]!.includes("=") || !basename(above).includes("=")) break;
+      folders.unshift(basename(above));
+      found.push({ ledger: Ledger.of(dirname(above), file), folder: folders.join("/") });
+    }
+    return found;
   }
 }
 
@@ -240,6 +256,16 @@ async function* walk(folder: string): AsyncGenerator<string> {
     const path = join(folder, entry.name);
     if (entry.isDirectory()) yield* walk(path);
     else if (entry.isFile() && !entry.name.startsWith(".")) yield path;
+  }
+}
+
+/** The files of a folder and of the folders below it named `{column}={key}`, by name under `name`. */
+async function* partitionTreeFiles(path: string, name: string): AsyncGenerator<string> {
+  // A folder removed meanwhile (a racing drop) holds nothing.
+  const entries = await readdir(path, { withFileTypes: true }).catch((error: unknown) => (isMissing(error) ? [] : Promise.reject(error)));
+  for (const entry of entries) {
+    if (entry.isFile()) yield `${name}/${entry.name}`;
+    else if (entry.isDirectory() && entry.name.includes("=")) yield* partitionTreeFiles(join(path, entry.name), `${name}/${entry.name}`);
   }
 }
 

@@ -1,8 +1,9 @@
 import { ConfigError } from "../../../errors.js";
 import { durableOption } from "./atomic.js";
-import { LocalFolder } from "./local-folder.js";
+import { Ledger } from "./ledger.js";
+import { LocalFolder, type RecordedFile } from "./local-folder.js";
 import type { FileFormat, FormatName } from "../../format/file-format.js";
-import { ObjectStoreDestination, type StoredObject } from "../object-store-destination.js";
+import { type DataPlace, ObjectStoreDestination, type StoredObject } from "../object-store-destination.js";
 import type { PartitionListing, TablePartitions } from "../partition-counts.js";
 import type { HistoryQuery } from "../../destination.js";
 import type { IOContext } from "../../io-context.js";
@@ -45,6 +46,8 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
   /** Whether puts are synced to disk (see the option). */
   readonly durable: boolean;
   readonly #local: LocalFolder;
+  /** The ledger place of each partition object being put (see `putDataObject`), with how many puts of it are under way. */
+  readonly #places = new Map<string, { readonly place: RecordedFile; puts: number }>();
 
   constructor(options: LocalObjectStoreOptions) {
     super(options);
@@ -62,7 +65,38 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
    * known again on read: it is not kept.
    */
   async putObject(name: string, payload: Uint8Array, _contentType: string, metadata: Record<string, string>): Promise<void> {
-    await this.#local.put(this.pathOf(name), [payload], () => metadata);
+    const path = this.pathOf(name);
+    await this.#local.put(path, [payload], () => metadata, this.#places.get(path)?.place);
+  }
+
+  /**
+   * A partition's object goes to the table's ledger, its line keyed by the partition's folder
+   * (`date=2026-01-05` or a multi partition's `date=2026-01-05/region=eu`), the ledger the
+   * table's listing reads; an unpartitioned asset's to the folder above, as `putObject` puts it.
+   */
+  protected override async putDataObject(
+    name: string,
+    payload: Uint8Array,
+    _contentType: string,
+    metadata: Record<string, string>,
+    where: DataPlace,
+  ): Promise<void> {
+    if (where.folder === null) return this.putObject(name, payload, _contentType, metadata);
+    // Through putObject, which a wrapper of the backend's hooks sees: the place is known there by the path, while a put of it is under way.
+    const path = this.pathOf(name);
+    const held = this.#places.get(path) ?? { place: this.placeOf(name, where.tablePrefix, where.folder), puts: 0 };
+    held.puts++;
+    this.#places.set(path, held);
+    try {
+      await this.putObject(name, payload, _contentType, metadata);
+    } finally {
+      if (--held.puts === 0) this.#places.delete(path);
+    }
+  }
+
+  /** Where a partition object's ledger line goes: the table's ledger, under its folder. */
+  private placeOf(name: string, tablePrefix: string, folder: string): RecordedFile {
+    return { path: this.pathOf(name), ledger: Ledger.of(this.pathOf(tablePrefix), name.slice(name.lastIndexOf("/") + 1)), folder };
   }
 
   /** A ledger line holds a record of any size: it always goes with the data. */
@@ -88,8 +122,14 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
     const partitioning = context.asset.partitioning;
     const keys =
       query.partition !== undefined ? [query.partition?.key ?? ""] : Object.keys(await this.materializations(context.withWindow(null)));
-    const names = keys.map((key) => this.objectName(context, partitioning && key !== "" ? partitioning.partition(key) : null));
-    const found = await this.#local.materializationHistory(names.map((name) => this.pathOf(name)));
+    const tablePrefix = `${this.tablePath(context).join("/")}/`;
+    const files = keys.map((key) => {
+      const name = this.objectName(context, partitioning && key !== "" ? partitioning.partition(key) : null);
+      return partitioning && key !== ""
+        ? this.placeOf(name, tablePrefix, name.slice(tablePrefix.length, name.lastIndexOf("/")))
+        : this.pathOf(name);
+    });
+    const found = await this.#local.materializationHistory(files);
     if (found.damaged.length > 0)
       context.logger.warn(
         `LocalObjectStoreDestination: asset "${context.asset.key}": a materialization record in ${found.damaged.join(", ")} is damaged or was edited by hand; it is left out (provenance unknown)`,
@@ -129,7 +169,7 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
    * its count appended (see LocalFolder.partitions), rather than a walk of every object.
    */
   protected override listPartitions(where: TablePartitions, count: (bytes: Uint8Array) => Promise<number>): Promise<PartitionListing> {
-    return this.#local.partitions(where.tablePrefix, where.column, where.fileName, async (file) => count(await file.readFile()));
+    return this.#local.partitions(where.tablePrefix, where.layout, where.fileName, async (file) => count(await file.readFile()));
   }
 
   /** The file of an object; a name that would leave `basePath` is refused. */

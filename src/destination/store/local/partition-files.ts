@@ -3,7 +3,8 @@ import { isAbsolute, join, relative } from "node:path";
 import { ConfigError, DataNotFoundError } from "../../../errors.js";
 import type { Partition } from "../../../partitioning/index.js";
 import type { IOContext } from "../../io-context.js";
-import { partitionSegment, safeSegment, tableSegments } from "../../paths.js";
+import { HiveLayout } from "../../hive.js";
+import { tableSegments } from "../../paths.js";
 import type { DropTarget } from "../../destination.js";
 import { countPartitions } from "../partition-counts.js";
 import { dropOwnFiles, dropTarget, type OwnFiles, type Ownership, ownFiles } from "../own-files.js";
@@ -51,7 +52,12 @@ export class PartitionFiles {
 
   pathOf(context: IOContext, partition: Partition | null): string {
     const table = this.tableDir(context);
-    return partition ? join(table, partitionSegment(context, partition, this.owner), this.fileName) : join(table, this.fileName);
+    return partition ? join(table, ...this.layout(context).segments(partition), this.fileName) : join(table, this.fileName);
+  }
+
+  /** The hive folders of the asset's partitions (one level per dimension of a multi partitioning). */
+  layout(context: IOContext): HiveLayout {
+    return HiveLayout.of(context, this.owner);
   }
 
   /**
@@ -83,13 +89,16 @@ export class PartitionFiles {
   }
 
   /**
-   * Where a partition's ledger line goes: the table's ledger, its folder `{column}={key}`; for an
+   * Where a partition's ledger line goes: the table's ledger, its folder `{column}={key}` (a multi
+   * partition's nested folders, `date=2026-01-05/region=eu`: one ledger per table, keyed by
+   * the partition, whatever its depth); for an
    * unpartitioned asset, the ledger in the table's own folder, folder "" (the folder above holds
    * other assets' folders: a ledger there would be dropped with another asset, or outlive this one's drop).
    */
   placeOf(context: IOContext, partition: Partition | null): RecordedFile {
     const path = this.pathOf(context, partition);
-    if (partition) return { path, ...this.local.ledgerOf(path) };
+    if (partition)
+      return { path, ledger: Ledger.of(this.tableDir(context), this.fileName), folder: this.layout(context).folder(partition) };
     return { path, ledger: Ledger.of(this.tableDir(context), this.fileName), folder: "" };
   }
 
@@ -120,8 +129,7 @@ export class PartitionFiles {
    * current line for.
    */
   async rowCounts(context: IOContext, recount: Recount): Promise<PartitionCounts> {
-    const column = safeSegment(context.partitionColumn(), "partition column", this.owner);
-    const listing = await this.local.partitions(this.tableName(context), column, this.fileName, recount);
+    const listing = await this.local.partitions(this.tableName(context), this.layout(context), this.fileName, recount);
     return countPartitions(listing, context.asset.partitioning);
   }
 

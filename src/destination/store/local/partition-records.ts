@@ -1,12 +1,11 @@
 // The materialization records of PartitionFiles' partitions (the provenance hooks of
 // CSVDestination and FileDestination): which files to ask LocalFolder about, and one warning
 // for records that cannot be read.
-import { readdir } from "node:fs/promises";
 import { sep } from "node:path";
 import type { HistoryQuery } from "../../destination.js";
 import type { IOContext } from "../../io-context.js";
-import { safeSegment } from "../../paths.js";
 import type { Materialization } from "../../provenance/materialization.js";
+import { partitionFolders } from "./folder-partitions.js";
 import { Ledger } from "./ledger.js";
 import type { RecordedFile } from "./local-folder.js";
 import type { PartitionFiles } from "./partition-files.js";
@@ -44,20 +43,18 @@ export async function partitionHistory(files: PartitionFiles, context: IOContext
 
 /**
  * The files of the partition folders of the table (those of `keys` only, when given), from one
- * listing: a window of ten years of days costs a listing, not 3,650 paths made and checked; the
+ * listing (a level per dimension of a multi partitioning): a window of ten years of days costs a listing, not 3,650 paths made and checked; the
  * one file of an unpartitioned asset.
  */
 async function storedFiles(files: PartitionFiles, context: IOContext, keys: readonly string[] | undefined): Promise<KeyedFile[]> {
   if (!context.asset.partitioning) return [{ key: "", ...files.placeOf(context, null) }];
   const wanted = keys ? new Set(keys) : null;
   const table = files.tableDir(context);
-  const prefix = `${safeSegment(context.partitionColumn(), "partition column", files.owner)}=`;
-  const names = await readdir(table).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? [] : Promise.reject(error)));
+  const folders = (await partitionFolders(table, files.layout(context))) ?? [];
   const ledger = Ledger.of(table, files.fileName);
-  return names
-    .filter((name) => name.startsWith(prefix) && (!wanted || wanted.has(name.slice(prefix.length))))
-    .sort()
-    .map((name) => ({ key: name.slice(prefix.length), path: `${table}${sep}${name}${sep}${files.fileName}`, ledger, folder: name }));
+  return folders
+    .filter((folder) => !wanted || wanted.has(folder.key))
+    .map((folder) => ({ key: folder.key, path: `${table}${sep}${folder.path}${sep}${files.fileName}`, ledger, folder: folder.name }));
 }
 
 /** One warning for every record of the call that could not be read, naming where they are. */
