@@ -141,26 +141,31 @@ describe("materialize --full-refresh", () => {
   }, 120_000);
 
   // Through two CLI processes (the lock's files are shared by pid and host); the deterministic
-  // regression test of the race is test/destination/asset-lock.test.ts.
-  it("racing a backfill of the same asset in another process: never half dropped, CSV and SQLite agree (issue 31.15)", async () => {
-    const rounds = process.env["INTERLOPER_RELIABILITY_LONG"] ? 10 : 1;
-    for (let round = 0; round < rounds; round++) {
-      const dir = await project();
-      const backfill = cli(["materialize", "orders", "-w", "2026-01-01..2026-02-28", "--concurrency", "2"], { cwd: dir });
-      await new Promise((resolve) => setTimeout(resolve, 300 + round * 150));
-      const refresh = await cli(["materialize", "orders", "-w", "2026-01-02..2026-01-03", "--full-refresh", "--yes"], { cwd: dir });
-      const done = await backfill;
-      expect(done.exitCode, done.stderr).toBe(0);
-      // The refresh went ahead, or stopped before dropping anything, saying who writes.
-      if (refresh.exitCode !== 0)
-        expect(oneLineError(refresh)).toMatch(/^interloper: asset "shop\.orders" is being written by another writer \(pid \d+ on /);
-      expect(refresh.stderr).not.toContain("unexpected error");
-      const days = await csvDays(dir, "orders");
-      const stored = query(dir, 'SELECT DISTINCT date FROM "shop.orders" ORDER BY date').map((row) => (row as { date: string }).date);
-      expect(stored).toEqual(days);
-      expect(query(dir, 'SELECT COUNT(*) AS n FROM "shop.orders"')).toEqual([{ n: 2 * days.length }]);
-    }
-  }, 180_000);
+  // regression test of the race is test/destination/asset-lock.test.ts. One round, ten in the long
+  // variant, each given a minute (a round took 40 s on a loaded machine).
+  const raceRounds = process.env["INTERLOPER_RELIABILITY_LONG"] ? 10 : 1;
+  it(
+    "racing a backfill of the same asset in another process: never half dropped, CSV and SQLite agree (issue 31.15)",
+    async () => {
+      for (let round = 0; round < raceRounds; round++) {
+        const dir = await project();
+        const backfill = cli(["materialize", "orders", "-w", "2026-01-01..2026-02-28", "--concurrency", "2"], { cwd: dir });
+        await new Promise((resolve) => setTimeout(resolve, 300 + round * 150));
+        const refresh = await cli(["materialize", "orders", "-w", "2026-01-02..2026-01-03", "--full-refresh", "--yes"], { cwd: dir });
+        const done = await backfill;
+        expect(done.exitCode, done.stderr).toBe(0);
+        // The refresh went ahead, or stopped before dropping anything, saying who writes.
+        if (refresh.exitCode !== 0)
+          expect(oneLineError(refresh)).toMatch(/^interloper: asset "shop\.orders" is being written by another writer \(pid \d+ on /);
+        expect(refresh.stderr).not.toContain("unexpected error");
+        const days = await csvDays(dir, "orders");
+        const stored = query(dir, 'SELECT DISTINCT date FROM "shop.orders" ORDER BY date').map((row) => (row as { date: string }).date);
+        expect(stored).toEqual(days);
+        expect(query(dir, 'SELECT COUNT(*) AS n FROM "shop.orders"')).toEqual([{ n: 2 * days.length }]);
+      }
+    },
+    Math.max(180_000, raceRounds * 60_000),
+  );
 
   it("drops only the selected assets: the upstream asset it reads keeps everything", async () => {
     const dir = await project();

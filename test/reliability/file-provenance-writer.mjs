@@ -1,4 +1,4 @@
-// A writer process of provenance-files.test.ts: writes partitions of one asset in a loop, through
+// A writer process of crash-file-records.test.ts: writes partitions of one asset in a loop, through
 // the built package (dist), until its parent SIGKILLs it; each row holds the write's run id. Before each write it prints
 // `start {runId} {key} {rows}`, after it `done {runId}`, with synchronous writes to its stdout (a
 // pipe), so that what the parent read before the kill is what happened before it.
