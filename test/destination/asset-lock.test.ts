@@ -62,38 +62,46 @@ async function closeAll(p: il.Project): Promise<void> {
 }
 
 describe("the asset lock", () => {
-  it("issue 31.15: a drop racing a backfill of the same asset never fails half way; CSV and SQLite end up holding the same", async () => {
-    // A test's own folder, held here: `base` is reassigned by the next test's beforeEach.
-    const root = base;
-    for (let round = 0; round < ROUNDS; round++) {
-      const dir = join(root, `round${round}`);
-      const p = project(() => "backfill", dir);
-      const backfill = il.materialize(p, { window: "2026-01-01..2026-01-30", concurrency: 2 });
-      // Once some partitions are stored, the drop runs while the backfill goes on writing.
-      while ((await readdir(join(dir, "csv", "shop", "orders")).catch(() => [])).length < 4) await new Promise((r) => setTimeout(r, 1));
-      await dropPlannedAssets(il.planMaterialize(p, { window: "2026-01-01..2026-01-30" }));
-      expect((await backfill).status).toBe("completed");
-      const { csv, warehouse } = await held(p);
-      expect(csv).toEqual(warehouse);
-      // The drop took partitions away: the backfill's later ones alone are left.
-      expect(Object.keys(csv).length).toBeLessThan(30);
-      await closeAll(p);
-    }
-  }, RACE_TIMEOUT);
+  it(
+    "issue 31.15: a drop racing a backfill of the same asset never fails half way; CSV and SQLite end up holding the same",
+    async () => {
+      // A test's own folder, held here: `base` is reassigned by the next test's beforeEach.
+      const root = base;
+      for (let round = 0; round < ROUNDS; round++) {
+        const dir = join(root, `round${round}`);
+        const p = project(() => "backfill", dir);
+        const backfill = il.materialize(p, { window: "2026-01-01..2026-01-30", concurrency: 2 });
+        // Once some partitions are stored, the drop runs while the backfill goes on writing.
+        while ((await readdir(join(dir, "csv", "shop", "orders")).catch(() => [])).length < 4) await new Promise((r) => setTimeout(r, 1));
+        await dropPlannedAssets(il.planMaterialize(p, { window: "2026-01-01..2026-01-30" }));
+        expect((await backfill).status).toBe("completed");
+        const { csv, warehouse } = await held(p);
+        expect(csv).toEqual(warehouse);
+        // The drop took partitions away: the backfill's later ones alone are left.
+        expect(Object.keys(csv).length).toBeLessThan(30);
+        await closeAll(p);
+      }
+    },
+    RACE_TIMEOUT,
+  );
 
-  it("issue 31.20: two writers of the same partitions leave one writer's rows in both destinations, never one's here and the other's there", async () => {
-    const root = base;
-    for (let round = 0; round < ROUNDS; round++) {
-      const dir = join(root, `round${round}`);
-      const [a, b] = [project(() => `a${round}`, dir), project(() => `b${round}`, dir)];
-      const runs = await Promise.all([a, b].map((p) => il.materialize(p, { window: "2026-01-01..2026-01-06", concurrency: 3 })));
-      expect(runs.map((r) => r.status)).toEqual(["completed", "completed"]);
-      const { csv, warehouse } = await held(a);
-      expect(Object.keys(csv)).toHaveLength(6);
-      expect(csv).toEqual(warehouse);
-      await Promise.all([a, b].map(closeAll));
-    }
-  }, RACE_TIMEOUT);
+  it(
+    "issue 31.20: two writers of the same partitions leave one writer's rows in both destinations, never one's here and the other's there",
+    async () => {
+      const root = base;
+      for (let round = 0; round < ROUNDS; round++) {
+        const dir = join(root, `round${round}`);
+        const [a, b] = [project(() => `a${round}`, dir), project(() => `b${round}`, dir)];
+        const runs = await Promise.all([a, b].map((p) => il.materialize(p, { window: "2026-01-01..2026-01-06", concurrency: 3 })));
+        expect(runs.map((r) => r.status)).toEqual(["completed", "completed"]);
+        const { csv, warehouse } = await held(a);
+        expect(Object.keys(csv)).toHaveLength(6);
+        expect(csv).toEqual(warehouse);
+        await Promise.all([a, b].map(closeAll));
+      }
+    },
+    RACE_TIMEOUT,
+  );
 
   it("a drop waits for the writes under way, and says who writes when they outlast its wait", async () => {
     const lock = AssetLock.of("shop.orders", [base], false);
