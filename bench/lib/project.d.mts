@@ -17,9 +17,12 @@ export function shopProject(options: {
   stream?: boolean;
   start?: string;
   schema?: boolean;
+  checks?: "four" | "unique";
 }): {
   shop: unknown;
   orders: unknown;
   dag: Interloper.DAG;
 };
+export declare const CHECK_SETS: Record<"four" | "unique", () => Interloper.Check[]>;
+export function assertChecked(orders: unknown, partition: string, expected: number): Promise<string[]>;
 export function assertCompleted(result: unknown, what: string): void;

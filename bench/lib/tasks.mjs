@@ -12,17 +12,23 @@ const now = () => performance.now();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const lazyProject = () => import("./project.mjs");
 
-/** Times `fn` once after `warm` untimed calls, or the median of `repeat` timed calls. */
+/**
+ * Times `fn` once after `warm` untimed calls, or the median of `repeat` timed calls. cpuMs: the
+ * process's CPU time (user + system, every thread: the thread pool's file work too) over the
+ * timed calls, a call on average; steadier than the clock on a loaded machine.
+ */
 async function timed(fn, { warm = 0, repeat = 1 } = {}) {
   for (let i = 0; i < warm; i++) await fn();
   const samples = [];
   let value;
+  const cpu0 = process.cpuUsage();
   for (let i = 0; i < repeat; i++) {
     const t0 = now();
     value = await fn();
     samples.push(now() - t0);
   }
-  return { ms: median(samples), inner: samples, value };
+  const cpu = process.cpuUsage(cpu0);
+  return { ms: median(samples), inner: samples, value, cpuMs: (cpu.user + cpu.system) / 1000 / repeat };
 }
 
 function tableDir(base) {
@@ -41,19 +47,22 @@ export async function backfillCsv({
   cwd,
   destination = "csv",
   durable = true,
+  checks,
 }) {
-  const { il, shopProject, assertCompleted } = await lazyProject();
+  const { il, shopProject, assertCompleted, assertChecked, CHECK_SETS } = await lazyProject();
   const dest =
     destination === "objectstore-local"
       ? new il.LocalObjectStoreDestination({ basePath: dir, format: "csv", durable })
       : new il.CSVDestination({ basePath: dir, durable });
-  const { dag } = shopProject({ destination: dest, rows });
+  const { dag, orders } = shopProject({ destination: dest, rows, checks });
   const list = days(first, count);
   const window = il.TimePartitionWindow.parse(`${list[0]}..${list.at(-1)}`);
   const options = processes ? { processes, childProcess: { configPath, cwd, env: { BENCH_DIR: dir, BENCH_ROWS: String(rows) } } } : {};
-  const { ms, value } = await timed(() => il.backfill(dag, window, options));
+  const { ms, value, cpuMs } = await timed(() => il.backfill(dag, window, options));
   assertCompleted(value, "backfill");
-  return { ms, extra: { partitions: value.partitions.length, msPerPartition: ms / value.partitions.length } };
+  // W1-CHECKS: the last partition's record holds every check's passed verdict (they ran).
+  const verdicts = checks ? await assertChecked(orders, list.at(-1), CHECK_SETS[checks]().length) : undefined;
+  return { ms, extra: { partitions: value.partitions.length, msPerPartition: ms / value.partitions.length, cpuMs, verdicts } };
 }
 
 export async function backfillCsvBaseline({ dir, days: count = 365, rows = 10_000, first = "2025-01-01" }) {
@@ -250,13 +259,15 @@ export async function coverageHourlyBaseline({ dir }) {
 
 // --- W7: one huge partition, streamed -----------------------------------------------------------
 
-export async function stream({ dir, rows = 5_000_000, batch = 10_000, shape = "stream" }) {
-  const { il, shopProject, assertCompleted } = await lazyProject();
-  const { dag } = shopProject({ destination: new il.CSVDestination({ basePath: dir }), rows, stream: shape === "stream" });
-  const { ms, value } = await timed(() => dag.materialize(il.TimePartition.fromKey("2025-01-01")));
+export async function stream({ dir, rows = 5_000_000, batch = 10_000, shape = "stream", checks }) {
+  const { il, shopProject, assertCompleted, assertChecked, CHECK_SETS } = await lazyProject();
+  const project = shopProject({ destination: new il.CSVDestination({ basePath: dir }), rows, stream: shape === "stream", checks });
+  const { ms, value, cpuMs } = await timed(() => project.dag.materialize(il.TimePartition.fromKey("2025-01-01")));
   assertCompleted(value, "materialize");
+  // W7-UNIQUE: the partition's record holds unique's passed verdict (it saw every batch).
+  const verdicts = checks ? await assertChecked(project.orders, "2025-01-01", CHECK_SETS[checks]().length) : undefined;
   const written = (await stat(join(tableDir(dir), "date=2025-01-01", "data.csv"))).size;
-  return { ms, extra: { bytes: written, batch } };
+  return { ms, extra: { bytes: written, batch, cpuMs, verdicts } };
 }
 
 export async function streamBaseline({ dir, rows = 5_000_000, batch = 10_000 }) {

@@ -24,6 +24,12 @@ export function notNull(...args: [string, ...string[]] | [...columns: string[], 
       let failures = 0;
       const examples = new Examples();
       const owns = columns.map(readsOwn);
+      // Out of the loop: a closure made in the loop over its variables costs every row a
+      // context, failed or not (it doubled this check's time).
+      const example = (row: Row, column: string, at: number): void => {
+        const what = !Object.hasOwn(row, column) ? "missing" : String(row[column]);
+        examples.add(at, () => `row ${at} (${column}: ${what})`);
+      };
       return {
         add(rows: readonly Row[], offset: number) {
           for (let i = 0; i < rows.length; i++) {
@@ -34,8 +40,7 @@ export function notNull(...args: [string, ...string[]] | [...columns: string[], 
               const value = owns[c] ? row[column] : cell(row, column);
               if (value !== null && value !== undefined) continue;
               failed = true;
-              const what = !Object.hasOwn(row, column) ? "missing" : String(value);
-              examples.add(offset + i, () => `row ${offset + i} (${column}: ${what})`);
+              example(row, column, offset + i);
             }
             if (failed) failures++;
           }
