@@ -76,7 +76,10 @@ export function checkSummaryLines(failed: readonly FailedCheck[]): string[] {
   if (failed.length === 0) return [];
   const errors = failed.filter((f) => f.severity === "error");
   const warnings = failed.filter((f) => f.severity === "warn");
-  const counts = [errors.length ? `${formatCount(errors.length)} error` : "", warnings.length ? `${formatCount(warnings.length)} warn` : ""];
+  const counts = [
+    errors.length ? `${formatCount(errors.length)} error` : "",
+    warnings.length ? `${formatCount(warnings.length)} warn` : "",
+  ];
   const ordered = [...errors, ...warnings];
   const shown = ordered.slice(0, MAX_SHOWN).map((f) => `  ${f.severity === "error" ? "error" : "warn "} ${failedCheckText(f)}`);
   const more = ordered.length > MAX_SHOWN ? [`  (and ${formatCount(ordered.length - MAX_SHOWN)} more)`] : [];
