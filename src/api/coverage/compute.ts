@@ -44,6 +44,9 @@ export interface PartitionCoverage {
   /** On a stored partition that is out of date (see `Asset.staleness`): true, and why. */
   readonly stale?: true;
   readonly staleReasons?: readonly string[];
+  /** On a stored partition whose record says warn checks failed when it was written: how many, and which. */
+  readonly warnings?: number;
+  readonly warningChecks?: readonly string[];
 }
 
 /** Which partitions of an asset exist and what they hold; the shape of `coverage --json`. */
@@ -75,6 +78,8 @@ export interface Coverage {
   /** Expected partitions stored but out of date (see `PartitionCoverage.stale`), and their runs of keys. */
   readonly stale: number;
   readonly staleRanges: readonly string[];
+  /** Expected partitions stored with failed warn checks (see `PartitionCoverage.warnings`). */
+  readonly warnings: number;
   /**
    * The current period of a time partitioning when the expected range stops just before it
    * (the default): its data may still be arriving, so it is neither expected nor missing.
@@ -173,6 +178,7 @@ export function computeCoverage(
     emptyRanges,
     stale: 0,
     staleRanges: [],
+    warnings: 0,
     inProgress: time ? inProgressOf(time, union, scope, horizon!) : null,
     neverMaterialized: time !== null && !time.start && !scope.start && !scope.window && stored(union) === 0,
     // With one destination its share is the whole; with several, each is counted apart.
