@@ -64,7 +64,7 @@ describe("checks through the CLI on CSV files", () => {
     // The warning once, in the check's own words (not again as the library's log line).
     expect(lines.filter((line) => line.includes("unique(order_id)") && !line.startsWith(" "))).toEqual([WARN_LINE]);
     expect(lines.find((line) => line.startsWith("FAIL "))).toMatch(
-      /^FAIL \[\d\/5\] 2026-01-04  shop\.orders: asset "shop\.orders" failed its checks, so nothing was written: 2026-01-04: range\(amount, min 0\) failed on 1 row \(-3\); shop\.revenue: its dependency "shop\.orders" failed  \S+$/,
+      /^FAIL \[\d\/5\] 2026-01-04 {2}shop\.orders: asset "shop\.orders" failed its checks, so nothing was written: 2026-01-04: range\(amount, min 0\) failed on 1 row \(-3\); shop\.revenue: its dependency "shop\.orders" failed {2}\S+$/,
     );
     expect(lines).toContainEqual(expect.stringMatching(/^asset +partitions +rows +time +checks$/));
     expect(lines).toContainEqual(expect.stringMatching(/^shop\.orders +4 \(1 failed\) +10 +\S+ +1 failed, 1 warn$/));
