@@ -56,7 +56,7 @@ async function verifyAsset(asset: Asset, scope: string | undefined): Promise<Ass
   return { asset: asset.qualifiedKey, checks, partitions };
 }
 
-/** The stored partitions of the scope (all of them without one), in the window's order; [null] for an unpartitioned asset. */
+/** The stored partitions of the scope in the window's order (without one, every stored key, sorted); [null] for an unpartitioned asset. */
 async function storedPartitions(asset: Asset, scope: string | undefined): Promise<Array<Partition | null>> {
   const config = asset.partitioning;
   if (!config) return [null];
