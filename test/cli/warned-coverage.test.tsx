@@ -134,7 +134,7 @@ describe("the pictures", () => {
 });
 
 describe("the explorer", () => {
-  it("the cursor's line names the failed checks of a day written with warnings", async () => {
+  it("the cursor's line and the details name the failed checks of a day written with warnings", async () => {
     const app = render(
       <CoverageExplorer
         coverages={[orders]}
@@ -149,5 +149,8 @@ describe("the explorer", () => {
     mounted.push(app);
     await vi.waitFor(() => expect(app.lastFrame() ?? "").toContain("q quit"), PATIENCE);
     expect(app.lastFrame()).toContain("shop.orders 2026-01-03: 2 rows; written with failed warn checks: unique(id)");
+    // Enter: the details name the failed check under the destination whose record keeps it.
+    app.stdin.write("\r");
+    await vi.waitFor(() => expect(app.lastFrame()).toContain("checks   unique(id) failed (warn)"), PATIENCE);
   });
 });

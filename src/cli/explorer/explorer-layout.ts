@@ -50,6 +50,13 @@ function stateOf(p: PartitionCoverage): string {
   }
 }
 
+/** `  checks   unique(order_id) failed (warn)` for a record with failed checks, else nothing. */
+function failedChecksLine(record: PartitionInDestination["record"], inner: number): string[] {
+  const failed = record?.checks?.filter((c) => !c.passed) ?? [];
+  if (failed.length === 0) return [];
+  return [cutToWidth(printable(`  checks   ${failed.map((c) => `${c.name} failed (${c.severity})`).join(", ")}`), inner)];
+}
+
 /** The whole picture of `c`: every row of every block (an hourly asset's every day). */
 export function pictureOf(c: Coverage, width: number): PictureBlock[] {
   if (c.kind === "list") {
@@ -206,6 +213,8 @@ export function detailLines(details: Details, width: number, maxLines: number, s
       cutToWidth(`  rows     ${d.rows === null ? "missing here" : formatCount(d.rows)}`, inner),
       cutToWidth(`  written  ${written}${by ? ` by ${by}` : ""}`, inner),
       ...pieces.map((piece, i) => `${i === 0 ? "  where    " : "           "}${piece}`),
+      // The checks that failed on the data of the write it holds (a warn check's: it was written).
+      ...failedChecksLine(d.record, inner),
     ];
   });
   const lines: string[] = staleSection(stale, inner, maxLines);
