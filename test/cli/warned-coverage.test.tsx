@@ -55,7 +55,9 @@ beforeAll(async () => {
   session.on(() => {});
   await session.materialize({ selection: ["orders", "plain"], window: WINDOW, concurrency: 1 });
   await session.materialize({ selection: "regions", concurrency: 1 });
-  [orders, plain] = await session.coverage(["orders", "plain"], { window: WINDOW });
+  const days = await session.coverage(["orders", "plain"], { window: WINDOW });
+  orders = days[0]!;
+  plain = days[1]!;
   regions = (await session.coverage("regions"))[0]!;
 }, 60_000);
 
