@@ -1,4 +1,5 @@
 import type { Asset } from "../asset/asset.js";
+import { describeCheck } from "../check/index.js";
 import type { DAG } from "../dag/dag.js";
 
 /** An asset as `list` shows it: plain data, safe to print (no connection details). */
@@ -21,6 +22,8 @@ export interface AssetDescription {
   /** Why the asset cannot run (its dependencies that cannot be read); empty when it can. */
   readonly problems: readonly string[];
   readonly schema: ReadonlyArray<{ readonly name: string; readonly type: string; readonly nullable: boolean }> | null;
+  /** Its checks, one line each: `unique(order_id)`, `range(amount, min 0) warn`. */
+  readonly checks: readonly string[];
 }
 
 /** Describes every asset of a DAG, upstream first. */
@@ -51,5 +54,6 @@ function describeAsset(dag: DAG, asset: Asset): AssetDescription {
     })),
     problems: dag.problems(asset),
     schema: asset.schema ? asset.schema.map((f) => ({ name: f.name, type: f.type, nullable: f.nullable })) : null,
+    checks: asset.checks.map(describeCheck),
   };
 }

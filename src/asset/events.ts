@@ -47,7 +47,7 @@ export type AssetEvent =
     })
   | (AssetEventBase & {
       /** A check failed on a partition's data (`partition`: that stored partition's key); an "error" one kept the execution from writing. */
-      readonly type: "check:failed";
+      readonly type: "check_failed";
       readonly check: string;
       readonly severity: "error" | "warn";
       readonly failures: number;

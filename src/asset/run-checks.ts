@@ -1,6 +1,6 @@
 // An asset's checks within one execution (issue 35): fed the conformed rows (a table at once, a
 // stream batch by batch as it passes to the destination), judged per stored partition before
-// anything is committed. A failed check is reported as a `check:failed` event (and a warning
+// anything is committed. A failed check is reported as a `check_failed` event (and a warning
 // when its severity is "warn"); a failed "error" check fails the execution with CheckError
 // before any destination commits, so every destination keeps what it held.
 import { AssetError, type CheckError } from "../errors.js";
@@ -82,7 +82,7 @@ export class ExecutionChecks {
       emit({
         ...base,
         ...where,
-        type: "check:failed",
+        type: "check_failed",
         time,
         check: verdict.name,
         severity: verdict.severity,

@@ -16,6 +16,7 @@ import { declareList } from "./program/list.js";
 import { declareMaterialize } from "./program/materialize.js";
 import { declarePlan } from "./program/plan.js";
 import { declareShow } from "./program/show.js";
+import { declareVerify } from "./program/verify.js";
 import { declareWorker } from "./program/worker.js";
 
 // Each command is declared in src/cli/program/ (its arguments, options and help) and runs from
@@ -40,6 +41,7 @@ const COMMANDS = [
   declareShow,
   declareCoverage,
   declareHistory,
+  declareVerify,
   declareWorker,
   declareBackfills,
   declareInit,

@@ -209,6 +209,7 @@ printf '%s\\n' "\${COMPREPLY[@]}"`;
     expect(await complete(box, "interloper materialize --dry")).toEqual(["--dry-run"]);
     expect(await complete(box, "interloper show orders --dest")).toEqual(["--destination"]);
     expect(await complete(box, "interloper materialize ord")).toEqual(["orders"]);
+    expect(await complete(box, "interloper verify ord")).toEqual(["orders"]);
     expect(await complete(box, "interloper materialize -p 2026-01-01 shop.")).toEqual([
       "shop.customers",
       "shop.daily_revenue",

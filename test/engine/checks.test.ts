@@ -84,7 +84,7 @@ describe("a failed error check", () => {
     expect(history[0]!.id).toBe(before!.id);
 
     // Each failed check was an event, before the failure.
-    const failed = events.filter((e) => e.type === "check:failed");
+    const failed = events.filter((e) => e.type === "check_failed");
     expect(failed).toEqual([
       expect.objectContaining({
         asset: "shop.orders",
@@ -98,7 +98,7 @@ describe("a failed error check", () => {
       expect.objectContaining({ check: "range(amount, min 0)", examples: ["-5"], message: "1 row of 3 with amount outside min 0" }),
     ]);
     const failedAt = events.findIndex((e) => e.type === "asset:failed");
-    expect(events.findIndex((e) => e.type === "check:failed")).toBeLessThan(failedAt);
+    expect(events.findIndex((e) => e.type === "check_failed")).toBeLessThan(failedAt);
     expect(events.some((e) => e.type === "destination:write:started")).toBe(false);
   });
 
@@ -125,19 +125,19 @@ describe("a failed error check", () => {
     expect(outcome.status).toBe("failed");
     const error = (outcome.result as il.RunResult).assetExecutions["shop.orders"]!.error as il.CheckError;
     expect(error.failed.map((f) => f.check)).toEqual(["notNull(amount)"]);
-    expect(events.filter((e) => e.type === "check:failed").map((e) => (e as { severity: string }).severity)).toEqual(["warn", "error"]);
+    expect(events.filter((e) => e.type === "check_failed").map((e) => (e as { severity: string }).severity)).toEqual(["warn", "error"]);
     await expect(session.read("orders", { partition: "2026-01-02" })).rejects.toBeInstanceOf(il.DataNotFoundError);
   });
 });
 
 describe("a failed warn check", () => {
-  it("writes the partition, reports a warning and a check:failed event, and keeps the verdict in the record", async () => {
+  it("writes the partition, reports a warning and a check_failed event, and keeps the verdict in the record", async () => {
     const data = { current: bad };
     const { session, events } = await opened([il.checks.unique("id", { severity: "warn" }), il.checks.rowCount({ min: 1 })], data);
     const outcome = await session.materialize({ partition: "2026-01-02" });
     expect(outcome.status).toBe("completed");
     expect((await session.read("orders", { partition: "2026-01-02" })).rows).toEqual(bad("2026-01-02"));
-    expect(events.filter((e) => e.type === "check:failed")).toEqual([
+    expect(events.filter((e) => e.type === "check_failed")).toEqual([
       expect.objectContaining({ check: "unique(id)", severity: "warn", failures: 1, examples: ["1"], partition: "2026-01-02" }),
     ]);
     const warnings = events.filter((e) => e.type === "log" && e.level === "warn").map((e) => (e as { message: string }).message);
@@ -190,7 +190,7 @@ describe("rowCountChange in a run", () => {
     expect(third!.checks![0]!.message).toBe("no verdict: 2 of the 3 previous partitions it compares with are stored");
     const outcome = await session.materialize({ selection: "orders", partition: "2026-01-04" });
     expect(outcome.status).toBe("failed");
-    expect(events.filter((e) => e.type === "check:failed")).toEqual([
+    expect(events.filter((e) => e.type === "check_failed")).toEqual([
       expect.objectContaining({
         check: "rowCountChange(trailing 3, maxChange 0.5)",
         failures: 1,

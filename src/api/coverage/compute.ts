@@ -53,6 +53,9 @@ export interface PartitionCoverage {
   readonly staleReasons?: readonly string[];
   /** Of a multi-partitioned asset: each dimension's key by name (`{ date: "2026-01-05", region: "eu" }`). */
   readonly keys?: Readonly<Record<string, string>>;
+  /** On a stored partition whose record says warn checks failed when it was written: how many, and which. */
+  readonly warnings?: number;
+  readonly warningChecks?: readonly string[];
 }
 
 /** Which partitions of an asset exist and what they hold; the shape of `coverage --json`. */
@@ -88,6 +91,8 @@ export interface Coverage {
   /** Expected partitions stored but out of date (see `PartitionCoverage.stale`), and their runs of keys. */
   readonly stale: number;
   readonly staleRanges: readonly string[];
+  /** Expected partitions stored with failed warn checks (see `PartitionCoverage.warnings`). */
+  readonly warnings: number;
   /**
    * The current period of a time partitioning when the expected range stops just before it
    * (the default): its data may still be arriving, so it is neither expected nor missing.
@@ -196,6 +201,7 @@ export function computeCoverage(
     emptyRanges,
     stale: 0,
     staleRanges: [],
+    warnings: 0,
     // A multi asset's current period holds a partition per combination: none stands for it.
     inProgress: time ? inProgressOf(time, union, scope, horizon!) : null,
     neverMaterialized: time !== null && !time.start && !scope.start && !scope.window && stored(union) === 0,

@@ -11,6 +11,7 @@ import { computeCoverage, type Coverage } from "./compute.js";
 import { destinationCounts, type DestinationCounts } from "./destinations.js";
 import { canBeStale, graphStaleness, markStale } from "./stale.js";
 import { RecordCache } from "../../asset/staleness.js";
+import { canWarn, failedWarnings, markWarnings } from "./warnings.js";
 
 export {
   computeCoverage,
@@ -77,7 +78,8 @@ async function coverageFromCounts(
   // With its graph, an asset that declares no start is expected from its upstreams' first period.
   const start = graph ? (effectiveStart(graph, asset)?.start ?? null) : null;
   const computed = computeCoverage(asset, counts, { window, ...rest, start, ...(values ? { values: valuesFor(asset, values) } : {}) });
-  return stale ? markStale(computed, stale) : computed;
+  const marked = stale ? markStale(computed, stale) : computed;
+  return canWarn(asset) ? markWarnings(marked, await failedWarnings(asset, records)) : marked;
 }
 
 /**

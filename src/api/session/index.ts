@@ -23,6 +23,7 @@ import { findAsset, loadProject, projectOf, type Project } from "../project.js";
 import { readAsset, type ReadResult } from "../read.js";
 import { refreshScope, type RefreshScope } from "../refresh-scope.js";
 import { partitioned, selectAssets, singleAsset } from "../select.js";
+import { verifyAssets, type AssetVerification, type VerifyOptions } from "../verify.js";
 import {
   coverageOptions,
   readScope,
@@ -62,6 +63,8 @@ export type { Materialization, UpstreamRead } from "../../destination/provenance
 export type { MaterializeOutcome } from "../materialize.js";
 export type { MissingOptions } from "../missing.js";
 export type { Project } from "../project.js";
+export type { AssetVerification, VerifiedPartition, VerifyOptions } from "../verify.js";
+export type { CheckVerdict } from "../../check/index.js";
 export type { RefreshScope } from "../refresh-scope.js";
 
 /** Where `openProject` looks for a config file (none given) and what its destinations resolve against. */
@@ -153,6 +156,15 @@ export class Session {
   parseValues(texts: readonly string[], selection?: SessionSelection): MultiValues {
     this.open();
     return parseValues(selectAssets(this.project.dag, selectionOf(selection)), texts);
+  }
+
+  /**
+   * Runs the checks of each asset a selection names (every one when none is) over its stored
+   * partitions in a window, or one partition, or all stored; writes nothing. Upstream first.
+   */
+  async verify(selection?: SessionSelection, options: VerifyOptions = {}): Promise<AssetVerification[]> {
+    this.open();
+    return verifyAssets(this.project, selectionOf(selection), options);
   }
 
   /** How each asset a selection names (every one when none is) is set up, upstream first; as `interloper list` shows it. */

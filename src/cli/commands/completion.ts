@@ -6,7 +6,7 @@ import { openCommandSession } from "../command-session.js";
 const SHELLS = ["bash", "zsh", "fish"] as const;
 
 /** The commands whose positional arguments are asset selectors. */
-const TAKES_ASSETS = ["materialize", "plan", "list", "coverage", "show"];
+const TAKES_ASSETS = ["materialize", "plan", "list", "coverage", "show", "verify"];
 
 /** `interloper completion <shell>`: prints the script; returns the exit code. */
 export function completionCommand(shell: string, program: Command): number {

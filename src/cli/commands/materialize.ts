@@ -18,6 +18,7 @@ import { loadTerminalViews } from "../ink-runtime.js";
 import { PlainReporter } from "../reporters/plain.js";
 import { summaryLines } from "../reporters/summary.js";
 import { timingLines } from "../reporters/timings.js";
+import { checkSummaryLines } from "../reporters/check-tally.js";
 import { debugging } from "../errors.js";
 import type { LogLevel } from "../../runner/events.js";
 import { RunTracker } from "../reporters/tracker.js";
@@ -216,9 +217,12 @@ interface ActiveReporter {
  */
 function closingLines(outcome: MaterializeOutcome, tracker: RunTracker, assets: readonly string[], flags: MaterializeFlags): string[] {
   if (flags.json) return [];
-  const summary = summaryLines(outcome, tracker.rows, { assets, exclude: flags.exclude, config: flags.config });
+  const [verdict, ...rest] = summaryLines(outcome, tracker.rows, { assets, exclude: flags.exclude, config: flags.config });
+  // The failed checks in a section of their own, below the verdict.
+  const summary = [verdict!, ...checkSummaryLines(tracker.checks.failed), ...rest];
   if (flags.quiet) return outcome.status === "completed" ? summary.slice(0, 1) : summary;
-  const table = timingLines(tracker.timings.values());
+  const checked = new Set(outcome.plan.assets.filter((asset) => asset.checks.length > 0).map((asset) => asset.qualifiedKey));
+  const table = timingLines(tracker.timings.values(), { tally: tracker.checks, checked });
   return table.length ? ["", ...table, "", ...summary] : summary;
 }
 

@@ -5,7 +5,7 @@
 import type { Coverage, PartitionCoverage } from "../../api/session/index.js";
 import { count, formatCount } from "../../text/english.js";
 import { printable } from "../printable.js";
-import { isStale, layoutCoverage, type CellRow } from "../views/coverage-layout.js";
+import { isStale, isWarned, layoutCoverage, type CellRow } from "../views/coverage-layout.js";
 import { cutToWidth } from "../views/coverage-text.js";
 import { summaryColumns, summaryEntry } from "../views/coverage-summary.js";
 import type { PartitionInDestination } from "../../api/session/index.js";
@@ -30,7 +30,9 @@ export type Details =
 /** A partition's state in words; a stale one's reasons after it. */
 export function statusOf(p: PartitionCoverage): string {
   const state = stateOf(p);
-  return p.stale ? `${state}; stale: ${(p.staleReasons ?? []).join("; ")}` : state;
+  // The checks that failed when it was written, named: `coverage -i` is where one looks why.
+  const warned = p.warningChecks?.length ? `; written with failed warn checks: ${p.warningChecks.join(", ")}` : "";
+  return p.stale ? `${state}${warned}; stale: ${(p.staleReasons ?? []).join("; ")}` : `${state}${warned}`;
 }
 
 function stateOf(p: PartitionCoverage): string {
@@ -48,6 +50,13 @@ function stateOf(p: PartitionCoverage): string {
   }
 }
 
+/** `  checks   unique(order_id) failed (warn)` for a record with failed checks, else nothing. */
+function failedChecksLine(record: PartitionInDestination["record"], inner: number): string[] {
+  const failed = record?.checks?.filter((c) => !c.passed) ?? [];
+  if (failed.length === 0) return [];
+  return [cutToWidth(printable(`  checks   ${failed.map((c) => `${c.name} failed (${c.severity})`).join(", ")}`), inner)];
+}
+
 /** The whole picture of `c`: every row of every block (an hourly asset's every day). */
 export function pictureOf(c: Coverage, width: number): PictureBlock[] {
   if (c.kind === "list") {
@@ -57,7 +66,12 @@ export function pictureOf(c: Coverage, width: number): PictureBlock[] {
       row: {
         label: p.key,
         cells: [
-          { status: p.status, level: p.status === "materialized" ? 4 : 0, partition: p, ...(isStale(p) ? { stale: true as const } : {}) },
+          {
+            status: p.status,
+            level: p.status === "materialized" ? 4 : 0,
+            partition: p,
+            ...(isStale(p) ? { stale: true as const } : isWarned(p) ? { warned: true as const } : {}),
+          },
         ],
       },
       suffix: cutToWidth(` ${statusOf(p)}`, Math.max(1, width - labelWidth - 2)),
@@ -199,6 +213,8 @@ export function detailLines(details: Details, width: number, maxLines: number, s
       cutToWidth(`  rows     ${d.rows === null ? "missing here" : formatCount(d.rows)}`, inner),
       cutToWidth(`  written  ${written}${by ? ` by ${by}` : ""}`, inner),
       ...pieces.map((piece, i) => `${i === 0 ? "  where    " : "           "}${piece}`),
+      // The checks that failed on the data of the write it holds (a warn check's: it was written).
+      ...failedChecksLine(d.record, inner),
     ];
   });
   const lines: string[] = staleSection(stale, inner, maxLines);

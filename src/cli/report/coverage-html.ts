@@ -1,6 +1,6 @@
 import type { Coverage, PartitionCoverage } from "../../api/session/index.js";
 import { count, formatCount } from "../../text/english.js";
-import { isPartial, isStale, layoutCoverage, type Cell } from "../views/coverage-layout.js";
+import { isPartial, isStale, isWarned, layoutCoverage, type Cell } from "../views/coverage-layout.js";
 import { factLines } from "../views/coverage-text.js";
 
 const CELL = 12;
@@ -14,6 +14,8 @@ const FILLS: Record<string, string> = {
   "in-progress": "#ddf4ff",
   // Stored but out of date: orange, apart from the greens of rows and the red of missing.
   stale: "#fb8f44",
+  // Written with failed warn checks: violet, apart from the orange of stale.
+  warned: "#c297ff",
   none: "none",
 };
 const STALE_STROKE = "#bc4c00";
@@ -24,6 +26,7 @@ const escape = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCo
 function fill(cell: Cell): string {
   if (cell.partial) return FILLS["partial"]!;
   if (cell.stale) return FILLS["stale"]!;
+  if (cell.warned) return FILLS["warned"]!;
   return cell.status === "materialized" ? LEVELS[cell.level]! : (FILLS[cell.status] ?? "none");
 }
 
@@ -44,13 +47,14 @@ function rect(x: number, y: number, cell: Cell, held: readonly string[], width =
           : cell.status === "in-progress"
             ? ` stroke="#0969da" stroke-width="1" stroke-dasharray="2 2"`
             : "";
-  return `<rect class="partition ${p.status}${cell.partial ? " partial" : ""}${cell.stale ? " stale" : ""}" data-key="${escape(p.key)}" data-rows="${p.rows ?? ""}"${lacking}${why} x="${x}" y="${y}" width="${width}" height="${CELL}" rx="2" fill="${fill(cell)}"${stroke}><title>${escape(tip)}</title></rect>`;
+  return `<rect class="partition ${p.status}${cell.partial ? " partial" : ""}${cell.stale ? " stale" : ""}${cell.warned ? " warned" : ""}" data-key="${escape(p.key)}" data-rows="${p.rows ?? ""}"${lacking}${why} x="${x}" y="${y}" width="${width}" height="${CELL}" rx="2" fill="${fill(cell)}"${stroke}><title>${escape(tip)}</title></rect>`;
 }
 
 /** A cell's tooltip; `held` names every destination of the asset, in order. A stale one's reasons follow its state. */
 function tipOf(p: PartitionCoverage, held: readonly string[]): string {
   const state = stateOf(p, held);
-  return isStale(p) ? `${state}; stale: ${(p.staleReasons ?? []).join("; ")}` : state;
+  const warned = isWarned(p) ? `; written with failed warn checks: ${(p.warningChecks ?? []).join(", ")}` : "";
+  return isStale(p) ? `${state}${warned}; stale: ${(p.staleReasons ?? []).join("; ")}` : `${state}${warned}`;
 }
 
 function stateOf(p: PartitionCoverage, held: readonly string[]): string {
@@ -85,7 +89,7 @@ function svgOf(c: Coverage): string {
             level: p.status === "materialized" ? 4 : 0,
             partition: p,
             ...(partial ? { partial } : {}),
-            ...(isStale(p) ? { stale: true as const } : {}),
+            ...(isStale(p) ? { stale: true as const } : isWarned(p) ? { warned: true as const } : {}),
           },
           held,
           width,
@@ -128,8 +132,9 @@ function svgOf(c: Coverage): string {
 function legendOf(coverages: readonly Coverage[]): string {
   const partial = coverages.some((c) => c.partitions.some((p) => isPartial(p, c.destinations.length)));
   const stale = coverages.some((c) => c.stale > 0);
+  const warned = coverages.some((c) => c.warnings > 0);
   const swatch = (color: string, outline: string) => `<span style="background:${color}${outline ? `;outline:${outline}` : ""}"></span>`;
-  return `<p class="legend">rows:${swatch(LEVELS[1]!, "")}fewest${swatch(LEVELS[4]!, "")}most${swatch(FILLS["empty"]!, "")}empty (0 rows)${swatch(FILLS["missing"]!, "1px solid #d9534f")}missing${swatch(FILLS["in-progress"]!, "1px dashed #0969da")}in progress (not expected yet)${partial ? `${swatch(FILLS["partial"]!, "1px solid #a040a0")}missing in some destinations` : ""}${stale ? `<span class="stale-swatch" style="background:${FILLS["stale"]};outline:1px solid ${STALE_STROKE}"></span>stale (stored, out of date)` : ""}</p>`;
+  return `<p class="legend">rows:${swatch(LEVELS[1]!, "")}fewest${swatch(LEVELS[4]!, "")}most${swatch(FILLS["empty"]!, "")}empty (0 rows)${swatch(FILLS["missing"]!, "1px solid #d9534f")}missing${swatch(FILLS["in-progress"]!, "1px dashed #0969da")}in progress (not expected yet)${partial ? `${swatch(FILLS["partial"]!, "1px solid #a040a0")}missing in some destinations` : ""}${stale ? `<span class="stale-swatch" style="background:${FILLS["stale"]};outline:1px solid ${STALE_STROKE}"></span>stale (stored, out of date)` : ""}${warned ? `${swatch(FILLS["warned"]!, "")}written with failed warn checks` : ""}</p>`;
 }
 
 /** What the report says of the project around the coverage. */

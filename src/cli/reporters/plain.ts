@@ -1,6 +1,6 @@
 import type { InterloperEvent, LogLevel } from "../../runner/events.js";
 import { count } from "../../text/english.js";
-import { formatDuration, logLine, RunTracker, UNPARTITIONED, type FinishedUnit } from "./tracker.js";
+import { formatDuration, RunTracker, UNPARTITIONED, type FinishedUnit } from "./tracker.js";
 import { STATUS_WORDS, type UnitStatus } from "./unit-status.js";
 
 /** The first word of a unit's line in the plain log: fixed width, greppable. */
@@ -27,10 +27,11 @@ export class PlainReporter {
   }
 
   readonly onEvent = (event: InterloperEvent): void => {
-    // The log line first: a warning an asset logged comes before the line of its partition.
-    const text = logLine(event, this.tracker.logLevel);
-    if (text !== null) this.write(text);
-    for (const unit of this.tracker.apply(event)) this.write(this.line(unit));
+    // What the event printed, in order: a warning (an asset's log, a warn check) comes before
+    // the line of its partition.
+    const before = this.tracker.printed.length;
+    this.tracker.apply(event);
+    for (const printed of this.tracker.printed.slice(before)) this.write(printed.kind === "unit" ? this.line(printed.unit) : printed.text);
   };
 
   /** A line of the command itself (the interrupt), in the log where it happened. */

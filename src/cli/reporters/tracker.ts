@@ -1,8 +1,10 @@
-import type { InterloperEvent, LogLevel } from "../../runner/events.js";
+import type { ErrorInfo, InterloperEvent, LogLevel } from "../../runner/events.js";
 import { formatCount } from "../../text/english.js";
+import { CheckTally } from "./check-tally.js";
+import { logLine } from "./log-line.js";
 import { noCounts, STATUS_ORDER, unstartedStatus, type UnitStatus } from "./unit-status.js";
 
-export { formatCount };
+export { formatCount, logLine };
 
 /** One finished unit of progress: a partition's run in a backfill, an asset in a single run. */
 export interface FinishedUnit {
@@ -36,18 +38,6 @@ export type PrintedLine =
   | { readonly kind: "log"; readonly level: LogLevel; readonly text: string }
   | { readonly kind: "notice"; readonly text: string };
 
-const LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error"];
-
-/**
- * The plain text of a log event at or above `least` ("warning: shop.orders: ..."), null for
- * other events and quieter levels. Warnings and errors always show; info with --verbose.
- */
-export function logLine(event: InterloperEvent, least: LogLevel = "warn"): string | null {
-  if (event.type !== "log" || LEVELS.indexOf(event.level) < LEVELS.indexOf(least)) return null;
-  const word = event.level === "warn" ? "warning" : event.level;
-  return `${word}: ${event.asset ? `${event.asset}: ` : ""}${event.message}`;
-}
-
 /** Per partition (or asset) not finished yet: what the events said of it so far. */
 interface OpenUnit {
   rows: number;
@@ -74,6 +64,8 @@ export class RunTracker {
   readonly printed: PrintedLine[] = [];
   /** Per asset, in the order they first finished. */
   readonly timings = new Map<string, AssetTiming>();
+  /** The failed checks, from their events. */
+  readonly checks = new CheckTally();
   /** The keys of the backfill's partitions, once it started. */
   private partitions: readonly string[] = [];
   private readonly open = new Map<string, OpenUnit>();
@@ -108,7 +100,9 @@ export class RunTracker {
 
   /** Applies an event; returns the units it finished. */
   apply(event: InterloperEvent): FinishedUnit[] {
-    const text = logLine(event, this.logLevel);
+    const warned = this.checks.apply(event);
+    if (warned !== null) this.printed.push({ kind: "log", level: "warn", text: warned });
+    const text = this.checks.isEcho(event) ? null : logLine(event, this.logLevel);
     if (text !== null && event.type === "log") this.printed.push({ kind: "log", level: event.level, text });
     this.time(event);
     if (event.type === "backfill:started") {
@@ -149,7 +143,7 @@ export class RunTracker {
         return [];
       }
       case "asset:failed":
-        this.unit(unit).reasons.push(`${event.asset}: ${event.error.message}`);
+        this.unit(unit).reasons.push(`${event.asset}: ${failureText(event.error)}`);
         return [];
       case "asset:canceled": {
         const open = this.unit(unit);
@@ -198,7 +192,7 @@ export class RunTracker {
         this.unit(event.asset).assets.push(event.asset);
         return [this.finish(event.asset, "completed", event.durationMs)];
       case "asset:failed":
-        this.unit(event.asset).reasons.push(event.error.message);
+        this.unit(event.asset).reasons.push(failureText(event.error));
         return [this.finish(event.asset, "failed", event.durationMs)];
       case "asset:canceled": {
         const open = this.unit(event.asset);
@@ -292,4 +286,9 @@ export function formatDuration(ms: number): string {
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
   const minutes = Math.floor(ms / 60_000);
   return `${minutes}m ${String(Math.round((ms % 60_000) / 1000)).padStart(2, "0")}s`;
+}
+
+/** Why an asset failed, as its unit's line says it: a CheckError by its first line (the rest lists each check again). */
+function failureText(error: ErrorInfo): string {
+  return error.name === "CheckError" ? error.message.split("\n")[0]! : error.message;
 }

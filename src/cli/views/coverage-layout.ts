@@ -12,6 +12,8 @@ export interface Cell {
   readonly partial?: boolean;
   /** A stored partition (materialized or empty) that is out of date: see PartitionCoverage.stale. */
   readonly stale?: true;
+  /** A stored partition written with failed warn checks: see PartitionCoverage.warnings. */
+  readonly warned?: true;
 }
 
 /** The mark of a stale partition: a shape unlike the shades, the circles, "·" and "✗", so it reads without colour. */
@@ -23,6 +25,14 @@ export const STALE_MARK = "▲";
  */
 export function isStale(p: PartitionCoverage): boolean {
   return p.stale === true && (p.status === "materialized" || p.status === "empty");
+}
+
+/** The mark of a partition written with failed warn checks: a shape of its own, as the stale mark has. */
+export const WARN_MARK = "◆";
+
+/** Whether a partition is drawn as written with warnings: a stored one whose record has failed warn checks. */
+export function isWarned(p: PartitionCoverage): boolean {
+  return (p.warnings ?? 0) > 0 && (p.status === "materialized" || p.status === "empty");
 }
 
 /** A labelled row of cells. */
@@ -74,6 +84,7 @@ export function layoutCoverage(coverage: Coverage, width: number, options: { all
     partition: p,
     ...(isPartial(p, destinations) ? { partial: true } : {}),
     ...(isStale(p) ? { stale: true as const } : {}),
+    ...(isWarned(p) ? { warned: true as const } : {}),
   });
   switch (coverage.granularity) {
     case "day":
@@ -223,7 +234,9 @@ function stripBlock(partitions: readonly PartitionCoverage[], cell: (p: Partitio
 
 /** The mark of a cell when colour cannot tell statuses apart. */
 export function cellChar(c: Cell): string {
+  // Stale first: a stale partition needs rebuilding whatever its checks said.
   if (c.stale) return STALE_MARK;
+  if (c.warned) return WARN_MARK;
   switch (c.status) {
     case "none":
       return " ";
@@ -250,7 +263,13 @@ export function coverageBar(coverage: Coverage, width: number): string {
     const bucket = expected.slice(Math.floor((i * expected.length) / slots), Math.floor(((i + 1) * expected.length) / slots));
     const present = bucket.filter((p) => p.status !== "missing" && p.status !== "unreadable").length;
     // What is missing shows first; a bucket all stored shows stale when any of it is out of date.
-    const stored = bucket.some(isStale) ? STALE_MARK : bucket.every((p) => p.status === "empty") ? "○" : "█";
+    const stored = bucket.some(isStale)
+      ? STALE_MARK
+      : bucket.some(isWarned)
+        ? WARN_MARK
+        : bucket.every((p) => p.status === "empty")
+          ? "○"
+          : "█";
     chars.push(present === bucket.length ? stored : present === 0 ? "·" : "▒");
   }
   return chars.join("").padEnd(width);

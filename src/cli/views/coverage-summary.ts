@@ -36,6 +36,7 @@ export function summaryEntry(
     ...(c.missingRanges.length ? [[...rangeWords("missing", c.missingRanges), ...(where ? where.trim().split(" ") : [])]] : []),
     ...(broken.length ? [[`unreadable ${listWithin(broken, Infinity)}`]] : []),
     ...(c.stale > 0 ? [rangeWords(`stale ${formatCount(c.stale)}:`, c.staleRanges)] : []),
+    ...(c.warnings > 0 ? [[`warnings ${formatCount(c.warnings)}`]] : []),
   ];
   if (groups.length === 0) return [cutToWidth(head, width)];
   // Each group but the last ends with ";".

@@ -1,6 +1,17 @@
 import { SUSPICIOUS_RATIO, type Coverage, type DestinationCoverage, type PartitionCoverage } from "../../api/session/index.js";
 import { count, formatCount } from "../../text/english.js";
-import { cellChar, cellText, hasPartial, isPartial, isStale, layoutCoverage, STALE_MARK, type Block } from "./coverage-layout.js";
+import {
+  cellChar,
+  cellText,
+  hasPartial,
+  isPartial,
+  isStale,
+  isWarned,
+  layoutCoverage,
+  STALE_MARK,
+  WARN_MARK,
+  type Block,
+} from "./coverage-layout.js";
 
 export const MAX_RANGES = 8;
 
@@ -36,6 +47,7 @@ function facts(c: Coverage, width: number): string[] {
         `missing ${formatCount(c.missing)}`,
         ...(c.unreadable > 0 ? [`unreadable ${formatCount(c.unreadable)}`] : []),
         ...(c.stale > 0 ? [`stale ${formatCount(c.stale)}`] : []),
+        ...(c.warnings > 0 ? [`warnings ${formatCount(c.warnings)}`] : []),
         `unexpected ${formatCount(c.unexpected)}`,
       ],
       width,
@@ -46,6 +58,7 @@ function facts(c: Coverage, width: number): string[] {
   if (c.missingRanges.length) lines.push(`missing: ${listed(c.missingRanges)}`);
   if (c.unreadable > 0) lines.push(unreadableLine(c));
   if (c.stale > 0) lines.push(...staleLines(c));
+  if (c.warnings > 0) lines.push(warningsLine(c));
   if (c.destinations.length > 1) lines.push(...c.destinations.map((d) => destinationLine(c, d)));
   if (c.emptyRanges.length) lines.push(`empty: ${listed(c.emptyRanges)}`);
   if (c.suspicious.length) {
@@ -84,6 +97,15 @@ export function staleLines(c: Coverage): string[] {
     ...(rest > 0 ? [`  and ${count(rest, "more stale partition")} (coverage -i shows why each is)`] : []),
   ];
 }
+
+/** The partitions written with failed warn checks, each with the checks: `2026-01-05 (unique(order_id))`. */
+function warningsLine(c: Coverage): string {
+  const warned = c.partitions.filter(isWarned).map((p) => `${p.key} (${(p.warningChecks ?? []).join(", ")})`);
+  return `${WARNINGS_LABEL}${listWithin(warned, Infinity)}`;
+}
+
+/** The head of the fact line of partitions written with warnings (the ink view colours the lines that start so). */
+export const WARNINGS_LABEL = "warnings (failed warn checks when written): ";
 
 /** The head of the fact line of stale partitions (the ink view colours the lines that start so). */
 export const STALE_LABEL = "stale (out of date; materialize --stale rebuilds them): ";
@@ -136,22 +158,30 @@ const PARTIAL = "   ◐ partly missing";
 const SHORT_PARTIAL = "  ◐ partly missing";
 const STALE = `   ${STALE_MARK} stale (out of date)`;
 const SHORT_STALE = `  ${STALE_MARK} stale`;
+const WARNED = `   ${WARN_MARK} written with warnings`;
+const SHORT_WARNED = `  ${WARN_MARK} warnings`;
 
 /**
  * The legend that fits `width`; with the in-progress mark when the picture shows one, the
  * partly-missing mark when some partition is missing from only some destinations, and the
  * unreadable and stale marks when some partition is so.
  */
-export function legend(width: number, inProgress = false, partial = false, unreadable = false, stale = false): string {
-  const full = LEGEND + (partial ? PARTIAL : "") + (unreadable ? UNREADABLE : "") + (stale ? STALE : "") + (inProgress ? IN_PROGRESS : "");
+export function legend(width: number, inProgress = false, partial = false, unreadable = false, stale = false, warned = false): string {
+  const marks = (partial ? PARTIAL : "") + (unreadable ? UNREADABLE : "") + (stale ? STALE : "") + (warned ? WARNED : "");
+  const full = LEGEND + marks + (inProgress ? IN_PROGRESS : "");
   if (full.length <= width) return full;
-  const short = SHORT_LEGEND + (partial ? SHORT_PARTIAL : "") + (unreadable ? SHORT_UNREADABLE : "") + (stale ? SHORT_STALE : "");
+  const short =
+    SHORT_LEGEND +
+    (partial ? SHORT_PARTIAL : "") +
+    (unreadable ? SHORT_UNREADABLE : "") +
+    (stale ? SHORT_STALE : "") +
+    (warned ? SHORT_WARNED : "");
   return cutToWidth(short + (inProgress ? SHORT_IN_PROGRESS : ""), width);
 }
 
 /** The legend of an asset's picture: the marks it shows, fitting `width`. */
 export function legendOf(c: Coverage, width: number): string {
-  return legend(width, c.inProgress !== null, hasPartial(c), c.unreadable > 0, c.stale > 0);
+  return legend(width, c.inProgress !== null, hasPartial(c), c.unreadable > 0, c.stale > 0, c.warnings > 0);
 }
 
 /** A block as plain text lines (labels padded to one width). */
@@ -180,6 +210,12 @@ export function coverageText(c: Coverage, width: number): string[] {
 /** After a list value's bar when it is stale (the ink view colours the lines holding it). */
 export const LIST_STALE = `  ${STALE_MARK} stale`;
 
+/** After a list value's bar when it was written with failed warn checks (and is not stale). */
+export const LIST_WARNED = `  ${WARN_MARK} warnings`;
+
+/** What follows a stored list value's bar: its stale mark, else its warnings mark, else nothing. */
+const listMark = (p: PartitionCoverage): string => (isStale(p) ? LIST_STALE : isWarned(p) ? LIST_WARNED : "");
+
 /** List partitions as labelled bars of row counts. */
 export function listBars(c: Coverage, width: number): string[] {
   const expected = c.partitions.filter((p) => p.status !== "unexpected");
@@ -190,10 +226,10 @@ export function listBars(c: Coverage, width: number): string[] {
     const label = p.key.padEnd(labelWidth);
     if (p.status === "missing")
       return isPartial(p, c.destinations.length) ? `${label}  ◐ missing in ${p.missingIn!.join(", ")}` : `${label}  · missing`;
-    if (p.status === "empty") return `${label}  ○ empty (0 rows)${isStale(p) ? LIST_STALE : ""}`;
+    if (p.status === "empty") return `${label}  ○ empty (0 rows)${listMark(p)}`;
     if (p.status === "unreadable") return `${label}  ✗ unreadable: ${p.file}`;
     const length = max ? Math.max(1, Math.round((p.rows! / max) * barWidth)) : 1;
-    return `${label}  ${"█".repeat(length)} ${formatCount(p.rows!)}${isStale(p) ? LIST_STALE : ""}`;
+    return `${label}  ${"█".repeat(length)} ${formatCount(p.rows!)}${listMark(p)}`;
   });
 }
 

@@ -1,7 +1,18 @@
 import { Box, Static, Text } from "ink";
 import type { Coverage } from "../../api/session/index.js";
 import { cellChar, cellText, layoutCoverage, type Cell, type CellRow } from "./coverage-layout.js";
-import { DESTINATION_LINE, factLines, cutToWidth, legendOf, LIST_STALE, listBars, neverLine, STALE_LABEL } from "./coverage-text.js";
+import {
+  DESTINATION_LINE,
+  factLines,
+  cutToWidth,
+  legendOf,
+  LIST_STALE,
+  LIST_WARNED,
+  listBars,
+  neverLine,
+  STALE_LABEL,
+  WARNINGS_LABEL,
+} from "./coverage-text.js";
 import { colorProp } from "./color-prop.js";
 
 // Greens from pale to deep for row counts; missing and empty stand apart in red and yellow,
@@ -13,8 +24,12 @@ const LEVEL_COLORS = ["", "green", "green", "greenBright", "greenBright"];
 // missing, the yellow of empty, the magenta of partly missing and the cyan of in progress.
 const STALE_COLOR = "blueBright";
 
+// Written with failed warn checks: bright yellow, its ◆ mark telling it from the ○ of empty.
+const WARN_COLOR = "yellowBright";
+
 function colorOf(cell: Cell): string | undefined {
   if (cell.stale) return STALE_COLOR;
+  if (cell.warned) return WARN_COLOR;
   // Missing from some destinations only: its own colour beside the red of missing everywhere.
   if (cell.status === "missing") return cell.partial ? "magenta" : "red";
   if (cell.status === "empty") return "yellow";
@@ -69,6 +84,7 @@ export function CellRun({
 /** The color of a list asset's bar line: by the state it shows. */
 function listLineColor(line: string): string {
   if (line.endsWith(LIST_STALE)) return STALE_COLOR;
+  if (line.endsWith(LIST_WARNED)) return WARN_COLOR;
   if (line.includes("· missing")) return "red";
   if (line.includes("◐ missing")) return "magenta";
   if (line.includes("○ empty")) return "yellow";
@@ -81,6 +97,7 @@ function factLineColor(line: string): string | undefined {
     return "red";
   if (line.startsWith("suspicious")) return "yellow";
   if (line.startsWith(STALE_LABEL)) return STALE_COLOR;
+  if (line.startsWith(WARNINGS_LABEL)) return WARN_COLOR;
   if (line.startsWith("in progress")) return "cyan";
   return undefined;
 }

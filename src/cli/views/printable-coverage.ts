@@ -12,6 +12,8 @@ export function printableCoverage(c: Coverage): Coverage {
     ...(p.missingIn ? { missingIn: p.missingIn.map(printable) } : {}),
     // Reasons name upstream keys and destinations: anyone's text too.
     ...(p.staleReasons ? { staleReasons: p.staleReasons.map(printable) } : {}),
+    // A custom check is named by the config's author.
+    ...(p.warningChecks ? { warningChecks: p.warningChecks.map(printable) } : {}),
   });
   return {
     ...c,
