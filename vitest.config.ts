@@ -48,6 +48,7 @@ const onceUnit = [...zoneFree, ...bucketClients];
 const ownModules = [
   "test/cli/ink-reporter.test.tsx",
   "test/cli/progress-view.test.tsx",
+  "test/cli/warned-coverage.test.tsx", // sets FORCE_COLOR before chalk is first imported
   "test/config/named-config.test.ts", // proves cosmiconfig is not loaded: needs a fresh require cache
   "test/coverage/render.test.tsx",
   "test/destination/ledger-compaction-race.test.ts",
