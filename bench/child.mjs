@@ -3,8 +3,9 @@
 // Usage: node --expose-gc bench/child.mjs <task> '<json options>'
 import * as taskModule from "./lib/tasks.mjs";
 import * as stalenessTasks from "./lib/staleness.mjs";
+import * as multiTasks from "./lib/multi.mjs";
 
-const tasks = { ...taskModule, ...stalenessTasks };
+const tasks = { ...taskModule, ...stalenessTasks, ...multiTasks };
 
 const [task, json = "{}"] = process.argv.slice(2);
 const fn = tasks[task];

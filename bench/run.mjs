@@ -7,7 +7,7 @@
 //
 // Options:
 //   --runs <n>        runs per workload and baseline (default 3; the median is reported)
-//   --only <ids>      comma-separated workload ids (W1,W1-CHECKS,W2,...,C10Y,C100K-HOURLY,ST10Y,P2,W4-CSV,W4-FILE,W4-OS,W4-CSV-3650,W4-CSV-DEFAULT,W7-ARRAY,W7-UNIQUE,OS1,W1-NONDURABLE,W4-CSV-NONDURABLE ...)
+//   --only <ids>      comma-separated workload ids (W1,W1-CHECKS,W2,...,C10Y,C100K-HOURLY,C3Y50,ST10Y,P2,W4-CSV,W4-FILE,W4-OS,W4-CSV-3650,W4-CSV-DEFAULT,W7-ARRAY,W7-UNIQUE,OS1,W1-NONDURABLE,W4-CSV-NONDURABLE ...)
 //   --with <extras>   opt-in workloads: objectstore
 //   --smoke           tiny sizes, 1 run: checks the suite works, figures mean nothing
 //   --no-build        do not rebuild dist/ even when src/ is newer
@@ -39,8 +39,17 @@ const extras = (value("--with", "") ?? "").toLowerCase().split(",").filter(Boole
 const DATA = resolve(value("--data-dir", join(os.tmpdir(), `interloper-bench-${process.pid}`)));
 
 const size = smoke
-  ? { rows: 200, stream: 50_000, tenYearRows: 1, poolDays: 365, hourly: 2_000, progressDays: 60 }
-  : { rows: 10_000, stream: 5_000_000, tenYearRows: 10, poolDays: 365, hourly: 100_000, progressDays: 780 };
+  ? { rows: 200, stream: 50_000, tenYearRows: 1, poolDays: 365, hourly: 2_000, progressDays: 60, multiDays: 30, multiValues: 5 }
+  : {
+      rows: 10_000,
+      stream: 5_000_000,
+      tenYearRows: 10,
+      poolDays: 365,
+      hourly: 100_000,
+      progressDays: 780,
+      multiDays: 1_095,
+      multiValues: 50,
+    };
 
 /** Python interloper 0.61's W4 (1 row a partition, CSV, one at a time), measured elsewhere (issue 20). */
 const PYTHON_W4_MS = 3.06;
@@ -376,6 +385,17 @@ const WORKLOADS = [
     base: { task: ["coverageHourlyBaseline", { dir: dir("c100k") }] },
     baseWhat: `readdir of the table folder + stat of each of the ${size.hourly.toLocaleString("en")} partitions' data.csv (same 1 + 5 calls)`,
     target: { kind: "ratio", max: 1.5, absMax: 1500 },
+  },
+  {
+    id: "C3Y50",
+    name: "coverage-multi-3y-50",
+    what: `assetCoverage of one multi asset (a day x a list of ${size.multiValues} regions) over ${size.multiDays.toLocaleString("en")} days from 2021-01-01: ${(size.multiDays * size.multiValues).toLocaleString("en")} partitions on CSV (date=.../region=.../, one row each, written once in an untimed setup through CSVDestination({ durable: false })), warm: median of 5 calls after 1 (issue 36)`,
+    setup: { task: ["writeMulti", { dir: dir("c3y50"), days: size.multiDays, values: size.multiValues }], fresh: dir("c3y50") },
+    lib: { task: ["coverageMulti", { dir: dir("c3y50"), days: size.multiDays, values: size.multiValues }] },
+    base: { task: ["coverageMultiBaseline", { dir: dir("c3y50") }] },
+    baseWhat: `a recursive listing of the table folder (readdir of each day folder and of each region folder, 1,024 at once) counting the ${(size.multiDays * size.multiValues).toLocaleString("en")} data.csv files (same 1 + 5 calls)`,
+    target: { kind: "ratio", max: 2 },
+    cpu: true,
   },
   {
     id: "ST10Y",
