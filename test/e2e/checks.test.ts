@@ -102,6 +102,19 @@ describe("checks through the CLI on CSV files", () => {
     expect(failed).toHaveLength(2);
   });
 
+  it("--processes 2: the workers' check_failed events reach --json, and the error check's partition fails alone", async () => {
+    const result = await run(["materialize", "orders", "-w", "2026-01-03..2026-01-04", "--json", "--processes", "2"]);
+    expect(result.exitCode, result.stderr).toBe(1);
+    const events = result.outLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const failed = events
+      .filter((e) => e["type"] === "check_failed")
+      .map((e) => `${String(e["partition"])} ${String(e["check"])} ${String(e["severity"])}`);
+    expect(failed.sort()).toEqual(["2026-01-03 unique(order_id) warn", "2026-01-04 range(amount, min 0) error"]);
+    const assetFailed = events.find((e) => e["type"] === "asset:failed") as { error: { name: string; message: string } } | undefined;
+    expect(assetFailed?.error.name).toBe("CheckError");
+    expect(assetFailed?.error.message).toContain("range(amount, min 0) failed on 1 row (-3)");
+  });
+
   it("coverage: the partition written with a failed warn check has its own mark, and warnings in --json", async () => {
     const json = await run(["coverage", "orders", "-w", "2026-01-01..2026-01-05", "--json"]);
     expect(json.exitCode, json.stderr).toBe(0);
