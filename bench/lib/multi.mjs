@@ -4,9 +4,9 @@
 // every round; the baseline lists the same nested folders and counts the data files.
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { timed } from "./tasks.mjs";
 
 const now = () => performance.now();
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const FIRST = "2021-01-01";
 
 /** `count` consecutive ISO days from FIRST (2021..2023 has no leap day: 3 years are 1,095 days). */
@@ -24,20 +24,6 @@ function stockAsset(il, values) {
       region: new il.ListPartitionConfig({ column: "region", values }),
     }),
   };
-}
-
-async function timed(fn, { warm, repeat }) {
-  for (let i = 0; i < warm; i++) await fn();
-  const samples = [];
-  let value;
-  const cpu0 = process.cpuUsage();
-  for (let i = 0; i < repeat; i++) {
-    const t0 = now();
-    value = await fn();
-    samples.push(now() - t0);
-  }
-  const cpu = process.cpuUsage(cpu0);
-  return { ms: median(samples), inner: samples, value, cpuMs: (cpu.user + cpu.system) / 1000 / repeat };
 }
 
 /** Untimed setup: every day x region partition, one row each, through CSVDestination (no syncs, 32 at once). */

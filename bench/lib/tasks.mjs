@@ -17,7 +17,7 @@ const lazyProject = () => import("./project.mjs");
  * process's CPU time (user + system, every thread: the thread pool's file work too) over the
  * timed calls, a call on average; steadier than the clock on a loaded machine.
  */
-async function timed(fn, { warm = 0, repeat = 1 } = {}) {
+export async function timed(fn, { warm = 0, repeat = 1 } = {}) {
   for (let i = 0; i < warm; i++) await fn();
   const samples = [];
   let value;
