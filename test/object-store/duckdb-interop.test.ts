@@ -1,24 +1,15 @@
 // DuckDB, an external reader, opens the hive folders the local backend writes and sees the
 // asset's rows and types, partition column included, and that column only once: from the path.
-import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { LocalObjectStoreDestination } from "../../src/destination/index.js";
 import { inferFieldSpecs } from "../../src/schema/index.js";
 import { makeTempDir } from "../contract/temp-dir.js";
+import { useDuckDB } from "../support/duckdb.js";
 import { ctx, days, orders, orderSchema } from "./helpers.js";
 
-let instance: DuckDBInstance;
-let db: DuckDBConnection;
+const duckdb = useDuckDB();
 let dir: { path: string; remove(): Promise<void> };
 
-beforeAll(async () => {
-  instance = await DuckDBInstance.create(":memory:");
-  db = await instance.connect();
-});
-afterAll(() => {
-  db.closeSync();
-  instance.closeSync();
-});
 beforeEach(async () => {
   dir = await makeTempDir("interloper-duckdb-");
 });
@@ -45,7 +36,7 @@ function rows(): Record<string, unknown>[] {
 
 /** What DuckDB gives back, as JSON-friendly values: one array per row, in id order, plus the column types. */
 async function query(sql: string): Promise<{ types: Record<string, string>; rows: unknown[][] }> {
-  const reader = await db.runAndReadAll(sql);
+  const reader = await duckdb().runAndReadAll(sql);
   const names = reader.columnNames();
   const types = Object.fromEntries(names.map((name, i) => [name, reader.columnTypes()[i]!.toString()]));
   return { types, rows: reader.getRowsJson() as unknown[][] };

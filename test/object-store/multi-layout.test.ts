@@ -3,25 +3,16 @@
 // remove the nested folders.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CSVDestination, FileDestination, IOContext, LocalObjectStoreDestination, type Destination } from "../../src/destination/index.js";
 import type { Partition, PartitionWindow } from "../../src/partitioning/index.js";
 import { stock, stockConfig, stockRows, stockSchema } from "../contract/multi.js";
 import { makeTempDir } from "../contract/temp-dir.js";
+import { useDuckDB } from "../support/duckdb.js";
 
-let instance: DuckDBInstance;
-let db: DuckDBConnection;
+const duckdb = useDuckDB();
 let dir: { path: string; remove(): Promise<void> };
 
-beforeAll(async () => {
-  instance = await DuckDBInstance.create(":memory:");
-  db = await instance.connect();
-});
-afterAll(() => {
-  db.closeSync();
-  instance.closeSync();
-});
 beforeEach(async () => {
   dir = await makeTempDir("interloper-multi-");
 });
@@ -34,7 +25,7 @@ const ctx = (window: PartitionWindow | Partition | null) =>
 const twoDays = () => stockConfig.window("2026-01-05", "2026-01-06");
 
 async function rowsOf(sql: string): Promise<unknown[][]> {
-  return (await db.runAndReadAll(sql)).getRowsJson() as unknown[][];
+  return (await duckdb().runAndReadAll(sql)).getRowsJson() as unknown[][];
 }
 
 const stores: Array<[string, (base: string) => Destination, string]> = [
@@ -88,7 +79,7 @@ describe("DuckDB reads multi partitions with hive partitioning", () => {
     const glob = `${dir.path}/shop/stock/*/*/data.parquet`.replaceAll("\\", "/");
     const rows = await rowsOf(`SELECT "date", region, sku FROM read_parquet('${glob}', hive_partitioning = true) ${order}`);
     expect(rows).toEqual(expected);
-    const typed = await db.runAndReadAll(`SELECT "date", region FROM read_parquet('${glob}', hive_partitioning = true) LIMIT 0`);
+    const typed = await duckdb().runAndReadAll(`SELECT "date", region FROM read_parquet('${glob}', hive_partitioning = true) LIMIT 0`);
     expect(typed.columnTypes().map(String)).toEqual(["DATE", "VARCHAR"]);
   });
 
