@@ -96,13 +96,15 @@ export function parseMultiValues(config: MultiPartitionConfig, texts: readonly s
   const picked = new Map<string, Set<string>>();
   for (const text of texts) {
     const at = typeof text === "string" ? text.indexOf("=") : -1;
-    if (at < 0) throw new PartitionError(`values ${describeValue(text)}: expected name=value,value of a list dimension, ${example}`);
+    if (at < 0)
+      throw new PartitionError((o) => `${o("values")} ${describeValue(text)}: expected name=value,value of a list dimension, ${example}`);
     const name = text.slice(0, at).trim();
     const dimension = lists.find((d) => d.name === name);
     if (!dimension) {
       const why = config.timeDimension?.name === name ? "is the time dimension (give its range as the window)" : "is not a list dimension";
       throw new PartitionError(
-        `values ${JSON.stringify(text)}: "${name}" ${why}; expected one of ${lists.map((d) => `"${d.name}"`).join(", ")}, ${example}`,
+        (o) =>
+          `${o("values")} ${JSON.stringify(text)}: "${name}" ${why}; expected one of ${lists.map((d) => `"${d.name}"`).join(", ")}, ${example}`,
       );
     }
     const set = picked.get(name) ?? new Set<string>();
@@ -120,7 +122,8 @@ function declaredRuns(pieces: readonly string[], declared: readonly string[], te
     while (end > i && !declared.includes(pieces.slice(i, end).join(","))) end--;
     if (end === i) {
       throw new PartitionError(
-        `values ${JSON.stringify(text)}: ${JSON.stringify(pieces[i])} is not a declared value; expected some of ${declared.join(", ")}`,
+        (o) =>
+          `${o("values")} ${JSON.stringify(text)}: ${JSON.stringify(pieces[i])} is not a declared value; expected some of ${declared.join(", ")}`,
       );
     }
     values.push(pieces.slice(i, end).join(","));

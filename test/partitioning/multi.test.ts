@@ -347,14 +347,14 @@ describe("parseMultiValues: --values region=eu,us", () => {
   });
 
   test.each([
-    ["eu,us", 'values string "eu,us": expected name=value,value of a list dimension, e.g. "region=eu,us"'],
-    ["zone=eu", 'values "zone=eu": "zone" is not a list dimension; expected one of "region", "city", e.g. "region=eu,us"'],
+    ["eu,us", '`values` string "eu,us": expected name=value,value of a list dimension, e.g. "region=eu,us"'],
+    ["zone=eu", '`values` "zone=eu": "zone" is not a list dimension; expected one of "region", "city", e.g. "region=eu,us"'],
     [
       "date=2026-01-01",
-      'values "date=2026-01-01": "date" is the time dimension (give its range as the window); expected one of "region", "city", e.g. "region=eu,us"',
+      '`values` "date=2026-01-01": "date" is the time dimension (give its range as the window); expected one of "region", "city", e.g. "region=eu,us"',
     ],
-    ["region=eu,mars", 'values "region=eu,mars": "mars" is not a declared value; expected some of eu, us, apac'],
-    ["region=", 'values "region=": "" is not a declared value; expected some of eu, us, apac'],
+    ["region=eu,mars", '`values` "region=eu,mars": "mars" is not a declared value; expected some of eu, us, apac'],
+    ["region=", '`values` "region=": "" is not a declared value; expected some of eu, us, apac'],
   ])("refuses %j", (text, message) => {
     expect(partitionMessage(() => parseMultiValues(lists(), [text]))).toBe(message);
   });

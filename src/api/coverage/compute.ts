@@ -8,6 +8,7 @@ import {
   type PartitionWindow,
 } from "../../partitioning/index.js";
 import { combinationOf, coverageDimensions, multiExpected, multiOutOfScope, withKeys, type CoverageDimension } from "./multi.js";
+import type { CoverageCombination } from "./combinations.js";
 import { expectedKeys, horizonOf, outOfScope, timeExpected, type Horizon } from "./expected.js";
 
 export { expectedKeys };
@@ -112,6 +113,11 @@ export interface Coverage {
   readonly neverMaterialized: boolean;
   /** A multi-partitioned asset's dimensions, in declared order (absent for the other kinds). */
   readonly dimensions?: readonly CoverageDimension[];
+  /**
+   * On the coverage of one combination of a multi asset's list values (see `byCombination`):
+   * the asset and the values; its partitions are keyed by their time part.
+   */
+  readonly combination?: CoverageCombination;
 }
 
 /**
@@ -236,7 +242,7 @@ function storesOf(asset: Asset, counts: Readonly<Record<string, number>> | reado
  * The spread of the materialized partitions' rows (`counted`, sorted here in place) and those
  * far below its median, once there are enough to take a median of.
  */
-function rowStats(
+export function rowStats(
   counted: number[],
   partitions: readonly PartitionCoverage[],
 ): Pick<Coverage, "minRows" | "medianRows" | "maxRows" | "suspicious"> {

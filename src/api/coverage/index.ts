@@ -7,6 +7,7 @@ import type { Project } from "../project.js";
 import { partitioned, selectAssets, type Selection } from "../select.js";
 import { assetWindow } from "../scope.js";
 import { checkValues, valuesFor as valuesOf } from "../multi-scope.js";
+import { coverageByCombination } from "./combinations.js";
 import { computeCoverage, type Coverage } from "./compute.js";
 import { destinationCounts, type DestinationCounts } from "./destinations.js";
 import { canBeStale, graphStaleness, markStale } from "./stale.js";
@@ -25,6 +26,7 @@ export {
 } from "./compute.js";
 export { destinationCounts, type DestinationCounts, type DestinationCoverage } from "./destinations.js";
 export type { CoverageDimension } from "./multi.js";
+export { multiKeyOf, type CoverageCombination } from "./combinations.js";
 
 /** Options of `coverage`. */
 export interface CoverageOptions {
@@ -40,6 +42,12 @@ export interface CoverageOptions {
   readonly timeZone?: string;
   /** Of multi-partitioned assets: only these values of their list dimensions, by name (`{ region: ["eu"] }`). */
   readonly values?: MultiValues;
+  /**
+   * A multi-partitioned asset with a time dimension comes as one time coverage per combination
+   * of its list values (`shop.stock[eu]`, each with `combination`), as pictures draw it; by
+   * default it comes whole, each partition with its `keys`.
+   */
+  readonly byCombination?: boolean;
 }
 
 /**
@@ -74,7 +82,7 @@ async function coverageFromCounts(
 ): Promise<Coverage> {
   const window = options.window !== undefined ? assetWindow(asset, options.window, options.values) : null;
   const stale = graph && canBeStale(asset, graph) ? await graphStaleness(asset, graph, window, records) : null;
-  const { window: _w, values, ...rest } = options;
+  const { window: _w, values, byCombination: _b, ...rest } = options;
   // With its graph, an asset that declares no start is expected from its upstreams' first period.
   const start = graph ? (effectiveStart(graph, asset)?.start ?? null) : null;
   const computed = computeCoverage(asset, counts, { window, ...rest, start, ...(values ? { values: valuesFor(asset, values) } : {}) });
@@ -100,7 +108,8 @@ export async function coverage(
   // destination without them); each asset's records are read once, whatever number read them.
   const records = new RecordCache();
   const counts = await Promise.all(assets.map((asset) => countedFor(asset, records)));
-  return Promise.all(assets.map((asset, i) => coverageFromCounts(asset, counts[i]!, options, project.dag, records)));
+  const results = await Promise.all(assets.map((asset, i) => coverageFromCounts(asset, counts[i]!, options, project.dag, records)));
+  return options.byCombination ? results.flatMap((c, i) => coverageByCombination(c, counts[i]!)) : results;
 }
 
 /** `until` and `includeCurrent` end a range of time: refused when no asset has one. */

@@ -49,7 +49,9 @@ export { checkFullRefreshOptions, type FullRefreshTarget } from "../full-refresh
 export { parseShard, type Plan, type PlanOptions, type Shard, type SkippedAsset } from "../plan.js";
 export {
   SUSPICIOUS_RATIO,
+  multiKeyOf,
   type Coverage,
+  type CoverageCombination,
   type CoverageDimension,
   type DestinationCoverage,
   type PartitionCoverage,
@@ -59,6 +61,7 @@ export type { PartitionInDestination } from "../coverage/partition-details.js";
 export type { AssetDescription } from "../describe.js";
 export type { HistoryOptions } from "../../asset/asset-history.js";
 export type { Staleness } from "../../asset/staleness.js";
+export type { MultiValues } from "../../partitioning/index.js";
 export type { Materialization, UpstreamRead } from "../../destination/provenance/materialization.js";
 export type { MaterializeOutcome } from "../materialize.js";
 export type { MissingOptions } from "../missing.js";

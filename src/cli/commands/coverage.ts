@@ -1,5 +1,5 @@
 import { writeFile } from "node:fs/promises";
-import type { Coverage, Session } from "../../api/session/index.js";
+import { multiKeyOf, type Coverage, type Session } from "../../api/session/index.js";
 import { ConfigError } from "../../errors.js";
 import { openCommandSession } from "../command-session.js";
 import { commandNow } from "../now.js";
@@ -10,8 +10,9 @@ import { coverageHtml } from "../report/coverage-html.js";
 import { projectName } from "../report/project-name.js";
 import { coverageText } from "../views/coverage-text.js";
 import { summaryLines } from "../views/coverage-summary.js";
+import { combinationsText, isCombinations } from "../views/coverage-combinations.js";
 import { printableCoverage } from "../views/printable-coverage.js";
-import type { ExcludeFlags } from "./selection.js";
+import { valuesOf, type ExcludeFlags } from "./selection.js";
 
 /** Flags of `interloper coverage`. */
 export interface CoverageFlags extends GlobalOptions, ExcludeFlags {
@@ -29,6 +30,8 @@ export interface CoverageFlags extends GlobalOptions, ExcludeFlags {
   readonly until?: string;
   readonly includeCurrent?: boolean;
   readonly interactive?: boolean;
+  /** `--values` texts (`region=eu,us`). */
+  readonly values?: readonly string[];
 }
 
 /**
@@ -45,8 +48,11 @@ export async function coverageCommand(selectors: readonly string[], flags: Cover
     );
   const session = await openCommandSession(flags);
   const selection = { select: selectors, exclude: flags.exclude ?? [] };
+  // Pictures draw a multi asset one combination of values at a time; --json gives it whole, with each partition's keys.
   const compute = () =>
     session.coverage(selection, {
+      ...valuesOf(session, selectors, flags),
+      ...(flags.json ? {} : { byCombination: true }),
       now: commandNow(),
       ...(flags.window !== undefined ? { window: flags.window } : {}),
       ...(flags.partition !== undefined ? { partition: flags.partition } : {}),
@@ -60,9 +66,16 @@ export async function coverageCommand(selectors: readonly string[], flags: Cover
   if (flags.interactive) {
     await runExplorer(
       {
-        details: (asset, key) => session.partitionDetails(asset, key),
+        // A combination's partitions are keyed by their time part: its asset's keys hold the values too.
+        details: (asset, key) => {
+          const c = combinationNamed(results, asset);
+          return c ? session.partitionDetails(c.combination.asset, multiKeyOf(c, key)) : session.partitionDetails(asset, key);
+        },
         compute,
-        materialize: (asset, window) => materializeFromExplorer(asset, window, flags),
+        materialize: (asset, window) => {
+          const c = combinationNamed(results, asset);
+          return materializeFromExplorer(c ? c.combination.asset : asset, c ? multiKeyOf(c, window) : window, flags);
+        },
       },
       results,
     );
@@ -85,7 +98,7 @@ export async function coverageCommand(selectors: readonly string[], flags: Cover
     }
   }
   if (flags.json) process.stdout.write(`${terminalJson(JSON.stringify(single ? results[0] : results))}\n`);
-  else await show(results.map(printableCoverage), single);
+  else await show(results.map(printableCoverage), single, width());
   if (flags.html && !flags.json) process.stderr.write(`${printable(`coverage report written to ${flags.html}`)}\n`);
   const incomplete = flags.failOnMissing && results.some((c) => c.missing > 0 || c.unreadable > 0 || c.neverMaterialized);
   const outOfDate = flags.failOnStale && results.some((c) => c.stale > 0);
@@ -98,8 +111,8 @@ async function lastWrittenOf(session: Session, results: readonly Coverage[]): Pr
   for (const c of results) {
     const stored = c.partitions
       .filter((p) => p.status === "materialized" || p.status === "empty" || p.status === "unexpected")
-      .map((p) => p.key);
-    out[c.asset] = await session.lastWritten(c.asset, stored);
+      .map((p) => multiKeyOf(c, p.key));
+    out[c.asset] = await session.lastWritten(c.combination?.asset ?? c.asset, stored);
   }
   return out;
 }
@@ -115,8 +128,22 @@ async function materializeFromExplorer(asset: string, window: string, flags: Cov
   });
 }
 
-async function show(results: readonly Coverage[], single: boolean): Promise<void> {
-  const width = Math.max(40, process.stdout.columns || Number(process.env["COLUMNS"]) || 100);
+/** The terminal's width (COLUMNS, else 100, when stdout is no terminal), at least 40. */
+const width = (): number => Math.max(40, process.stdout.columns || Number(process.env["COLUMNS"]) || 100);
+
+/** The coverage of a combination of a multi asset's values, by its name (`shop.stock[eu]`); null for any other. */
+function combinationNamed(results: readonly Coverage[], asset: string) {
+  const found = results.find((c) => c.asset === asset);
+  return found?.combination ? (found as Coverage & Required<Pick<Coverage, "combination">>) : null;
+}
+
+async function show(results: readonly Coverage[], single: boolean, width: number): Promise<void> {
+  // One multi asset of several combinations: a heatmap row for each.
+  if (single && isCombinations(results)) {
+    process.stdout.write(`${printableLines(combinationsText(results, width))}
+`);
+    return;
+  }
   if (single && process.stdout.isTTY && !process.env["CI"]) {
     const [{ render }, { CoverageReport }, React] = await Promise.all([
       import("ink"),

@@ -22,13 +22,21 @@ export async function listCommand(selectors: readonly string[], flags: GlobalOpt
   return 0;
 }
 
+/** A partitioning definition in words: `day on "date" from 2026-01-01`, `list on "region": eu, us`. */
+function partitioningText(p: Readonly<Record<string, unknown>>): string {
+  if (p["kind"] === "time")
+    return `${String(p["granularity"])} on "${String(p["column"])}"${p["start"] ? ` from ${String(p["start"])}` : ""}`;
+  if (p["kind"] === "list") return `list on "${String(p["column"])}": ${(p["values"] as string[]).join(", ")}`;
+  if (p["kind"] === "multi") {
+    const dimensions = p["dimensions"] as Array<{ name: string; definition: Readonly<Record<string, unknown>> }>;
+    return `keys ${dimensions.map((d) => d.name).join("|")}: ${dimensions.map((d) => `${d.name} = ${partitioningText(d.definition)}`).join("; ")}`;
+  }
+  return `${String(p["kind"])} on "${String(p["column"])}"`;
+}
+
 function describeLines(asset: AssetDescription): string[] {
   const p = asset.partitioning;
-  const partitioning = !p
-    ? "unpartitioned"
-    : p["kind"] === "time"
-      ? `${String(p["granularity"])} on "${p.column}"${p["start"] ? ` from ${String(p["start"])}` : ""}${p.allowWindow ? ", windows allowed" : ""}`
-      : `list on "${p.column}": ${(p["values"] as string[]).join(", ")}${p.allowWindow ? ", windows allowed" : ""}`;
+  const partitioning = !p ? "unpartitioned" : `${partitioningText(p)}${p["allowWindow"] ? ", windows allowed" : ""}`;
   const lines = [`${asset.key}${asset.materializable ? "" : "  (not materializable)"}`, `  partitioning  ${partitioning}`];
   lines.push(
     `  stored as     ${asset.dataset ? `${asset.dataset}.` : ""}${asset.table} in ${asset.destinations.map((d) => `${d.key} (${d.type})${d.default && asset.destinations.length > 1 ? " *" : ""}`).join(", ") || "no destination"}`,

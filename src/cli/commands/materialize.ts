@@ -63,7 +63,7 @@ export async function materializeCommand(assets: readonly string[], flags: Mater
 
 async function materializeGuarded(assets: readonly string[], flags: MaterializeFlags): Promise<number> {
   const session = await openCommandSession(flags);
-  const { options, shard, limits } = materializeOptions(assets, flags);
+  const { options, shard, limits } = materializeOptions(session, assets, flags);
   let plan = await planOnCommandLine(session, options);
   refuseNotBegun(plan, options.now!, flags);
   if ((flags.missing || flags.stale || shard) && plan.runs.length === 0) {
@@ -105,12 +105,13 @@ interface RunLimits {
  * command line is refused before anything is planned, dropped or run.
  */
 function materializeOptions(
+  session: Session,
   assets: readonly string[],
   flags: MaterializeFlags,
 ): { options: SessionPlanOptions; shard: Shard | undefined; limits: RunLimits } {
   const shard = shardFromFlags(flags);
   let options: SessionPlanOptions = {
-    ...planOptions(assets, flags),
+    ...planOptions(session, assets, flags),
     now: commandNow(),
     order: flags.order ?? "newest",
     ...(shard ? { shard } : {}),

@@ -7,6 +7,7 @@ import { printable, terminalJson } from "../printable.js";
 import { planOnCommandLine, skippedLines } from "./skipped.js";
 import { planOptions, rangeEnd, rangeEndNeedsMissing, refuseNotBegun, type SelectionFlags } from "./selection.js";
 import { count } from "../../text/english.js";
+import { MultiPartitionConfig } from "../../partitioning/index.js";
 
 /** Flags of `interloper plan`. */
 export interface PlanFlags extends GlobalOptions, SelectionFlags {
@@ -22,7 +23,7 @@ export interface PlanFlags extends GlobalOptions, SelectionFlags {
 /** `interloper plan`: prints the runs a materialize would make; returns the exit code. */
 export async function planCommand(assets: readonly string[], flags: PlanFlags): Promise<number> {
   const session = await openCommandSession(flags);
-  let options: PlanOptions = { ...planOptions(assets, flags), now: commandNow(), order: flags.order ?? "newest" };
+  let options: PlanOptions = { ...planOptions(session, assets, flags), now: commandNow(), order: flags.order ?? "newest" };
   rangeEndNeedsMissing(flags);
   // What is missing is read once, for the plan and each of its shards.
   if (flags.missing || flags.stale)
@@ -52,6 +53,9 @@ export async function planCommand(assets: readonly string[], flags: PlanFlags): 
         );
     return 0;
   }
+  const multis = plan.assets.flatMap((a) =>
+    a.partitioning instanceof MultiPartitionConfig ? [{ qualifiedKey: a.qualifiedKey, config: a.partitioning }] : [],
+  );
   if (flags.json) {
     print(
       terminalJson(
@@ -61,6 +65,10 @@ export async function planCommand(assets: readonly string[], flags: PlanFlags): 
           order: plan.order,
           assets: plan.assets.map((a) => a.qualifiedKey),
           runs: plan.runs,
+          // How the keys of multi-partitioned assets read: their dimensions' names in key order.
+          ...(multis.length > 0
+            ? { dimensions: Object.fromEntries(multis.map((a) => [a.qualifiedKey, a.config.dimensions.map((d) => d.name)])) }
+            : {}),
           // The library's reasons, in its own terms: a script reads them, and runs what it chooses.
           skipped: plan.skipped.map((s) => ({ asset: s.asset, reason: s.reason })),
         }),
@@ -71,6 +79,7 @@ export async function planCommand(assets: readonly string[], flags: PlanFlags): 
   print(
     `${plan.mode === "backfill" ? `Backfill of ${count(plan.runs.length, "run")}, ${plan.order} first` : "One run"}${plan.window ? ` over ${String(plan.window)}` : ""}:`,
   );
+  for (const multi of multis) print(`Keys of ${multi.qualifiedKey} are ${multi.config.shape}: ${multi.config.describe()}`);
   for (const line of skippedLines(plan.skipped)) print(line);
   plan.runs.forEach((run, index) =>
     print(

@@ -1,5 +1,5 @@
 import type { MissingOptions } from "../../api/session/index.js";
-import type { Plan, PlanOptions } from "../../api/session/index.js";
+import type { MultiValues, Plan, PlanOptions, Session } from "../../api/session/index.js";
 import { ConfigError, PartitionError } from "../../errors.js";
 import { currentPeriod } from "../../partitioning/current-period.js";
 import { TimePartitionWindow } from "../../partitioning/index.js";
@@ -17,11 +17,27 @@ export interface SelectionFlags extends ExcludeFlags {
   readonly lookback?: number;
   readonly offset?: number;
   readonly tz?: string;
+  /** `--values` texts (`region=eu,us`), read by the session. */
+  readonly values?: readonly string[];
+}
+
+/**
+ * `--values` as the session reads it (`{ region: ["eu", "us"] }`), for the assets the selectors
+ * name; absent when not given.
+ */
+export function valuesOf(
+  session: Pick<Session, "parseValues">,
+  selectors: readonly string[],
+  flags: Pick<SelectionFlags, "values" | "exclude">,
+): { values?: MultiValues } {
+  if (!flags.values?.length) return {};
+  return { values: session.parseValues(flags.values, { select: selectors, exclude: flags.exclude ?? [] }) };
 }
 
 /** Plan options from command-line flags (undefined flags stay absent). */
-export function planOptions(selectors: readonly string[], flags: SelectionFlags): PlanOptions {
+export function planOptions(session: Pick<Session, "parseValues">, selectors: readonly string[], flags: SelectionFlags): PlanOptions {
   return {
+    ...valuesOf(session, selectors, flags),
     assets: selectors,
     ...(flags.exclude?.length ? { exclude: flags.exclude } : {}),
     ...(flags.partition !== undefined ? { partition: flags.partition } : {}),

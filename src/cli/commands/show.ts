@@ -1,6 +1,7 @@
 import { csvLine } from "../../destination/format/csv-text.js";
 import { toText } from "../../schema/index.js";
 import { openCommandSession } from "../command-session.js";
+import { valuesOf } from "./selection.js";
 import type { GlobalOptions } from "../main.js";
 import { printable, printableLines, terminalJson } from "../printable.js";
 import { count, formatCount } from "../../text/english.js";
@@ -12,12 +13,15 @@ export interface ShowFlags extends GlobalOptions {
   readonly limit?: number;
   readonly format?: "table" | "json" | "csv";
   readonly destination?: string;
+  /** `--values` texts (`region=eu,us`). */
+  readonly values?: readonly string[];
 }
 
 /** `interloper show`: prints an asset's stored data; returns the exit code. */
 export async function showCommand(key: string, flags: ShowFlags): Promise<number> {
   const session = await openCommandSession(flags);
   const result = await session.read(key, null, {
+    ...valuesOf(session, [key], flags),
     ...(flags.partition !== undefined ? { partition: flags.partition } : {}),
     ...(flags.window !== undefined ? { window: flags.window } : {}),
     limit: flags.limit ?? 20,

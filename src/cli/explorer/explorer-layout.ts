@@ -5,7 +5,7 @@
 import type { Coverage, PartitionCoverage } from "../../api/session/index.js";
 import { count, formatCount } from "../../text/english.js";
 import { printable } from "../printable.js";
-import { isStale, isWarned, layoutCoverage, type CellRow } from "../views/coverage-layout.js";
+import { drawnAsList, isStale, isWarned, layoutCoverage, type CellRow } from "../views/coverage-layout.js";
 import { cutToWidth } from "../views/coverage-text.js";
 import { summaryColumns, summaryEntry } from "../views/coverage-summary.js";
 import type { PartitionInDestination } from "../../api/session/index.js";
@@ -59,7 +59,7 @@ function failedChecksLine(record: PartitionInDestination["record"], inner: numbe
 
 /** The whole picture of `c`: every row of every block (an hourly asset's every day). */
 export function pictureOf(c: Coverage, width: number): PictureBlock[] {
-  if (c.kind === "list") {
+  if (drawnAsList(c)) {
     const expected = c.partitions.filter((p) => p.status !== "unexpected");
     const labelWidth = Math.max(0, ...expected.map((p) => p.key.length));
     const rows = expected.map((p) => ({

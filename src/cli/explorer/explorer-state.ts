@@ -1,5 +1,6 @@
 import type { Coverage, PartitionCoverage } from "../../api/session/index.js";
 import { TimeGranularity } from "../../partitioning/index.js";
+import { drawnAsList } from "../views/coverage-layout.js";
 
 /** Where the explorer stands: kept across a materialization, so the refreshed view opens there. */
 export interface ExplorerPlace {
@@ -28,7 +29,7 @@ export function filtered(coverages: readonly Coverage[], filter: string): Covera
  */
 export function steps(c: Coverage): PartitionCoverage[] {
   const expected = c.partitions.filter((p) => p.status !== "unexpected");
-  if (c.kind === "list") return expected;
+  if (drawnAsList(c)) return expected;
   const all = c.inProgress ? [...expected, c.inProgress] : expected;
   return all.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
@@ -46,7 +47,7 @@ const LIST_JUMP = { word: "10 values", periods: 10 };
 
 /** What PageUp and PageDown move by in `c`, in words ("a day"). */
 export function jumpWord(c: Coverage): string {
-  return (c.kind === "list" ? LIST_JUMP : (JUMPS[c.granularity ?? ""] ?? LIST_JUMP)).word;
+  return (drawnAsList(c) ? LIST_JUMP : (JUMPS[c.granularity ?? ""] ?? LIST_JUMP)).word;
 }
 
 /**
@@ -59,7 +60,7 @@ export function jump(c: Coverage, path: readonly PartitionCoverage[], at: number
   if (!from) return at;
   const last = path.length - 1;
   const jump = JUMPS[c.granularity ?? ""];
-  if (c.kind === "list" || !jump) return Math.min(last, Math.max(0, at + direction * LIST_JUMP.periods));
+  if (drawnAsList(c) || !jump) return Math.min(last, Math.max(0, at + direction * LIST_JUMP.periods));
   const target =
     c.granularity === "day" ? sameDayOfMonth(from.key, direction) : shiftKey(c.granularity!, from.key, direction * jump.periods);
   if (target === null) return Math.min(last, Math.max(0, at + direction));

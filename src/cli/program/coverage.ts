@@ -10,10 +10,12 @@ import {
   missingOption,
   partitionOption,
   untilOption,
+  valuesOption,
   windowOption,
 } from "./options.js";
 
-const EXAMPLES = `\nExamples:\n  $ interloper coverage orders\n  $ interloper coverage -i\n  $ interloper coverage orders -w 2026-01-01..2026-03-31 --json\n  $ interloper coverage orders --until 2026-03-31\n  $ interloper coverage tag:finance --exclude daily_revenue\n  $ interloper coverage --html coverage.html --fail-on-missing\n  $ interloper coverage tag:finance --fail-on-stale`;
+const EXAMPLES = `\nExamples:\n  $ interloper coverage orders\n  $ interloper coverage -i\n  $ interloper coverage orders -w 2026-01-01..2026-03-31 --json\n  $ interloper coverage orders --until 2026-03-31\n  $ interloper coverage tag:finance --exclude daily_revenue\n  $ interloper coverage --html coverage.html --fail-on-missing\n  $ interloper coverage tag:finance --fail-on-stale
+  $ interloper coverage stock --values region=eu`;
 
 /** Declares `interloper coverage`; its module is loaded only when it runs. */
 export function declareCoverage(program: Command): void {
@@ -21,7 +23,8 @@ export function declareCoverage(program: Command): void {
     .description("which partitions are materialized, empty, missing or stale, and how many rows each holds")
     .addOption(partitionOption("only this partition: a time key or a list value"))
     .addOption(windowOption("only these partitions"))
-    .addOption(lookbackOption("only the trailing window of n partitions"));
+    .addOption(lookbackOption("only the trailing window of n partitions"))
+    .addOption(valuesOption());
   lookbackQualifiers(command)
     // Not a flag of coverage: accepted (unlisted) so that the command can point to materialize --missing.
     .addOption(missingOption("").hideHelp())

@@ -46,13 +46,25 @@ export function lookbackQualifiers(command: Command): Command {
     .addOption(new Option("--tz <zone>", "with --lookback: the IANA time zone whose calendar days follow (default UTC)"));
 }
 
+/** `--values region=eu,us` (repeatable): narrows the list dimensions of multi-partitioned assets. */
+export const valuesOption = (): OptionType =>
+  new Option(
+    "--values <name=values>",
+    "of assets partitioned by several dimensions: only these values of a list dimension, comma-separated (region=eu,us; repeatable, once per dimension)",
+  ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+
 /** Which partitions to run, shared by materialize and plan. */
 export function selectionOptions(command: Command): Command {
   return lookbackQualifiers(
     command
-      .addOption(partitionOption("one partition: a time key (2026-01-15, 2026-01, 2026-W03, 2026-Q1, 2026, 2026-01-15T13) or a list value"))
+      .addOption(
+        partitionOption(
+          'one partition: a time key (2026-01-15, 2026-01, 2026-W03, 2026-Q1, 2026, 2026-01-15T13), a list value, or one of each dimension ("2026-01-15|eu", date=2026-01-15,region=eu)',
+        ),
+      )
       .addOption(windowOption("an inclusive window of partitions (a single key is a window of one)"))
-      .addOption(lookbackOption("the trailing window of n partitions")),
+      .addOption(lookbackOption("the trailing window of n partitions"))
+      .addOption(valuesOption()),
   );
 }
 

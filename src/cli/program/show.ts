@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { Option } from "./commander.js";
-import { flagsOf, integer, partitionOption, windowOption } from "./options.js";
+import { flagsOf, integer, partitionOption, valuesOption, windowOption } from "./options.js";
 
 /** Declares `interloper show`; its module is loaded only when it runs. */
 export function declareShow(program: Command): void {
@@ -10,6 +10,7 @@ export function declareShow(program: Command): void {
     .description("read an asset back from its first destination (or --destination) and print it")
     .addOption(partitionOption("one partition"))
     .addOption(windowOption("an inclusive window"))
+    .addOption(valuesOption())
     .option("--limit <n>", "at most n rows (default 20; 0 for all)", integer("--limit", 0), 20)
     .addOption(new Option("--format <format>", "output format").choices(["table", "json", "csv"]).default("table"))
     .option("--destination <name>", "read from this destination of the asset (its key, as `list` shows it; default: the first)")

@@ -1,6 +1,6 @@
 import type { Coverage, PartitionCoverage } from "../../api/session/index.js";
 import { count, formatCount } from "../../text/english.js";
-import { isPartial, isStale, isWarned, layoutCoverage, type Cell } from "../views/coverage-layout.js";
+import { drawnAsList, isPartial, isStale, isWarned, layoutCoverage, type Cell } from "../views/coverage-layout.js";
 import { factLines } from "../views/coverage-text.js";
 
 const CELL = 12;
@@ -73,7 +73,7 @@ function svgOf(c: Coverage): string {
   const parts: string[] = [];
   const held = c.destinations.map((d) => d.key);
   let y = 0;
-  if (c.kind === "list") {
+  if (drawnAsList(c)) {
     const expected = c.partitions.filter((p) => p.status !== "unexpected");
     const max = c.maxRows ?? 0;
     for (const p of expected) {

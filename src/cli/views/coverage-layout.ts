@@ -17,6 +17,12 @@ export interface Cell {
 }
 
 /** The mark of a stale partition: a shape unlike the shades, the circles, "·" and "✗", so it reads without colour. */
+/**
+ * Whether an asset's partitions are drawn as labelled bars rather than periods: those of a list,
+ * and of a multi asset of lists alone (one with a time dimension is drawn one combination at a time).
+ */
+export const drawnAsList = (c: Pick<Coverage, "granularity">): boolean => c.granularity === null;
+
 export const STALE_MARK = "▲";
 
 /**

@@ -3,6 +3,7 @@ import { count, formatCount } from "../../text/english.js";
 import {
   cellChar,
   cellText,
+  drawnAsList,
   hasPartial,
   isPartial,
   isStale,
@@ -36,22 +37,10 @@ export function cutToWidth(line: string, width: number): string {
 function facts(c: Coverage, width: number): string[] {
   // Wrapped, not cut: as many items as MAX_RANGES allows, whatever the width.
   const listed = (items: readonly string[]) => listWithin(items, Infinity);
-  const scope = c.kind === "time" ? `${c.granularity} partitions on "${c.column}"` : `list partitions on "${c.column}"`;
+  const scope = drawnAsList(c) ? `${c.kind} partitions on "${c.column}"` : `${c.granularity} partitions on "${c.column}"`;
   const lines = [
     `${c.asset}  ${scope}${c.first ? `, ${c.first === c.last ? c.first : `${c.first}..${c.last}`}` : ", nothing expected yet"}`,
-    ...wrapped(
-      [
-        `expected ${formatCount(c.expected)}`,
-        `materialized ${formatCount(c.materialized)}`,
-        `empty ${formatCount(c.empty)}`,
-        `missing ${formatCount(c.missing)}`,
-        ...(c.unreadable > 0 ? [`unreadable ${formatCount(c.unreadable)}`] : []),
-        ...(c.stale > 0 ? [`stale ${formatCount(c.stale)}`] : []),
-        ...(c.warnings > 0 ? [`warnings ${formatCount(c.warnings)}`] : []),
-        `unexpected ${formatCount(c.unexpected)}`,
-      ],
-      width,
-    ),
+    ...countLines(c, width),
     `rows ${formatCount(c.rows)}${c.medianRows !== null ? ` (per partition: min ${formatCount(c.minRows!)}, median ${formatCount(c.medianRows)}, max ${formatCount(c.maxRows!)})` : ""}`,
   ];
   if (c.inProgress) lines.push(inProgressLine(c.inProgress));
@@ -70,6 +59,26 @@ function facts(c: Coverage, width: number): string[] {
   if (unexpected.length) lines.push(`${label}${listed(unexpected.map((p) => `${p.key} (${count(p.rows ?? 0, "row")})`))}`);
   return lines;
 }
+
+/** How many partitions are expected and in each state, on as few lines as fit `width`. */
+export function countLines(c: Pick<Coverage, "expected" | CountedStatus | "stale" | "warnings">, width: number): string[] {
+  return wrapped(
+    [
+      `expected ${formatCount(c.expected)}`,
+      `materialized ${formatCount(c.materialized)}`,
+      `empty ${formatCount(c.empty)}`,
+      `missing ${formatCount(c.missing)}`,
+      ...(c.unreadable > 0 ? [`unreadable ${formatCount(c.unreadable)}`] : []),
+      ...(c.stale > 0 ? [`stale ${formatCount(c.stale)}`] : []),
+      ...(c.warnings > 0 ? [`warnings ${formatCount(c.warnings)}`] : []),
+      `unexpected ${formatCount(c.unexpected)}`,
+    ],
+    width,
+  );
+}
+
+/** The states every coverage counts its partitions in. */
+type CountedStatus = "materialized" | "empty" | "missing" | "unreadable" | "unexpected";
 
 /** The partitions stored but unreadable, each with its file and why (`materialize --missing` rebuilds them). */
 export function unreadableLine(c: Coverage): string {
@@ -201,7 +210,7 @@ export function blockLines(block: Block): string[] {
 /** Coverage of one asset as plain text: the picture (or bars for a list), then the facts. */
 export function coverageText(c: Coverage, width: number): string[] {
   const lines: string[] = c.neverMaterialized ? [neverLine(c, width), ""] : [];
-  if (c.kind === "list") lines.push(...listBars(c, width));
+  if (drawnAsList(c)) lines.push(...listBars(c, width));
   else for (const block of layoutCoverage(c, width)) lines.push(...blockLines(block), "");
   if (c.expected > 0) lines.push(legendOf(c, width), "");
   return [...lines.map((line) => cutToWidth(line, width)), ...factLines(c, width)];

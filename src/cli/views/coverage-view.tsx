@@ -1,6 +1,6 @@
 import { Box, Static, Text } from "ink";
 import type { Coverage } from "../../api/session/index.js";
-import { cellChar, cellText, layoutCoverage, type Cell, type CellRow } from "./coverage-layout.js";
+import { cellChar, cellText, drawnAsList, layoutCoverage, type Cell, type CellRow } from "./coverage-layout.js";
 import {
   DESTINATION_LINE,
   factLines,
@@ -104,7 +104,7 @@ function factLineColor(line: string): string | undefined {
 
 /** One asset's coverage: the calendar (or bars), a legend, then totals and ranges. */
 export function CoverageView({ coverage, width, color = true }: { coverage: Coverage; width: number; color?: boolean }) {
-  const blocks = coverage.kind === "list" ? [] : layoutCoverage(coverage, width);
+  const blocks = drawnAsList(coverage) ? [] : layoutCoverage(coverage, width);
   return (
     <Box flexDirection="column">
       {coverage.neverMaterialized ? (
@@ -112,7 +112,7 @@ export function CoverageView({ coverage, width, color = true }: { coverage: Cove
           <Text {...colorProp(color ? "red" : undefined)}>{neverLine(coverage, width)}</Text>
         </Box>
       ) : null}
-      {coverage.kind === "list"
+      {drawnAsList(coverage)
         ? listBars(coverage, width).map((line, i) => (
             <Text key={i} {...colorProp(color ? listLineColor(line) : undefined)}>
               {cutToWidth(line, width)}
