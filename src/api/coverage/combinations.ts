@@ -3,7 +3,8 @@
 // explorer, each drawn as a time asset's is. Totals, ranges and row statistics are the
 // combination's own; each destination's share is counted again from its own counts, so that
 // the figures of a destination beyond the first are its own, not the first one's.
-import { ranges, rowStats, type Coverage, type PartitionCoverage } from "./compute.js";
+import type { Coverage, PartitionCoverage } from "./compute.js";
+import { ranges, rowStats } from "./statistics.js";
 import { destinationCoverage, lookupOf, type DestinationCounts, type DestinationCoverage, type KeyStatus } from "./destinations.js";
 import type { CoverageDimension } from "./multi.js";
 

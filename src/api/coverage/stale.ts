@@ -6,7 +6,8 @@ import type { Asset } from "../../asset/asset.js";
 import type { AssetGraph } from "../../asset/dependencies.js";
 import { assetStaleness, type RecordCache, type Staleness } from "../../asset/staleness.js";
 import type { PartitionWindow } from "../../partitioning/index.js";
-import { ranges, type Coverage, type PartitionCoverage } from "./compute.js";
+import type { Coverage, PartitionCoverage } from "./compute.js";
+import { ranges } from "./statistics.js";
 
 /** Whether any partition of the asset could be stale, given where it is stored and what it reads. */
 export function canBeStale(asset: Asset, graph: AssetGraph): boolean {
