@@ -72,9 +72,10 @@ export async function coverageCommand(selectors: readonly string[], flags: Cover
           return c ? session.partitionDetails(c.combination.asset, multiKeyOf(c, key)) : session.partitionDetails(asset, key);
         },
         compute,
-        materialize: (asset, window) => {
+        materialize: async (asset, window) => {
           const c = combinationNamed(results, asset);
-          return materializeFromExplorer(c ? c.combination.asset : asset, c ? multiKeyOf(c, window) : window, flags);
+          const [key, keys] = c ? [c.combination.asset, multiKeyOf(c, window)] : [asset, window];
+          return { code: await materializeFromExplorer(key, keys, flags), ran: `${key} -w ${keys}` };
         },
       },
       results,

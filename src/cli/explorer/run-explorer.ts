@@ -2,6 +2,7 @@ import type { Coverage, PartitionInDestination } from "../../api/session/index.j
 import { ConfigError } from "../../errors.js";
 import { loadTerminalViews } from "../ink-runtime.js";
 import { withKnownSize } from "../terminal-size.js";
+import { printable } from "../printable.js";
 import { printableCoverage } from "../views/printable-coverage.js";
 import type { ExplorerExit, ExplorerPlace } from "./explorer-state.js";
 
@@ -29,8 +30,11 @@ export interface ExplorerSession {
   readonly details: (asset: string, key: string) => Promise<PartitionInDestination[]>;
   /** Computes the selection's coverage afresh (after a materialization). */
   readonly compute: () => Promise<Coverage[]>;
-  /** Materializes one asset's window with the progress view; returns the exit code. */
-  readonly materialize: (asset: string, window: string) => Promise<number>;
+  /**
+   * Materializes one asset's window with the progress view; returns the exit code and the
+   * arguments it ran (`shop.stock -w 2026-01-05|eu` for a combination of a multi asset).
+   */
+  readonly materialize: (asset: string, window: string) => Promise<{ readonly code: number; readonly ran: string }>;
 }
 
 /**
@@ -69,8 +73,8 @@ export async function runExplorer(session: ExplorerSession, first: readonly Cove
     );
     await app.waitUntilExit();
     if (exit.kind === "quit") return;
-    const code = await session.materialize(realKey.get(exit.asset)!, exit.window);
-    message = `materialize ${exit.asset} -w ${exit.window}: ${code === 0 ? "done" : `exit code ${code}`}; coverage refreshed`;
+    const { code, ran } = await session.materialize(realKey.get(exit.asset)!, exit.window);
+    message = `materialize ${printable(ran)}: ${code === 0 ? "done" : `exit code ${code}`}; coverage refreshed`;
     place = exit.place;
     results = await session.compute();
   }

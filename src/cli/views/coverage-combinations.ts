@@ -5,7 +5,7 @@ import type { Coverage } from "../../api/session/index.js";
 import { count, formatCount } from "../../text/english.js";
 import { STALE_MARK, WARN_MARK } from "./coverage-layout.js";
 import { summaryEntry } from "./coverage-summary.js";
-import { countLines, cutToWidth, wrapWords } from "./coverage-text.js";
+import { countLines, cutToWidth } from "./coverage-text.js";
 
 /** Whether coverage results are the combinations of one multi asset (see `byCombination`), more than one. */
 export function isCombinations(results: readonly Coverage[]): boolean {
@@ -28,8 +28,9 @@ export function combinationsText(slices: readonly Coverage[], width: number): st
   const key = Math.max(...labelled.map((c) => c.asset.length));
   const counts = Math.max(...labelled.map((c) => `${formatCount(c.materialized + c.empty)}/${formatCount(c.expected)}`.length));
   const rows = Math.max(...labelled.map((c) => count(c.rows, "row").length));
-  // The row takes what the numbers and about one missing range leave, up to a cell a period.
-  const bar = Math.max(10, Math.min(first.expected || 10, 60, width - key - counts - rows - 8 - 30));
+  // The row takes what the numbers and about one missing range leave, at most a cell a period.
+  const periods = Math.max(1, ...slices.map((c) => c.expected));
+  const bar = Math.min(periods, Math.max(10, Math.min(60, width - key - counts - rows - 8 - 30)));
   const total = (field: "expected" | "materialized" | "empty" | "missing" | "unreadable" | "unexpected" | "stale" | "warnings" | "rows") =>
     slices.reduce((sum, c) => sum + c[field], 0);
   const marks = { stale: total("stale") > 0, warned: total("warnings") > 0 };
@@ -54,12 +55,7 @@ export function combinationsText(slices: readonly Coverage[], width: number): st
     "",
     ...countLines(totals, width),
     `rows ${formatCount(total("rows"))}`,
-    ...wrapWords(
-      `one combination's calendar: interloper coverage ${asset} ${values}; coverage ${asset} -i steps through them`.split(" "),
-      width,
-      "  ",
-      "",
-    ),
+    cutToWidth(`one combination's calendar: ${values}; step through them: -i`, width),
   ];
 }
 
