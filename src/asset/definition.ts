@@ -7,6 +7,7 @@ import type { ConformStrategy } from "../schema/index.js";
 import type { NativeKinds, Row, TableData } from "../representation/index.js";
 import type { ExecutionContext } from "./execution-context.js";
 import { checkKey, checkTags } from "./keys.js";
+import { closest } from "../suggest.js";
 
 /** A zod object schema, as assets declare them. */
 export type ObjectSchema = z.ZodObject<z.ZodRawShape>;
@@ -135,6 +136,36 @@ export interface AssetDefinition<S extends ObjectSchema | undefined = ObjectSche
 
 const STRATEGIES: readonly ConformStrategy[] = ["auto", "strict", "reconcile"];
 
+/** Every option `asset()` reads: a config is loaded without type checking, so a misspelt one would otherwise be dropped unseen. */
+const ASSET_OPTIONS: readonly string[] = [
+  "key",
+  "run",
+  "partitioning",
+  "requires",
+  "optionalRequires",
+  "schema",
+  "strategy",
+  "destinations",
+  "defaultDestinationKey",
+  "relations",
+  "dataset",
+  "description",
+  "materializable",
+  "tags",
+  "codeVersion",
+  "checks",
+];
+
+/** Refuses an option `asset()` does not read, naming the one meant when it is close. */
+function refuseUnknownOptions(key: string, options: object): void {
+  const unknown = Object.keys(options).find((name) => !ASSET_OPTIONS.includes(name));
+  if (unknown === undefined) return;
+  const meant = closest(unknown, ASSET_OPTIONS);
+  throw new ConfigError(
+    `asset "${key}": unknown option ${JSON.stringify(unknown)}${meant ? ` (did you mean "${meant}"?)` : ""}: expected ${ASSET_OPTIONS.join(", ")}`,
+  );
+}
+
 /** Declares an asset. */
 export function asset<
   S extends ObjectSchema | undefined = undefined,
@@ -146,9 +177,12 @@ export function asset<
   P extends PartitionConfig | null = PartitionConfig | null,
 >(options: AssetOptions<S, R, O, Out, K, St, P>): AssetDefinition<S, Out, K> {
   const key = checkKey(options?.key, "asset") as K;
+  refuseUnknownOptions(key, options);
   if (typeof options.run !== "function") throw new ConfigError(`asset "${key}": run must be a function`);
   if (options.partitioning != null && !(options.partitioning instanceof PartitionConfig)) {
-    throw new ConfigError(`asset "${key}": partitioning must be a TimePartitionConfig or ListPartitionConfig`);
+    throw new ConfigError(
+      `asset "${key}": partitioning must be a TimePartitionConfig, ListPartitionConfig or MultiPartitionConfig, got ${shown(options.partitioning)}`,
+    );
   }
   if (options.strategy !== undefined && !STRATEGIES.includes(options.strategy)) {
     throw new ConfigError(`asset "${key}": strategy ${JSON.stringify(options.strategy)} is not one of ${STRATEGIES.join(", ")}`);

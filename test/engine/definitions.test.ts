@@ -29,6 +29,24 @@ describe("keys", () => {
     expect(() => il.asset({ key: "a", requires: { x: "b" }, optionalRequires: { x: "c" }, run: () => [] })).toThrow(il.ConfigError);
   });
 
+  it("refuses an option asset() does not read, naming the one meant when it is close (a config runs without type checking)", () => {
+    const message = (options: object) => {
+      try {
+        il.asset({ key: "b", run: () => [], ...options } as never);
+        return "accepted";
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect(message({ require: { a: "a" } })).toMatch(
+      /^asset "b": unknown option "require" \(did you mean "requires"\?\): expected key, run, /,
+    );
+    expect(message({ deps: { a: "a" } })).toMatch(/^asset "b": unknown option "deps": expected key, run, partitioning, requires, /);
+    expect(message({ partitioning: new Date(0) })).toBe(
+      'asset "b": partitioning must be a TimePartitionConfig, ListPartitionConfig or MultiPartitionConfig, got a Date',
+    );
+  });
+
   it("refuses a source declaring the same asset key twice", () => {
     const a = il.asset({ key: "a", run: () => [] });
     expect(() => il.source({ key: "s", assets: [a, a] })).toThrow(il.ConfigError);
