@@ -141,8 +141,7 @@ function combinationNamed(results: readonly Coverage[], asset: string) {
 async function show(results: readonly Coverage[], single: boolean, width: number): Promise<void> {
   // One multi asset of several combinations: a heatmap row for each.
   if (single && isCombinations(results)) {
-    process.stdout.write(`${printableLines(combinationsText(results, width))}
-`);
+    process.stdout.write(`${printableLines(combinationsText(results, width))}\n`);
     return;
   }
   if (single && process.stdout.isTTY && !process.env["CI"]) {
