@@ -107,6 +107,64 @@ for (const [name, make] of Object.entries(presets)) {
       expect((await history(destination, DAY1))[0]!.id).toBe(current[DAY1]!.id);
     });
 
+    it("the history is in the order the writes landed, the current record first, whatever their end times say", async () => {
+      const destination = make(dir.path);
+      await write(destination, DAY1, 3, "run-1");
+      const file = name === "csv" ? "data.csv" : "data.v8";
+      const folder = join(dir.path, "shop", "events", `date=${DAY1}`);
+      const ledger = new Ledger(join(dir.path, "shop", "events", `.${file}.ledger`));
+      const first = (await destination.materializations(ctx(events, DAY1)))[DAY1]!;
+      // A write as LocalFolder.put makes it, with a record of a chosen end time and id: its
+      // temporary file, its line naming it and the file it replaces, then its rename. End times
+      // are chosen rather than waited for: a record's end is taken in milliseconds, before its
+      // line lands, so two writers (or one writer's consecutive writes) may end in one
+      // millisecond, and a writer whose record ended first may rename last.
+      const land = async (runId: string, endedAt: string, id: string) => {
+        const temp = join(folder, `.${file}.tmp-${THIS_HOST}-999999-${id.slice(0, 8)}`);
+        await copyFile(join(folder, file), temp);
+        const record: Materialization = { ...first, id, runId, endedAt };
+        const replacing = identityBeforeRename(await stat(join(folder, file), { bigint: true }));
+        const metadata = { row_count: "3", materialization: JSON.stringify(record), replacing };
+        await ledger.append([{ folder: `date=${DAY1}`, file: identityBeforeRename(await stat(temp, { bigint: true })), metadata }]);
+        await rename(temp, join(folder, file));
+      };
+      // Three writes ending in one millisecond, the later ones with the smaller ids (ids are random:
+      // ordered by them, the last write's record came last half the time).
+      const sameMs = new Date(Date.parse(first.endedAt) + 1).toISOString();
+      await land("run-2", sameMs, "ffffffff-0000-4000-8000-000000000000");
+      await land("run-3", sameMs, "88888888-0000-4000-8000-000000000000");
+      await land("run-4", sameMs, "00000000-0000-4000-8000-000000000000");
+      // A write whose record ended before those three, renamed after them: its data is there.
+      await land("run-5", first.endedAt, "44444444-0000-4000-8000-000000000000");
+      await write(destination, DAY2, 4, "run-day2");
+      const expected = ["run-5", "run-4", "run-3", "run-2", "run-1"];
+      expect((await destination.materializations(ctx(events, DAY1)))[DAY1]).toMatchObject({ runId: "run-5" });
+      expect((await history(destination, DAY1)).map((r) => r.runId)).toEqual(expected);
+      // Every partition's history at once keeps each partition's order.
+      expect((await history(destination, undefined)).map((r) => r.runId)).toEqual(["run-day2", ...expected]);
+      // The same once a compaction has moved the past records to the history beside the ledger.
+      expect(await ledger.compactIfWorthIt((await ledger.read()).lines, [`date=${DAY1}`, `date=${DAY2}`], true)).toBe(true);
+      expect((await history(destination, DAY1)).map((r) => r.runId)).toEqual(expected);
+    });
+
+    it("an older line naming the very identity of the file there (a reused inode, same size and mtime) is neither its record nor history", async () => {
+      const destination = make(dir.path);
+      await write(destination, DAY1, 3, "run-1");
+      const file = name === "csv" ? "data.csv" : "data.v8";
+      const path = join(dir.path, "shop", "events", `.${file}.ledger`);
+      const there = identityBeforeRename(await stat(join(dir.path, "shop", "events", `date=${DAY1}`, file), { bigint: true }));
+      const own = (await destination.materializations(ctx(events, DAY1)))[DAY1]!;
+      // What a removed file of the same inode, size and modification time would have left: a line
+      // older than the file's own, naming the same four parts, with another write's record.
+      const stale: Materialization = { ...own, id: randomUUID(), runId: "stale" };
+      const line = entryLine({ folder: `date=${DAY1}`, file: there, metadata: { row_count: "3", materialization: JSON.stringify(stale) } });
+      await writeFile(path, line + (await readFile(path, "utf8")));
+      const fresh = make(dir.path);
+      expect((await fresh.materializations(ctx(events, DAY1)))[DAY1]).toMatchObject({ runId: "run-1", id: own.id });
+      await write(fresh, DAY1, 2, "run-2");
+      expect((await history(fresh, DAY1)).map((r) => r.runId)).toEqual(["run-2", "run-1"]);
+    });
+
     it("materializations gives the window's partitions, or every stored one without a window", async () => {
       const destination = make(dir.path);
       for (const day of [DAY1, DAY2, DAY3]) await write(destination, day, 1, `run-${day}`);

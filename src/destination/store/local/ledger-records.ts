@@ -1,6 +1,6 @@
 // The materialization records a table's ledger holds, as readers want them: the current record of
 // each file, and the records of past writes (see file-identity.ts for why they are exact).
-import { newestFirst, parseMaterialization, type Materialization } from "../../provenance/materialization.js";
+import { parseMaterialization, type Materialization } from "../../provenance/materialization.js";
 import { namesFile } from "./file-identity.js";
 import type { Ledger } from "./ledger.js";
 import { entriesOf, type LedgerEntry, type LedgerRead, RECORD_KEY, recordEntry } from "./ledger-lines.js";
@@ -52,34 +52,90 @@ export async function currentRecords(files: readonly RecordedFile[]): Promise<Re
  * (see `folderState`): from each ledger, then from the history beside it (read after the ledger,
  * so that a compaction moving records between the two is seen in one or both, never neither; a
  * record in both is given once). A file no longer there has none.
+ *
+ * A file's records come in the order its writes landed, as far as the ledger tells it: the
+ * current record first (its file was renamed in last), then the others by their lines, newest
+ * first, the history's before the journal's (a compaction moves there the records of writes
+ * already replaced by then). Not by end time: a record's end is taken in milliseconds before its line is appended,
+ * so writes ending in one millisecond (one writer's consecutive writes, or two writers) would
+ * come in the order of their random ids, and a writer whose record ended first may rename last
+ * (the current record then came second). Several files' records are merged by end time (see
+ * `mergeNewestFirst`).
  */
 export async function pastRecords(files: readonly RecordedFile[]): Promise<RecordsRead<Materialization[]>> {
   const reads = new Map<string, Promise<LedgerRead>>();
   const histories = new Map<string, Promise<LedgerRead>>();
-  const texts: Array<[string, string]> = [];
+  const damaged = new Set<string>();
+  const lists: Materialization[][] = [];
   for (const file of files) {
     const identity = identityAt(file.path);
     if (identity === null) continue;
     const { entries, deleted } = sinceDeletion(entriesOf(await readOnce(reads, file.ledger), file.folder));
     const state = folderState(entries, identity);
-    for (const at of state.landed) texts.push([file.ledger.path, entries[at]!.metadata[RECORD_KEY]!]);
-    if (deleted) continue;
-    const historyPath = historyPathOf(file.ledger.path);
-    let history = histories.get(historyPath);
-    if (!history) histories.set(historyPath, (history = readHistory(historyPath)));
-    for (const entry of entriesOf(await history, file.folder)) {
-      const text = entry.metadata[RECORD_KEY];
-      if (text !== undefined) texts.push([historyPath, text]);
+    // Oldest first: the history's lines, the journal's landed lines in their order, the current one.
+    const texts: Array<[string, string]> = [];
+    if (!deleted) {
+      const historyPath = historyPathOf(file.ledger.path);
+      let history = histories.get(historyPath);
+      if (!history) histories.set(historyPath, (history = readHistory(historyPath)));
+      for (const entry of entriesOf(await history, file.folder)) {
+        const text = entry.metadata[RECORD_KEY];
+        if (text !== undefined) texts.push([historyPath, text]);
+      }
+    }
+    const landed = [...state.landed].filter((at) => at !== state.record).sort((a, b) => a - b);
+    if (state.record >= 0) landed.push(state.record);
+    for (const at of landed) texts.push([file.ledger.path, entries[at]!.metadata[RECORD_KEY]!]);
+    lists.push(newestFirstOf(texts, damaged));
+  }
+  return { records: mergeNewestFirst(lists), damaged: [...damaged] };
+}
+
+/**
+ * The records of `texts` (oldest first, each with where it is), newest first; a record given
+ * twice (in the history and the journal, or a line written twice) takes its newest place. One
+ * that cannot be read adds where it is to `damaged`.
+ */
+function newestFirstOf(texts: ReadonlyArray<readonly [string, string]>, damaged: Set<string>): Materialization[] {
+  const seen = new Set<string>();
+  const records: Materialization[] = [];
+  for (let i = texts.length - 1; i >= 0; i--) {
+    const [where, text] = texts[i]!;
+    const record = parseMaterialization(text);
+    if (!record) damaged.add(where);
+    else if (!seen.has(record.id)) {
+      seen.add(record.id);
+      records.push(record);
     }
   }
-  const byId = new Map<string, Materialization>();
-  const damaged = new Set<string>();
-  for (const [where, text] of texts) {
-    const record = parseMaterialization(text);
-    if (record) byId.set(record.id, record);
-    else damaged.add(where);
+  return records;
+}
+
+/**
+ * Lists of records, each newest first, as one list newest first that keeps each list's order:
+ * by end time, a record's end taken as no later than that of any record before it in its list
+ * (a current record that ended before the one it replaced comes first all the same), then by
+ * list and place in it. A total order, unlike comparing end times across lists and places
+ * within one.
+ */
+function mergeNewestFirst(lists: ReadonlyArray<readonly Materialization[]>): Materialization[] {
+  const keyed: Array<{ record: Materialization; end: string; list: number; at: number }> = [];
+  lists.forEach((list, index) => {
+    let end: string | null = null;
+    list.forEach((record, at) => {
+      end = end === null || record.endedAt < end ? record.endedAt : end;
+      keyed.push({ record, end, list: index, at });
+    });
+  });
+  keyed.sort((a, b) => (a.end < b.end ? 1 : a.end > b.end ? -1 : a.list - b.list || a.at - b.at));
+  const seen = new Set<string>();
+  const merged: Materialization[] = [];
+  for (const { record } of keyed) {
+    if (seen.has(record.id)) continue;
+    seen.add(record.id);
+    merged.push(record);
   }
-  return { records: [...byId.values()].sort(newestFirst), damaged: [...damaged] };
+  return merged;
 }
 
 // A ledger's lines are kept between reads (see Ledger.read), and a line's record is parsed once:
