@@ -35,7 +35,7 @@ const lists = il.asset({
   run: (ctx) => [{ ...(ctx.partition as il.MultiPartition).keys }],
 });
 
-function open(assets: il.Asset[], destinations: il.SourceOptions["destinations"] = new il.MemoryDestination()) {
+function open(assets: il.AssetDefinition[], destinations: il.SourceOptions["destinations"] = new il.MemoryDestination()) {
   return il.openProject(il.defineConfig({ sources: [il.source({ key: "shop", assets })({ destinations })] }));
 }
 

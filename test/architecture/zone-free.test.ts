@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { bucketClients, zoneFree } from "../../vitest.config.js";
+import { bucketClients, longOnly, serverBacked, zoneFree } from "../../vitest.config.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -22,5 +22,13 @@ describe("the files run once, in one zone", () => {
   it("those listed as zone-free use no dates, partitions or zones", () => {
     const dated = zoneFree.filter((file) => DATED.test(readFileSync(resolve(ROOT, file), "utf8")));
     expect(dated, "files that now use dates: move them back to the zoned projects").toEqual([]);
+  });
+});
+
+describe("the files only a run of every file has", () => {
+  it("every one listed exists (a renamed one would otherwise run in every npm test again), once", () => {
+    const folders = serverBacked.map((pattern) => pattern.replace("/**", ""));
+    expect([...longOnly, ...folders].filter((file) => !existsSync(resolve(ROOT, file)))).toEqual([]);
+    expect(new Set(longOnly).size).toBe(longOnly.length);
   });
 });

@@ -267,7 +267,7 @@ describe("multi partitions on the command line", () => {
       seen = await shows("shop.stock[us] 2026-02-03: missing; m materializes 2026-02-03..2026-02-04", seen);
       type("m");
       // Both from the frame before m, as the message and the refreshed view may come in one write.
-      await shows("materialize shop.stock[us] -w 2026-02-03..2026-02-04: done; coverage refreshed", seen);
+      await shows("materialize shop.stock -w 2026-02-03..2026-02-04|us: done; coverage refreshed", seen);
       // The refreshed explorer opens where it was: on the day just written.
       await shows("shop.stock[us] 2026-02-03: 1 row", seen);
       type("q");

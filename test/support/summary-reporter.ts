@@ -1,4 +1,5 @@
 import type { Reporter, TestModule } from "vitest/node";
+import { allFiles, longOnly } from "../../vitest.config.js";
 
 /** How many of the slowest files the summary names: where CI's minutes go, in every log. */
 const SLOWEST = 12;
@@ -29,5 +30,9 @@ export default class SummaryReporter implements Reporter {
       }
     }
     process.stdout.write(`\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
+    if (!allFiles)
+      process.stdout.write(
+        `a short run: ${longOnly.length} slow fault-injection files and the SQL destinations' files in UTC and America/Los_Angeles were left out; INTERLOPER_RELIABILITY_LONG=1 npm test runs every file, as .ci/run does (docs/reliability.md)\n`,
+      );
   }
 }
