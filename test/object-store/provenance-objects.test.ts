@@ -247,6 +247,29 @@ function provenanceSuite(backend: () => Backend, history = true): void {
     expect(record!.upstream).toHaveLength(stored.length * 9);
   });
 
+  it("one partition's history starts with its current record, though a write that ended after it was put before it", async () => {
+    const dest = backend().make();
+    // The data of the write "early" waits until "late" has landed: early's record ended first, its data is there.
+    const put = dest.putObject.bind(dest);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    dest.putObject = async (name: string, payload: Uint8Array, type: string, metadata: Record<string, string>): Promise<void> => {
+      if (/\/data\.[a-z]+$/.test(name) && metadata["materialization"]?.includes('"runId":"early"')) await held;
+      await put(name, payload, type, metadata);
+    };
+    const early = dest.write(call(orders, jan(1), 1, "early").context, rowsOf("2026-01-01", 1));
+    await tick();
+    await dest.write(call(orders, jan(1), 1, "late").context, rowsOf("2026-01-01", 2));
+    release();
+    await early;
+    const { context } = call(orders, null);
+    const current = (await dest.materializations(context))["2026-01-01"]!;
+    expect(current).toMatchObject({ runId: "early", rows: 1 });
+    const history = await dest.materializationHistory(context, { partition: jan(1).partitions[0]!, limit: 10 });
+    expect(history.map((r) => r.runId)).toEqual(["early", "late"]);
+    expect(history[0]).toEqual(current);
+  });
+
   it("a store written before records were kept reads as unknown, its counts unchanged", async () => {
     const dest = backend().make();
     // What the code before this change put: the data object with its row count, nothing more.

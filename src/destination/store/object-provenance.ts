@@ -162,8 +162,23 @@ export class ObjectProvenance {
       const read = await Promise.all(batch.map(({ name }) => this.readRecord(name, null, damaged)));
       for (const record of read) if (record) records.push(record);
     }
+    // One partition's history starts with its current record: the write whose data is there
+    // landed last, though a write ending later (or in the same millisecond) may have been put first.
+    const current = segment !== null || !partitioned ? await this.currentOf(segment, damaged) : null;
     this.warn(damaged);
-    return records.sort(newestFirst).slice(0, Math.max(0, query.limit));
+    const past = records.sort(newestFirst).filter((record) => record.id !== current?.id);
+    return (current ? [current, ...past] : past).slice(0, Math.max(0, query.limit));
+  }
+
+  /** The current record of one partition (or of an unpartitioned asset): its data object's, or null when none is stored. */
+  private async currentOf(segment: string | null, damaged: string[]): Promise<Materialization | null> {
+    const dataName = `${this.tablePrefix}${segment ? `${segment}/` : ""}${this.fileName}`;
+    for await (const object of this.store.listObjects(dataName)) {
+      if (object.name !== dataName) continue;
+      const key = segment && this.layout ? this.layout.keyOf(segment.split("/")) : "";
+      return key === null ? null : this.recordOf(key, object, damaged);
+    }
+    return null;
   }
 
   /** The names of every provenance object of the asset, for dropping it. */
