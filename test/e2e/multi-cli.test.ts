@@ -173,6 +173,9 @@ describe("multi partitions on the command line", () => {
     const again = await run(["materialize", "stock", "--missing", "-w", "2026-02-01..2026-02-02"]);
     expect(again.exitCode, again.stdout + again.stderr).toBe(0);
     expect(ranKeys(again)).toEqual(["2026-02-02|us"]);
+    // Nothing is missing now: plan says so, as materialize does, rather than planning a backfill of 0 runs.
+    const none = await run(["plan", "stock", "--missing", "-w", "2026-02-01..2026-02-02"]);
+    expect([none.exitCode, none.outLines[0]]).toEqual([0, "Nothing to do: no partition is missing in 2026-02-01..2026-02-02."]);
   });
 
   it("coverage draws one row per combination, one combination's calendar with --values, and keeps --json whole", async () => {

@@ -76,6 +76,12 @@ export async function planCommand(assets: readonly string[], flags: PlanFlags): 
     );
     return 0;
   }
+  if (plan.runs.length === 0 && (flags.missing || flags.stale)) {
+    // As materialize says it: a plan of nothing to do is no backfill.
+    print(`Nothing to do: no partition ${flags.missing ? "is missing" : "is stale"}${plan.window ? ` in ${String(plan.window)}` : ""}.`);
+    for (const line of skippedLines(plan.skipped)) print(line);
+    return 0;
+  }
   print(
     `${plan.mode === "backfill" ? `Backfill of ${count(plan.runs.length, "run")}, ${plan.order} first` : "One run"}${plan.window ? ` over ${String(plan.window)}` : ""}:`,
   );
