@@ -57,6 +57,15 @@ describe("the picture of a multi asset's combinations", () => {
     ]);
   });
 
+  it("counts a list's values in the head line when naming them would crowd it", async () => {
+    const slices = await coverages("stock", "2026-01-01..2026-01-04");
+    const many = slices.map((c) => ({
+      ...c,
+      dimensions: c.dimensions!.map((d) => (d.kind === "list" ? { ...d, values: ["a", "b", "c", "d", "e", "f", "g"] } : d)),
+    }));
+    expect(combinationsText(many, 100)[0]).toBe("shop.stock  date (day) x region (7 values): 3 combinations, 2026-01-01..2026-01-04");
+  });
+
   it("lists each combination as an asset of its own among the others", async () => {
     const lines = summaryLines(await coverages("stock", "2026-01-01..2026-01-04"), 100);
     expect(lines.map((line) => line.split("  ")[0])).toEqual(["shop.stock[eu]", "shop.stock[us]", "shop.stock[apac]"]);

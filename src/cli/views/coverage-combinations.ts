@@ -20,7 +20,7 @@ export function combinationsText(slices: readonly Coverage[], width: number): st
   const first = slices[0]!;
   const asset = first.combination!.asset;
   const dimensions = first
-    .dimensions!.map((d) => (d.kind === "time" ? `${d.name} (${d.granularity})` : `${d.name} (${d.values!.join(", ")})`))
+    .dimensions!.map((d) => (d.kind === "time" ? `${d.name} (${d.granularity})` : `${d.name} (${valuesText(d.values!)})`))
     .join(" x ");
   const range = first.first === null ? "nothing expected yet" : first.first === first.last ? first.first : `${first.first}..${first.last}`;
   const head = `${asset}  ${dimensions}: ${count(slices.length, "combination")}, ${range}`;
@@ -58,6 +58,9 @@ export function combinationsText(slices: readonly Coverage[], width: number): st
     cutToWidth(`one combination's calendar: ${values}; step through them: -i`, width),
   ];
 }
+
+/** A list's values, or how many there are when listing them would crowd the head line. */
+const valuesText = (values: readonly string[]): string => (values.length <= 6 ? values.join(", ") : `${formatCount(values.length)} values`);
 
 /** What a heatmap row's cells say (a cell stands for one period or several). */
 function rowLegend(stale: boolean, warned: boolean): string {
