@@ -71,6 +71,22 @@ describe("coverage by combination", () => {
     await session.close();
   });
 
+  it("shows each combination's current period in progress when the range stops before it, as a time asset's", async () => {
+    const session = await open([stockAsset(["eu", "us"])]);
+    await session.materialize({ selection: "stock", window: "eu|2026-01-01..2026-01-04", includeCurrent: true });
+    const now = new Date("2026-01-04T10:00:00Z");
+    const [eu, us] = await session.coverage("stock", { now, byCombination: true });
+    expect(eu!.last).toBe("2026-01-03");
+    expect(eu!.inProgress).toEqual({ key: "2026-01-04", status: "in-progress", rows: 2 });
+    expect(us!.inProgress).toEqual({ key: "2026-01-04", status: "in-progress", rows: null });
+    // A window, or an end of range, decides alone: nothing is in progress.
+    const [windowed] = await session.coverage("stock", { now, window: "2026-01-01..2026-01-04", byCombination: true });
+    expect(windowed!.inProgress).toBeNull();
+    const [until] = await session.coverage("stock", { now, until: "2026-01-02", byCombination: true });
+    expect(until!.inProgress).toBeNull();
+    await session.close();
+  });
+
   it("names a combination's partitions and windows by the multi asset's keys", async () => {
     const session = await open([stockAsset(["eu", "us"])]);
     const [, us] = await session.coverage("stock", { window: "2026-01-01..2026-01-02", byCombination: true });

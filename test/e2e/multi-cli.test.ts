@@ -260,11 +260,13 @@ describe("multi partitions on the command line", () => {
         });
       const type = (keys: string) => child.stdin!.write(keys);
 
-      // It opens on the first combination, at its last expected day.
+      // It opens on the first combination, at its day in progress (as a time asset's calendar does).
       let seen = await shows("q quit");
-      expect(plain(screen)).toContain("shop.stock[eu] 2026-02-04: 1 row");
+      expect(plain(screen)).toContain("shop.stock[eu] 2026-02-05: in progress, nothing stored so far");
       for (const asset of ["shop.stock[us]", "shop.stock[apac]", "shop.monthly_stock[eu]"]) expect(plain(screen)).toContain(`  ${asset} `);
       type("\u001b[B");
+      seen = await shows("shop.stock[us] 2026-02-05: in progress", seen);
+      type("\u001b[D");
       seen = await shows("shop.stock[us] 2026-02-04: missing; m materializes 2026-02-03..2026-02-04", seen);
       type("\u001b[D");
       seen = await shows("shop.stock[us] 2026-02-03: missing; m materializes 2026-02-03..2026-02-04", seen);

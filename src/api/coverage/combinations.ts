@@ -7,6 +7,17 @@ import type { Coverage, PartitionCoverage } from "./compute.js";
 import { ranges, rowStats } from "./statistics.js";
 import { destinationCoverage, lookupOf, type DestinationCounts, type DestinationCoverage, type KeyStatus } from "./destinations.js";
 import type { CoverageDimension } from "./multi.js";
+import { TimeGranularity } from "../../partitioning/index.js";
+
+/** How the combinations of a multi asset are cut. */
+export interface CombinationOptions {
+  /**
+   * The expected range stops just before the current period (no window, `until` or
+   * `includeCurrent`): each combination then shows its current period in progress, as a time
+   * asset does (the whole asset has no one partition for it).
+   */
+  readonly inProgress?: boolean;
+}
 
 /** Which multi-partitioned asset, and which of its list values, a combination's coverage stands for. */
 export interface CoverageCombination {
@@ -21,7 +32,7 @@ export interface CoverageCombination {
  * the order its partitions come (declared order); the coverage itself, in a list of one, for
  * the other kinds and for a multi asset of lists only (drawn as a list of its combinations).
  */
-export function coverageByCombination(whole: Coverage, counts: readonly DestinationCounts[]): Coverage[] {
+export function coverageByCombination(whole: Coverage, counts: readonly DestinationCounts[], options: CombinationOptions = {}): Coverage[] {
   const dimensions = whole.dimensions;
   const at = dimensions?.findIndex((d) => d.kind === "time") ?? -1;
   if (!dimensions || at < 0) return [whole];
@@ -43,7 +54,7 @@ export function coverageByCombination(whole: Coverage, counts: readonly Destinat
   const sliced = [...groups];
   if (odd.length > 0) sliced[0]?.[1].push(...odd);
   // Every combination expected comes with its expected partitions first; one holding only unexpected keys (a value no longer declared) after them.
-  return sliced.map(([combination, partitions]) => slice(whole, dimensions, at, combination, partitions, counts));
+  return sliced.map(([combination, partitions]) => slice(whole, dimensions, at, combination, partitions, counts, options));
 }
 
 /** The time part of a key of the dimensions (a key of another shape whole). */
@@ -70,6 +81,7 @@ function slice(
   combination: string,
   group: readonly PartitionCoverage[],
   counts: readonly DestinationCounts[],
+  options: CombinationOptions,
 ): Coverage {
   const parts = combination.split("|");
   const values = Object.fromEntries(dimensions.filter((d) => d.kind === "list").map((d, i) => [d.name, parts[i]!]));
@@ -86,6 +98,7 @@ function slice(
   const missingRanges = ranges(partitions, "missing");
   const emptyRanges = ranges(partitions, "empty");
   const totals = { materialized, empty, missing, unreadable, unexpected: partitions.length - expected.length, rows };
+  const inProgress = options.inProgress ? currentOf(expected.at(-1)?.key ?? null, time, values, dimensions, counts) : null;
   return {
     asset: `${whole.asset}[${combination}]`,
     kind: "time",
@@ -105,7 +118,7 @@ function slice(
       "stale",
     ),
     warnings: expected.filter((p) => p.warnings !== undefined).length,
-    inProgress: null,
+    inProgress,
     neverMaterialized: whole.neverMaterialized,
     destinations:
       counts.length > 1
@@ -131,4 +144,21 @@ function destinationShare(
       status,
     );
   return destinationCoverage(store, lookupOf(store.counts), expected, new Set(expected), (key) => !unexpected.has(key), byTime);
+}
+
+/** The period after a combination's last expected one, in progress: the rows its first destination holds so far, or null. */
+function currentOf(
+  last: string | null,
+  time: CoverageDimension,
+  values: Readonly<Record<string, string>>,
+  dimensions: readonly CoverageDimension[],
+  counts: readonly DestinationCounts[],
+): PartitionCoverage | null {
+  if (last === null) return null;
+  const g = TimeGranularity.named(time.granularity!);
+  const key = g.format(g.advance(last, 1));
+  const first = counts[0]?.counts ?? {};
+  const multiKey = multiKeyOf({ dimensions, combination: { asset: "", values } }, key);
+  const stored = Object.hasOwn(first, multiKey) ? first[multiKey] : undefined;
+  return { key, status: "in-progress", rows: stored ?? null };
 }

@@ -109,7 +109,9 @@ export async function coverage(
   const records = new RecordCache();
   const counts = await Promise.all(assets.map((asset) => countedFor(asset, records)));
   const results = await Promise.all(assets.map((asset, i) => coverageFromCounts(asset, counts[i]!, options, project.dag, records)));
-  return options.byCombination ? results.flatMap((c, i) => coverageByCombination(c, counts[i]!)) : results;
+  if (!options.byCombination) return results;
+  const inProgress = options.window === undefined && options.until === undefined && !options.includeCurrent;
+  return results.flatMap((c, i) => coverageByCombination(c, counts[i]!, { inProgress }));
 }
 
 /** `until` and `includeCurrent` end a range of time: refused when no asset has one. */
