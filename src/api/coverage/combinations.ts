@@ -69,9 +69,12 @@ function timePart(key: string, at: number, dimensions: number): string {
  * command line takes them.
  */
 export function multiKeyOf(c: Pick<Coverage, "dimensions" | "combination">, time: string): string {
-  if (!c.combination || !c.dimensions) return time;
-  const values = c.combination.values;
-  return c.dimensions.map((d) => (d.kind === "time" ? time : values[d.name]!)).join("|");
+  return c.combination && c.dimensions ? joinedKey(c.dimensions, c.combination.values, time) : time;
+}
+
+/** The dimensions' keys in declared order, joined by "|": `time` for the time dimension, `values` for the lists. */
+function joinedKey(dimensions: readonly CoverageDimension[], values: Readonly<Record<string, string>>, time: string): string {
+  return dimensions.map((d) => (d.kind === "time" ? time : values[d.name]!)).join("|");
 }
 
 function slice(
@@ -122,28 +125,30 @@ function slice(
     neverMaterialized: whole.neverMaterialized,
     destinations:
       counts.length > 1
-        ? counts.map((store) => destinationShare(store, group, at, dimensions.length))
+        ? destinationShares(counts, group, at, dimensions.length)
         : [{ key: whole.destinations[0]!.key, type: whole.destinations[0]!.type, ...totals, missingRanges, emptyRanges }],
     dimensions,
     combination: { asset: whole.asset, values },
   };
 }
 
-/** One destination's share of a combination: its own counts of the combination's expected keys, ranges by time part. */
-function destinationShare(
-  store: DestinationCounts,
+/** Each destination's share of a combination: its own counts of the combination's expected keys, ranges by time part. */
+function destinationShares(
+  counts: readonly DestinationCounts[],
   group: readonly PartitionCoverage[],
   at: number,
   dimensions: number,
-): DestinationCoverage {
+): DestinationCoverage[] {
   const expected = group.filter((p) => p.status !== "unexpected").map((p) => p.key);
+  const expectedSet = new Set(expected);
   const unexpected = new Set(group.filter((p) => p.status === "unexpected").map((p) => p.key));
+  const outOfScope = (key: string) => !unexpected.has(key);
   const byTime = (statuses: readonly KeyStatus[], status: string) =>
     ranges(
       statuses.map((s) => ({ key: timePart(s.key, at, dimensions), status: s.status })),
       status,
     );
-  return destinationCoverage(store, lookupOf(store.counts), expected, new Set(expected), (key) => !unexpected.has(key), byTime);
+  return counts.map((store) => destinationCoverage(store, lookupOf(store.counts), expected, expectedSet, outOfScope, byTime));
 }
 
 /** The period after a combination's last expected one, in progress: the rows its first destination holds so far, or null. */
@@ -158,7 +163,7 @@ function currentOf(
   const g = TimeGranularity.named(time.granularity!);
   const key = g.format(g.advance(last, 1));
   const first = counts[0]?.counts ?? {};
-  const multiKey = multiKeyOf({ dimensions, combination: { asset: "", values } }, key);
+  const multiKey = joinedKey(dimensions, values, key);
   const stored = Object.hasOwn(first, multiKey) ? first[multiKey] : undefined;
   return { key, status: "in-progress", rows: stored ?? null };
 }
