@@ -73,7 +73,7 @@ describe("coverage by combination", () => {
 
   it("shows each combination's current period in progress when the range stops before it, as a time asset's", async () => {
     const session = await open([stockAsset(["eu", "us"])]);
-    await session.materialize({ selection: "stock", window: "eu|2026-01-01..2026-01-04", includeCurrent: true });
+    await session.materialize({ selection: "stock", window: "eu|2026-01-01..2026-01-04" });
     const now = new Date("2026-01-04T10:00:00Z");
     const [eu, us] = await session.coverage("stock", { now, byCombination: true });
     expect(eu!.last).toBe("2026-01-03");
