@@ -247,7 +247,7 @@ function provenanceSuite(backend: () => Backend, history = true): void {
     expect(record!.upstream).toHaveLength(stored.length * 9);
   });
 
-  it("one partition's history starts with its current record, though a write that ended after it was put before it", async () => {
+  it("a partition's history starts with its current record, though a write that ended after it was put before it, alone or among every partition's", async () => {
     const dest = backend().make();
     // The data of the write "early" waits until "late" has landed: early's record ended first, its data is there.
     const put = dest.putObject.bind(dest);
@@ -257,6 +257,8 @@ function provenanceSuite(backend: () => Backend, history = true): void {
       if (/\/data\.[a-z]+$/.test(name) && metadata["materialization"]?.includes('"runId":"early"')) await held;
       await put(name, payload, type, metadata);
     };
+    await dest.write(call(orders, jan(2), 1, "other").context, rowsOf("2026-01-02", 1));
+    await tick();
     const early = dest.write(call(orders, jan(1), 1, "early").context, rowsOf("2026-01-01", 1));
     await tick();
     await dest.write(call(orders, jan(1), 1, "late").context, rowsOf("2026-01-01", 2));
@@ -268,6 +270,10 @@ function provenanceSuite(backend: () => Backend, history = true): void {
     const history = await dest.materializationHistory(context, { partition: jan(1).partitions[0]!, limit: 10 });
     expect(history.map((r) => r.runId)).toEqual(["early", "late"]);
     expect(history[0]).toEqual(current);
+    // Every partition's history keeps that order, merged with the other partition's by end time.
+    const all = await dest.materializationHistory(context, { limit: 10 });
+    expect(all.map((r) => r.runId)).toEqual(["early", "late", "other"]);
+    expect((await dest.materializationHistory(context, { limit: 1 })).map((r) => r.runId)).toEqual(["early"]);
   });
 
   it("a store written before records were kept reads as unknown, its counts unchanged", async () => {

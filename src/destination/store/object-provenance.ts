@@ -20,6 +20,7 @@
 import type { HistoryQuery } from "../destination.js";
 import type { HiveLayout } from "../hive.js";
 import type { IOContext } from "../io-context.js";
+import { mergeNewestFirst } from "../provenance/history-order.js";
 import { type Materialization, newestFirst, parseMaterialization } from "../provenance/materialization.js";
 import type { StoredObject } from "./object-store-destination.js";
 import type { MaybePromise } from "../../maybe-promise.js";
@@ -139,35 +140,46 @@ export class ObjectProvenance {
   /** Past records, newest first: of one partition, or of every one when `query.partition` is undefined. */
   async history(query: HistoryQuery): Promise<Materialization[]> {
     const layout = this.layout;
-    const partitioned = layout !== null;
     const segment = query.partition && layout ? layout.folder(query.partition) : null;
     const prefix = this.historyPrefix(segment);
-    const entries: Array<{ name: string; order: string }> = [];
+    // Each entry with the partition folder it is in ("" for the partition asked, or unpartitioned).
+    const entries: Array<{ name: string; order: string; folder: string }> = [];
     for await (const name of this.store.listNames(prefix)) {
       if (!name.startsWith(prefix)) continue;
       const parts = name.slice(prefix.length).split("/");
-      const file = parts[parts.length - 1]!;
+      const file = parts.pop()!;
       // An entry of the partition asked, or one in any partition's folders (every level of them) when none is.
-      const depthHolds =
-        parts.length === 1 ? !partitioned || segment !== null : segment === null && layout?.keyOf(parts.slice(0, -1)) != null;
-      if (!depthHolds) continue;
-      if (HISTORY_ENTRY.test(file)) entries.push({ name, order: file });
+      const depthHolds = parts.length === 0 ? !layout || segment !== null : segment === null && layout?.keyOf(parts) != null;
+      if (depthHolds && HISTORY_ENTRY.test(file)) entries.push({ name, order: file, folder: parts.join("/") });
     }
     entries.sort((a, b) => (a.order < b.order ? 1 : a.order > b.order ? -1 : 0));
-    const records: Materialization[] = [];
+    const byFolder = new Map<string, Materialization[]>();
     const damaged: string[] = [];
     // Damaged entries are skipped, so the next ones are read until `limit` records are found.
-    for (let start = 0; start < entries.length && records.length < query.limit; start += PARALLEL_READS) {
+    for (let start = 0, found = 0; start < entries.length && found < query.limit; start += PARALLEL_READS) {
       const batch = entries.slice(start, start + PARALLEL_READS);
       const read = await Promise.all(batch.map(({ name }) => this.readRecord(name, null, damaged)));
-      for (const record of read) if (record) records.push(record);
+      read.forEach((record, i) => {
+        if (!record) return;
+        const folder = batch[i]!.folder;
+        const list = byFolder.get(folder);
+        if (list) list.push(record);
+        else byFolder.set(folder, [record]);
+        found++;
+      });
     }
-    // One partition's history starts with its current record: the write whose data is there
-    // landed last, though a write ending later (or in the same millisecond) may have been put first.
-    const current = segment !== null || !partitioned ? await this.currentOf(segment, damaged) : null;
+    // A partition's history starts with its current record: the write whose data is there landed
+    // last, though a write ending later (or in the same millisecond) may have been put first.
+    // Several partitions' histories are merged by end time, each keeping that order (history-order.ts).
+    const lists: Materialization[][] = [];
+    const folders = segment !== null || !layout ? [[segment ?? "", byFolder.get("") ?? []] as const] : [...byFolder];
+    for (let start = 0; start < folders.length; start += PARALLEL_READS) {
+      const batch = folders.slice(start, start + PARALLEL_READS);
+      const currents = await Promise.all(batch.map(([folder]) => this.currentOf(folder || null, damaged)));
+      batch.forEach(([, records], i) => lists.push(currentFirst(records, currents[i]!)));
+    }
     this.warn(damaged);
-    const past = records.sort(newestFirst).filter((record) => record.id !== current?.id);
-    return (current ? [current, ...past] : past).slice(0, Math.max(0, query.limit));
+    return mergeNewestFirst(lists).slice(0, Math.max(0, query.limit));
   }
 
   /** The current record of one partition (or of an unpartitioned asset): its data object's, or null when none is stored. */
@@ -269,4 +281,10 @@ export function metadataBytes(metadata: Record<string, string>): number {
 /** JSON with every character beyond ASCII escaped: metadata travels in HTTP headers (S3), which take ASCII only. */
 export function asciiJson(value: unknown): string {
   return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** One partition's records, newest first, its current record (null: none stored) first whatever its end time. */
+function currentFirst(records: readonly Materialization[], current: Materialization | null): Materialization[] {
+  const past = [...records].sort(newestFirst).filter((record) => record.id !== current?.id);
+  return current ? [current, ...past] : past;
 }

@@ -1,5 +1,6 @@
 // The materialization records a table's ledger holds, as readers want them: the current record of
 // each file, and the records of past writes (see file-identity.ts for why they are exact).
+import { mergeNewestFirst } from "../../provenance/history-order.js";
 import { parseMaterialization, type Materialization } from "../../provenance/materialization.js";
 import { namesFile } from "./file-identity.js";
 import type { Ledger } from "./ledger.js";
@@ -60,7 +61,7 @@ export async function currentRecords(files: readonly RecordedFile[]): Promise<Re
  * so writes ending in one millisecond (one writer's consecutive writes, or two writers) would
  * come in the order of their random ids, and a writer whose record ended first may rename last
  * (the current record then came second). Several files' records are merged by end time (see
- * `mergeNewestFirst`).
+ * history-order.ts).
  */
 export async function pastRecords(files: readonly RecordedFile[]): Promise<RecordsRead<Materialization[]>> {
   const reads = new Map<string, Promise<LedgerRead>>();
@@ -109,33 +110,6 @@ function newestFirstOf(texts: ReadonlyArray<readonly [string, string]>, damaged:
     }
   }
   return records;
-}
-
-/**
- * Lists of records, each newest first, as one list newest first that keeps each list's order:
- * by end time, a record's end taken as no later than that of any record before it in its list
- * (a current record that ended before the one it replaced comes first all the same), then by
- * list and place in it. A total order, unlike comparing end times across lists and places
- * within one.
- */
-function mergeNewestFirst(lists: ReadonlyArray<readonly Materialization[]>): Materialization[] {
-  const keyed: Array<{ record: Materialization; end: string; list: number; at: number }> = [];
-  lists.forEach((list, index) => {
-    let end: string | null = null;
-    list.forEach((record, at) => {
-      end = end === null || record.endedAt < end ? record.endedAt : end;
-      keyed.push({ record, end, list: index, at });
-    });
-  });
-  keyed.sort((a, b) => (a.end < b.end ? 1 : a.end > b.end ? -1 : a.list - b.list || a.at - b.at));
-  const seen = new Set<string>();
-  const merged: Materialization[] = [];
-  for (const { record } of keyed) {
-    if (seen.has(record.id)) continue;
-    seen.add(record.id);
-    merged.push(record);
-  }
-  return merged;
 }
 
 // A ledger's lines are kept between reads (see Ledger.read), and a line's record is parsed once:
