@@ -5,6 +5,7 @@
 import type { Asset } from "../asset/asset.js";
 import { ConfigError, PartitionError } from "../errors.js";
 import {
+  checkedValues,
   MultiPartitionConfig,
   MultiPartitionWindow,
   parseMultiKey,
@@ -29,7 +30,7 @@ export function checkValues(assets: readonly Asset[], values: MultiValues | unde
   if (values === undefined) return;
   if (typeof values !== "object" || values === null || Array.isArray(values))
     throw new ConfigError((o) => `${o("values")}: expected lists of values by dimension, such as { region: ["eu", "us"] }`);
-  const multis = assets.map((a) => a.partitioning).filter((c): c is MultiPartitionConfig => c instanceof MultiPartitionConfig);
+  const multis = multiConfigsOf(assets);
   const names = [...new Set(multis.flatMap((c) => c.listDimensions.map((d) => d.name)))];
   for (const name of Object.keys(values)) {
     if (!names.includes(name)) {
@@ -40,12 +41,11 @@ export function checkValues(assets: readonly Asset[], values: MultiValues | unde
     }
   }
   // Each asset reads its own share; a value it does not declare fails here, before anything runs.
-  for (const config of multis) {
-    const share = valuesFor(config, values);
-    const g = config.granularity;
-    if (Object.keys(share).length > 0)
-      config.over(g ? new TimePartitionWindow(g.truncate(new Date(0)), g.truncate(new Date(0)), g) : null, share);
-  }
+  for (const config of multis) checkedValues(config, valuesFor(config, values));
+}
+
+function multiConfigsOf(assets: readonly Asset[]): MultiPartitionConfig[] {
+  return assets.map((a) => a.partitioning).filter((c): c is MultiPartitionConfig => c instanceof MultiPartitionConfig);
 }
 
 /**
@@ -121,7 +121,7 @@ export function multiOverTime(config: MultiPartitionConfig, range: TimePartition
  * multi-partitioned asset that has that list dimension; ConfigError for a name none has.
  */
 export function parseValues(assets: readonly Asset[], texts: readonly string[]): MultiValues {
-  const multis = assets.map((a) => a.partitioning).filter((c): c is MultiPartitionConfig => c instanceof MultiPartitionConfig);
+  const multis = multiConfigsOf(assets);
   const values: Record<string, string[]> = {};
   for (const text of texts) {
     const name = typeof text === "string" && text.includes("=") ? text.slice(0, text.indexOf("=")).trim() : "";

@@ -7,7 +7,7 @@ export { MultiPartitionConfig, parseMultiKey, type ListDimension, type MultiPart
 export type { DimensionConfig, MultiDimension, MultiDimensions } from "./multi-dimensions.js";
 export { parseMultiValues } from "./multi-key.js";
 export { MultiPartition, type DimensionPartition, type MultiPartitionPart } from "./multi-partition.js";
-export { MultiPartitionWindow, type MultiValues } from "./multi-window.js";
+export { checkedValues, MultiPartitionWindow, type MultiValues } from "./multi-window.js";
 export { listDimensionFor, timeConfigOf } from "./multi-mapping.js";
 export { date } from "./date.js";
 export {

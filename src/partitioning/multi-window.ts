@@ -35,7 +35,7 @@ export class MultiPartitionWindow extends PartitionWindow {
     super();
     this.config = config;
     this.time = readTime(config, time);
-    this.values = readValues(config, values);
+    this.values = checkedValues(config, values);
     this.lists = Object.freeze(
       config.listDimensions.map((d) => Object.freeze(this.values[d.name]!.map((v) => config.listPartition(d.name, v)))),
     );
@@ -206,7 +206,8 @@ function readTime(config: MultiPartitionConfig, given: TimePartitionWindow | Tim
 }
 
 /** Every list dimension's values, by name: the given subset in declared order, or all of them. */
-function readValues(config: MultiPartitionConfig, given: MultiValues): Readonly<Record<string, readonly string[]>> {
+/** Each list dimension's values of a window: those `given` (checked against the declared ones), else all; PartitionError naming what is wrong. */
+export function checkedValues(config: MultiPartitionConfig, given: MultiValues): Readonly<Record<string, readonly string[]>> {
   if (typeof given !== "object" || given === null || Array.isArray(given)) {
     throw new PartitionError(
       `multi window values: expected an object such as { ${config.listDimensions[0]!.name}: [...] }, got ${describeValue(given)}`,

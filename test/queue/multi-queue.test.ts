@@ -1,15 +1,14 @@
 // Multi partitions on the work queue (issue 36): a job carries its key joined by "|" (into
 // PostgreSQL and back, in the backfill's id and its job graph), each combination runs once, a
 // day's total waits for the three regions of its day only, and a failed combination fails alone.
-import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
 import { projectOf } from "../../src/api/project.js";
-import { backfillProgress, enqueuePlan, QueueConnection, runWorker } from "../../src/queue/index.js";
+import { backfillProgress, enqueuePlan, runWorker } from "../../src/queue/index.js";
 import { jobGraph } from "../../src/queue/job-graph.js";
-import { PG_CONNECTION, postgresAvailable, uniqueName } from "../database/servers.js";
+import { postgresAvailable } from "../database/servers.js";
+import { queuePerTest } from "./schema-per-test.js";
 
-const URL_BASE = `postgres://${PG_CONNECTION.user}@${PG_CONNECTION.host}:${PG_CONNECTION.port}/${PG_CONNECTION.database}`;
 const up = await postgresAvailable();
 
 const runs: string[] = [];
@@ -51,23 +50,14 @@ describe("the job graph of multi keys", () => {
 });
 
 describe.skipIf(!up)("multi partitions on the queue", () => {
-  let schema = "";
-  let connection: QueueConnection;
-  const admin = new pg.Client(PG_CONNECTION);
-
-  beforeAll(() => admin.connect());
-  afterAll(() => admin.end());
-  afterEach(async () => {
-    await connection.close();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_boss CASCADE`);
+  const queue = queuePerTest("il_qm", () => {
     runs.length = 0;
     poisoned = new Set();
     il.MemoryDestination.clear();
   });
 
   it("runs every combination once and each day's total after its regions; a failed combination fails alone", async () => {
-    schema = uniqueName("il_qm");
-    connection = await QueueConnection.open({ url: `${URL_BASE}?schema=${schema}` }, { supervise: true, maintenanceIntervalSeconds: 1 });
+    const connection = await queue.open({ supervise: true, maintenanceIntervalSeconds: 1 });
     poisoned = new Set(["2026-01-01|us"]);
     const p = project();
     const enqueued = await enqueuePlan(connection, p, il.planMaterialize(p, { window: "2026-01-01..2026-01-02" }), { retries: 0 });

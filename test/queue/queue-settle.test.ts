@@ -2,24 +2,24 @@
 // password), enqueuing a settled backfill anew, and the jobs of silent workers sent back at once;
 // in process against the real PostgreSQL, each test in schemas of its own.
 import { setTimeout as sleep } from "node:timers/promises";
-import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
 import { projectOf } from "../../src/api/project.js";
 import { resolvePathsFrom } from "../../src/api/project.js";
 import { reclaimExpired } from "../../src/queue/boss-internals.js";
+import type {
+  QueueConnection} from "../../src/queue/index.js";
 import {
   backfillProgress,
   cancelBackfill,
   enqueuePlan,
   projectIdentity,
-  QueueConnection,
   runWorker,
   type JobData,
 } from "../../src/queue/index.js";
-import { PG_CONNECTION, postgresAvailable, uniqueName } from "../database/servers.js";
+import { PG_CONNECTION, postgresAvailable } from "../database/servers.js";
+import { queuePerTest } from "./schema-per-test.js";
 
-const URL_BASE = `postgres://${PG_CONNECTION.user}@${PG_CONNECTION.host}:${PG_CONNECTION.port}/${PG_CONNECTION.database}`;
 const up = await postgresAvailable();
 const runs: string[] = [];
 let poisoned = new Set<string>();
@@ -42,25 +42,17 @@ function project(destinations: il.Destination = new il.MemoryDestination(), data
 }
 
 describe.skipIf(!up)("identity, settled backfills and silent workers", () => {
-  let schema = "";
   let connection: QueueConnection;
-  const admin = new pg.Client(PG_CONNECTION);
-
-  beforeAll(() => admin.connect());
-  afterAll(() => admin.end());
-  afterEach(async () => {
-    await connection.close();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_boss CASCADE`);
+  const queue = queuePerTest("il_q", () => {
     runs.length = 0;
     poisoned = new Set();
     il.MemoryDestination.clear();
   });
+  const { admin } = queue;
 
   // No pg-boss supervisor here: the tests expire jobs themselves.
   async function open(): Promise<QueueConnection> {
-    schema = uniqueName("il_q");
-    connection = await QueueConnection.open({ url: `${URL_BASE}?schema=${schema}` });
-    return connection;
+    return (connection = await queue.open());
   }
   const worker = (p: il.Project) => runWorker(connection, p, { concurrency: 2, idleExitSeconds: 0.3, pollSeconds: 0.1 });
 
@@ -115,8 +107,8 @@ describe.skipIf(!up)("identity, settled backfills and silent workers", () => {
     expect(b).toMatchObject({ created: true });
     expect(b.backfillId).not.toBe(a.backfillId);
     const leaked = await admin.query(
-      `SELECT (SELECT count(*)::int FROM ${schema}_boss.job WHERE data::text LIKE '%s3cret%')
-            + (SELECT count(*)::int FROM ${schema}.backfill WHERE project LIKE '%s3cret%') AS n`,
+      `SELECT (SELECT count(*)::int FROM ${queue.schema}_boss.job WHERE data::text LIKE '%s3cret%')
+            + (SELECT count(*)::int FROM ${queue.schema}.backfill WHERE project LIKE '%s3cret%') AS n`,
     );
     expect(leaked.rows[0].n).toBe(0);
     await cancelBackfill(connection, b.backfillId);

@@ -1,24 +1,24 @@
 // Issue 23: backfills on a pg-boss queue, driven in process against the real PostgreSQL: each
 // test gets its own schemas (ours and pg-boss's), dropped afterwards.
-import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
 import { projectOf } from "../../src/api/project.js";
+import type {
+  QueueConnection} from "../../src/queue/index.js";
 import {
   backfillProgress,
   cancelBackfill,
   enqueuePlan,
   listBackfills,
-  QueueConnection,
   retryFailed,
   runWorker,
   type JobData,
   type JobEvent,
 } from "../../src/queue/index.js";
 import { completeJob, failJob } from "../../src/queue/complete-job.js";
-import { PG_CONNECTION, postgresAvailable, uniqueName } from "../database/servers.js";
+import { postgresAvailable } from "../database/servers.js";
+import { queuePerTest } from "./schema-per-test.js";
 
-const URL_BASE = `postgres://${PG_CONNECTION.user}@${PG_CONNECTION.host}:${PG_CONNECTION.port}/${PG_CONNECTION.database}`;
 const up = await postgresAvailable();
 
 /** Every run of an asset's partition, in order. */
@@ -53,25 +53,17 @@ function project(): il.Project {
 }
 
 describe.skipIf(!up)("backfills on the queue", () => {
-  let schema = "";
   let connection: QueueConnection;
-  const admin = new pg.Client(PG_CONNECTION);
-
-  beforeAll(() => admin.connect());
-  afterAll(() => admin.end());
-  afterEach(async () => {
-    await connection.close();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_boss CASCADE`);
+  const queue = queuePerTest("il_q", () => {
     runs.length = 0;
     poisoned = new Set();
     slowMs = 5;
     il.MemoryDestination.clear();
   });
+  const { admin } = queue;
 
   async function open(): Promise<QueueConnection> {
-    schema = uniqueName("il_q");
-    connection = await QueueConnection.open({ url: `${URL_BASE}?schema=${schema}` }, { supervise: true, maintenanceIntervalSeconds: 1 });
-    return connection;
+    return (connection = await queue.open({ supervise: true, maintenanceIntervalSeconds: 1 }));
   }
 
   it("runs every partition once, a month after all its days, and shows the backfill completed", async () => {
@@ -108,7 +100,7 @@ describe.skipIf(!up)("backfills on the queue", () => {
     const first = await enqueuePlan(connection, p, plan);
     const second = await enqueuePlan(connection, p, il.planMaterialize(p, { window: "2026-02-01..2026-02-28" }));
     expect(second).toEqual({ ...first, created: false });
-    const jobs = await admin.query(`SELECT count(*)::int AS n FROM ${schema}_boss.job WHERE name = 'interloper'`);
+    const jobs = await admin.query(`SELECT count(*)::int AS n FROM ${queue.schema}_boss.job WHERE name = 'interloper'`);
     expect(jobs.rows[0].n).toBe(28);
     expect((await listBackfills(connection)).map((b) => b.id)).toEqual([first.backfillId]);
     const other = await enqueuePlan(connection, p, il.planMaterialize(p, { window: "2026-02-01..2026-02-27" }));
@@ -190,12 +182,12 @@ describe.skipIf(!up)("backfills on the queue", () => {
     poisoned = new Set(["2026-02-02"]);
     const p = project();
     const enqueued = await enqueuePlan(connection, p, il.planMaterialize(p, { window: "2026-02-01..2026-02-03" }), { retries: 0 });
-    const kept = await admin.query(`SELECT min(keep_until) > now() + interval '300 days' AS far FROM ${schema}_boss.job`);
+    const kept = await admin.query(`SELECT min(keep_until) > now() + interval '300 days' AS far FROM ${queue.schema}_boss.job`);
     expect(kept.rows[0].far).toBe(true);
     await runWorker(connection, p, { concurrency: 3, idleExitSeconds: 0.5, pollSeconds: 0.2 });
     const before = await backfillProgress(connection, enqueued.backfillId);
     expect(before.counts).toMatchObject({ completed: 2, failed: 1 });
-    await admin.query(`DELETE FROM ${schema}_boss.job; DELETE FROM ${schema}_boss.archive`);
+    await admin.query(`DELETE FROM ${queue.schema}_boss.job; DELETE FROM ${queue.schema}_boss.archive`);
     const after = await backfillProgress(connection, enqueued.backfillId);
     expect(after.counts).toEqual(before.counts);
     expect(after.slots.find((s) => s.state === "failed")!.error!.message).toContain("poisoned 2026-02-02");
@@ -208,7 +200,7 @@ describe.skipIf(!up)("backfills on the queue", () => {
     const [job] = await connection.boss.fetch<JobData>("interloper", { batchSize: 1, includeMetadata: true });
     expect(job!.retryCount).toBe(0);
     // As pg-boss's supervisor and another worker's fetch leave it: active again, one attempt later.
-    await admin.query(`UPDATE ${schema}_boss.job SET retry_count = 1, started_on = now() WHERE id = $1`, [job!.id]);
+    await admin.query(`UPDATE ${queue.schema}_boss.job SET retry_count = 1, started_on = now() WHERE id = $1`, [job!.id]);
     expect(await completeJob(connection, job!.id, 0, job!.data)).toBeNull();
     expect(await failJob(connection, job!.id, 0, job!.data, { message: "stale" })).toBe(false);
     expect((await backfillProgress(connection, enqueued.backfillId)).counts).toMatchObject({ running: 1 });
