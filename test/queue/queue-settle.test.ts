@@ -7,16 +7,8 @@ import * as il from "../../src/index.js";
 import { projectOf } from "../../src/api/project.js";
 import { resolvePathsFrom } from "../../src/api/project.js";
 import { reclaimExpired } from "../../src/queue/boss-internals.js";
-import type {
-  QueueConnection} from "../../src/queue/index.js";
-import {
-  backfillProgress,
-  cancelBackfill,
-  enqueuePlan,
-  projectIdentity,
-  runWorker,
-  type JobData,
-} from "../../src/queue/index.js";
+import type { QueueConnection } from "../../src/queue/index.js";
+import { backfillProgress, cancelBackfill, enqueuePlan, projectIdentity, runWorker, type JobData } from "../../src/queue/index.js";
 import { PG_CONNECTION, postgresAvailable } from "../database/servers.js";
 import { queuePerTest } from "./schema-per-test.js";
 

@@ -3,8 +3,7 @@
 import { describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
 import { projectOf } from "../../src/api/project.js";
-import type {
-  QueueConnection} from "../../src/queue/index.js";
+import type { QueueConnection } from "../../src/queue/index.js";
 import {
   backfillProgress,
   cancelBackfill,
