@@ -108,7 +108,7 @@ export abstract class ObjectStoreDestination extends Destination {
 
   /** The asset's objects, of any format (a changed format's are found too), and their partitions. */
   private ownObjects(context: IOContext): Promise<OwnFiles> {
-    const prefix = `${this.tablePath(context).join("/")}/`;
+    const prefix = this.tablePrefix(context);
     return ownFiles(this.listNames(prefix), prefix, ANY_DATA_FILE);
   }
 
@@ -124,10 +124,13 @@ export abstract class ObjectStoreDestination extends Destination {
 
   /** The object a partition lives in (null: the whole of an unpartitioned asset). */
   objectName(context: IOContext, partition: Partition | null): string {
-    const parts = [...this.tablePath(context)];
-    if (partition) parts.push(...HiveLayout.of(context, this.displayName).segments(partition));
-    parts.push(`data.${this.fileFormat().extension}`);
-    return parts.join("/");
+    const folder = this.folderOf(context, partition);
+    return `${this.tablePrefix(context)}${folder === null ? "" : `${folder}/`}data.${this.fileFormat().extension}`;
+  }
+
+  /** A partition's folder under its table (`date=2026-01-05/region=eu`); null for the whole of an unpartitioned asset. */
+  private folderOf(context: IOContext, partition: Partition | null): string | null {
+    return partition && HiveLayout.of(context, this.displayName).folder(partition);
   }
 
   async writePartition(context: IOContext, partition: Partition | null, data: unknown): Promise<void> {
@@ -141,12 +144,12 @@ export abstract class ObjectStoreDestination extends Destination {
     const fields = fileFields(context, partition, rows);
     const format = this.fileFormat();
     const payload = await format.serialize(rows, fields);
-    const [name, segment] = [this.objectName(context, partition), partition && HiveLayout.of(context, this.displayName).folder(partition)];
+    const [name, segment] = [this.objectName(context, partition), this.folderOf(context, partition)];
     const record = context.materialization(partition, rows.length);
     const prepared = await this.objectProvenance(context).prepare(name, segment, record, { row_count: String(rows.length) });
     try {
       await this.putDataObject(name, payload, format.contentType, prepared.metadata, {
-        tablePrefix: `${this.tablePath(context).join("/")}/`,
+        tablePrefix: this.tablePrefix(context),
         folder: segment,
       });
     } catch (error) {
@@ -194,7 +197,7 @@ export abstract class ObjectStoreDestination extends Destination {
       keepsHistory: this.keepsHistory(),
       owner: this.displayName,
     };
-    return new ObjectProvenance(store, context, `${this.tablePath(context).join("/")}/`, layout, `data.${this.fileFormat().extension}`);
+    return new ObjectProvenance(store, context, this.tablePrefix(context), layout, `data.${this.fileFormat().extension}`);
   }
 
   async readPartition(context: IOContext, partition: Partition | null): Promise<Row[]> {
@@ -228,7 +231,7 @@ export abstract class ObjectStoreDestination extends Destination {
   override async partitionCounts(context: IOContext): Promise<PartitionCounts> {
     const layout = HiveLayout.of(context, this.displayName);
     const format = this.fileFormat();
-    const where = { tablePrefix: `${this.tablePath(context).join("/")}/`, layout, fileName: `data.${format.extension}` };
+    const where = { tablePrefix: this.tablePrefix(context), layout, fileName: `data.${format.extension}` };
     const listing = await this.listPartitions(where, async (bytes) => (await format.deserialize(bytes, null)).length);
     return countPartitions(listing, context.asset.partitioning);
   }
@@ -276,6 +279,11 @@ export abstract class ObjectStoreDestination extends Destination {
       .filter((part) => part !== "");
     for (const part of prefix) safeSegment(part, "prefix segment", this.displayName);
     return [...prefix, ...tableSegments(context, this.displayName)];
+  }
+
+  /** The prefix of an asset's objects: `tablePath` joined, ending with "/". */
+  protected tablePrefix(context: IOContext): string {
+    return `${this.tablePath(context).join("/")}/`;
   }
 
   /**

@@ -122,7 +122,7 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
     const partitioning = context.asset.partitioning;
     const keys =
       query.partition !== undefined ? [query.partition?.key ?? ""] : Object.keys(await this.materializations(context.withWindow(null)));
-    const tablePrefix = `${this.tablePath(context).join("/")}/`;
+    const tablePrefix = this.tablePrefix(context);
     const files = keys.map((key) => {
       const name = this.objectName(context, partitioning && key !== "" ? partitioning.partition(key) : null);
       return partitioning && key !== ""
