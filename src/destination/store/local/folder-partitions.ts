@@ -17,12 +17,13 @@ const PARALLEL_READS = 64;
 
 /**
  * The partitions of a table folder, `{table}/{column}={key}/{fileName}` (or a multi
- * partitioning's nested folders, `{table}/date=.../region=.../{fileName}`, whose ledger lines name
- * the folder `date=.../region=...`), as the local folder store answers them: a listing of the table's folder, a stat of each partition's file and one
- * read of the table's ledger. A ledger line is trusted only while the file is the one it names
- * (see file-identity.ts); any other file is counted from what older versions recorded for it or
- * by `count`, and the count appended to the ledger, so a file edited by hand or replaced by a
- * racing writer is still counted right. Every folder named `{column}=...` is a partition,
+ * partitioning's nested folders, `{table}/date=.../region=.../{fileName}`, whose ledger lines
+ * name the folder `date=.../region=...`), as the local folder store answers them: a listing of
+ * the table's folder, a stat of each partition's file and one read of the table's ledger. A
+ * ledger line is trusted only while the file is the one it names (see file-identity.ts); any
+ * other file is counted from what older versions recorded for it or by `count`, and the count
+ * appended to the ledger, so a file edited by hand or replaced by a racing writer is still
+ * counted right. Every folder named `{column}=...` is a partition,
  * whatever its key holds (`.tmp-` included: temporary files are files, never these folders).
  * Partitions come sorted by name: keys sort chronologically (or as declared) as strings, so the
  * counts need no sort of a table of 100,000 entries afterwards.

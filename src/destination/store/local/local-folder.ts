@@ -194,9 +194,9 @@ export class LocalFolder {
 
   /**
    * The names of the files at a table's level and in its `{column}={key}` folders (nested ones
-   * too, a multi partition's `date=.../region=.../`), hidden ones
-   * (ledgers, sidecars, temporary files) included: what dropping a table looks through (see
-   * ../own-files.ts), without walking the folders of other assets nested in it.
+   * too, a multi partition's `date=.../region=.../`), hidden ones (ledgers, sidecars, temporary
+   * files) included: what dropping a table looks through (see ../own-files.ts), without walking
+   * the folders of other assets nested in it.
    */
   async *tableFiles(table: string): AsyncIterable<string> {
     yield* partitionTreeFiles(this.pathOf(table), table);
