@@ -6,7 +6,7 @@
 import type { Coverage, PartitionCoverage } from "./compute.js";
 import { ranges, rowStats } from "./statistics.js";
 import { destinationCoverage, lookupOf, type DestinationCounts, type DestinationCoverage, type KeyStatus } from "./destinations.js";
-import type { CoverageDimension } from "./multi.js";
+import { combinationOf, type CoverageDimension } from "./multi.js";
 import { TimeGranularity } from "../../partitioning/index.js";
 
 /** How the combinations of a multi asset are cut. */
@@ -40,13 +40,11 @@ export function coverageByCombination(whole: Coverage, counts: readonly Destinat
   // Stored keys of another shape (a folder made by hand) are shown whole, with the first combination's.
   const odd: PartitionCoverage[] = [];
   for (const p of whole.partitions) {
-    const parts = p.key.split("|");
-    if (parts.length !== dimensions.length) {
+    if (p.key.split("|").length !== dimensions.length) {
       odd.push(p);
       continue;
     }
-    parts.splice(at, 1);
-    const combination = parts.join("|");
+    const combination = combinationOf(p.key, dimensions);
     let group = groups.get(combination);
     if (!group) groups.set(combination, (group = []));
     group.push(p);

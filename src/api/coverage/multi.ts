@@ -3,7 +3,7 @@
 // window), crossed with the values (all, or the window's). Partitions come one combination at
 // a time, its periods oldest first, so a front end draws one row per combination.
 import type { Asset } from "../../asset/asset.js";
-import { MultiPartitionWindow, TimePartitionWindow, type MultiPartitionConfig, type MultiValues } from "../../partitioning/index.js";
+import { checkedValues, MultiPartitionWindow, type MultiPartitionConfig } from "../../partitioning/index.js";
 import type { CoverageScope, PartitionCoverage } from "./compute.js";
 import { horizonOf, timeExpected, type Horizon } from "./expected.js";
 
@@ -48,7 +48,7 @@ export function multiExpected(
   scope: CoverageScope,
 ): { expected: string[]; horizon: Horizon | null } {
   const window = scope.window instanceof MultiPartitionWindow ? scope.window : null;
-  const combos = window?.values ?? valuesOf(config, scope.values ?? {});
+  const combos = window?.values ?? checkedValues(config, scope.values ?? {});
   const time = config.timeDimension;
   const horizon = time ? horizonOf(asset, time.config, scope) : null;
   const at = config.dimensions.findIndex((d) => d.kind === "time");
@@ -62,13 +62,6 @@ export function multiExpected(
     }
   }
   return { expected, horizon };
-}
-
-/** The values of each list (all, or those named), checked as a window checks them. */
-function valuesOf(config: MultiPartitionConfig, values: MultiValues): MultiPartitionWindow["values"] {
-  const g = config.granularity;
-  const epoch = g ? g.truncate(new Date(0)) : null;
-  return new MultiPartitionWindow(config, epoch && g ? new TimePartitionWindow(epoch, epoch, g) : null, values).values;
 }
 
 function timeParts(stored: Iterable<string>, at: number): string[] {
