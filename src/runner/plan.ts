@@ -100,7 +100,11 @@ export const MAX_PLANNED_PARTITIONS = 1_000_000;
  * before any is listed: a multi-partitioned asset counts its periods times its values.
  */
 function checkPlanSize(assets: readonly Asset[], window: PartitionWindow | null, values: MultiValues | undefined): void {
-  if (window instanceof MultiPartitionWindow) return refuseOver(window.length, String(window), "multi", window.config, assets);
+  if (window instanceof MultiPartitionWindow) {
+    const asset =
+      assets.find((a) => a.partitioning === window.config) ?? assets.find((a) => a.partitioning instanceof MultiPartitionConfig);
+    return refuseOver(window.length, String(window), "multi", asset);
+  }
   if (!(window instanceof TimePartitionWindow)) return;
   const [start, end] = window.bounds;
   for (const asset of assets) {
@@ -113,7 +117,7 @@ function checkPlanSize(assets: readonly Asset[], window: PartitionWindow | null,
     const periods = new TimePartitionWindow(from, new Date(end.getTime() - 1), time.granularity);
     const count = config instanceof MultiPartitionConfig ? multiCount(config, periods, values) : periods.length;
     const what = config instanceof MultiPartitionConfig ? `${time.granularity.name} x value` : time.granularity.name;
-    refuseOver(count, String(window), what, config!, [asset]);
+    refuseOver(count, String(window), what, asset);
   }
 }
 
@@ -122,9 +126,8 @@ function multiCount(config: MultiPartitionConfig, periods: TimePartitionWindow, 
   return config.listDimensions.reduce((n, d) => n * (values?.[d.name]?.length ?? d.config.values.length), periods.length);
 }
 
-function refuseOver(count: number, window: string, what: string, config: object, assets: readonly Asset[]): void {
+function refuseOver(count: number, window: string, what: string, asset: Asset | undefined): void {
   if (count <= MAX_PLANNED_PARTITIONS) return;
-  const asset = assets.find((a) => a.partitioning === config) ?? assets.find((a) => a.partitioning instanceof MultiPartitionConfig);
   throw new PartitionError(
     `window ${window} holds ${formatCount(count)} ${what} partitions${asset ? ` of asset "${asset.qualifiedKey}"` : ""}: expected at most ${formatCount(MAX_PLANNED_PARTITIONS)} in one plan (run it in parts)`,
   );

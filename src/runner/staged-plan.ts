@@ -55,7 +55,6 @@ function inOrder(partitions: Partitions, order: "newest" | "oldest"): readonly P
   return order === "newest" ? [...partitions].reverse() : partitions;
 }
 
-const lengthOf = (partitions: Partitions) => partitions.length;
 const keysOf = (partitions: Partitions) => (partitions instanceof PartitionWindow ? partitions.keys : partitions.map((p) => p.key));
 
 /**
@@ -138,7 +137,7 @@ function slotsOf(
     return runsUnpartitioned(options.shard) ? [{ partition: null, assets: members.map((m) => m.asset) }] : [];
   }
   // The members share a partitioning; the one starting first has every partition of the others.
-  const widest = members.reduce((a, b) => (lengthOf(b.partitions!) > lengthOf(a.partitions!) ? b : a)).partitions!;
+  const widest = members.reduce((a, b) => (b.partitions!.length > a.partitions!.length ? b : a)).partitions!;
   const ordered = inOrder(widest, options.order);
   const keys = members.map((m) => new Set(keysOf(m.partitions!)));
   const wanted = (asset: Asset, key: string) => !options.onlyByAsset || (options.onlyByAsset.get(asset.qualifiedKey)?.has(key) ?? false);
