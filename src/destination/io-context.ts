@@ -115,12 +115,7 @@ export class IOContext {
       return [[this.window.partitions[0]!, table.data]];
     }
     const split = table.split(this.window, column);
-    if (split.outside > 0) {
-      const sample = split.outsideSample.map(sampleText).join(", ");
-      throw new PartitionError(
-        `asset "${this.asset.key}": ${count(split.outside, "row")} ${split.outside === 1 ? "has" : "have"} ${valuesNamed(columns)} outside the window ${String(this.window)} (${sample}); rows must carry their partition's value`,
-      );
-    }
+    if (split.outside > 0) throw outsideWindow(this.asset.key, rowsHave(split.outside), columns, this.window, split.outsideSample);
     return split.slices.map(([p, slice]) => [p, slice.data]);
   }
 
@@ -153,13 +148,37 @@ export class IOContext {
 }
 
 /** A value outside a window as messages show it: an instant in ISO 8601, a multi row's values by column as JSON. */
-export function sampleText(value: unknown): string {
+function sampleText(value: unknown): string {
   return value instanceof Date ? value.toISOString() : JSON.stringify(value);
 }
 
 /** `a "date" value`, or `"date", "region" values` for the columns of a multi partitioning. */
-export function valuesNamed(columns: readonly string[]): string {
+function valuesNamed(columns: readonly string[]): string {
   return columns.length === 1 ? `a "${columns[0]}" value` : `${columns.map((c) => `"${c}"`).join(", ")} values`;
+}
+
+/** `1 row has`, `3 rows have`: the subject of `outsideWindow`. */
+export function rowsHave(rows: number): string {
+  return `${count(rows, "row")} ${rows === 1 ? "has" : "have"}`;
+}
+
+/** The error for rows whose partition columns hold values outside the window written: `rows` says how many, `sample` shows a few. */
+export function outsideWindow(
+  assetKey: string,
+  rows: string,
+  columns: readonly string[],
+  window: PartitionWindow,
+  sample: readonly unknown[],
+): PartitionError {
+  return new PartitionError(
+    `asset "${assetKey}": ${rows} ${valuesNamed(columns)} outside the window ${String(window)} (${sample.map(sampleText).join(", ")}); rows must carry their partition's value`,
+  );
+}
+
+/** The warning for a table written without its partition columns (`lacking` says which), which reads of the window will not find. */
+export function unfindableRows(assetKey: string, owner: string, lacking: string, window: PartitionWindow, rows: number): string {
+  const scope = window.length === 1 ? `partition ${String(window)}` : `the partitions of ${String(window)}`;
+  return `asset "${assetKey}": the data written to ${owner} has ${lacking}, so reads of ${scope} will not find ${rows === 1 ? "this row" : `these ${count(rows, "row")}`}`;
 }
 
 /** The draft of a write made outside a run: started now, of no code version, from nothing upstream. */

@@ -1,12 +1,6 @@
-import { PartitionError } from "../../errors.js";
 import { MultiPartitionWindow, type PartitionWindow } from "../../partitioning/index.js";
 import { RowsTable, type TableData } from "../../representation/index.js";
-import { count } from "../../text/english.js";
-import { sampleText as shown, valuesNamed, type IOLogger } from "../io-context.js";
-
-function sampleText(value: unknown): string {
-  return value instanceof Date ? value.toISOString() : JSON.stringify(value);
-}
+import { outsideWindow, rowsHave, unfindableRows, type IOLogger } from "../io-context.js";
 
 /**
  * Checks, in one pass over the partition column, that every row belongs to the window before
@@ -61,15 +55,10 @@ export function checkWindowRows(
   }
   if (outside === 0) return counts;
   if (nulls === table.length) {
-    const scope = window.length === 1 ? `partition ${String(window)}` : `the partitions of ${String(window)}`;
-    logger.warn(
-      `asset "${assetKey}": the data written to ${owner} has no "${column}" column, so reads of ${scope} will not find ${table.length === 1 ? "this row" : `these ${count(table.length, "row")}`}`,
-    );
+    logger.warn(unfindableRows(assetKey, owner, `no "${column}" column`, window, table.length));
     return counts;
   }
-  throw new PartitionError(
-    `asset "${assetKey}": ${count(outside, "row")} ${outside === 1 ? "has" : "have"} a "${column}" value outside the window ${String(window)} (${sample.map(sampleText).join(", ")}); rows must carry their partition's value`,
-  );
+  throw outsideWindow(assetKey, rowsHave(outside), [column], window, sample);
 }
 
 /**
@@ -84,13 +73,8 @@ function checkMultiRows(assetKey: string, owner: string, table: TableData, windo
   if (split.outside === 0) return counts;
   const present = table.columns();
   if (!columns.some((column) => present.includes(column))) {
-    const scope = window.length === 1 ? `partition ${String(window)}` : `the partitions of ${String(window)}`;
-    logger.warn(
-      `asset "${assetKey}": the data written to ${owner} has none of the columns ${columns.map((c) => `"${c}"`).join(", ")}, so reads of ${scope} will not find ${table.length === 1 ? "this row" : `these ${count(table.length, "row")}`}`,
-    );
+    logger.warn(unfindableRows(assetKey, owner, `none of the columns ${columns.map((c) => `"${c}"`).join(", ")}`, window, table.length));
     return counts;
   }
-  throw new PartitionError(
-    `asset "${assetKey}": ${count(split.outside, "row")} ${split.outside === 1 ? "has" : "have"} ${valuesNamed(columns)} outside the window ${String(window)} (${split.outsideSample.map(shown).join(", ")}); rows must carry their partition's value`,
-  );
+  throw outsideWindow(assetKey, rowsHave(split.outside), columns, window, split.outsideSample);
 }

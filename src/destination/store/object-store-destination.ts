@@ -124,13 +124,8 @@ export abstract class ObjectStoreDestination extends Destination {
 
   /** The object a partition lives in (null: the whole of an unpartitioned asset). */
   objectName(context: IOContext, partition: Partition | null): string {
-    const folder = this.folderOf(context, partition);
+    const folder = partition && HiveLayout.of(context, this.displayName).folder(partition);
     return `${this.tablePrefix(context)}${folder === null ? "" : `${folder}/`}data.${this.fileFormat().extension}`;
-  }
-
-  /** A partition's folder under its table (`date=2026-01-05/region=eu`); null for the whole of an unpartitioned asset. */
-  private folderOf(context: IOContext, partition: Partition | null): string | null {
-    return partition && HiveLayout.of(context, this.displayName).folder(partition);
   }
 
   async writePartition(context: IOContext, partition: Partition | null, data: unknown): Promise<void> {
@@ -144,7 +139,7 @@ export abstract class ObjectStoreDestination extends Destination {
     const fields = fileFields(context, partition, rows);
     const format = this.fileFormat();
     const payload = await format.serialize(rows, fields);
-    const [name, segment] = [this.objectName(context, partition), this.folderOf(context, partition)];
+    const [name, segment] = [this.objectName(context, partition), partition && HiveLayout.of(context, this.displayName).folder(partition)];
     const record = context.materialization(partition, rows.length);
     const prepared = await this.objectProvenance(context).prepare(name, segment, record, { row_count: String(rows.length) });
     try {

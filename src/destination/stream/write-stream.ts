@@ -1,8 +1,8 @@
-import { PartitionError } from "../../errors.js";
+import type { PartitionError } from "../../errors.js";
 import { MultiPartitionWindow, type Partition } from "../../partitioning/index.js";
 import type { Row } from "../../representation/index.js";
 import type { Destination } from "../destination.js";
-import { sampleText, valuesNamed, type IOContext } from "../io-context.js";
+import { outsideWindow, type IOContext } from "../io-context.js";
 import { Channel } from "./channel.js";
 
 /**
@@ -92,7 +92,5 @@ function rowKeyOf(context: IOContext): (row: Row) => string | null {
 function outside(context: IOContext, row: Row): PartitionError {
   const columns = context.partitionColumns();
   const value = columns.length === 1 ? row[columns[0]!] : Object.fromEntries(columns.map((c) => [c, row[c] ?? null]));
-  return new PartitionError(
-    `asset "${context.asset.key}": a row has ${valuesNamed(columns)} outside the window ${String(context.window)} (${sampleText(value)}); rows must carry their partition's value`,
-  );
+  return outsideWindow(context.asset.key, "a row has", columns, context.window!, [value]);
 }
