@@ -35,6 +35,7 @@ export class ExecutionChecks {
     const target = {
       qualifiedKey: asset.qualifiedKey,
       checks: asset.checks,
+      schema: asset.schema,
       previousRowCounts: async (partition: string, n: number) => {
         counts ??= asset.partitionRowCounts();
         return previousCounts(await counts, partition, n);

@@ -4,7 +4,7 @@
 // once the last row has passed.
 import type { PartitionWindow } from "../partitioning/index.js";
 import type { Row } from "../representation/index.js";
-import type { Check, CheckAccumulator, CheckScope, CheckVerdict } from "./check.js";
+import { verdictOf, type Check, type CheckAccumulator, type CheckScope, type CheckVerdict } from "./check.js";
 import type { MaybePromise } from "../maybe-promise.js";
 import { cell, readsOwn } from "./values.js";
 
@@ -15,6 +15,12 @@ export interface CheckTarget {
   /** The asset's qualified key. */
   readonly qualifiedKey: string;
   readonly checks: readonly Check[];
+  /**
+   * The asset's declared schema, whose columns conform vouches for (a nullable one may be left
+   * out of a row: it is null). Null or absent: an asset without one, whose checked columns must
+   * be in the data, or the checks reading them fail.
+   */
+  readonly schema?: readonly { readonly name: string }[] | null;
   /** The stored row counts of up to `n` partitions before `partition`, oldest first. */
   previousRowCounts?(partition: string, n: number): Promise<readonly number[]>;
 }
@@ -29,25 +35,66 @@ export interface PartitionVerdicts {
 /** The checks of one partition: fed its rows, then asked for the verdicts. */
 export class PartitionChecks {
   private readonly accumulators: CheckAccumulator[];
+  private readonly columns: ColumnsSeen | null;
   private count = 0;
 
+  /** `watchColumns`: whether the checked columns must be looked for in the rows (an asset without a declared schema). */
   constructor(
-    checks: readonly Check[],
+    private readonly checks: readonly Check[],
     readonly scope: CheckScope,
+    watchColumns = false,
   ) {
     this.accumulators = checks.map((check) => check.start(scope));
+    this.columns = watchColumns ? new ColumnsSeen(checks.flatMap((check) => check.columns)) : null;
   }
 
   add(rows: readonly Row[]): void {
+    this.columns?.look(rows);
     for (const accumulator of this.accumulators) accumulator.add(rows, this.count);
     this.count += rows.length;
   }
 
-  /** The verdicts; at once when every check can say at once (the built-ins but rowCountChange). */
+  /**
+   * The verdicts; at once when every check can say at once (the built-ins but rowCountChange).
+   * A check reading a column no row holds fails, whatever its rule says of absent values.
+   */
   verdicts(): MaybePromise<PartitionVerdicts> {
-    const results = this.accumulators.map((accumulator) => accumulator.verdict(this.count));
+    const results = this.accumulators.map((accumulator, i) => {
+      const missing = this.count > 0 ? this.columns?.missingOf(this.checks[i]!) : undefined;
+      return missing ? verdictOf(this.checks[i]!, this.count, missing) : accumulator.verdict(this.count);
+    });
     const made = (verdicts: CheckVerdict[]): PartitionVerdicts => ({ partition: this.scope.partition, rows: this.count, verdicts });
     return results.some(isPromise) ? Promise.all(results).then(made) : made(results as CheckVerdict[]);
+  }
+}
+
+/**
+ * The checked columns that no row of a partition holds so far, and the columns its rows do
+ * hold, gathered only while one is missing: a column present in the first row costs one lookup
+ * per batch.
+ */
+class ColumnsSeen {
+  private readonly absent: Set<string>;
+  private readonly present = new Set<string>();
+
+  constructor(columns: readonly string[]) {
+    this.absent = new Set(columns);
+  }
+
+  look(rows: readonly Row[]): void {
+    if (this.absent.size === 0) return;
+    for (const column of this.absent) if (rows.some((row) => Object.hasOwn(row, column))) this.absent.delete(column);
+    if (this.absent.size === 0) return;
+    for (const row of rows) for (const key of Object.keys(row)) this.present.add(key);
+  }
+
+  /** Why `check` fails for lack of its columns, or undefined when the rows hold every one. */
+  missingOf(check: Check): string | undefined {
+    const missing = check.columns.filter((column) => this.absent.has(column));
+    if (missing.length === 0) return undefined;
+    const named = missing.map((column) => JSON.stringify(column)).join(", ");
+    const has = this.present.size > 0 ? [...this.present].join(", ") : "none";
+    return `${missing.length === 1 ? "column" : "columns"} ${named} ${missing.length === 1 ? "is" : "are"} not in the data: no row has ${missing.length === 1 ? "it" : "them"} (the columns are: ${has})`;
   }
 }
 
@@ -107,7 +154,7 @@ export class WindowChecks {
         partition: key,
         ...(key !== null && this.target.previousRowCounts ? { previousRowCounts: (n: number) => this.previous(key, n) } : {}),
       };
-      found = new PartitionChecks(this.target.checks, scope);
+      found = new PartitionChecks(this.target.checks, scope, !this.target.schema);
       this.partitions.set(key, found);
     }
     return found;

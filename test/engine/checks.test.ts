@@ -210,6 +210,38 @@ describe("checks declared on an asset", () => {
     );
   });
 
+  it("without a schema, fail on a column the data lacks (written with a warning under warn); a column null in some rows is judged as before", async () => {
+    const rows = [
+      { id: 1, amount: 5 },
+      { id: 2, amount: null },
+    ];
+    const make = (severity: "error" | "warn") =>
+      il.source({
+        key: "shop",
+        assets: [
+          il.asset({
+            key: "orders",
+            checks: [il.checks.range("amuont", { min: 0, severity }), il.checks.range("amount", { min: 0 })],
+            run: () => rows,
+          }),
+        ],
+      })({
+        destinations: new il.MemoryDestination(),
+      }).assets["orders"]!;
+    await expect(make("error").materialize()).rejects.toThrow(
+      'asset "shop.orders" failed its checks, so nothing was written: range(amuont, min 0) failed: column "amuont" is not in the data: no row has it (the columns are: id, amount)',
+    );
+    const warned = make("warn");
+    await warned.materialize(null, { emit: () => {} });
+    expect(await warned.read()).toEqual(rows);
+    const [record] =
+      (await warned.primaryDestination!.materializationHistory!(warned.ioContext(null), { partition: null, limit: 1 })) ?? [];
+    expect(record!.checks!.map((c) => [c.name, c.passed])).toEqual([
+      ["range(amuont, min 0)", false],
+      ["range(amount, min 0)", true],
+    ]);
+  });
+
   it("refuses rowCountChange on an unpartitioned asset, and checks that are not checks", () => {
     const totals = il.asset({ key: "totals", checks: [il.checks.rowCountChange({ trailing: 2, maxChange: 1 })], run: () => [] });
     expect(() => il.source({ key: "shop", assets: [totals] })({})).toThrow(il.ConfigError);
