@@ -44,7 +44,13 @@ export function provenanceDraft(
     }
     return found;
   };
-  return { startedAt, codeVersion: asset.definition.codeVersion, interloperVersion: packageVersion(), upstream };
+  return {
+    startedAt,
+    codeVersion: asset.definition.codeVersion,
+    interloperVersion: packageVersion(),
+    upstream,
+    inferredSchema: asset.schema === null,
+  };
 }
 
 /** The upstream partitions one partition (`own`: its window of one; null: unpartitioned) reads through a dependency. */

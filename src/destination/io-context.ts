@@ -121,13 +121,14 @@ export class IOContext {
 
   /**
    * The record of a write of `partition` ending now, holding `rows`: what a destination that
-   * keeps provenance stores with the data, in the same atomic step. Outside a run (a destination
+   * keeps provenance stores with the data, in the same atomic step (with the schema the write
+   * was given, when the run inferred it). Outside a run (a destination
    * called directly) it names the run "adhoc" and no upstream.
    */
   materialization(partition: Partition | null, rows: number | null): Materialization {
     const { runId, backfillId, provenance } = this.metadata;
     const run = { asset: this.asset.key, runId, backfillId: backfillId ?? null };
-    return newMaterialization(provenance ?? adhocDraft(), run, partition ? partition.key : null, rows);
+    return newMaterialization(provenance ?? adhocDraft(), run, partition ? partition.key : null, rows, this.schema);
   }
 
   /**

@@ -52,3 +52,25 @@ describe("Materialization.checks", () => {
     ).toBeNull();
   });
 });
+
+describe("Materialization.schema", () => {
+  const fields = [
+    { name: "amount", type: "integer" as const, nullable: true },
+    { name: "at", type: "datetime" as const, nullable: false, asDate: true },
+  ];
+
+  it("keeps the schema a write inferred (an asset without one declared), as plain fields, and round-trips as JSON", () => {
+    const record = newMaterialization({ ...draft(), inferredSchema: true }, run, "2026-01-05", 3, fields);
+    expect(record.schema).toEqual(fields);
+    expect(parseMaterialization(JSON.stringify(record))).toEqual(record);
+    // A declared schema is the asset's to say: not kept.
+    expect("schema" in newMaterialization(draft(), run, "2026-01-05", 3, fields)).toBe(false);
+  });
+
+  it("reads a record whose schema field is damaged as unknown", () => {
+    const record = newMaterialization({ ...draft(), inferredSchema: true }, run, "2026-01-05", 3, fields);
+    for (const schema of [{}, [{ name: "a", type: "text", nullable: true }], [{ name: "a", type: "string" }]]) {
+      expect(parseMaterialization(JSON.stringify({ ...record, schema }))).toBeNull();
+    }
+  });
+});

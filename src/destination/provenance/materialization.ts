@@ -3,6 +3,7 @@
 // version, interloper's version), when, how many rows, and which stored upstream partitions it
 // read, each by the id of the materialization it read. Staleness is computed from these records.
 import { randomUUID } from "node:crypto";
+import { FIELD_TYPES, type FieldSpec } from "../../schema/index.js";
 
 /** One upstream partition a write read, by the materialization it read (null: none was stored then, or unknown). */
 export interface UpstreamRead {
@@ -47,6 +48,12 @@ export interface Materialization {
   readonly upstream: readonly UpstreamRead[];
   /** The verdicts of the asset's checks on the data written; absent when it has none (or the record is older than checks). */
   readonly checks?: readonly CheckResult[];
+  /**
+   * The schema the write inferred, for an asset that declares none: what its data was when
+   * written, which a format keeping only text (CSV) cannot say when it is read back, and which
+   * `verify` reads it with. Absent for an asset with a schema (or a record older than this).
+   */
+  readonly schema?: readonly FieldSpec[];
 }
 
 /** What a run knows of a write before the destination writes it: all of the record but its rows and end. */
@@ -58,6 +65,8 @@ export interface ProvenanceDraft {
   upstream(partition: string | null): readonly UpstreamRead[];
   /** The verdicts of the asset's checks on a partition's data; undefined when none ran. */
   checks?(partition: string | null): readonly CheckResult[] | undefined;
+  /** Whether the write's schema was inferred (the asset declares none), and so is kept in the record. */
+  readonly inferredSchema?: boolean;
 }
 
 /** A new record for a partition write ending now. */
@@ -66,6 +75,7 @@ export function newMaterialization(
   run: { readonly asset: string; readonly runId: string; readonly backfillId: string | null },
   partition: string | null,
   rows: number | null,
+  schema: readonly FieldSpec[] | null = null,
 ): Materialization {
   const checks = draft.checks?.(partition);
   return {
@@ -81,7 +91,26 @@ export function newMaterialization(
     interloperVersion: draft.interloperVersion,
     upstream: draft.upstream(partition),
     ...(checks && checks.length > 0 ? { checks: checks.map(storedResult) } : {}),
+    ...(draft.inferredSchema && schema ? { schema: schema.map(storedField) } : {}),
   };
+}
+
+/** Only the fields a field spec has, as plain data. */
+function storedField(spec: FieldSpec): FieldSpec {
+  const { name, type, nullable, asDate } = spec;
+  return asDate === undefined ? { name, type, nullable } : { name, type, nullable, asDate };
+}
+
+function isFieldSpec(value: unknown): value is FieldSpec {
+  const spec = value as Record<string, unknown> | null;
+  return (
+    typeof spec === "object" &&
+    spec !== null &&
+    typeof spec["name"] === "string" &&
+    FIELD_TYPES.includes(spec["type"] as FieldSpec["type"]) &&
+    typeof spec["nullable"] === "boolean" &&
+    (spec["asDate"] === undefined || typeof spec["asDate"] === "boolean")
+  );
 }
 
 /** Only the fields a record keeps (a verdict also carries examples, which stay in events and errors). */
@@ -141,7 +170,8 @@ export function checkedMaterialization(value: unknown): Materialization | null {
     Array.isArray(record["upstream"]) &&
     record["upstream"].every(isUpstreamRead) &&
     // Absent in records written before checks, or by an asset without any.
-    (record["checks"] === undefined || (Array.isArray(record["checks"]) && record["checks"].every(isCheckResult)));
+    (record["checks"] === undefined || (Array.isArray(record["checks"]) && record["checks"].every(isCheckResult))) &&
+    (record["schema"] === undefined || (Array.isArray(record["schema"]) && record["schema"].every(isFieldSpec)));
   return valid ? (record as unknown as Materialization) : null;
 }
 
