@@ -206,4 +206,38 @@ describe("the history table", () => {
     );
     expect(lines[3]).toMatch(/^2025-12\s+.*\s+-\s+-\s+backfill ffffeeee\s+22222222$/);
   });
+
+  it("history's table says under each write how its checks judged it: the failed ones with their message, then how many passed", () => {
+    const base = {
+      asset: "shop.orders",
+      runId: "0a1b2c3d-0000-4000-8000-000000000000",
+      backfillId: null,
+      startedAt: "2026-02-01T00:00:00.000Z",
+      endedAt: "2026-02-01T00:00:01.500Z",
+      codeVersion: null,
+      interloperVersion: VERSION,
+      rows: 3,
+      upstream: [],
+    };
+    const passed = (name: string) => ({ name, severity: "error" as const, passed: true, failures: 0, message: "ok" });
+    const warned = {
+      name: "unique(id)",
+      severity: "warn" as const,
+      passed: false,
+      failures: 1,
+      message: "1 row of 3 repeats the id of an earlier row",
+    };
+    const lines = historyTable([
+      { ...base, id: "11111111-aaaa", partition: "2026-01-02", checks: [passed("notNull(id)"), warned, passed("rowCount(min 1)")] },
+      { ...base, id: "22222222-bbbb", partition: "2026-01-01", checks: [passed("notNull(id)")] },
+      { ...base, id: "33333333-cccc", partition: "2025-12-31" },
+    ]);
+    expect(lines.slice(1).map((line) => line.replace(/^(\S+)\s.*$/, "$1"))).toEqual([
+      "2026-01-02",
+      "    checks unique(id) failed (warn): 1 row of 3 repeats the id of an earlier row; 2 passed",
+      "2026-01-01",
+      "    checks 1 passed",
+      "2025-12-31",
+    ]);
+  });
 });

@@ -1,4 +1,5 @@
 import type { Materialization } from "../../api/session/index.js";
+import type { CheckResult } from "../../destination/index.js";
 import { openCommandSession } from "../command-session.js";
 import type { GlobalOptions } from "../main.js";
 import { printableLines, terminalJson } from "../printable.js";
@@ -37,7 +38,7 @@ export async function historyCommand(key: string, flags: HistoryFlags): Promise<
   return 0;
 }
 
-/** One line per write, in columns, and under each the upstream partitions it read. */
+/** One line per write, in columns, and under each the upstream partitions it read and its checks' verdicts. */
 export function historyTable(records: readonly Materialization[]): string[] {
   const rows = records.map((r) => [
     r.partition ?? "(whole)",
@@ -49,11 +50,26 @@ export function historyTable(records: readonly Materialization[]): string[] {
     short(r.id),
   ]);
   const [header, ...lines] = columnLines(["partition", "written (UTC)", "took", "rows", "code", "by", "id"], rows, new Set([3]));
-  // Under each write, what it read.
+  // Under each write, what it read and how its checks judged it.
   return [
     header!,
-    ...records.flatMap((record, i) => [lines[i]!, ...(record.upstream.length > 0 ? [`    read ${upstreamText(record)}`] : [])]),
+    ...records.flatMap((record, i) => [
+      lines[i]!,
+      ...(record.upstream.length > 0 ? [`    read ${upstreamText(record)}`] : []),
+      ...(record.checks && record.checks.length > 0 ? [`    checks ${checksText(record.checks)}`] : []),
+    ]),
   ];
+}
+
+/**
+ * The verdicts a write was judged by: each failed check with its severity and message (only a
+ * warn check can fail on a write that was kept), then how many passed: `range(amount, min 0)
+ * failed (warn): 1 row of 3 with amount outside min 0; 2 passed`, or `3 passed`.
+ */
+function checksText(checks: readonly CheckResult[]): string {
+  const failed = checks.filter((c) => !c.passed).map((c) => `${c.name} failed (${c.severity}): ${c.message}`);
+  const passed = checks.length - failed.length;
+  return [...failed, ...(passed > 0 ? [`${formatCount(passed)} passed`] : [])].join("; ");
 }
 
 /** The upstream partitions a write read, grouped by asset: `shop.orders 2026-01-15 (3f2a9c1e)`, a long list cut short. */
