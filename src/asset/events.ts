@@ -54,6 +54,15 @@ export type AssetEvent =
       readonly examples: readonly string[];
       readonly message: string;
     })
+  | (AssetEventBase & {
+      /**
+       * A check's verdict on a partition's data is awaited (a custom check, rowCountChange:
+       * `partition` is that stored partition's key), and then given: what a run stuck on a
+       * check names it by.
+       */
+      readonly type: "check:started" | "check:completed";
+      readonly check: string;
+    })
   | (EventBase & { readonly type: "log"; readonly asset?: string; readonly level: LogLevel; readonly message: string });
 
 export type LogLevel = "debug" | "info" | "warn" | "error";

@@ -151,7 +151,7 @@ async function writeStreamed(
       writeStream(
         asset.destinations[0]!,
         asset.ioContext(window, stream.schema, metadata, log),
-        checks ? checks.through(batches) : batches,
+        checks ? checks.through(batches, options.abandoned) : batches,
       ),
     );
   } catch (error) {

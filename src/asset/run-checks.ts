@@ -4,7 +4,15 @@
 // when its severity is "warn"); a failed "error" check fails the execution with CheckError
 // before any destination commits, so every destination keeps what it held.
 import { AssetError, type CheckError } from "../errors.js";
-import { checkError, failedVerdicts, previousCounts, WindowChecks, type CheckVerdict, type PartitionVerdicts } from "../check/index.js";
+import {
+  checkError,
+  failedVerdicts,
+  previousCounts,
+  WindowChecks,
+  type Check,
+  type CheckVerdict,
+  type PartitionVerdicts,
+} from "../check/index.js";
 import type { PartitionWindow } from "../partitioning/index.js";
 import { TableData, type Row } from "../representation/index.js";
 import { describeKind } from "../text/describe-value.js";
@@ -39,6 +47,13 @@ export class ExecutionChecks {
       previousRowCounts: async (partition: string, n: number) => {
         counts ??= asset.partitionRowCounts();
         return previousCounts(await counts, partition, n);
+      },
+      waitingFor: (check: Check, partition: string | null, verdict: Promise<CheckVerdict>) => {
+        const { emit, base } = reporting;
+        const event = { ...base, ...(partition === null ? {} : { partition }), check: check.name };
+        emit({ ...event, type: "check:started", time: new Date().toISOString() });
+        const given = () => emit({ ...event, type: "check:completed", time: new Date().toISOString() });
+        verdict.then(given, given);
       },
     };
     this.window = new WindowChecks(target, window, asset.partitioning?.column ?? null);
@@ -101,13 +116,34 @@ export class ExecutionChecks {
     if (this.failure) throw this.failure;
   }
 
-  /** A stream's batches, each fed to the checks as it passes; judged after the last one, before the stream ends. */
-  async *through(batches: AsyncIterable<Row[]>): AsyncGenerator<Row[]> {
+  /**
+   * A stream's batches, each fed to the checks as it passes; judged after the last one, before
+   * the stream ends. A check still awaited once the execution is `abandoned` (a timeout, the
+   * grace after an interrupt) ends the stream with that reason rather than hold it open.
+   */
+  async *through(batches: AsyncIterable<Row[]>, abandoned?: AbortSignal): AsyncGenerator<Row[]> {
     for await (const batch of batches) {
       this.add(batch);
       yield batch;
     }
-    // Throwing here, before the stream ends, makes every destination discard what it staged.
-    await this.settle();
+    // Throwing here, before the stream ends, makes every destination discard what it staged
+    // (a file store removes its temporary file).
+    const settled = this.settle();
+    if (settled) await (abandoned ? unlessAborted(settled, abandoned) : settled);
+  }
+}
+
+/** `work`, or the signal's reason as soon as it is aborted, whichever comes first. */
+async function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  signal.throwIfAborted();
+  let stop: () => void = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    stop = () => reject(signal.reason);
+    signal.addEventListener("abort", stop, { once: true });
+  });
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener("abort", stop);
   }
 }

@@ -23,6 +23,11 @@ export interface CheckTarget {
   readonly schema?: readonly { readonly name: string }[] | null;
   /** The stored row counts of up to `n` partitions before `partition`, oldest first. */
   previousRowCounts?(partition: string, n: number): Promise<readonly number[]>;
+  /**
+   * Told of each verdict a check makes its partition wait for (a custom check, rowCountChange),
+   * before it is awaited: so that a run stuck on one can name it.
+   */
+  waitingFor?(check: Check, partition: string | null, verdict: Promise<CheckVerdict>): void;
 }
 
 /** The verdicts of one partition (null: an unpartitioned asset's whole). */
@@ -43,6 +48,7 @@ export class PartitionChecks {
     private readonly checks: readonly Check[],
     readonly scope: CheckScope,
     watchColumns = false,
+    private readonly waitingFor?: CheckTarget["waitingFor"],
   ) {
     this.accumulators = checks.map((check) => check.start(scope));
     this.columns = watchColumns ? new ColumnsSeen(checks.flatMap((check) => check.columns)) : null;
@@ -61,7 +67,10 @@ export class PartitionChecks {
   verdicts(): MaybePromise<PartitionVerdicts> {
     const results = this.accumulators.map((accumulator, i) => {
       const missing = this.count > 0 ? this.columns?.missingOf(this.checks[i]!) : undefined;
-      return missing ? verdictOf(this.checks[i]!, this.count, missing) : accumulator.verdict(this.count);
+      if (missing) return verdictOf(this.checks[i]!, this.count, missing);
+      const verdict = accumulator.verdict(this.count);
+      if (isPromise(verdict)) this.waitingFor?.(this.checks[i]!, this.scope.partition, verdict);
+      return verdict;
     });
     const made = (verdicts: CheckVerdict[]): PartitionVerdicts => ({ partition: this.scope.partition, rows: this.count, verdicts });
     return results.some(isPromise) ? Promise.all(results).then(made) : made(results as CheckVerdict[]);
@@ -154,7 +163,7 @@ export class WindowChecks {
         partition: key,
         ...(key !== null && this.target.previousRowCounts ? { previousRowCounts: (n: number) => this.previous(key, n) } : {}),
       };
-      found = new PartitionChecks(this.target.checks, scope, !this.target.schema);
+      found = new PartitionChecks(this.target.checks, scope, !this.target.schema, this.target.waitingFor?.bind(this.target));
       this.partitions.set(key, found);
     }
     return found;

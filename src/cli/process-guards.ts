@@ -31,12 +31,13 @@ export function guardEscapedErrors(verbose: boolean | undefined): () => void {
 /**
  * Ends a process whose run abandoned work that may still hold timers, sockets or the CPU
  * (a hung asset, a write that never returns): they would keep it alive forever after its
- * summary. The destinations get CLOSE_LIMIT_MS to close first.
+ * summary. For CLOSE_LIMIT_MS at most, the abandoned work ends what it was told to stop
+ * (`settled`: a write removes its temporary file) and the destinations close.
  */
-export async function exitLeavingAbandonedWork(code: number): Promise<never> {
+export async function exitLeavingAbandonedWork(code: number, settled: Promise<void> = Promise.resolve()): Promise<never> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([
-    closeCommandSessions().catch(() => undefined),
+    Promise.all([settled, closeCommandSessions().catch(() => undefined)]),
     new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_LIMIT_MS))),
   ]);
   clearTimeout(timer);

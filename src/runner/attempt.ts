@@ -11,6 +11,11 @@ export interface Abandonment {
 /** What an attempt was doing when it was abandoned, as its messages say it. */
 export type AttemptIo = { readonly kind: "write" | "read"; readonly destination: string } | null;
 
+/** The checks an attempt awaits, as messages name them: `check "no refunds"`, `checks "a", "b"`. */
+export function checksNamed(names: readonly string[]): string {
+  return `${names.length === 1 ? "check" : "checks"} ${names.map((name) => JSON.stringify(name)).join(", ")}`;
+}
+
 /**
  * What stops a run and, inside a backfill, every run of it: its interrupt (the `signal` it was
  * given) and halts (an error thrown outside any asset's run). Runs and attempts listen here, so
@@ -77,9 +82,28 @@ export class Attempts {
   readonly inFlight = new Set<Attempt>();
   readonly leftRunning = new Set<Attempt>();
 
+  private readonly whenNoneLeft = new Set<() => void>();
+
   /** How many abandoned executions have not settled (they may hold timers, sockets, CPU). */
   get stillRunning(): number {
     return this.leftRunning.size;
+  }
+
+  /**
+   * Resolves once no abandoned execution is left running: each was told to stop and may still
+   * be cleaning up (a file store removing its temporary file). A hung one never settles: bound it.
+   */
+  leftSettled(): Promise<void> {
+    if (this.leftRunning.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.whenNoneLeft.add(resolve));
+  }
+
+  /** Removes a settled attempt from both sets; tells the waiters once none is left running. */
+  settle(attempt: Attempt): void {
+    this.inFlight.delete(attempt);
+    if (!this.leftRunning.delete(attempt) || this.leftRunning.size > 0) return;
+    for (const resolve of this.whenNoneLeft) resolve();
+    this.whenNoneLeft.clear();
   }
 }
 
@@ -99,6 +123,8 @@ export class Attempt {
   private settled = false;
   private current: AttemptIo = null;
   private readonly stored: string[] = [];
+  /** The checks whose verdicts it awaits, with how many partitions await each. */
+  private readonly awaited = new Map<string, number>();
 
   constructor(
     readonly asset: string,
@@ -131,6 +157,11 @@ export class Attempt {
     return this.current;
   }
 
+  /** The checks whose verdicts it awaits (a custom check, rowCountChange), by name: what it is stuck on, if anything, rather than the write they hold. */
+  get judging(): readonly string[] {
+    return [...this.awaited.keys()];
+  }
+
   /** The destinations it had written to when it was abandoned. */
   get written(): readonly string[] {
     return this.stored;
@@ -149,14 +180,12 @@ export class Attempt {
     const abandoned = new Promise<never>((_, reject) => {
       this.release = (outcome) => reject(new AbandonedAttempt(outcome));
     });
-    const { inFlight, leftRunning } = this.registry;
-    inFlight.add(this);
+    this.registry.inFlight.add(this);
     const running = scope.run(this, work);
     const done = () => {
       this.settled = true;
       this.detach();
-      inFlight.delete(this);
-      leftRunning.delete(this);
+      this.registry.settle(this);
     };
     running.then(done, done);
     return Promise.race([running, abandoned]);
@@ -179,7 +208,12 @@ export class Attempt {
   observe(emit: (event: AssetEvent) => void): (event: AssetEvent) => void {
     return (event) => {
       if (this.outcome) return;
-      if (event.type === "destination:write:started" || event.type === "destination:read:started") {
+      if (event.type === "check:started") this.awaited.set(event.check, (this.awaited.get(event.check) ?? 0) + 1);
+      else if (event.type === "check:completed") {
+        const left = (this.awaited.get(event.check) ?? 1) - 1;
+        if (left > 0) this.awaited.set(event.check, left);
+        else this.awaited.delete(event.check);
+      } else if (event.type === "destination:write:started" || event.type === "destination:read:started") {
         this.current = { kind: event.type === "destination:write:started" ? "write" : "read", destination: event.destination };
       } else if (event.type.startsWith("destination:")) {
         this.current = null;

@@ -1,5 +1,5 @@
 import { AssetError, ConfigError } from "../errors.js";
-import type { Attempt, RunControl } from "./attempt.js";
+import { checksNamed, type Attempt, type RunControl } from "./attempt.js";
 
 /** The time limits a run takes, checked before anything runs. */
 export function checkLimits(options: { readonly timeoutMs?: number; readonly graceMs?: number }): void {
@@ -90,7 +90,16 @@ export class RunLimits {
     this.timedOut = true;
     for (const attempt of this.attempts.values()) {
       const io = attempt.io;
-      const doing = io ? (io.kind === "write" ? ` writing to ${io.destination}` : ` reading ${io.destination}`) : "";
+      // A check awaited inside a write (over a stream) is what holds it: named first.
+      const judging = attempt.judging;
+      const doing =
+        judging.length > 0
+          ? ` waiting for ${checksNamed(judging)}`
+          : io
+            ? io.kind === "write"
+              ? ` writing to ${io.destination}`
+              : ` reading ${io.destination}`
+            : "";
       attempt.abandon({ status: "failed", error: new AssetError(`${attempt.label} timed out after ${formatLimit(timeoutMs)}${doing}`) });
     }
   }

@@ -1,5 +1,5 @@
 import { AssetError } from "../errors.js";
-import { currentAttempt, type Attempt, type Attempts, type RunControl } from "./attempt.js";
+import { checksNamed, currentAttempt, type Attempt, type Attempts, type RunControl } from "./attempt.js";
 
 /**
  * The watchdogs with a run under way. A drained event loop is a fact of the whole process, so
@@ -45,7 +45,13 @@ export class Watchdog {
   failStalled(): void {
     for (const attempt of [...this.attempts.inFlight]) {
       const io = attempt.io;
-      const what = io ? `its ${io.kind} ${io.kind === "write" ? "to" : "of"} ${io.destination}` : "its promise";
+      const judging = attempt.judging;
+      const what =
+        judging.length > 0
+          ? checksNamed(judging)
+          : io
+            ? `its ${io.kind} ${io.kind === "write" ? "to" : "of"} ${io.destination}`
+            : "its promise";
       attempt.abandon({
         status: "failed",
         error: new AssetError(`${attempt.label} never finished: ${what} never settled (nothing was left running that could settle it)`),

@@ -87,6 +87,58 @@ describe("timeoutMs", () => {
   });
 });
 
+describe("a custom check that does not settle", () => {
+  /** A session over one asset with a custom check whose verdict never comes, stored as CSV in `dir`. */
+  async function sessionOf(dir: string, run: (context: il.ExecutionContext) => unknown) {
+    const late = il.asset({
+      key: "late",
+      partitioning: daily,
+      checks: [il.checks.notNull("n"), il.check("slow rule", () => new Promise<boolean>(() => undefined))],
+      run: run as never,
+    });
+    const session = await il.openProject(
+      il.defineConfig({ sources: [il.source({ key: "api", assets: [late] })({ destinations: new il.CSVDestination({ basePath: dir }) })] }),
+    );
+    session.on(() => {});
+    return session;
+  }
+
+  it("over a stream, under a limit: the failure names the check, not the write it holds; the temporary file is removed on the way out", async () => {
+    const dir = await tempDir();
+    const session = await sessionOf(dir, async function* () {
+      yield rows(2);
+    });
+    try {
+      const outcome = await session.materialize({ partition: "2024-02-03", timeoutMs: 200 });
+      expect(outcome.status).toBe("failed");
+      const result = outcome.result as il.RunResult;
+      expect(result.assetExecutions["api.late"]!.error?.message).toBe(
+        'asset "api.late" for 2024-02-03 timed out after 200ms waiting for check "slow rule"',
+      );
+      // Told to stop, the write ends: its temporary file goes with it, and nothing is stored.
+      await session.abandonedSettled();
+      expect(session.abandonedStillRunning).toBe(0);
+      expect(await files(dir)).toEqual([]);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("over a table, under a limit: the failure names the check", async () => {
+    const dir = await tempDir();
+    const session = await sessionOf(dir, () => rows(2));
+    try {
+      const outcome = await session.materialize({ partition: "2024-02-03", timeoutMs: 200 });
+      expect((outcome.result as il.RunResult).assetExecutions["api.late"]!.error?.message).toBe(
+        'asset "api.late" for 2024-02-03 timed out after 200ms waiting for check "slow rule"',
+      );
+      expect(await files(dir)).toEqual([]);
+    } finally {
+      await session.close();
+    }
+  });
+});
+
 describe("graceMs", () => {
   it("after the signal, an asset still running at the end of the grace is abandoned (canceled), and its rows are never written", async () => {
     const dir = await tempDir();

@@ -240,6 +240,14 @@ export class Session {
     return this.runtime.attempts.stillRunning;
   }
 
+  /**
+   * Resolves once every execution its runs abandoned has settled: told to stop, each ends its
+   * write (a file store removes its temporary file). A hung one never settles: bound the wait.
+   */
+  abandonedSettled(): Promise<void> {
+    return this.runtime.attempts.leftSettled();
+  }
+
   /** Kills this session's pool workers at once (a second Ctrl-C). */
   killWorkers(): void {
     this.runtime.workers.kill();

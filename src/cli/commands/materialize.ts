@@ -162,7 +162,7 @@ async function runPlan(
     interrupt.release();
   }
   const code = outcome.status === "completed" ? 0 : interrupt.signalCode() || 1;
-  if (session.abandonedStillRunning > 0) return exitLeavingAbandonedWork(code);
+  if (session.abandonedStillRunning > 0) return exitLeavingAbandonedWork(code, session.abandonedSettled());
   return code;
 }
 
