@@ -138,6 +138,16 @@ describe("checks through the CLI on CSV files", () => {
     expect(revenue.stdout).not.toContain("◆");
   });
 
+  it("history: under each write, how its checks judged it", async () => {
+    const warned = await run(["history", "orders", "-p", "2026-01-03"]);
+    expect(warned.exitCode, warned.stderr).toBe(0);
+    expect(warned.outLines).toContain(
+      "    checks unique(order_id) failed (warn): 2 rows of 4 repeat the order_id of an earlier row; 2 passed",
+    );
+    const clean = await run(["history", "orders", "-p", "2026-01-01"]);
+    expect(clean.outLines).toContain("    checks 3 passed");
+  });
+
   it("verify: the stored partitions pass until a file is edited by hand; exit 1 on an error check, 0 on warnings alone", async () => {
     const clean = await run(["verify", "orders", "-w", "2026-01-01..2026-01-02"]);
     expect(clean.exitCode, clean.stderr).toBe(0);
