@@ -7,7 +7,7 @@ import type { Destination } from "../destination/index.js";
 import { ConfigError, DataNotFoundError, SchemaError, UnreadableDataError } from "../errors.js";
 import type { MultiValues, Partition } from "../partitioning/index.js";
 import { TableData, type Row } from "../representation/index.js";
-import { reconcileRows, type FieldSpec } from "../schema/index.js";
+import { mergeInferred, reconcileRows, type FieldSpec } from "../schema/index.js";
 import type { Project } from "./project.js";
 import { assetWindow, resolveScope } from "./scope.js";
 import { selectAssets } from "./select.js";
@@ -112,10 +112,11 @@ async function verifyIn(asset: Asset, destination: Destination, window: readonly
 
 /**
  * The schema each partition's write inferred, for an asset without a declared one: kept in the
- * partition's record, read once for every partition. A partition whose data was changed outside
- * interloper (its current record left out) takes its last write's from its history, else the
- * newest write's of the asset. Null when no record has one (written before records kept it, or
- * to a destination keeping none): the data is checked as it reads.
+ * partition's record, read once for every partition. A partition whose data was changed
+ * outside interloper (its current record left out) takes its last write's from its history,
+ * else the schemas of the asset's other writes merged (no wall clock decides between them).
+ * Null when no record has one (written before records kept it, or to a destination keeping
+ * none): the data is checked as it reads.
  */
 async function writtenSchemas(
   asset: Asset,
@@ -124,14 +125,16 @@ async function writtenSchemas(
   if (asset.schema !== null || !destination.materializations) return async () => null;
   const context = asset.ioContext(null);
   const current = await destination.materializations(context);
-  const newest = Object.values(current)
-    .filter((record) => record.schema !== undefined)
-    .sort((a, b) => (a.endedAt < b.endedAt ? 1 : a.endedAt > b.endedAt ? -1 : 0))[0];
+  // The asset's schema across its stored partitions, as a run merges them (integer beside number is number).
+  const merged = Object.values(current).reduce<readonly FieldSpec[] | null>(
+    (all, record) => mergeInferred(all, record.schema ?? null) ?? all,
+    null,
+  );
   return async (partition) => {
     const record = current[partition?.key ?? ""];
     if (record) return record.schema ?? null;
     const [last] = destination.materializationHistory ? await destination.materializationHistory(context, { partition, limit: 1 }) : [];
-    return last?.schema ?? newest?.schema ?? null;
+    return last?.schema ?? merged;
   };
 }
 
