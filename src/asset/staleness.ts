@@ -224,10 +224,14 @@ function keysReadNow(asset: Asset, upstream: Asset, edges: readonly Dependency[]
   return (key) => {
     let found = known.get(key);
     if (found === undefined) {
+      const own = declaredWindowOf(asset, key);
       try {
-        const own = asset.partitioning ? asset.partitioning.partition(key).window : null;
-        found = edges.some((edge) => edge.problem) ? null : new Set(edges.flatMap((edge) => upstreamKeys(upstream, edge, own, records)));
+        found =
+          own === undefined || edges.some((edge) => edge.problem)
+            ? null
+            : new Set(edges.flatMap((edge) => upstreamKeys(upstream, edge, own, records)));
       } catch (error) {
+        // An edge whose mapping cannot map this partition (a run of it would fail the same way).
         if (!(error instanceof PartitionError)) throw error;
         found = null;
       }
@@ -235,4 +239,18 @@ function keysReadNow(asset: Asset, upstream: Asset, edges: readonly Dependency[]
     }
     return found;
   };
+}
+
+/**
+ * The window of one of the asset's stored partitions (null for an unpartitioned asset), or
+ * undefined when its key is no partition of the asset now (a list value no longer declared).
+ */
+function declaredWindowOf(asset: Asset, key: string): PartitionWindow | null | undefined {
+  if (!asset.partitioning) return null;
+  try {
+    return asset.partitioning.partition(key).window;
+  } catch (error) {
+    if (!(error instanceof PartitionError)) throw error;
+    return undefined;
+  }
 }
