@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync, statSync, writeSync } from "node:fs";
-import { type FileHandle, open, readFile, stat, unlink } from "node:fs/promises";
+import { open, readFile, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "./atomic.js";
 import { addRead, entryLine, type LedgerEntry, type LedgerRead, parseLedger, parseLine } from "./ledger-lines.js";
@@ -88,14 +88,10 @@ export class Ledger {
   /**
    * The last entry of each folder, and how many lines the journal holds; empty when there is
    * none. The map is shared with later reads in this process (see `lastReads`): read it, never
-   * change it.
+   * change it. Read without the thread pool: a run looks up records before each upstream read
+   * (issue 41, item 10), the journal most often unchanged, and a round trip costs several reads.
    */
   async read(): Promise<LedgerRead> {
-    // Read without libuv's thread pool: a run looks up the records of each upstream partition it
-    // reads just before reading it (issue 41, item 10), and the journal has most often not changed
-    // since: four round trips through the pool (open, read, close) took several times the
-    // read of the partition itself, while these calls take microseconds (the parse of what is new
-    // blocks anyway).
     let fd: number;
     try {
       fd = openSync(this.path, "r");
@@ -114,8 +110,7 @@ export class Ledger {
       if (known && known.dev === dev && known.ino === ino && known.read <= size) {
         const read = readRangeSync(fd, known.read - known.seen.byteLength, size);
         if (read.subarray(0, known.seen.byteLength).equals(known.seen)) [from, bytes] = [known, read.subarray(known.seen.byteLength)];
-        // Nothing appended since (most lookups): the last read stands as it is.
-        if (from && bytes!.byteLength === 0) return known;
+        if (from && bytes!.byteLength === 0) return known; // nothing appended: the last read stands
       }
       const start = from ? from.read : 0;
       bytes ??= readRangeSync(fd, 0, size);
@@ -191,7 +186,7 @@ export class Ledger {
 async function upgradeOnce(ledger: Ledger): Promise<void> {
   if (checkedForUpgrade.has(ledger.path)) return;
   checkedForUpgrade.add(ledger.path);
-  const head = await readHead(ledger.path);
+  const head = readHead(ledger.path);
   const first = head.split("\n").find((line) => line !== "");
   if (first === undefined || !Array.isArray(parseLine(first)) || (parseLine(first) as unknown[]).length !== 3) return;
   const journal = await ledger.read();
@@ -201,13 +196,15 @@ async function upgradeOnce(ledger: Ledger): Promise<void> {
 const checkedForUpgrade = new Set<string>();
 
 /** The first few kilobytes of a file as text ("" when it cannot be read). */
-async function readHead(path: string): Promise<string> {
-  const handle = await open(path, "r").catch(() => null);
-  if (!handle) return "";
+function readHead(path: string): string {
+  let fd: number | null = null;
   try {
-    return (await readRange(handle, 0, 4096)).toString("utf8");
+    fd = openSync(path, "r");
+    return readRangeSync(fd, 0, 4096).toString("utf8");
+  } catch {
+    return "";
   } finally {
-    await handle.close();
+    if (fd !== null) closeSync(fd);
   }
 }
 
@@ -230,18 +227,6 @@ function readRangeSync(fd: number, start: number, end: number): Buffer {
     const read = readSync(fd, bytes, at, bytes.byteLength - at, start + at);
     if (read === 0) break;
     at += read;
-  }
-  return bytes.subarray(0, at);
-}
-
-/** The bytes of an open file from `start` to `end` (fewer when it is shorter by then). */
-async function readRange(handle: FileHandle, start: number, end: number): Promise<Buffer> {
-  const bytes = Buffer.alloc(end - start);
-  let at = 0;
-  while (at < bytes.byteLength) {
-    const { bytesRead } = await handle.read(bytes, at, bytes.byteLength - at, start + at);
-    if (bytesRead === 0) break;
-    at += bytesRead;
   }
   return bytes.subarray(0, at);
 }
