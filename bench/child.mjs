@@ -4,8 +4,9 @@
 import * as taskModule from "./lib/tasks.mjs";
 import * as stalenessTasks from "./lib/staleness.mjs";
 import * as multiTasks from "./lib/multi.mjs";
+import * as upstreamTasks from "./lib/upstream.mjs";
 
-const tasks = { ...taskModule, ...stalenessTasks, ...multiTasks };
+const tasks = { ...taskModule, ...stalenessTasks, ...multiTasks, ...upstreamTasks };
 
 const [task, json = "{}"] = process.argv.slice(2);
 const fn = tasks[task];

@@ -7,7 +7,7 @@
 //
 // Options:
 //   --runs <n>        runs per workload and baseline (default 3; the median is reported)
-//   --only <ids>      comma-separated workload ids (W1,W1-CHECKS,W2,...,C10Y,C100K-HOURLY,C3Y50,ST10Y,P2,W4-CSV,W4-FILE,W4-OS,W4-CSV-3650,W4-CSV-DEFAULT,W7-ARRAY,W7-UNIQUE,OS1,W1-NONDURABLE,W4-CSV-NONDURABLE ...)
+//   --only <ids>      comma-separated workload ids (W1,W1-CHECKS,W2,...,C10Y,C100K-HOURLY,C3Y50,ST10Y,UR1,P2,W4-CSV,W4-FILE,W4-OS,W4-CSV-3650,W4-CSV-DEFAULT,W7-ARRAY,W7-UNIQUE,OS1,W1-NONDURABLE,W4-CSV-NONDURABLE ...)
 //   --with <extras>   opt-in workloads: objectstore
 //   --smoke           tiny sizes, 1 run: checks the suite works, figures mean nothing
 //   --no-build        do not rebuild dist/ even when src/ is newer
@@ -406,6 +406,17 @@ const WORKLOADS = [
     base: { task: ["plainCoverage", { dir: dir("st10y") }] },
     baseWhat: "plain coverage of the same three assets (row counts only), same calls",
     target: { kind: "ratio", max: 2 },
+  },
+  {
+    id: "UR1",
+    name: "upstream-read-in-run",
+    what: "the 365 reads of a run of a daily asset (concurrency 1), each of its day of `orders` (10 rows a day, 3 years stored on CSV, written in an untimed setup) as a dependency: the lookup of the records of the day read (issue 41, item 10), then the read; summed",
+    setup: { task: ["writeUpstream", { dir: dir("ur1") }], fresh: dir("ur1") },
+    lib: { task: ["upstreamReadsInRun", { dir: dir("ur1"), report: "dependency" }] },
+    base: { task: ["upstreamReadsInRun", { dir: dir("ur1"), report: "plain" }] },
+    baseWhat: "the plain reads of the same days in the same run (`orders.read(day)` inside the asset's run()), summed",
+    target: { kind: "ratio", max: 8 },
+    cpu: true,
   },
   {
     id: "P2",

@@ -10,7 +10,7 @@ import { executeAsset, type ExecuteOptions } from "./execute.js";
 import { checkTags } from "./keys.js";
 import { assetHistory, type HistoryOptions } from "./asset-history.js";
 import { assetStaleness, type Staleness } from "./staleness.js";
-import { resolveWithinSource } from "./dependencies.js";
+import { resolveWithinSource, type Dependency } from "./dependencies.js";
 import type { Materialization } from "../destination/provenance/materialization.js";
 import { checkAgainstAsset, previousCounts, type Check } from "../check/index.js";
 
@@ -154,16 +154,19 @@ export class Asset {
 
   /**
    * The stored partitions (of a window, or all) that are out of date, each with why: an upstream
-   * partition it read was materialized again, one it should have read exists now but did not
-   * then, its codeVersion changed, or its destinations hold different writes. Upstream assets
-   * are looked for in this asset's source (a DAG's session looks in the DAG).
+   * partition it read was materialized again, one it reads now exists but was not read then, one
+   * it read is no longer read, its codeVersion changed, or its destinations hold different writes
+   * (see staleness.ts). Upstream assets are looked for in this asset's source (a DAG's session
+   * looks in the DAG).
    */
   staleness(window?: PartitionWindow | Partition | null): Promise<Staleness> {
     const checked = window ? assetWindowOf(this, window, true) : null;
-    // An upstream outside the source is not found here: it never makes a partition stale.
+    // An upstream outside the source is not found here: it never makes a partition stale, and
+    // the dependencies found are then not all the asset reads (one its records name may be it).
     const names = [...Object.keys(this.definition.requires), ...Object.keys(this.definition.optionalRequires)];
-    const upstream = names.map((name) => withinSource(this, name)).filter((found) => found !== undefined);
-    return assetStaleness(this, checked, upstream);
+    const dependencies = names.map((name) => withinSource(this, name));
+    const found = dependencies.filter((dependency) => dependency !== undefined);
+    return assetStaleness(this, checked, found, undefined, found.length === dependencies.length);
   }
 
   /** Rows per stored partition key, from the first destination. */
@@ -249,10 +252,11 @@ function checkRelations(relations: Relations | undefined, destinations: readonly
   }
 }
 
-/** The upstream asset of a dependency among the asset's source's assets, or undefined. */
-function withinSource(asset: Asset, name: string): Asset | undefined {
+/** A dependency resolved among the asset's source's assets, or undefined when its upstream is not found there. */
+function withinSource(asset: Asset, name: string): Dependency | undefined {
   try {
-    return resolveWithinSource(asset, name).asset;
+    const found = resolveWithinSource(asset, name);
+    return found.asset ? found : undefined;
   } catch (error) {
     if (error instanceof DependencyNotFoundError) return undefined;
     throw error;

@@ -58,7 +58,26 @@ function upstreamReads(read: UpstreamRecords, own: PartitionWindow | null): Upst
   const asset = read.upstream.qualifiedKey;
   const idOf = (key: string) => read.records[key]?.id ?? null;
   if (!read.upstream.partitioning) return [{ asset, partition: null, materialization: idOf("") }];
-  const scope = upstreamWindow(read.upstream.partitioning, own, read.dependency.mapping);
+  return upstreamKeys(read.upstream, read.dependency, own, read.records).map((key) => ({
+    asset,
+    partition: key,
+    materialization: idOf(key),
+  }));
+}
+
+/**
+ * The keys of the upstream partitions one partition (`own`: its window of one; null:
+ * unpartitioned) reads through a dependency ("" for an unpartitioned upstream), given the
+ * upstream's current records: what a write records it read, and what staleness expects it reads now.
+ */
+export function upstreamKeys(
+  upstream: Asset,
+  dependency: Pick<Dependency, "mapping">,
+  own: PartitionWindow | null,
+  records: Readonly<Record<string, Materialization>>,
+): readonly string[] {
+  if (!upstream.partitioning) return [""];
+  const scope = upstreamWindow(upstream.partitioning, own, dependency.mapping);
   // An unpartitioned asset reading a time-partitioned one reads what is stored: every record.
-  return (scope ? scope.keys : Object.keys(read.records)).map((key) => ({ asset, partition: key, materialization: idOf(key) }));
+  return scope ? scope.keys : Object.keys(records);
 }

@@ -160,6 +160,16 @@ describe("a stored partition is stale", () => {
     await session.close();
   });
 
+  it("states a reason once for an asset with two destinations holding the same write (issue 41.12)", async () => {
+    const session = await il.openProject(shop({ second: new Recording() }));
+    await session.materialize({ selection: "orders+", window: "2026-01-01..2026-01-02", concurrency: 1 });
+    await session.materialize({ selection: "orders", partition: "2026-01-02" });
+    expect(await session.staleness("revenue")).toEqual({
+      "2026-01-02": [expect.stringMatching(/^shop\.orders 2026-01-02 was materialized again at .* UTC$/)],
+    });
+    await session.close();
+  });
+
   it("when its destinations hold different writes; narrowed to a window", async () => {
     const session = await il.openProject(shop({ second: new Recording() }));
     await session.materialize({ selection: "orders+", window: "2026-01-01..2026-01-02", concurrency: 1 });
@@ -168,9 +178,99 @@ describe("a stored partition is stale", () => {
     await revenue.destinations[1]!.write(revenue.ioContext(new il.TimePartition("2026-01-02")), [{ day: "2026-01-02" }]);
     const stale = await session.staleness("revenue");
     expect(Object.keys(stale)).toEqual(["2026-01-02"]);
-    expect(stale["2026-01-02"]![0]).toMatch(/^copy holds another write \(run adhoc, .* UTC\) than main \(run [0-9a-f]{8}, .* UTC\)$/);
+    // The write made apart read nothing: the copy's record says so too, once, naming the copy.
+    expect(stale["2026-01-02"]).toEqual([
+      "in copy: shop.orders is read now but was not when this was built",
+      expect.stringMatching(/^copy holds another write \(run adhoc, .* UTC\) than main \(run [0-9a-f]{8}, .* UTC\)$/),
+    ]);
     expect(await session.staleness("revenue", "2026-01-01")).toEqual({});
     await session.close();
+  });
+});
+
+/**
+ * Day x region assets (`s`, and `s_renamed` and `other` to read instead or besides), and `t`
+ * reading every region of them for its day; `regions` are the values declared (added or removed
+ * between two projects over the same memory store), `rollupReads` what `t` reads.
+ */
+function regional(regions: readonly string[], rollupReads: Record<string, string> = { s: "s" }) {
+  const multi = () =>
+    new il.MultiPartitionConfig({
+      date: new il.TimePartitionConfig({ column: "date", start: "2026-01-01" }),
+      region: new il.ListPartitionConfig({ column: "region", values: [...regions] }),
+    });
+  const daily = (key: string) => il.asset({ key, partitioning: multi(), run: (ctx) => [{ ...(ctx.partition as il.MultiPartition).keys }] });
+  const t = il.asset({
+    key: "t",
+    partitioning: new il.TimePartitionConfig({ column: "date", start: "2026-01-01" }),
+    requires: rollupReads,
+    run: (ctx, deps) => [{ date: ctx.partition!.key, rows: Object.values(deps).flat().length }],
+  });
+  const assets = [daily("s"), daily("s_renamed"), daily("other"), t];
+  return il.defineConfig({
+    sources: [il.source({ key: "shop", assets })({ destinations: new il.MemoryDestination() })],
+  });
+}
+
+describe("a list value added or removed, an upstream added or renamed (issues 41.3, 41.20)", () => {
+  it("a value declared and materialized makes the rollup across that dimension stale, and only the days it has", async () => {
+    const before = await il.openProject(regional(["eu", "us"]));
+    await before.materialize({ selection: "s+", window: "2026-01-01..2026-01-02", concurrency: 1 });
+    expect(await before.staleness("t")).toEqual({});
+    await before.close();
+    const after = await il.openProject(regional(["eu", "us", "apac"]));
+    // Declared but not materialized: nothing more to read yet.
+    expect(await after.staleness("t")).toEqual({});
+    await after.materialize({ selection: "s", partition: "2026-01-02|apac" });
+    expect(await after.staleness("t")).toEqual({
+      "2026-01-02": ["shop.s 2026-01-02|apac exists now but was not read when this was built"],
+    });
+    const [coverage] = await after.coverage("t");
+    expect(coverage!.staleRanges).toEqual(["2026-01-02"]);
+    const plan = await after.plan({ selection: "t", stale: true });
+    expect(plan.partitions).toEqual(["2026-01-02"]);
+    await after.materialize({ selection: "t", stale: true });
+    expect(await after.staleness("t")).toEqual({});
+    await after.close();
+  });
+
+  it("a value removed makes what read it stale; one that was never stored does not", async () => {
+    const before = await il.openProject(regional(["eu", "us", "apac"]));
+    await before.materialize({ selection: "s", window: "2026-01-01..2026-01-02", values: { region: ["eu", "us"] } });
+    await before.materialize({ selection: "s", partition: "2026-01-02|apac" });
+    await before.materialize({ selection: "t", window: "2026-01-01..2026-01-02" });
+    await before.close();
+    const after = await il.openProject(regional(["eu", "us"]));
+    expect(await after.staleness("t")).toEqual({
+      "2026-01-02": ["shop.s 2026-01-02|apac was read when this was built and is no longer read"],
+    });
+    const plan = await after.plan({ selection: "t", stale: true });
+    expect(plan.partitions).toEqual(["2026-01-02"]);
+    await after.close();
+  });
+
+  it("an upstream added or renamed makes its readers stale, once it has records; one no longer read too", async () => {
+    const before = await il.openProject(regional(["eu"]));
+    await before.materialize({ selection: "s+", partition: "2026-01-01" });
+    await before.close();
+    const added = await il.openProject(regional(["eu"], { s: "s", other: "other" }));
+    expect(await added.staleness("t")).toEqual({});
+    await added.materialize({ selection: "other", window: "2026-01-01" });
+    expect(await added.staleness("t")).toEqual({ "2026-01-01": ["shop.other is read now but was not when this was built"] });
+    await added.close();
+    const renamed = await il.openProject(regional(["eu"], { s: "s_renamed" }));
+    await renamed.materialize({ selection: "s_renamed", window: "2026-01-01" });
+    expect(await renamed.staleness("t")).toEqual({
+      "2026-01-01": [
+        "shop.s_renamed is read now but was not when this was built",
+        "shop.s was read when this was built and is no longer read",
+      ],
+    });
+    // The same through the asset alone (its source), and through coverage and --stale.
+    expect(await renamed.project.dag.find("t")!.staleness()).toEqual(await renamed.staleness("t"));
+    expect((await renamed.coverage("t"))[0]!.stale).toBe(1);
+    expect((await renamed.plan({ selection: "t", stale: true })).partitions).toEqual(["2026-01-01"]);
+    await renamed.close();
   });
 });
 
@@ -211,15 +311,16 @@ describe("never stale", () => {
       interloperVersion: "0",
       upstream: [{ asset: "up", partition: "k", materialization: "u1" }],
     };
-    expect(staleness({ own: [{ destination: "d", records: {} }], upstream: new Map(), codeVersion: null })).toEqual({});
-    expect(staleness({ own: [{ destination: "d", records: { k: record } }], upstream: new Map(), codeVersion: null })).toEqual({});
-    expect(staleness({ own: [{ destination: "d", records: { k: record } }], upstream: new Map([["up", {}]]), codeVersion: null })).toEqual(
-      {},
-    );
-    const again = { ...record, id: "u2", asset: "up", upstream: [] };
+    const up = (records: il.Materialization[] | Record<string, il.Materialization>) =>
+      new Map([["up", { records: records as Record<string, il.Materialization>, keysRead: () => new Set(["k"]) }]]);
+    expect(staleness({ own: [{ destination: "d", records: {} }], upstream: up({}), codeVersion: null })).toEqual({});
+    // An upstream that keeps no records (none now), or one that could not be looked for.
+    expect(staleness({ own: [{ destination: "d", records: { k: record } }], upstream: up({}), codeVersion: null })).toEqual({});
     expect(
-      staleness({ own: [{ destination: "d", records: { k: record } }], upstream: new Map([["up", { k: again }]]), codeVersion: null }),
-    ).toEqual({
+      staleness({ own: [{ destination: "d", records: { k: record } }], upstream: new Map(), complete: false, codeVersion: null }),
+    ).toEqual({});
+    const again = { ...record, id: "u2", asset: "up", upstream: [] };
+    expect(staleness({ own: [{ destination: "d", records: { k: record } }], upstream: up({ k: again }), codeVersion: null })).toEqual({
       k: ["up k was materialized again at 2026-01-02 00:00:01 UTC"],
     });
   });

@@ -10,7 +10,7 @@ import { checkValues, valuesFor as valuesOf } from "../multi-scope.js";
 import { coverageByCombination } from "./combinations.js";
 import { computeCoverage, type Coverage } from "./compute.js";
 import { destinationCounts, type DestinationCounts } from "./destinations.js";
-import { canBeStale, graphStaleness, markStale } from "./stale.js";
+import { graphStaleness, markStale } from "./stale.js";
 import { RecordCache } from "../../asset/staleness.js";
 import { canWarn, failedWarnings, markWarnings } from "./warnings.js";
 
@@ -81,7 +81,7 @@ async function coverageFromCounts(
   records: RecordCache,
 ): Promise<Coverage> {
   const window = options.window !== undefined ? assetWindow(asset, options.window, options.values) : null;
-  const stale = graph && canBeStale(asset, graph) ? await graphStaleness(asset, graph, window, records) : null;
+  const stale = graph ? await graphStaleness(asset, graph, window, records) : null;
   const { window: _w, values, byCombination: _b, ...rest } = options;
   // With its graph, an asset that declares no start is expected from its upstreams' first period.
   const start = graph ? (effectiveStart(graph, asset)?.start ?? null) : null;

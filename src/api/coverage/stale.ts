@@ -1,7 +1,6 @@
 // Coverage with staleness: stored partitions out of date are marked with why, counted and
-// given as ranges. Only an asset that can be stale is asked (one with upstream assets, a
-// codeVersion or several destinations, in a destination that keeps records): for the others
-// coverage reads no records at all.
+// given as ranges. Every asset is asked (a record can be stale against an asset that now has no
+// upstream or no codeVersion); one whose destinations keep no records reads none.
 import type { Asset } from "../../asset/asset.js";
 import type { AssetGraph } from "../../asset/dependencies.js";
 import { assetStaleness, type RecordCache, type Staleness } from "../../asset/staleness.js";
@@ -9,16 +8,13 @@ import type { PartitionWindow } from "../../partitioning/index.js";
 import type { Coverage, PartitionCoverage } from "./compute.js";
 import { ranges } from "./statistics.js";
 
-/** Whether any partition of the asset could be stale, given where it is stored and what it reads. */
-export function canBeStale(asset: Asset, graph: AssetGraph): boolean {
-  if (!asset.destinations.some((destination) => destination.materializations)) return false;
-  return asset.definition.codeVersion !== null || asset.destinations.length > 1 || graph.dependencies(asset).some((d) => d.asset);
-}
-
-/** The asset's stale partitions over a window (all when null), its upstreams found in the graph. */
+/**
+ * The asset's stale partitions over a window (all when null), its dependencies found in the
+ * graph: the one computation coverage, `--fail-on-stale`, `materialize --stale` and
+ * `session.staleness` share.
+ */
 export function graphStaleness(asset: Asset, graph: AssetGraph, window: PartitionWindow | null, cache: RecordCache): Promise<Staleness> {
-  const upstream = graph.dependencies(asset).flatMap((d) => (d.asset ? [d.asset] : []));
-  return assetStaleness(asset, window, upstream, cache);
+  return assetStaleness(asset, window, graph.dependencies(asset), cache);
 }
 
 /** The coverage with its stored partitions that are out of date marked, counted and put in ranges. */

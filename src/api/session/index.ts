@@ -9,7 +9,8 @@ import { RunContext } from "../../runner/context.js";
 import type { EventHandler } from "../../runner/events.js";
 import type { Asset } from "../../asset/asset.js";
 import type { HistoryOptions } from "../../asset/asset-history.js";
-import { assetStaleness, type Staleness } from "../../asset/staleness.js";
+import { RecordCache, type Staleness } from "../../asset/staleness.js";
+import { graphStaleness } from "../coverage/stale.js";
 import { assetWindow } from "../scope.js";
 import type { Materialization } from "../../destination/provenance/materialization.js";
 import { coverage, type Coverage } from "../coverage/index.js";
@@ -226,8 +227,7 @@ export class Session {
     const found = this.assetOf(asset);
     const given = typeof window === "string" ? assetWindow(found, window) : (window ?? null);
     const scope = given && found.partitioning ? found.partitioning.check(given, found.qualifiedKey, true) : null;
-    const upstream = this.project.dag.dependencies(found).flatMap((d) => (d.asset ? [d.asset] : []));
-    return assetStaleness(found, scope, upstream);
+    return graphStaleness(found, this.project.dag, scope, new RecordCache());
   }
 
   /** Whether a run or backfill of this session is under way. */

@@ -1,5 +1,5 @@
-import { closeSync, fstatSync, openSync, statSync, writeSync } from "node:fs";
-import { type FileHandle, open, readFile, stat, unlink } from "node:fs/promises";
+import { closeSync, fstatSync, openSync, readSync, statSync, writeSync } from "node:fs";
+import { open, readFile, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "./atomic.js";
 import { addRead, entryLine, type LedgerEntry, type LedgerRead, parseLedger, parseLine } from "./ledger-lines.js";
@@ -88,18 +88,19 @@ export class Ledger {
   /**
    * The last entry of each folder, and how many lines the journal holds; empty when there is
    * none. The map is shared with later reads in this process (see `lastReads`): read it, never
-   * change it.
+   * change it. Read without the thread pool: a run looks up records before each upstream read
+   * (issue 41, item 10), the journal most often unchanged, and a round trip costs several reads.
    */
   async read(): Promise<LedgerRead> {
-    let handle: FileHandle;
+    let fd: number;
     try {
-      handle = await open(this.path, "r");
+      fd = openSync(this.path, "r");
     } catch {
       lastReads.delete(this.path);
       return { entries: new Map(), earlier: new Map(), lines: 0, legacy: 0 };
     }
     try {
-      const { dev, ino, size } = fstatSync(handle.fd);
+      const { dev, ino, size } = fstatSync(fd);
       const known = lastReads.get(this.path);
       // The same file, only appended to since (a compaction renames a new file in, and the bytes
       // last read are still there, so it was not rewritten in place): only the new lines are
@@ -107,11 +108,12 @@ export class Ledger {
       let from: KnownRead | null = null;
       let bytes: Buffer | null = null;
       if (known && known.dev === dev && known.ino === ino && known.read <= size) {
-        const read = await readRange(handle, known.read - known.seen.byteLength, size);
+        const read = readRangeSync(fd, known.read - known.seen.byteLength, size);
         if (read.subarray(0, known.seen.byteLength).equals(known.seen)) [from, bytes] = [known, read.subarray(known.seen.byteLength)];
+        if (from && bytes!.byteLength === 0) return known; // nothing appended: the last read stands
       }
       const start = from ? from.read : 0;
-      bytes ??= await readRange(handle, 0, size);
+      bytes ??= readRangeSync(fd, 0, size);
       // Only whole lines: a line being appended may be seen in part (see compactIfWorthIt); it
       // is read again, whole, next time.
       const whole = bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1);
@@ -130,7 +132,7 @@ export class Ledger {
       lastReads.delete(this.path);
       return { entries: new Map(), earlier: new Map(), lines: 0, legacy: 0 };
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   }
 
@@ -184,7 +186,7 @@ export class Ledger {
 async function upgradeOnce(ledger: Ledger): Promise<void> {
   if (checkedForUpgrade.has(ledger.path)) return;
   checkedForUpgrade.add(ledger.path);
-  const head = await readHead(ledger.path);
+  const head = readHead(ledger.path);
   const first = head.split("\n").find((line) => line !== "");
   if (first === undefined || !Array.isArray(parseLine(first)) || (parseLine(first) as unknown[]).length !== 3) return;
   const journal = await ledger.read();
@@ -194,13 +196,15 @@ async function upgradeOnce(ledger: Ledger): Promise<void> {
 const checkedForUpgrade = new Set<string>();
 
 /** The first few kilobytes of a file as text ("" when it cannot be read). */
-async function readHead(path: string): Promise<string> {
-  const handle = await open(path, "r").catch(() => null);
-  if (!handle) return "";
+function readHead(path: string): string {
+  let fd: number | null = null;
   try {
-    return (await readRange(handle, 0, 4096)).toString("utf8");
+    fd = openSync(path, "r");
+    return readRangeSync(fd, 0, 4096).toString("utf8");
+  } catch {
+    return "";
   } finally {
-    await handle.close();
+    if (fd !== null) closeSync(fd);
   }
 }
 
@@ -215,14 +219,14 @@ interface KnownRead extends LedgerRead {
 /** How many of the bytes last read are compared before reading only what follows them. */
 const SEEN_BYTES = 256;
 
-/** The bytes of an open file from `start` to `end` (fewer when it is shorter by then). */
-async function readRange(handle: FileHandle, start: number, end: number): Promise<Buffer> {
+/** The bytes of a file open as `fd` from `start` to `end` (fewer when it is shorter by then). */
+function readRangeSync(fd: number, start: number, end: number): Buffer {
   const bytes = Buffer.alloc(end - start);
   let at = 0;
   while (at < bytes.byteLength) {
-    const { bytesRead } = await handle.read(bytes, at, bytes.byteLength - at, start + at);
-    if (bytesRead === 0) break;
-    at += bytesRead;
+    const read = readSync(fd, bytes, at, bytes.byteLength - at, start + at);
+    if (read === 0) break;
+    at += read;
   }
   return bytes.subarray(0, at);
 }

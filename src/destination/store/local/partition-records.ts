@@ -4,6 +4,7 @@
 import { sep } from "node:path";
 import type { HistoryQuery } from "../../destination.js";
 import type { IOContext } from "../../io-context.js";
+import type { PartitionWindow } from "../../../partitioning/index.js";
 import type { Materialization } from "../../provenance/materialization.js";
 import { partitionFolders } from "./folder-partitions.js";
 import { Ledger } from "./ledger.js";
@@ -19,7 +20,7 @@ type KeyedFile = RecordedFile & { readonly key: string };
  * warning naming the ledgers holding such records.
  */
 export async function partitionMaterializations(files: PartitionFiles, context: IOContext): Promise<Record<string, Materialization>> {
-  const wanted = await storedFiles(files, context, context.window?.keys);
+  const wanted = await storedFiles(files, context, context.window);
   const found = await files.local.materializations(wanted);
   warnDamaged(context, files, found.damaged);
   const records: Record<string, Materialization> = Object.create(null);
@@ -42,12 +43,24 @@ export async function partitionHistory(files: PartitionFiles, context: IOContext
 }
 
 /**
- * The files of the partition folders of the table (those of `keys` only, when given), from one
- * listing (a level per dimension of a multi partitioning): a window of ten years of days costs a listing, not 3,650 paths made and checked; the
- * one file of an unpartitioned asset.
+ * Up to this many partitions, a window's files are named directly (each then stat'ed, as a listed
+ * one is) instead of found by listing the table: a run reads an upstream partition or a few at a
+ * time, and a listing costs a readdir of every partition folder, which made each upstream read
+ * of a run cost several plain reads (issue 41, item 10).
  */
-async function storedFiles(files: PartitionFiles, context: IOContext, keys: readonly string[] | undefined): Promise<KeyedFile[]> {
+const NAMED_AT_MOST = 256;
+
+/**
+ * The files of the partition folders of the table (those of `window` only, when given), from one
+ * listing (a level per dimension of a multi partitioning): a window of ten years of days costs a
+ * listing, not 3,650 paths made and checked; a window of a few partitions, their paths; the one
+ * file of an unpartitioned asset.
+ */
+async function storedFiles(files: PartitionFiles, context: IOContext, window: PartitionWindow | null | undefined): Promise<KeyedFile[]> {
   if (!context.asset.partitioning) return [{ key: "", ...files.placeOf(context, null) }];
+  const keys = window?.keys;
+  if (window && keys!.length <= NAMED_AT_MOST)
+    return window.partitions.map((partition) => ({ key: partition.key, ...files.placeOf(context, partition) }));
   const wanted = keys ? new Set(keys) : null;
   const table = files.tableDir(context);
   const folders = (await partitionFolders(table, files.layout(context))) ?? [];
