@@ -25,6 +25,7 @@ import { RunTracker } from "../reporters/tracker.js";
 import { describeDryRun, dryRunLines } from "./dry-run.js";
 import { planOnCommandLine, skippedLines } from "./skipped.js";
 import { checkYes, confirmAndDrop, dryRunDropLines, type FullRefreshFlags } from "./full-refresh.js";
+import { assetsRead, driverProblems } from "./drivers.js";
 import { checkQueueOnlyFlags, enqueueCommand, type EnqueueFlags } from "./enqueue.js";
 import { queueUrl, type QueueFlags } from "./queue-flags.js";
 import { planOptions, rangeEnd, rangeEndNeedsMissing, refuseNotBegun, type SelectionFlags } from "./selection.js";
@@ -86,6 +87,12 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   }
   const queue = queueUrl(flags);
   if (queue !== undefined) return enqueueCommand(queue, session.project, plan, flags);
+  // A driver missing here would fail every partition of the run one by one: refused at once.
+  const missingDrivers = await driverProblems(assetsRead(session.project.dag, plan.assets));
+  if (missingDrivers.length > 0) {
+    for (const line of missingDrivers) err(`interloper: ${line}`);
+    return 2;
+  }
   if (refresh) {
     const stop = await confirmAndDrop(session, refresh, plan, flags, scope);
     if (stop !== null) return stop;

@@ -262,6 +262,11 @@ export abstract class ObjectStoreDestination extends Destination {
     );
   }
 
+  /** The packages of the format (hyparquet and hyparquet-writer for Parquet); a backend adds its SDK's. */
+  override async loadDrivers(): Promise<void> {
+    await this.fileFormat().loadPackages?.();
+  }
+
   /** The format object `format` names. */
   protected fileFormat(): FileFormat {
     return typeof this.format === "object" && this.format !== null ? this.format : formatFor(this.format, this.displayName);
