@@ -13,6 +13,7 @@ import { assetStaleness, type Staleness } from "../../asset/staleness.js";
 import { assetWindow } from "../scope.js";
 import type { Materialization } from "../../destination/provenance/materialization.js";
 import { coverage, type Coverage } from "../coverage/index.js";
+import { planCopy, runCopy, type CopiedPartition, type CopyPlan } from "../copy.js";
 import { lastWritten, partitionDetails, type PartitionInDestination } from "../coverage/partition-details.js";
 import { describeAssets, type AssetDescription } from "../describe.js";
 import { dropPlannedAssets, fullRefreshTargets, type FullRefreshTarget } from "../full-refresh.js";
@@ -28,6 +29,7 @@ import {
   coverageOptions,
   readScope,
   resolvePlanOptions,
+  selectedPlanOptions,
   selectionOf,
   type SessionCoverageOptions,
   type SessionMaterializeOptions,
@@ -45,6 +47,7 @@ export type {
 } from "./options.js";
 export * from "./surface.js";
 export type { RefreshScope } from "../refresh-scope.js";
+export type { CopiedPartition, CopyPlan, PartitionCopy, UncopiedPartition } from "../copy.js";
 
 /** Where `openProject` looks for a config file (none given) and what its destinations resolve against. */
 export interface OpenProjectOptions {
@@ -114,6 +117,23 @@ export class Session {
     if (options.plan && plan.assets.some((asset) => !this.project.dag.assets.includes(asset)))
       throw new InterloperError("the plan was made for another project: make it with this session's plan()");
     return runPlan(this.project, plan, options, this.runtime);
+  }
+
+  /**
+   * What a copy from the destination keyed `from` fills (`materialize --missing --from`): the
+   * partitions another destination lacks and `from` holds with its record, as `missing` finds
+   * them (its options in `options.missing`), and those it cannot copy, with why.
+   */
+  async copyPlan(from: string, options: SessionPlanOptions = {}): Promise<CopyPlan> {
+    this.open();
+    const missing = typeof options.missing === "object" ? options.missing : {};
+    return planCopy(this.project, selectedPlanOptions(options), missing, from);
+  }
+
+  /** Copies a copy plan's partitions, each with its record in the source kept as it is: nothing runs, nothing becomes stale. */
+  async copy(plan: CopyPlan, onCopied?: (copied: CopiedPartition) => void): Promise<CopiedPartition[]> {
+    this.open();
+    return runCopy(this.project, plan, onCopied);
   }
 
   /**

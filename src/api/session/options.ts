@@ -75,17 +75,23 @@ function isList(selection: SessionSelection): selection is readonly string[] {
  */
 export async function resolvePlanOptions(project: Project, options: SessionPlanOptions): Promise<PlanOptions & Pick<Plan, "staleReasons">> {
   checkStaleOptions(options);
-  const { selection, missing, stale, ...rest } = options;
-  if (selection !== undefined && (rest.assets !== undefined || rest.exclude !== undefined))
-    throw new ConfigError((o) => `${o("selection")} names the assets: leave out ${o(rest.assets !== undefined ? "assets" : "exclude")}`);
-  const { select, exclude } = selectionOf(selection);
-  const plan: PlanOptions = selection === undefined ? rest : { ...rest, assets: select, ...(exclude.length ? { exclude } : {}) };
+  const { missing, stale } = options;
+  const plan = selectedPlanOptions(options);
   if (stale) {
     const found = await stalePlanOptions(project, plan);
     return { ...found.options, staleReasons: found.reasons };
   }
   if (!missing) return plan;
   return missingPlanOptions(project, plan, missing === true ? {} : missing);
+}
+
+/** The plan options alone, the selection given as `assets` and `exclude`. */
+export function selectedPlanOptions(options: SessionPlanOptions): PlanOptions {
+  const { selection, missing: _missing, stale: _stale, ...rest } = options;
+  if (selection !== undefined && (rest.assets !== undefined || rest.exclude !== undefined))
+    throw new ConfigError((o) => `${o("selection")} names the assets: leave out ${o(rest.assets !== undefined ? "assets" : "exclude")}`);
+  const { select, exclude } = selectionOf(selection);
+  return selection === undefined ? rest : { ...rest, assets: select, ...(exclude.length ? { exclude } : {}) };
 }
 
 /** What `session.read` was given for its window, as `readAsset`'s options. */

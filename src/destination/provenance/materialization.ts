@@ -58,6 +58,12 @@ export interface ProvenanceDraft {
   upstream(partition: string | null): readonly UpstreamRead[];
   /** The verdicts of the asset's checks on a partition's data; undefined when none ran. */
   checks?(partition: string | null): readonly CheckResult[] | undefined;
+  /**
+   * Set by a copy from another destination (`materialize --missing --from`): the record the
+   * partition was written with there, which the copy keeps as it is (same id, run and upstream
+   * reads), so that nothing that read it becomes stale.
+   */
+  kept?(partition: string | null): Materialization | undefined;
 }
 
 /** A new record for a partition write ending now. */
@@ -67,6 +73,8 @@ export function newMaterialization(
   partition: string | null,
   rows: number | null,
 ): Materialization {
+  const kept = draft.kept?.(partition);
+  if (kept) return kept;
   const checks = draft.checks?.(partition);
   return {
     id: randomUUID(),
