@@ -29,6 +29,7 @@ import {
   coverageOptions,
   readScope,
   resolvePlanOptions,
+  scopeText,
   selectedPlanOptions,
   selectionOf,
   type SessionCoverageOptions,
@@ -36,6 +37,7 @@ import {
   type SessionPlanOptions,
   type SessionReadOptions,
   type SessionSelection,
+  type WithScopeObjects,
 } from "./options.js";
 
 export type {
@@ -44,6 +46,7 @@ export type {
   SessionPlanOptions,
   SessionReadOptions,
   SessionSelection,
+  WithScopeObjects,
 } from "./options.js";
 export * from "./surface.js";
 export type { RefreshScope } from "../refresh-scope.js";
@@ -161,9 +164,9 @@ export class Session {
    * Runs the checks of each asset a selection names (every one when none is) over its stored
    * partitions in a window, or one partition, or all stored; writes nothing. Upstream first.
    */
-  async verify(selection?: SessionSelection, options: VerifyOptions = {}): Promise<AssetVerification[]> {
+  async verify(selection?: SessionSelection, options: WithScopeObjects<VerifyOptions> = {}): Promise<AssetVerification[]> {
     this.open();
-    return verifyAssets(this.project, selectionOf(selection), options);
+    return verifyAssets(this.project, selectionOf(selection), scopeText<VerifyOptions>(options));
   }
 
   /** How each asset a selection names (every one when none is) is set up, upstream first; as `interloper list` shows it. */
