@@ -67,7 +67,7 @@ export interface SessionMaterializeOptions extends SessionPlanOptions, PlanExecu
  * `materialize` names them (one of `partition`, `window`, `lookback`; `offset` and `tz` with
  * `lookback`), read by the selected assets' partitionings.
  */
-export interface SessionCoverageOptions extends WithScopeObjects<CoverageOptions & Omit<ScopeOptions, "window" | "now">> {}
+export type SessionCoverageOptions = WithScopeObjects<CoverageOptions & Omit<ScopeOptions, "window" | "now">>;
 
 /** Options of `session.read`, besides the partition or window. */
 export interface SessionReadOptions extends WithScopeObjects<ScopeOptions> {
