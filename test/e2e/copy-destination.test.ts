@@ -26,6 +26,7 @@ const day = () => new il.TimePartitionConfig({ column: "date", start: "2026-01-0
 
 const orders = il.asset({
   key: "orders",
+  codeVersion: "2",
   partitioning: day(),
   schema: z.object({ date: z.iso.date(), order_id: z.number().int(), amount: z.number() }),
   run(ctx) {
@@ -121,6 +122,17 @@ describe("materialize --missing --from: filling a destination added to the proje
     const again = await run(["materialize", "--missing", "--from", "warehouse", "-w", WINDOW]);
     expect(again.exitCode, again.stderr).toBe(0);
     expect(again.errLines).toEqual(["Nothing to do: no partition is missing."]);
+  });
+
+  it("list shows each asset's codeVersion, which the records keep (issue 41.12)", async () => {
+    const list = await run(["list"]);
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(list.outLines.filter((line) => line.startsWith("  code version"))).toEqual(["  code version  2"]);
+    const json = JSON.parse((await run(["list", "--json"])).stdout) as Array<{ key: string; codeVersion: string | null }>;
+    expect(json.map((a) => [a.key, a.codeVersion])).toEqual([
+      ["shop.orders", "2"],
+      ["shop.revenue", null],
+    ]);
   });
 
   it("a partition the source lacks too is named and left (exit 1); the rest is copied", async () => {
