@@ -76,6 +76,10 @@ it("check reports a missing pg-copy-streams with the install command, exit 2; wi
   const materialize = await run(dir, ["materialize"], ["pg-copy-streams"]);
   expect(materialize.exitCode, materialize.stderr).toBe(2);
   expect(materialize.stderr.split("\n")[0]).toBe(`interloper: ${hidden.stderr.split("\n")[0]}`);
+  // So does a queue worker, before it connects to its queue (there is none here either).
+  const worker = await run(dir, ["worker", "--queue", "postgres://nobody@127.0.0.1:1/none"], ["pg-copy-streams"]);
+  expect(worker.exitCode, worker.stderr).toBe(2);
+  expect(worker.stderr.split("\n")[0]).toBe(`interloper: ${hidden.stderr.split("\n")[0]}`);
 }, 60_000);
 
 it.each(["hyparquet", "hyparquet-writer"])(
