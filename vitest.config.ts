@@ -38,6 +38,7 @@ export const bucketClients = [
   "test/object-store/gcs.test.ts",
   "test/object-store/s3-contract.test.ts",
   "test/object-store/s3-drop.test.ts",
+  "test/object-store/s3-node-warning.test.ts", // the SDK's Node version warning, in a child process
   "test/object-store/s3.test.ts",
 ];
 const onceUnit = [...zoneFree, ...bucketClients];

@@ -24,6 +24,8 @@ export interface AssetDescription {
   readonly schema: ReadonlyArray<{ readonly name: string; readonly type: string; readonly nullable: boolean }> | null;
   /** Its checks, one line each: `unique(order_id)`, `range(amount, min 0) warn`. */
   readonly checks: readonly string[];
+  /** The `codeVersion` its writes are recorded with (a change makes them stale); null when it declares none. */
+  readonly codeVersion: string | null;
 }
 
 /** Describes every asset of a DAG, upstream first. */
@@ -55,5 +57,6 @@ function describeAsset(dag: DAG, asset: Asset): AssetDescription {
     problems: dag.problems(asset),
     schema: asset.schema ? asset.schema.map((f) => ({ name: f.name, type: f.type, nullable: f.nullable })) : null,
     checks: asset.checks.map(describeCheck),
+    codeVersion: asset.definition.codeVersion,
   };
 }

@@ -9,7 +9,7 @@ import {
   TimePartitionWindow,
   type PartitionWindow,
 } from "../partitioning/index.js";
-import { assetCoverage, checkRangeEnd, type CoverageOptions } from "./coverage/index.js";
+import { assetCoverage, checkRangeEnd, type Coverage, type CoverageOptions } from "./coverage/index.js";
 import type { Asset } from "../asset/asset.js";
 import type { Project } from "./project.js";
 import { both, MATERIALIZABLE, partitioned, selectAssets } from "./select.js";
@@ -31,13 +31,22 @@ export interface MissingOptions {
   readonly timeZone?: string;
 }
 
+/** The coverage `--missing` reads: of each selected partitioned asset, over its own part of the scope. */
+export interface MissingCoverage {
+  /** The selected assets, materializable and partitioned. */
+  readonly assets: readonly Asset[];
+  /** The window given (or made by a lookback), or null for each asset's whole expected range. */
+  readonly scoped: PartitionWindow | null;
+  /** The assets the scope gives partitions to, and the coverage of each, in the same order. */
+  readonly covered: readonly Asset[];
+  readonly coverages: readonly Coverage[];
+}
+
 /**
- * Plan options that run only the partitions coverage reports missing or unreadable (and empty, if asked) for
- * any selected partitioned asset, within the given window or else the whole expected range,
- * which ends before the current period unless told otherwise. `only` is empty when nothing is
- * missing.
+ * The coverage of the selected partitioned assets within the given window or else the whole
+ * expected range, which ends before the current period unless told otherwise.
  */
-export async function missingPlanOptions(project: Project, options: PlanOptions, missing: MissingOptions = {}): Promise<PlanOptions> {
+export async function missingCoverage(project: Project, options: PlanOptions, missing: MissingOptions = {}): Promise<MissingCoverage> {
   const assets = selectAssets(project.dag, {
     select: options.assets ?? [],
     exclude: options.exclude ?? [],
@@ -56,9 +65,27 @@ export async function missingPlanOptions(project: Project, options: PlanOptions,
     ...(missing.includeCurrent ? { includeCurrent: true } : {}),
     ...(missing.timeZone !== undefined ? { timeZone: missing.timeZone } : {}),
   };
-  // A window of time is read by each asset as the periods of its own that lie wholly inside it
-  // (as the staged plan runs them); a list asset, which such a window does not name, is left
-  // to the plan, which skips it with a line.
+  const own = ownCoverageOptions(assets, scoped, coverageOptions, options);
+  const covered = [...own.keys()];
+  // Settle every count before failing, so nothing is still running when the command reports.
+  const settled = await Promise.allSettled(covered.map((asset) => assetCoverage(asset, own.get(asset)!, project.dag)));
+  const failure = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failure) throw failure.reason;
+  const coverages = settled.map((r) => (r as PromiseFulfilledResult<Coverage>).value);
+  return { assets, scoped, covered, coverages };
+}
+
+/**
+ * A window of time is read by each asset as the periods of its own that lie wholly inside it
+ * (as the staged plan runs them); a list asset, which such a window does not name, is left to
+ * the plan, which skips it with a line.
+ */
+function ownCoverageOptions(
+  assets: readonly Asset[],
+  scoped: PartitionWindow | null,
+  coverageOptions: CoverageOptions,
+  options: PlanOptions,
+): Map<Asset, CoverageOptions> {
   const own = new Map<Asset, CoverageOptions>();
   for (const asset of assets) {
     const config = asset.partitioning;
@@ -72,12 +99,15 @@ export async function missingPlanOptions(project: Project, options: PlanOptions,
       if (within) own.set(asset, { ...coverageOptions, window: String(config.over(within, valuesFor(config, options.values))) });
     }
   }
-  const covered = [...own.keys()];
-  // Settle every count before failing, so nothing is still running when the command reports.
-  const settled = await Promise.allSettled(covered.map((asset) => assetCoverage(asset, own.get(asset)!, project.dag)));
-  const failure = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
-  if (failure) throw failure.reason;
-  const coverages = settled.map((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof assetCoverage>>>).value);
+  return own;
+}
+
+/**
+ * Plan options that run only the partitions coverage reports missing or unreadable (and empty, if asked) for
+ * any selected partitioned asset (see missingCoverage). `only` is empty when nothing is missing.
+ */
+export async function missingPlanOptions(project: Project, options: PlanOptions, missing: MissingOptions = {}): Promise<PlanOptions> {
+  const { assets, scoped, covered, coverages } = await missingCoverage(project, options, missing);
   const wanted = new Set<string>();
   const byAsset = new Map<string, Set<string>>();
   coverages.forEach((c, i) => {

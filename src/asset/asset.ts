@@ -11,6 +11,7 @@ import { checkTags } from "./keys.js";
 import { assetHistory, type HistoryOptions } from "./asset-history.js";
 import { assetStaleness, type Staleness } from "./staleness.js";
 import { resolveWithinSource, type Dependency } from "./dependencies.js";
+import { rowsOfSchemaAsset } from "./upstream.js";
 import type { Materialization } from "../destination/provenance/materialization.js";
 import { checkAgainstAsset, previousCounts, type Check } from "../check/index.js";
 
@@ -39,7 +40,7 @@ export interface AssetOverrides {
 }
 
 /** An asset bound to its source's settings: what runs, what is written, where. */
-export class Asset {
+export class Asset<T = unknown> {
   readonly definition: AssetDefinition;
   readonly key: string;
   /** `source.asset`, or the bare key for an asset without a source. */
@@ -98,8 +99,8 @@ export class Asset {
   }
 
   /** A reconfigured copy; this asset is left untouched. */
-  with(overrides: AssetOverrides): Asset {
-    return new Asset(this.definition, this.source, { ...this.overrides, ...overrides });
+  with(overrides: AssetOverrides): Asset<T> {
+    return new Asset<T>(this.definition, this.source, { ...this.overrides, ...overrides });
   }
 
   /** The destination upstream reads use: the first one. */
@@ -138,10 +139,13 @@ export class Asset {
     await executeAsset(this, partitionOrWindow ?? null, { ...options, write: true });
   }
 
-  /** Reads the asset back from its first destination. */
-  async read(partitionOrWindow?: PartitionWindow | Partition | null, schema: readonly FieldSpec[] | null = this.schema): Promise<unknown> {
+  /**
+   * Reads the asset back from its first destination: with a schema, its rows typed by it (as its
+   * readers get them, whatever table the destination reads natively), else what it stores.
+   */
+  async read(partitionOrWindow?: PartitionWindow | Partition | null, schema: readonly FieldSpec[] | null = this.schema): Promise<T> {
     const window = assetWindowOf(this, partitionOrWindow, true);
-    return this.requireDestination("read").read(this.ioContext(window, schema));
+    return rowsOfSchemaAsset(this, await this.requireDestination("read").read(this.ioContext(window, schema))) as T;
   }
 
   /**

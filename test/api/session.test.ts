@@ -53,6 +53,29 @@ describe("a session", () => {
     await session.close();
   });
 
+  it("takes the specification's window and partition objects wherever it takes their text", async () => {
+    const session = await il.openProject(config("shop"));
+    const window = new il.TimePartitionWindow("2026-01-01", "2026-01-03");
+    const day = new il.TimePartition("2026-01-02");
+    expect((await session.plan({ window })).partitions).toEqual(["2026-01-03", "2026-01-02", "2026-01-01"]);
+    expect((await session.plan({ partition: day })).runs).toEqual([{ partition: "2026-01-02", assets: ["shop.orders"] }]);
+    expect((await session.materialize({ selection: "orders", window })).status).toBe("completed");
+    const [covered] = await session.coverage("orders", { window: new il.TimePartitionWindow("2026-01-02", "2026-01-04") });
+    expect(covered!.partitions.map((p) => [p.key, p.status])).toEqual([
+      ["2026-01-02", "materialized"],
+      ["2026-01-03", "materialized"],
+      ["2026-01-04", "missing"],
+    ]);
+    const [one] = await session.coverage("orders", { partition: day });
+    expect(one!.partitions.map((p) => p.key)).toEqual(["2026-01-02"]);
+    expect((await session.read("orders", { window })).total).toBe(3);
+    expect((await session.read("orders", { partition: day })).rows).toEqual([{ day: "2026-01-02", n: 1 }]);
+    expect((await session.plan({ window, missing: true })).partitions).toEqual([]);
+    const [verified] = await session.verify("orders", { partition: day });
+    expect(verified!.asset).toBe("shop.orders");
+    await session.close();
+  });
+
   it("runs only plans made of its own project", async () => {
     const [a, b] = await Promise.all([il.openProject(config("a")), il.openProject(config("b"))]);
     const plan = await a.plan({ partition: "2026-01-01" });

@@ -86,4 +86,30 @@ describe("the picture of a multi asset's combinations", () => {
     expect(text.slice(0, 2)).toEqual([`eu|web   ${"█".repeat(50)} 1`, "eu|shop  · missing"]);
     expect(text).toContain('shop.lists  multi partitions on "region|channel", eu|web..eu|shop');
   });
+
+  it("the whole asset's summary row names a combination written empty, which its bar and counts hide (issue 41.12)", async () => {
+    // The us feed returns nothing: its days are stored, with 0 rows.
+    const sparse = il.asset({
+      key: "sparse",
+      partitioning: stock.partitioning!,
+      run: (ctx) => {
+        const keys = (ctx.partition as il.MultiPartition).keys;
+        return keys["region"] === "us" ? [] : [{ ...keys }];
+      },
+    });
+    // Of lists alone, as the whole-project summary draws it: a bar of its combinations.
+    const listed = il.asset({ key: "listed", partitioning: lists.partitioning!, run: sparse.run });
+    const session = await il.openProject(
+      il.defineConfig({ sources: [il.source({ key: "shop", assets: [sparse, listed] })({ destinations: new il.MemoryDestination() })] }),
+    );
+    await session.materialize({ selection: "sparse", window: "2026-01-01..2026-01-04" });
+    await session.materialize({ selection: "listed" });
+    const [whole] = await session.coverage("sparse", { window: "2026-01-01..2026-01-04" });
+    const [byList] = await session.coverage("listed");
+    await session.close();
+    expect(summaryLines([whole!], 200)).toEqual([
+      expect.stringMatching(/^shop\.sparse +\S+ +12\/12 +8 rows +empty 2026-01-01\|us\.\.2026-01-04\|us$/),
+    ]);
+    expect(summaryLines([byList!], 200)).toEqual([expect.stringMatching(/^shop\.listed +\S+ +4\/4 +2 rows +empty us\|web, us\|shop$/)]);
+  });
 });

@@ -152,6 +152,16 @@ describe("with() and independent sources", () => {
     expect(s.assets.a.dataset).toBe("shop");
   });
 
+  it("`.with` is where docs/concepts.md says: on a runtime source and its assets, not on what il.asset and il.source return", () => {
+    const definition = il.asset({ key: "orders", run: () => [] });
+    const Shop = il.source({ key: "shop", assets: [definition] });
+    const shop = Shop({ destinations: new il.MemoryDestination() });
+    expect(shop.with({ dataset: "raw" }).assets.orders.dataset).toBe("raw");
+    expect(shop.assets.orders.with({ tags: ["finance"] }).tags).toEqual(["finance"]);
+    expect("with" in definition).toBe(false);
+    expect("with" in Shop).toBe(false);
+  });
+
   it("calling a source definition twice gives independent runtime sources", () => {
     const S = il.source({ key: "shop", assets: [il.asset({ key: "a", run: () => [] })] });
     const d1 = new il.MemoryDestination();

@@ -14,6 +14,7 @@ import { graphStaleness } from "../coverage/stale.js";
 import { assetWindow } from "../scope.js";
 import type { Materialization } from "../../destination/provenance/materialization.js";
 import { coverage, type Coverage } from "../coverage/index.js";
+import { planCopy, runCopy, type CopiedPartition, type CopyPlan } from "../copy.js";
 import { lastWritten, partitionDetails, type PartitionInDestination } from "../coverage/partition-details.js";
 import { describeAssets, type AssetDescription } from "../describe.js";
 import { dropPlannedAssets, fullRefreshTargets, type FullRefreshTarget } from "../full-refresh.js";
@@ -29,12 +30,15 @@ import {
   coverageOptions,
   readScope,
   resolvePlanOptions,
+  scopeText,
+  selectedPlanOptions,
   selectionOf,
   type SessionCoverageOptions,
   type SessionMaterializeOptions,
   type SessionPlanOptions,
   type SessionReadOptions,
   type SessionSelection,
+  type WithScopeObjects,
 } from "./options.js";
 
 export type {
@@ -43,9 +47,11 @@ export type {
   SessionPlanOptions,
   SessionReadOptions,
   SessionSelection,
+  WithScopeObjects,
 } from "./options.js";
 export * from "./surface.js";
 export type { RefreshScope } from "../refresh-scope.js";
+export type { CopiedPartition, CopyPlan, PartitionCopy, UncopiedPartition } from "../copy.js";
 
 /** Where `openProject` looks for a config file (none given) and what its destinations resolve against. */
 export interface OpenProjectOptions {
@@ -118,6 +124,23 @@ export class Session {
   }
 
   /**
+   * What a copy from the destination keyed `from` fills (`materialize --missing --from`): the
+   * partitions another destination lacks and `from` holds with its record, as `missing` finds
+   * them (its options in `options.missing`), and those it cannot copy, with why.
+   */
+  async copyPlan(from: string, options: SessionPlanOptions = {}): Promise<CopyPlan> {
+    this.open();
+    const missing = typeof options.missing === "object" ? options.missing : {};
+    return planCopy(this.project, selectedPlanOptions(options), missing, from);
+  }
+
+  /** Copies a copy plan's partitions, each with its record in the source kept as it is: nothing runs, nothing becomes stale. */
+  async copy(plan: CopyPlan, onCopied?: (copied: CopiedPartition) => void): Promise<CopiedPartition[]> {
+    this.open();
+    return runCopy(this.project, plan, onCopied);
+  }
+
+  /**
    * Coverage of the partitioned assets a selection names (every one when none is), upstream
    * first; over a window, or the partitions `partition`, `lookback`, `offset` and `tz` name.
    */
@@ -142,9 +165,9 @@ export class Session {
    * Runs the checks of each asset a selection names (every one when none is) over its stored
    * partitions in a window, or one partition, or all stored; writes nothing. Upstream first.
    */
-  async verify(selection?: SessionSelection, options: VerifyOptions = {}): Promise<AssetVerification[]> {
+  async verify(selection?: SessionSelection, options: WithScopeObjects<VerifyOptions> = {}): Promise<AssetVerification[]> {
     this.open();
-    return verifyAssets(this.project, selectionOf(selection), options);
+    return verifyAssets(this.project, selectionOf(selection), scopeText<VerifyOptions>(options));
   }
 
   /** How each asset a selection names (every one when none is) is set up, upstream first; as `interloper list` shows it. */

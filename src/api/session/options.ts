@@ -16,8 +16,28 @@ import { checkStaleOptions, stalePlanOptions } from "../stale-plan.js";
  */
 export type SessionSelection = string | readonly string[] | { readonly select?: readonly string[]; readonly exclude?: readonly string[] };
 
+/**
+ * Options naming a window or a partition as the session takes them: by their text
+ * (`"2026-01-01..2026-01-03"`, `"2026-01-05"`) or by the specification's objects
+ * (`new il.TimePartitionWindow("2026-01-01", "2026-01-03")`, a Partition).
+ */
+export type WithScopeObjects<T> = Omit<T, "window" | "partition"> & {
+  readonly window?: string | PartitionWindow;
+  readonly partition?: string | Partition;
+};
+
+/** The options with a window or partition object given as its text, as the api functions read them. */
+export function scopeText<T extends { readonly window?: string; readonly partition?: string }>(options: WithScopeObjects<T>): T {
+  const { window, partition, ...rest } = options;
+  return {
+    ...rest,
+    ...(window !== undefined ? { window: window instanceof PartitionWindow ? String(window) : window } : {}),
+    ...(partition !== undefined ? { partition: partition instanceof Partition ? partition.key : partition } : {}),
+  } as unknown as T;
+}
+
 /** Options of `session.plan`: what to run, as `planMaterialize` takes it, and `missing`. */
-export interface SessionPlanOptions extends PlanOptions {
+export interface SessionPlanOptions extends WithScopeObjects<PlanOptions> {
   /** The assets (instead of `assets` and `exclude`). */
   readonly selection?: SessionSelection;
   /**
@@ -47,10 +67,10 @@ export interface SessionMaterializeOptions extends SessionPlanOptions, PlanExecu
  * `materialize` names them (one of `partition`, `window`, `lookback`; `offset` and `tz` with
  * `lookback`), read by the selected assets' partitionings.
  */
-export interface SessionCoverageOptions extends CoverageOptions, Omit<ScopeOptions, "window" | "now"> {}
+export type SessionCoverageOptions = WithScopeObjects<CoverageOptions & Omit<ScopeOptions, "window" | "now">>;
 
 /** Options of `session.read`, besides the partition or window. */
-export interface SessionReadOptions extends ScopeOptions {
+export interface SessionReadOptions extends WithScopeObjects<ScopeOptions> {
   /** At most this many rows (0 or unset: all). */
   readonly limit?: number;
   /** The destination to read, by its key in the asset's destinations (default: the first). */
@@ -75,11 +95,8 @@ function isList(selection: SessionSelection): selection is readonly string[] {
  */
 export async function resolvePlanOptions(project: Project, options: SessionPlanOptions): Promise<PlanOptions & Pick<Plan, "staleReasons">> {
   checkStaleOptions(options);
-  const { selection, missing, stale, ...rest } = options;
-  if (selection !== undefined && (rest.assets !== undefined || rest.exclude !== undefined))
-    throw new ConfigError((o) => `${o("selection")} names the assets: leave out ${o(rest.assets !== undefined ? "assets" : "exclude")}`);
-  const { select, exclude } = selectionOf(selection);
-  const plan: PlanOptions = selection === undefined ? rest : { ...rest, assets: select, ...(exclude.length ? { exclude } : {}) };
+  const { missing, stale } = options;
+  const plan = selectedPlanOptions(options);
   if (stale) {
     const found = await stalePlanOptions(project, plan);
     return { ...found.options, staleReasons: found.reasons };
@@ -88,21 +105,35 @@ export async function resolvePlanOptions(project: Project, options: SessionPlanO
   return missingPlanOptions(project, plan, missing === true ? {} : missing);
 }
 
+/** The plan options alone, the selection given as `assets` and `exclude`. */
+export function selectedPlanOptions(options: SessionPlanOptions): PlanOptions {
+  const { selection, missing: _missing, stale: _stale, ...rest } = scopeText<PlanOptions & SessionPlanOptions>(options);
+  if (selection !== undefined && (rest.assets !== undefined || rest.exclude !== undefined))
+    throw new ConfigError((o) => `${o("selection")} names the assets: leave out ${o(rest.assets !== undefined ? "assets" : "exclude")}`);
+  const { select, exclude } = selectionOf(selection);
+  return selection === undefined ? rest : { ...rest, assets: select, ...(exclude.length ? { exclude } : {}) };
+}
+
 /** What `session.read` was given for its window, as `readAsset`'s options. */
 export function readScope(
   partitionOrWindow: string | Partition | PartitionWindow | SessionReadOptions | null | undefined,
   options: SessionReadOptions,
-): SessionReadOptions {
-  if (partitionOrWindow === null || partitionOrWindow === undefined) return options;
-  if (partitionOrWindow instanceof Partition) return { ...options, partition: partitionOrWindow.key };
-  if (partitionOrWindow instanceof PartitionWindow) return { ...options, window: String(partitionOrWindow) };
+): ReadOptions {
+  const text = (given: SessionReadOptions) => scopeText<ReadOptions>(given);
+  if (partitionOrWindow === null || partitionOrWindow === undefined) return text(options);
+  if (partitionOrWindow instanceof Partition) return text({ ...options, partition: partitionOrWindow });
+  if (partitionOrWindow instanceof PartitionWindow) return text({ ...options, window: partitionOrWindow });
   if (typeof partitionOrWindow === "string")
-    return { ...options, ...(partitionOrWindow.includes("..") ? { window: partitionOrWindow } : { partition: partitionOrWindow }) };
-  return { ...partitionOrWindow, ...options };
+    return text({ ...options, ...(partitionOrWindow.includes("..") ? { window: partitionOrWindow } : { partition: partitionOrWindow }) });
+  return text({ ...partitionOrWindow, ...options });
 }
 
+/** What `readAsset` takes: the scope in text, a limit and a destination. */
+type ReadOptions = ScopeOptions & Pick<SessionReadOptions, "limit" | "destination">;
+
 /** `coverage`'s options: a partition or lookback resolved into the window it names (by `assets`' partitionings). */
-export function coverageOptions(options: SessionCoverageOptions, assets: () => Asset[]): CoverageOptions {
+export function coverageOptions(given: SessionCoverageOptions, assets: () => Asset[]): CoverageOptions {
+  const options = scopeText<CoverageOptions & Omit<ScopeOptions, "window" | "now">>(given);
   const { partition, lookback, offset, tz, ...rest } = options;
   if (partition === undefined && lookback === undefined && offset === undefined && tz === undefined) return rest;
   const scope = resolveScope(assets(), options);

@@ -4,10 +4,11 @@ import { count } from "../../text/english.js";
 import type { GlobalOptions } from "../main.js";
 import { printable } from "../printable.js";
 import { openCommandSession } from "../command-session.js";
+import { driverProblems, firstLine } from "./drivers.js";
 
 /**
  * `interloper check`: loads the config and validates every asset, edge and destination
- * (loading each one's optional driver packages) without running, reading or connecting to anything. Every problem is one line on stderr
+ * (loading each one's optional packages: drivers, SDKs, its format's libraries) without running, reading or connecting to anything. Every problem is one line on stderr
  * (exit 2); none is a one-line summary on stdout (exit 0). A config that does not load is its
  * one-line error, exit 2, as for every command.
  */
@@ -47,26 +48,4 @@ function assetProblems(edgeProblems: readonly string[], asset: Asset): string[] 
     }
   });
   return problems;
-}
-
-/**
- * One line per destination whose optional packages (drivers, SDKs) do not load: each is loaded
- * once, connecting to nothing, so that what materialize would need is reported now.
- */
-async function driverProblems(assets: readonly Asset[]): Promise<string[]> {
-  const named = new Map<Destination, string>();
-  for (const asset of assets) asset.destinations.forEach((d, i) => named.set(d, named.get(d) ?? asset.destinationKeys[i]!));
-  const problems: string[] = [];
-  for (const [destination, key] of named) {
-    try {
-      await destination.loadDrivers();
-    } catch (error) {
-      problems.push(`destination "${key}" (${destination.displayName}): ${firstLine(error)}`);
-    }
-  }
-  return problems;
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!.trim();
 }

@@ -49,6 +49,7 @@ function describeLines(asset: AssetDescription): string[] {
   for (const problem of asset.problems) lines.push(`  problem       ${problem}`);
   if (asset.schema) lines.push(`  schema        ${asset.schema.map((f) => `${f.name}: ${f.type}${f.nullable ? "?" : ""}`).join(", ")}`);
   if (asset.checks.length) lines.push(`  checks        ${asset.checks.join(", ")}`);
+  if (asset.codeVersion !== null) lines.push(`  code version  ${asset.codeVersion}`);
   if (asset.description) lines.push(`  ${asset.description}`);
   return lines;
 }

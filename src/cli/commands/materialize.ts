@@ -25,6 +25,8 @@ import { RunTracker } from "../reporters/tracker.js";
 import { describeDryRun, dryRunLines } from "./dry-run.js";
 import { planOnCommandLine, skippedLines } from "./skipped.js";
 import { checkYes, confirmAndDrop, dryRunDropLines, type FullRefreshFlags } from "./full-refresh.js";
+import { assetsRead, driverProblems } from "./drivers.js";
+import { checkCopyFlags, copyMissingCommand } from "./copy-missing.js";
 import { checkQueueOnlyFlags, enqueueCommand, type EnqueueFlags } from "./enqueue.js";
 import { queueUrl, type QueueFlags } from "./queue-flags.js";
 import { planOptions, rangeEnd, rangeEndNeedsMissing, refuseNotBegun, type SelectionFlags } from "./selection.js";
@@ -45,6 +47,7 @@ export interface MaterializeFlags extends GlobalOptions, SelectionFlags, ShardFl
   readonly includeCurrent?: boolean;
   readonly includeEmpty?: boolean;
   readonly stale?: boolean;
+  readonly from?: string;
 }
 
 // Every line holds names, keys or messages from the project and its data: printed printable.
@@ -64,6 +67,7 @@ export async function materializeCommand(assets: readonly string[], flags: Mater
 async function materializeGuarded(assets: readonly string[], flags: MaterializeFlags): Promise<number> {
   const session = await openCommandSession(flags);
   const { options, shard, limits } = materializeOptions(session, assets, flags);
+  if (flags.from !== undefined) return copyMissingCommand(session, options, flags);
   let plan = await planOnCommandLine(session, options);
   refuseNotBegun(plan, options.now!, flags);
   if ((flags.missing || flags.stale || shard) && plan.runs.length === 0) {
@@ -86,6 +90,12 @@ async function materializeGuarded(assets: readonly string[], flags: MaterializeF
   }
   const queue = queueUrl(flags);
   if (queue !== undefined) return enqueueCommand(queue, session.project, plan, flags);
+  // A driver missing here would fail every partition of the run one by one: refused at once.
+  const missingDrivers = await driverProblems(assetsRead(session.project.dag, plan.assets));
+  if (missingDrivers.length > 0) {
+    for (const line of missingDrivers) err(`interloper: ${line}`);
+    return 2;
+  }
   if (refresh) {
     const stop = await confirmAndDrop(session, refresh, plan, flags, scope);
     if (stop !== null) return stop;
@@ -118,6 +128,7 @@ function materializeOptions(
   };
   const timeoutMs = flags.timeout !== undefined ? parseDuration(flags.timeout, "--timeout") : undefined;
   const graceMs = flags.grace !== undefined ? parseDuration(flags.grace, "--grace", { allowZero: true }) : DEFAULT_GRACE_MS;
+  checkCopyFlags(flags);
   if (flags.includeEmpty && !flags.missing) throw new ConfigError("--include-empty only applies with --missing");
   rangeEndNeedsMissing(flags);
   checkYes(flags);

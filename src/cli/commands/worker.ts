@@ -7,6 +7,7 @@ import { guardEscapedErrors } from "../process-guards.js";
 import { requireQueueUrl, type QueueFlags } from "./queue-flags.js";
 import { parseDuration } from "./shard.js";
 import { openCommandSession } from "../command-session.js";
+import { driverProblems } from "./drivers.js";
 
 /** Flags of `interloper worker`. */
 export interface WorkerFlags extends GlobalOptions, QueueFlags {
@@ -56,6 +57,12 @@ async function workerGuarded(flags: WorkerFlags): Promise<number> {
   const session = await openCommandSession(flags);
   const project = session.project;
   if (flags.processes && !project.filepath) throw new ConfigError("--processes needs a config file that worker processes can load");
+  // A worker takes jobs of any asset: a driver missing here would fail each of them in turn.
+  const missingDrivers = await driverProblems(project.dag.assets);
+  if (missingDrivers.length > 0) {
+    for (const line of missingDrivers) err(`interloper: ${line}`);
+    return 2;
+  }
   const connection = await QueueConnection.open(
     { url },
     // The worker sends the jobs of silent workers back itself, every --supervise-every and at

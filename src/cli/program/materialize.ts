@@ -27,6 +27,7 @@ Examples:
   $ interloper materialize --lookback 3 --offset 1 --tz Europe/Paris
   $ interloper materialize --window 2025-01-01..2025-12-31 --dry-run
   $ interloper materialize orders --missing
+  $ interloper materialize --missing --from warehouse          # fill a new destination from warehouse
   $ interloper materialize orders --window 2026-01-01..2026-01-31 --full-refresh --dry-run
   $ interloper materialize --window 2024-01-01..2024-12-31 --processes 2 --timeout 10m
   $ interloper materialize --window 2024-01-01..2024-12-31 --shard 2/4
@@ -67,6 +68,10 @@ function scopeOptions(command: Command): Command {
   return command
     .addOption(missingOption("only the partitions coverage reports missing (newest first): resumes an interrupted backfill"))
     .option("--include-empty", "with --missing: also the partitions written with 0 rows")
+    .option(
+      "--from <destination>",
+      "with --missing: run nothing, copy each partition a destination lacks from this one (its key, as `list` shows it), with its record, so nothing that read it becomes stale: fills a destination added to a project",
+    )
     .addOption(
       staleOption(
         "only the stored partitions that are out of date (an upstream partition they read was rebuilt, their codeVersion changed), and what rebuilding them makes out of date downstream, in one run",

@@ -37,6 +37,9 @@ export function summaryEntry(
     ...(broken.length ? [[`unreadable ${listWithin(broken, Infinity)}`]] : []),
     ...(c.stale > 0 ? [rangeWords(`stale ${formatCount(c.stale)}:`, c.staleRanges)] : []),
     ...(c.warnings > 0 ? [[`warnings ${formatCount(c.warnings)}`]] : []),
+    // A multi asset's bar merges its combinations into each cell: one written empty throughout
+    // (a feed that returned nothing for a region) would show as stored.
+    ...(c.dimensions && !c.combination && c.emptyRanges.length ? [rangeWords("empty", c.emptyRanges)] : []),
   ];
   if (groups.length === 0) return [cutToWidth(head, width)];
   // Each group but the last ends with ";".

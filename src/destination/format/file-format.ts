@@ -26,6 +26,12 @@ export interface FileFormat {
    * gathering the batches and serializing them once they are all in (see `encodeBatches`).
    */
   encode?(batches: AsyncIterable<readonly Readonly<Row>[]>, schema: readonly FieldSpec[]): AsyncIterable<Uint8Array>;
+  /**
+   * Optional: imports every optional package the format reads and writes with, connecting to
+   * nothing (ConfigError naming the install command when one is missing). A destination's
+   * `loadDrivers` calls it, so that `interloper check` and the start of a run report it.
+   */
+  loadPackages?(): Promise<void>;
 }
 
 /** The rows of every batch in one array: for a format whose file is only written whole. */

@@ -28,6 +28,11 @@ export class ParquetFormat implements FileFormat {
   readonly extension = "parquet";
   readonly contentType = "application/vnd.apache.parquet";
 
+  async loadPackages(): Promise<void> {
+    await importOptional<Reader>("hyparquet", PARQUET_INSTALL, "the Parquet format");
+    await importOptional<Writer>("hyparquet-writer", PARQUET_INSTALL, "the Parquet format");
+  }
+
   async serialize(rows: readonly Readonly<Row>[], schema: readonly FieldSpec[]): Promise<Uint8Array> {
     const { parquetWriteBuffer } = await importOptional<Writer>("hyparquet-writer", PARQUET_INSTALL, "the Parquet format");
     const columns = schema.map(parquetColumn);

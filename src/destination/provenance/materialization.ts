@@ -67,6 +67,12 @@ export interface ProvenanceDraft {
   checks?(partition: string | null): readonly CheckResult[] | undefined;
   /** Whether the write's schema was inferred (the asset declares none), and so is kept in the record. */
   readonly inferredSchema?: boolean;
+  /**
+   * Set by a copy from another destination (`materialize --missing --from`): the record the
+   * partition was written with there, which the copy keeps as it is (same id, run and upstream
+   * reads), so that nothing that read it becomes stale.
+   */
+  kept?(partition: string | null): Materialization | undefined;
 }
 
 /** A new record for a partition write ending now. */
@@ -77,6 +83,8 @@ export function newMaterialization(
   rows: number | null,
   schema: readonly FieldSpec[] | null = null,
 ): Materialization {
+  const kept = draft.kept?.(partition);
+  if (kept) return kept;
   const checks = draft.checks?.(partition);
   return {
     id: randomUUID(),

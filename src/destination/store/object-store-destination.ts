@@ -114,12 +114,8 @@ export abstract class ObjectStoreDestination extends Destination {
 
   /** Where the objects are: the URI of the prefix (`s3://bucket/prefix`, a folder). */
   override get location(): string {
-    return this.objectUri(
-      String(this.prefix ?? "")
-        .split("/")
-        .filter((part) => part !== "")
-        .join("/"),
-    );
+    // The prefix's segments, without empty ones (a doubled, leading or trailing "/").
+    return this.objectUri(String(this.prefix ?? "").replace(/^\/+|\/+$|(\/)\/+/g, "$1"));
   }
 
   /** The object a partition lives in (null: the whole of an unpartitioned asset). */
@@ -260,6 +256,11 @@ export abstract class ObjectStoreDestination extends Destination {
     throw new ConfigError(
       `${this.constructor.name}.getObject("${name}") returned ${describeValue(bytes)}: expected the object's bytes (a Uint8Array), or null when it does not exist`,
     );
+  }
+
+  /** The packages of the format (hyparquet and hyparquet-writer for Parquet); a backend adds its SDK's. */
+  override async loadDrivers(): Promise<void> {
+    await this.fileFormat().loadPackages?.();
   }
 
   /** The format object `format` names. */

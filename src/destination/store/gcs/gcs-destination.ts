@@ -50,6 +50,7 @@ export class GCSDestination extends BucketDestination<GCSConnectionOptions, GCSH
   }
 
   override async loadDrivers(): Promise<void> {
+    await super.loadDrivers();
     await importOptional("@google-cloud/storage", "npm install @google-cloud/storage", "GCSDestination");
   }
 

@@ -35,6 +35,10 @@ export interface S3Handle {
  */
 export async function createS3Client(connection: S3ConnectionOptions): Promise<S3Handle> {
   const sdk = await importOptional<S3Module>("@aws-sdk/client-s3", "npm install @aws-sdk/client-s3", "S3Destination");
+  // On Node below 22 the SDK warns, as each client is made, that its releases after January 2027
+  // will need Node 22: printed by every command that touches S3, it says nothing about the data.
+  // Its own switch turns that one warning off (no other); a user who set the switch keeps theirs.
+  process.env["AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED"] ??= "true";
   const client = new sdk.S3Client({
     ...(connection.region !== undefined && { region: connection.region }),
     ...(connection.endpoint !== undefined && { endpoint: connection.endpoint }),

@@ -32,6 +32,7 @@ export class S3Destination extends BucketDestination<S3ConnectionOptions, S3Hand
   }
 
   override async loadDrivers(): Promise<void> {
+    await super.loadDrivers();
     await importOptional("@aws-sdk/client-s3", "npm install @aws-sdk/client-s3", "S3Destination");
   }
 
