@@ -62,7 +62,7 @@ export interface PartitionCoverage {
   readonly warningChecks?: readonly string[];
 }
 
-/** Which partitions of an asset exist and what they hold; an element of the array `coverage --json` prints. */
+/** Which partitions of an asset exist and what they hold; the shape of `coverage --json`. */
 export interface Coverage {
   readonly asset: string;
   readonly kind: string;

@@ -28,7 +28,7 @@ export function declareCoverage(program: Command): void {
   lookbackQualifiers(command)
     // Not a flag of coverage: accepted (unlisted) so that the command can point to materialize --missing.
     .addOption(missingOption("").hideHelp())
-    .addOption(jsonOption("print the computed coverage as a JSON array, one object per asset (one asset included)"))
+    .addOption(jsonOption("print the computed coverage as JSON"))
     .option("--html <file>", "also write a self-contained HTML report")
     .option("--fail-on-missing", "exit 1 when any expected partition is missing (a CI gate); the period in progress never counts")
     .option(
