@@ -118,7 +118,8 @@ describe("checks through the CLI on CSV files", () => {
   it("coverage: the partition written with a failed warn check has its own mark, and warnings in --json", async () => {
     const json = await run(["coverage", "orders", "-w", "2026-01-01..2026-01-05", "--json"]);
     expect(json.exitCode, json.stderr).toBe(0);
-    const [coverage] = JSON.parse(json.stdout) as Array<{
+    const parsed = JSON.parse(json.stdout) as unknown;
+    const [coverage] = (Array.isArray(parsed) ? parsed : [parsed]) as Array<{
       warnings: number;
       partitions: Array<Record<string, unknown>>;
     }>;

@@ -70,7 +70,7 @@ describe("coverage --interactive", () => {
       expect(result.exitCode, plain(screen).slice(-2000)).toBe(0);
 
       const json = await box.run(["coverage", "orders", "--json"], { config: COVERAGE });
-      const [{ partitions }] = JSON.parse(json.stdout) as [{ partitions: Array<{ key: string; status: string }> }];
+      const partitions = (JSON.parse(json.stdout) as { partitions: Array<{ key: string; status: string }> }).partitions;
       expect(partitions.find((p) => p.key === D(28))?.status).toBe("materialized");
     },
   );

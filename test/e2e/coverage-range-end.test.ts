@@ -34,7 +34,7 @@ interface CoverageJson {
 async function json(box: Sandbox, args: string[], env: Record<string, string> = {}): Promise<CoverageJson> {
   const result = await run(box, ["coverage", ...args, "--json"], env);
   expect(result.exitCode, result.stderr).toBe(0);
-  return (JSON.parse(result.stdout) as CoverageJson[])[0]!;
+  return JSON.parse(result.stdout) as CoverageJson;
 }
 
 /** A sandbox holding hz.daily 2026-01-01..2026-01-09: everything up to yesterday. */

@@ -40,7 +40,7 @@ async function prepare(box: Sandbox): Promise<void> {
 async function coverageJson(box: Sandbox): Promise<CoverageJson> {
   const result = await runOnDestinations(box, ["coverage", "daily_revenue", "--json"]);
   expect(result.exitCode, result.stderr).toBe(0);
-  return (JSON.parse(result.stdout) as CoverageJson[])[0]!;
+  return JSON.parse(result.stdout) as CoverageJson;
 }
 
 describe("coverage and --missing over two destinations", () => {

@@ -90,7 +90,7 @@ describe("multi partitions on the command line", () => {
     return JSON.parse(result.stdout) as T;
   };
   const stockCoverage = async (window: string) =>
-    (await json<Array<{ partitions: Partition[] }>>(["coverage", "stock", "-w", window, "--json"]))[0]!.partitions;
+    (await json<{ partitions: Partition[] }>(["coverage", "stock", "-w", window, "--json"])).partitions;
 
   it("list and plan name the dimensions; --values narrows, adds up when repeated, and refuses a value not declared", async () => {
     const list = await run(["list"]);
@@ -204,7 +204,7 @@ describe("multi partitions on the command line", () => {
     expect(one.outLines).toContain("expected 31  materialized 31  empty 0  missing 0  unexpected 0");
 
     // --json: the asset whole (not cut into combinations), each partition with its keys.
-    const [whole] = await json<[{ asset: string; expected: number; partitions: Partition[] }]>(["coverage", "stock", "--json"]);
+    const whole = await json<{ asset: string; expected: number; partitions: Partition[] }>(["coverage", "stock", "--json"]);
     expect(whole.asset).toBe("shop.stock");
     expect(whole.expected).toBe(35 * 3);
     expect(whole.partitions.find((p) => p.key === "2026-01-05|apac")?.keys).toEqual({ date: "2026-01-05", region: "apac" });

@@ -74,9 +74,7 @@ describe("multi partitions in the process pool", () => {
 
     const coverage = await run(["coverage", "stock", "-w", "2026-01-01..2026-01-02", "--json"]);
     expect(coverage.exitCode, coverage.stderr).toBe(0);
-    const [stock] = JSON.parse(coverage.stdout) as Array<{
-      partitions: Array<{ key: string; status: string; keys: Record<string, string> }>;
-    }>;
+    const stock = JSON.parse(coverage.stdout) as { partitions: Array<{ key: string; status: string; keys: Record<string, string> }> };
     expect(stock!.partitions.filter((p) => p.status === "missing")).toEqual([
       { key: "2026-01-02|us", status: "missing", rows: null, keys: { date: "2026-01-02", region: "us" } },
     ]);

@@ -135,7 +135,7 @@ describe.concurrent("coverage (32.1, 32.5, --until of 32.2)", () => {
       run(["coverage", "web"]),
       run(["plan", "sessions_weekly", "--missing", "--json"]),
     ]);
-    expect(json(weekly)).toMatchObject([{ first: "2026-W01", last: "2026-W10", missing: 10, neverMaterialized: false }]);
+    expect(json(weekly)).toMatchObject({ first: "2026-W01", last: "2026-W10", missing: 10, neverMaterialized: false });
     expect(monthly.exitCode, monthly.stderr).toBe(1);
     expect(monthly.stdout).toContain("never materialized");
     expect(text.outLines.find((l) => l.startsWith("web.sessions_monthly"))).toContain("never materialized");
@@ -149,8 +149,8 @@ describe.concurrent("coverage (32.1, 32.5, --until of 32.2)", () => {
       run(["coverage", "events", "sessions", "--until", "2026-01-02", "--json"]),
       run(["coverage", "sessions", "--missing"]),
     ]);
-    expect(json(one)).toMatchObject([{ first: "2026-02-10", last: "2026-02-10", expected: 1 }]);
-    expect(json(trailing)).toMatchObject([{ first: "2026-03-08", last: "2026-03-10", expected: 3 }]);
+    expect(json(one)).toMatchObject({ first: "2026-02-10", last: "2026-02-10", expected: 1 });
+    expect(json(trailing)).toMatchObject({ first: "2026-03-08", last: "2026-03-10", expected: 3 });
     expect(json(until)).toMatchObject([
       { asset: "web.events", last: "2026-01-02T23" },
       { asset: "web.sessions", last: "2026-01-02" },

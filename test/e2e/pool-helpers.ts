@@ -221,7 +221,7 @@ export async function coverageOf(
 ): Promise<CoverageJson> {
   const result = await runPool(box, ["coverage", asset, "-w", window, "--json"], env);
   expect(result.exitCode, result.stderr).toBe(0);
-  return (JSON.parse(result.stdout) as CoverageJson[])[0]!;
+  return JSON.parse(result.stdout) as CoverageJson;
 }
 
 /** Asserts coverage of the window is complete: every day materialized with the fixture's 3 rows. */

@@ -98,11 +98,11 @@ describe.concurrent("materialize", () => {
 });
 
 describe.concurrent("coverage", () => {
-  it("--json is an array whatever the selection, one asset key included; text: one line each", async () => {
+  it("one asset key: one object; several assets: an array of them, as with none; text: one line each", async () => {
     const box = await sandbox();
     const one = await box.run(["coverage", "orders", "-w", "2026-01-01..2026-01-03", "--json"]);
     expect(one.exitCode, one.stderr).toBe(0);
-    expect(JSON.parse(one.stdout)).toMatchObject([{ asset: "shop.orders", expected: 3 }]);
+    expect(JSON.parse(one.stdout)).toMatchObject({ asset: "shop.orders", expected: 3 });
     for (const args of [["orders", "daily_revenue"], ["orders+"], ["tag:sales", "tag:finance"]]) {
       const several = await box.run(["coverage", ...args, "-w", "2026-01-01..2026-01-03", "--json"]);
       expect(several.exitCode, several.stderr).toBe(0);

@@ -119,7 +119,7 @@ export async function crashLoop(kind: LocalKind, data: string): Promise<CrashSta
   // And the CLI's own view agrees: nothing missing, each day its rows.
   const coverage = await runCli(["coverage", "events", "-w", window, "--json"], data, env);
   expect(coverage.code, coverage.stderr).toBe(0);
-  const [report] = JSON.parse(coverage.stdout) as [{ missing: number; partitions: { key: string; rows: number | null }[] }];
+  const report = JSON.parse(coverage.stdout) as { missing: number; partitions: { key: string; rows: number | null }[] };
   expect(report.missing).toBe(0);
   expect(report.partitions.map((p) => [p.key, p.rows])).toEqual(Object.entries(state.counts));
   console.log(

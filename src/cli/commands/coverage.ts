@@ -98,7 +98,7 @@ export async function coverageCommand(selectors: readonly string[], flags: Cover
       );
     }
   }
-  if (flags.json) process.stdout.write(`${terminalJson(JSON.stringify(results))}\n`);
+  if (flags.json) process.stdout.write(`${terminalJson(JSON.stringify(single ? results[0] : results))}\n`);
   else await show(results.map(printableCoverage), single, width());
   if (flags.html && !flags.json) process.stderr.write(`${printable(`coverage report written to ${flags.html}`)}\n`);
   const incomplete = flags.failOnMissing && results.some((c) => c.missing > 0 || c.unreadable > 0 || c.neverMaterialized);
