@@ -330,7 +330,7 @@ describe("an upstream failure inside the same backfill", () => {
       .filter(Boolean)
       .map((line) => JSON.parse(line) as { type: string; asset?: string; partition?: string; reason?: string });
     expect(events.filter((e) => e.type === "asset:canceled")).toMatchObject([
-      { asset: "shop.monthly_revenue", partition: "2026-04", reason: 'its dependency "shop.orders" 2026-04-15 did not complete' },
+      { asset: "shop.monthly_revenue", partition: "2026-04", reason: 'its dependency "shop.orders" 2026-04-15 failed' },
     ]);
     expect(await csvKeys(dir, "shop.orders")).toEqual(days("2026-04-01", "2026-04-30").filter((d) => d !== "2026-04-15"));
     expect(await csvKeys(dir, "shop.monthly_revenue")).toEqual([]);
@@ -339,13 +339,13 @@ describe("an upstream failure inside the same backfill", () => {
     expect(text.exitCode).toBe(1);
     expect(text.stderr).toContain("Failed: 29 of 31 partitions completed, 1 failed, 1 skipped (upstream failed)");
     expect(text.stderr).toContain(
-      'SKIP [31/31] 2026-04  skipped (upstream failed): shop.monthly_revenue: its dependency "shop.orders" 2026-04-15 did not complete',
+      'SKIP [31/31] 2026-04  skipped (upstream failed): shop.monthly_revenue: its dependency "shop.orders" 2026-04-15 failed',
     );
     expect(text.stderr).toContain(
       '  2026-04-15: shop.orders: asset "shop.orders" failed for 2026-04-15: orders feed unavailable for 2026-04-15\n',
     );
     expect(text.stderr).toContain(
-      'Not run, an upstream partition did not complete:\n  shop.monthly_revenue 2026-04: its dependency "shop.orders" 2026-04-15 did not complete\n',
+      'Not run, an upstream partition did not complete:\n  shop.monthly_revenue 2026-04: its dependency "shop.orders" 2026-04-15 failed\n',
     );
     // The day first: run in the order printed, the month then finds every day stored.
     expect(text.stderr).toContain(

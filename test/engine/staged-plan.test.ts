@@ -321,12 +321,22 @@ describe("runStages: waiting and canceled", () => {
         partition: "2026-01",
         reason: 'waiting for "shop.orders" 2026-01-11..2026-01-19, 2026-01-21..2026-01-31',
       },
-      { asset: "shop.monthly_report", partition: "2026-01", reason: 'its dependency "shop.monthly_revenue" is waiting for upstream data' },
+      {
+        asset: "shop.monthly_report",
+        partition: "2026-01",
+        reason: 'its dependency "shop.monthly_revenue" 2026-01 is waiting for upstream data',
+      },
     ]);
     expect(result.notRun).toEqual([
-      { asset: "shop.monthly_report", partition: "2026-01", reason: 'its dependency "shop.monthly_revenue" is waiting for upstream data' },
+      {
+        asset: "shop.monthly_report",
+        partition: "2026-01",
+        reason: 'its dependency "shop.monthly_revenue" 2026-01 is waiting for upstream data',
+      },
     ]);
-    expect(result.partitions).toEqual([{ key: "2026-01", status: "canceled", result: null }]);
+    expect(result.partitions).toEqual([
+      { key: "2026-01", status: "canceled", result: null, assets: ["shop.monthly_revenue", "shop.monthly_report"] },
+    ]);
     expect(await p.dag.find("shop.monthly_revenue")!.partitionRowCounts()).toEqual({});
   });
 
@@ -366,10 +376,10 @@ describe("runStages: waiting and canceled", () => {
       expect(result.canceledPartitions).toEqual(["2026-03"]);
       expect(result.completedPartitions).toEqual(days("2026-03-01", "2026-03-31").filter((d) => d !== "2026-03-15"));
       expect(canceled).toEqual([
-        { asset: "shop.monthly_revenue", partition: "2026-03", reason: 'its dependency "shop.orders" 2026-03-15 did not complete' },
+        { asset: "shop.monthly_revenue", partition: "2026-03", reason: 'its dependency "shop.orders" 2026-03-15 failed' },
       ]);
       expect(result.notRun).toEqual([
-        { asset: "shop.monthly_revenue", partition: "2026-03", reason: 'its dependency "shop.orders" 2026-03-15 did not complete' },
+        { asset: "shop.monthly_revenue", partition: "2026-03", reason: 'its dependency "shop.orders" 2026-03-15 failed' },
       ]);
       expect(await p.dag.find("shop.monthly_revenue")!.partitionRowCounts()).toEqual({});
     } finally {
