@@ -96,7 +96,8 @@ export async function missingPlanOptions(project: Project, options: PlanOptions,
   return {
     ...rest,
     assets: assets.map((a) => a.qualifiedKey),
-    ...(window ? { window: String(window) } : {}),
+    // A partition stays one: the plan runs only the assets it names (see partition-scope.ts).
+    ...(options.partition !== undefined ? { partition: options.partition } : window ? { window: String(window) } : {}),
     only: wanted,
     onlyByAsset: byAsset,
   };

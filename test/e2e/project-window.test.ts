@@ -284,7 +284,7 @@ describe("a month whose days are not stored waits for them", () => {
     const waiting = (range: string) =>
       `Not run, waiting for upstream data that is not stored:\n  shop.monthly_revenue 2026-03: "shop.orders" ${range}\n`;
     const plus =
-      "Upstream data is missing: materialize it too (+ selects everything upstream) with:\n  interloper materialize +shop.monthly_revenue --partition 2026-03\n";
+      "Upstream data is missing: materialize it too (+ selects everything upstream) with:\n  interloper materialize +shop.monthly_revenue --window 2026-03\n";
 
     const none = await run(dir, ["materialize", "monthly_revenue", "--window", "2026-03"]);
     expect(none.exitCode).toBe(1);
@@ -311,7 +311,7 @@ describe("a month whose days are not stored waits for them", () => {
     expect(await csvKeys(dir, "shop.monthly_revenue")).toEqual([]);
 
     // The printed command: the rest of March's days, then the month.
-    const all = await run(dir, ["materialize", "+shop.monthly_revenue", "--partition", "2026-03"]);
+    const all = await run(dir, ["materialize", "+shop.monthly_revenue", "--window", "2026-03"]);
     expect(all.exitCode, all.stderr).toBe(0);
     const [march] = await csv(dir, "shop.monthly_revenue", "month", "2026-03");
     expect(Number(march!["days"])).toBe(31);

@@ -28,6 +28,16 @@ export interface Invocation {
 /** By asset's qualified key, its partitions to name (null: the asset's one unpartitioned run). */
 type Keys = Map<string, Set<string | null>>;
 
+/** How one key is named: `--partition`, or a window of one where a partition would leave out assets of other granularities. */
+type OneKey = "--partition" | "--window";
+
+/** How the commands are written: the config to pass, each asset's word, and how one key is named. */
+interface CommandForm {
+  readonly config: string | undefined;
+  readonly word: (asset: string) => string;
+  readonly one: OneKey;
+}
+
 /** Commands of one group of assets past which the rest are counted, not printed. */
 const MAX_COMMANDS = 5;
 
@@ -38,7 +48,10 @@ export function rerunCommands(outcome: MaterializeOutcome, invocation: Invocatio
   for (const [asset, partition] of incompletePairs(outcome)) if (!waiting.has(pairKey(asset, partition))) add(keys, asset, partition);
   // Every asset of the run over the same partitions: the selection as the user wrote it.
   const exclude = (invocation.exclude ?? []).flatMap((selector) => ["--exclude", selector]);
-  return commandLines(outcome, keys, invocation.config, (asset) => asset, [...invocation.assets, ...exclude]);
+  return commandLines(outcome, keys, { config: invocation.config, word: (asset) => asset, one: "--partition" }, [
+    ...invocation.assets,
+    ...exclude,
+  ]);
 }
 
 /**
@@ -58,7 +71,9 @@ export function upstreamCommands(outcome: MaterializeOutcome, invocation: Invoca
   } else {
     for (const e of starved(result)) for (const key of runKeys(outcome)) add(keys, e.asset, key);
   }
-  return commandLines(outcome, keys, invocation.config, (asset) => `+${asset}`);
+  // A window, even of one key: a partition runs only the assets of its own granularity, where
+  // `+` takes in upstream assets of others (the days of a month).
+  return commandLines(outcome, keys, { config: invocation.config, word: (asset) => `+${asset}`, one: "--window" });
 }
 
 /** Every (asset, partition) of the outcome that did not complete. */
@@ -92,13 +107,8 @@ function runKeys(outcome: MaterializeOutcome): Array<string | null> {
  * partitions to name, and per range of those partitions: printed upstream first, so that
  * running them in order runs each asset after what it reads.
  */
-function commandLines(
-  outcome: MaterializeOutcome,
-  keys: Keys,
-  config: string | undefined,
-  word: (asset: string) => string,
-  selection?: readonly string[],
-): string[] {
+function commandLines(outcome: MaterializeOutcome, keys: Keys, form: CommandForm, selection?: readonly string[]): string[] {
+  const { config, word, one } = form;
   const groups: Array<{ assets: Asset[]; keys: Set<string | null> }> = [];
   for (const asset of outcome.plan.assets) {
     const own = keys.get(asset.qualifiedKey);
@@ -113,7 +123,7 @@ function commandLines(
     const base = ["interloper", "materialize", ...words, ...(config ? ["-c", config] : [])];
     // A single run re-runs its window as it ran (whole, when its assets take windows whole).
     const window = outcome.plan.mode === "run" ? outcome.plan.window : null;
-    const scopes = window ? [["--window", String(window)]] : scopeArgs(group.assets[0]!.partitioning, [...group.keys]);
+    const scopes = window ? [["--window", String(window)]] : scopeArgs(group.assets[0]!.partitioning, [...group.keys], one);
     const shown = scopes.slice(0, MAX_COMMANDS).map((scope) => [...base, ...scope].map(quote).join(" "));
     if (scopes.length > MAX_COMMANDS) shown.push(`(and ${scopes.length - MAX_COMMANDS} more ranges)`);
     return shown;
@@ -121,13 +131,14 @@ function commandLines(
 }
 
 /** The `--partition`/`--window` arguments naming these partitions of a partitioning, oldest (or first declared) first. */
-export function scopeArgs(config: PartitionConfig | null, keys: ReadonlyArray<string | null>): string[][] {
+export function scopeArgs(config: PartitionConfig | null, keys: ReadonlyArray<string | null>, one: OneKey = "--partition"): string[][] {
+  const asArgs = (range: string) => [range.includes("..") ? "--window" : one, range];
   const named = keys.filter((k): k is string => k !== null);
   if (!config || named.length === 0) return [[]];
   if (config instanceof TimePartitionConfig) return ranges(named, timePosition(config)).map(asArgs);
   if (config instanceof ListPartitionConfig) return ranges(named, (key) => config.values.indexOf(key)).map(asArgs);
-  if (config instanceof MultiPartitionConfig && config.timeDimension) return multiArgs(config, named);
-  return [...named].sort().map((key) => ["--partition", key]);
+  if (config instanceof MultiPartitionConfig && config.timeDimension) return multiArgs(config, named, one);
+  return [...named].sort().map((key) => [one, key]);
 }
 
 /** A time key's position: its period's index counted from the epoch, so neighbours differ by one. */
@@ -141,7 +152,7 @@ function timePosition(config: TimePartitionConfig): (key: string) => number {
  * combinations sharing a range, when they differ in one list dimension only, in one window
  * (`2026-11-01..2026-11-05|eu,us`); a single partition by its key.
  */
-function multiArgs(config: MultiPartitionConfig, keys: readonly string[]): string[][] {
+function multiArgs(config: MultiPartitionConfig, keys: readonly string[], one: OneKey): string[][] {
   const time = config.timeDimension!;
   const byCombination = new Map<string, { partition: MultiPartition; periods: string[] }>();
   for (const key of keys) {
@@ -169,7 +180,7 @@ function multiArgs(config: MultiPartitionConfig, keys: readonly string[]): strin
       .map((d, i) => (d.kind === "time" ? range : orderedValues(config, d.name, parts[i]!).join(",")))
       .join("|");
     const single = !range.includes("..") && parts.every((values) => values.length <= 1);
-    return [single ? "--partition" : "--window", text];
+    return [single ? one : "--window", text];
   });
 }
 
@@ -201,8 +212,6 @@ function ranges(keys: readonly string[], position: (key: string) => number): str
   }
   return out;
 }
-
-const asArgs = (range: string) => (range.includes("..") ? ["--window", range] : ["--partition", range]);
 
 function sameKeys(a: ReadonlySet<string | null>, b: ReadonlySet<string | null>): boolean {
   return a.size === b.size && [...a].every((key) => b.has(key));
