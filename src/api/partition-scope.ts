@@ -2,8 +2,8 @@
 // selected assets' own granularity. A key of another granularity is refused with what reaches
 // what was meant (`window` for the days of a month, the month holding a day for a monthly
 // asset), as show, history and verify refuse it, unless an asset of the selection is
-// partitioned by it: then that asset's partition runs alone, and the assets of other
-// granularities are skipped with why.
+// partitioned by it: then that asset's partition runs alone, the finer assets are skipped with
+// why, and the coarser ones as the plan skips them (naming the period holding the key).
 import type { Asset } from "../asset/asset.js";
 import { PartitionError, type OptionNamer } from "../errors.js";
 import { timeConfigOf, TimePartitionWindow, type PartitionWindow, type TimeGranularity } from "../partitioning/index.js";
@@ -31,12 +31,15 @@ export function assetsOfPartition(assets: readonly Asset[], key: string, window:
         `${o("partition")} ${key} names one ${g.name}, and the selected assets are partitioned by ${owns.map((x) => x.name).join(" and ")}: a partition is one of their own; ${reach(key, g, start, owns[0]!, o)}`,
     );
   }
-  const names = new Set(others.map((a) => a.qualifiedKey));
+  // A finer asset would run every period inside the key (a backfill of a month's days); a
+  // coarser one is left to the plan, which skips it naming the period holding the key.
+  const inside = others.filter((a) => finer(g, start, granularity(a)!));
+  const names = new Set(inside.map((a) => a.qualifiedKey));
   return {
     assets: assets.filter((a) => !names.has(a.qualifiedKey)),
-    skipped: others.map((a) => ({
+    skipped: inside.map((a) => ({
       asset: a.qualifiedKey,
-      reason: `partitioned by ${granularity(a)!.name}, and the partition ${key} is a ${g.name} (${aside(key, g, start, granularity(a)!)})`,
+      reason: `partitioned by ${granularity(a)!.name}, and the partition ${key} is a ${g.name} (the window ${key} runs its ${granularity(a)!.name}s)`,
     })),
   };
 }
@@ -49,9 +52,4 @@ function reach(key: string, g: TimeGranularity, start: Date, own: TimeGranularit
   return finer(g, start, own)
     ? `use ${o("window")} ${key} for its ${own.name}s`
     : `use ${o("partition")} ${own.format(start)}, the ${own.name} holding it`;
-}
-
-/** The same, as a skipped asset's reason says it to any caller: `the window 2026-11 runs its days`. */
-function aside(key: string, g: TimeGranularity, start: Date, own: TimeGranularity): string {
-  return finer(g, start, own) ? `the window ${key} runs its ${own.name}s` : `its ${own.name} is ${own.format(start)}`;
 }
