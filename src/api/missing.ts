@@ -53,7 +53,8 @@ export async function missingPlanOptions(project: Project, options: PlanOptions,
     ...(scoped ? { window: String(scoped) } : {}),
     ...(now ? { now } : {}),
     ...(missing.until !== undefined ? { until: missing.until } : {}),
-    ...(missing.includeCurrent ? { includeCurrent: true } : {}),
+    // With a lookback, the window already counts the period in progress or not.
+    ...(missing.includeCurrent && options.lookback === undefined ? { includeCurrent: true } : {}),
     ...(missing.timeZone !== undefined ? { timeZone: missing.timeZone } : {}),
   };
   // A window of time is read by each asset as the periods of its own that lie wholly inside it

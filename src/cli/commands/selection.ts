@@ -17,6 +17,8 @@ export interface SelectionFlags extends ExcludeFlags {
   readonly lookback?: number;
   readonly offset?: number;
   readonly tz?: string;
+  /** With `--lookback`: count the period in progress (else left to finish, as coverage leaves it). */
+  readonly includeCurrent?: boolean;
   /** `--values` texts (`region=eu,us`), read by the session. */
   readonly values?: readonly string[];
 }
@@ -45,6 +47,7 @@ export function planOptions(session: Pick<Session, "parseValues">, selectors: re
     ...(flags.lookback !== undefined ? { lookback: flags.lookback } : {}),
     ...(flags.offset !== undefined ? { offset: flags.offset } : {}),
     ...(flags.tz !== undefined ? { tz: flags.tz } : {}),
+    ...(flags.includeCurrent && flags.lookback !== undefined ? { includeCurrent: true } : {}),
   };
 }
 

@@ -41,7 +41,9 @@ export const lookbackOption = (description: string): OptionType =>
 export function lookbackQualifiers(command: Command): Command {
   return command
     .addOption(
-      new Option("--offset <n>", "with --lookback: end n partitions before the current one (default 0)").argParser(integer("--offset", 0)),
+      new Option("--offset <n>", "with --lookback: end n partitions before the current one (default 1: the last complete one)").argParser(
+        integer("--offset", 0),
+      ),
     )
     .addOption(new Option("--tz <zone>", "with --lookback: the IANA time zone whose calendar days follow (default UTC)"));
 }
@@ -63,7 +65,7 @@ export function selectionOptions(command: Command): Command {
         ),
       )
       .addOption(windowOption("an inclusive window of partitions (a single key is a window of one)"))
-      .addOption(lookbackOption("the trailing window of n partitions"))
+      .addOption(lookbackOption("the trailing window of n complete partitions (the one in progress with --include-current)"))
       .addOption(valuesOption()),
   );
 }
@@ -82,7 +84,7 @@ export const untilOption = (
 ): OptionType => new Option("--until <key>", description);
 
 export const includeCurrentOption = (
-  description = "with --missing and no window: also the current period (default: left to finish); without --missing: let a window reach periods that have not begun",
+  description = "with --missing and no window, or with --lookback: also the current period (default: left to finish); otherwise: let a window reach periods that have not begun",
 ): OptionType => new Option("--include-current", description);
 
 export const concurrencyOption = (description: string, max?: number): OptionType =>
