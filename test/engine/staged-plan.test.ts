@@ -106,6 +106,21 @@ function days(first: string, last: string): string[] {
 }
 
 describe("planMaterialize: a window over a whole project", () => {
+  it("refuses a list window whose text means another range in an asset's own order (issue 41, item 16)", () => {
+    // The same regions in another order: eu..asia of (eu, us, asia) is every region, of (eu, asia, us) two.
+    const byAsia = il.asset({
+      key: "stock_by_asia",
+      partitioning: new il.ListPartitionConfig({ column: "region", values: ["eu", "asia", "us"] }),
+      run: (ctx) => [{ region: ctx.partition!.key }],
+    });
+    const p = project([stock, byAsia]);
+    expect(() => il.planMaterialize(p, { window: "eu..asia" })).toThrow(
+      'asset "shop.stock_by_asia": the list window eu..asia was made in the order eu, us, asia',
+    );
+    // A range that means the same values in both orders runs.
+    expect(il.planMaterialize(p, { window: "eu..eu" }).partitions).toEqual(["eu", "eu"]);
+  });
+
   it("each asset its periods wholly inside, in stages after what they read; the list asset skipped with one line", () => {
     const plan = il.planMaterialize(project(), { window: "2026-01-01..2026-02-03", order: "oldest" });
     expect(plan.mode).toBe("backfill");
