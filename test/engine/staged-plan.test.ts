@@ -113,7 +113,7 @@ describe("planMaterialize: a window over a whole project", () => {
       partitioning: new il.ListPartitionConfig({ column: "region", values: ["eu", "asia", "us"] }),
       run: (ctx) => [{ region: ctx.partition!.key }],
     });
-    const p = project([stock, byAsia]);
+    const p = projectOf({ sources: [il.source({ key: "shop", assets: [stock, byAsia] })({ destinations: new il.MemoryDestination() })] });
     expect(() => il.planMaterialize(p, { window: "eu..asia" })).toThrow(
       'asset "shop.stock_by_asia": the list window eu..asia was made in the order eu, us, asia',
     );
