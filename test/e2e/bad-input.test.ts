@@ -90,6 +90,13 @@ const cases: BadInput[] = [
     args: ["materialize", "orders", "-p", "2026-01", "--missing"],
     says: ["--partition 2026-01", "--window 2026-01"],
   },
+  {
+    name: "a window of three dots (issue 41, item 28)",
+    args: ["materialize", "orders", "-w", "2026-01-01...2026-01-03"],
+    says: ['"2026-01-01...2026-01-03" is not a window: it has three dots', '"start..end" with two'],
+  },
+  { name: "history --limit with a space", args: ["history", "orders", "--limit", " 5"], says: ["--limit", "digits only", '" 5"'] },
+  { name: "history --limit with a sign", args: ["history", "orders", "--limit", "+5"], says: ["--limit", '"+5"'] },
   { name: "plan with a month as the partition of a daily asset", args: ["plan", "orders", "-p", "2026-W03"], says: ["--window 2026-W03"] },
   {
     name: "an unknown asset with --json (stdout stays empty)",

@@ -9,8 +9,11 @@ import { InvalidArgumentError, Option } from "./commander.js";
 export function integer(name: string, min: number, max = 1_000_000) {
   return (value: string): number => {
     const n = Number(value);
-    if (!/^[+]?\d+$/.test(value.trim()) || n < min || n > max) {
-      throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max.toLocaleString("en-US")}, got "${value}"`);
+    // Digits only: a sign or a space is a slip of quoting or of the keyboard, not part of a count.
+    if (!/^\d+$/.test(value) || n < min || n > max) {
+      throw new InvalidArgumentError(
+        `${name} must be an integer from ${min} to ${max.toLocaleString("en-US")}, digits only, got ${JSON.stringify(value)}`,
+      );
     }
     return n;
   };
