@@ -62,7 +62,8 @@ export async function missingCoverage(project: Project, options: PlanOptions, mi
     ...(scoped ? { window: String(scoped) } : {}),
     ...(now ? { now } : {}),
     ...(missing.until !== undefined ? { until: missing.until } : {}),
-    ...(missing.includeCurrent ? { includeCurrent: true } : {}),
+    // With a lookback, the window already counts the period in progress or not.
+    ...(missing.includeCurrent && options.lookback === undefined ? { includeCurrent: true } : {}),
     ...(missing.timeZone !== undefined ? { timeZone: missing.timeZone } : {}),
   };
   const own = ownCoverageOptions(assets, scoped, coverageOptions, options);
@@ -126,7 +127,8 @@ export async function missingPlanOptions(project: Project, options: PlanOptions,
   return {
     ...rest,
     assets: assets.map((a) => a.qualifiedKey),
-    ...(window ? { window: String(window) } : {}),
+    // A partition stays one: the plan runs only the assets it names (see partition-scope.ts).
+    ...(options.partition !== undefined ? { partition: options.partition } : window ? { window: String(window) } : {}),
     only: wanted,
     onlyByAsset: byAsset,
   };

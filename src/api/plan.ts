@@ -1,3 +1,4 @@
+import { assetsOfPartition } from "./partition-scope.js";
 import { planExecution, type Plan, type PlannedRun, type PlanningOptions, type SkippedAsset } from "../runner/plan.js";
 import type { Project } from "./project.js";
 import { resolveScope, type ScopeOptions } from "./scope.js";
@@ -32,7 +33,11 @@ export function planMaterialize(project: Project, options: PlanOptions = {}): Pl
       schedule: [],
       skipped: [],
     };
-  const assets = selectAssets(project.dag, { select: options.assets ?? [], exclude: options.exclude ?? [], keep: MATERIALIZABLE });
-  project.dag.checkEdges(assets);
-  return planExecution(project.dag, assets, resolveScope(assets, options), options);
+  const selected = selectAssets(project.dag, { select: options.assets ?? [], exclude: options.exclude ?? [], keep: MATERIALIZABLE });
+  project.dag.checkEdges(selected);
+  const window = resolveScope(selected, options);
+  if (options.partition === undefined) return planExecution(project.dag, selected, window, options);
+  const { assets, skipped } = assetsOfPartition(selected, options.partition, window);
+  const plan = planExecution(project.dag, assets, window, options);
+  return skipped.length > 0 ? { ...plan, skipped: [...skipped, ...plan.skipped] } : plan;
 }

@@ -20,9 +20,15 @@ export interface ScopeOptions {
   readonly partition?: string;
   /** `start..end`, both inclusive; a single key is a window of one. */
   readonly window?: string;
-  /** The trailing window of this many partitions. */
+  /**
+   * The trailing window of this many partitions, ending with the last complete period: the
+   * period in progress is left to finish, as coverage leaves it (see `includeCurrent`).
+   */
   readonly lookback?: number;
+  /** Periods back from the current one the lookback ends (default 1: the last complete one). */
   readonly offset?: number;
+  /** With `lookback`: count the period in progress too (an offset of 0). */
+  readonly includeCurrent?: boolean;
   /** IANA zone for lookback's calendar. */
   readonly tz?: string;
   /** The instant lookback counts back from (default: now). */
@@ -59,6 +65,7 @@ export function resolveScope(assets: readonly Asset[], options: ScopeOptions): P
   const timed =
     partitioned.find((a) => a.partitioning instanceof TimePartitionConfig) ?? partitioned.find((a) => timeConfigOf(a.partitioning));
   if (options.lookback !== undefined) return lookbackWindow(timed ?? partitioned[0]!, options);
+  // Not a range end here: `includeCurrent` is a lookback's only (a command gives it other meanings, and checks them).
   // Not trimmed: a list value may hold spaces (" ", "x "); time keys are trimmed where they are parsed.
   const text = (options.partition ?? options.window)!;
   if (options.partition !== undefined && text.includes(".."))
@@ -93,6 +100,10 @@ function namesTime(text: string): boolean {
 }
 
 function lookbackWindow(asset: Asset, options: ScopeOptions): PartitionWindow {
+  if (options.includeCurrent && options.offset !== undefined)
+    throw new ConfigError(
+      (o) => `${o("includeCurrent")} and ${o("offset")} cannot be used together: ${o("offset")} already says where the lookback ends`,
+    );
   // A multi asset counts back in its time dimension's periods (every value of each).
   const config = timeConfigOf(asset.partitioning);
   if (!config)
@@ -103,7 +114,7 @@ function lookbackWindow(asset: Asset, options: ScopeOptions): PartitionWindow {
   const window = TimePartitionWindow.lookback({
     now: options.now ?? new Date(),
     lookback: options.lookback!,
-    offset: options.offset ?? 0,
+    offset: options.offset ?? (options.includeCurrent ? 0 : 1),
     granularity: config.granularity,
     start: config.start,
     timeZone: options.tz ?? "UTC",

@@ -66,7 +66,8 @@ export async function stalePlanOptions(project: Project, options: PlanOptions): 
     options: {
       ...rest,
       assets: rebuilt.map((a) => a.qualifiedKey),
-      ...(window ? { window: String(window) } : {}),
+      // A partition stays one: the plan runs only the assets it names (see partition-scope.ts).
+      ...(options.partition !== undefined && window ? { partition: options.partition } : window ? { window: String(window) } : {}),
       ...(rebuilt.length === 0 ? { nothingPicked: true as const } : {}),
       ...(partitioned.length > 0 ? { only: new Set([...byAsset.values()].flatMap((keys) => [...keys])), onlyByAsset: byAsset } : {}),
     },

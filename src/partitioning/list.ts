@@ -184,6 +184,25 @@ export class ListPartitionConfig extends PartitionConfig {
         );
       }
     }
+    this.checkOrder(window, assetKey);
+  }
+
+  /**
+   * A window made by another list partitioning (another order of the values) is served only
+   * when its text names the same values in this order: a window is a contiguous range of the
+   * declared order, and `eu..apac` of (eu, us, apac) is (eu, apac) of (eu, apac, us).
+   */
+  private checkOrder(window: ListPartitionWindow, assetKey: string): void {
+    if (window.config === this || window.config.compatible(this)) return;
+    const text = String(window);
+    const [first, last] = [this.positions.get(window.values[0]!)!, this.positions.get(window.values[window.length - 1]!)!];
+    const own = last >= first ? this.values.slice(first, last + 1) : [];
+    const given = new Set(window.values);
+    if (own.length === given.size && own.every((v) => given.has(v))) return;
+    const means = own.length > 0 ? `holds ${own.join(", ")}` : "ends before it starts";
+    throw new PartitionError(
+      `asset "${assetKey}": the list window ${text} was made in the order ${window.config.values.join(", ")}, where it holds ${window.values.join(", ")}; in the asset's declared order ${this.values.join(", ")} it ${means}: a window is a contiguous range of the asset's own order`,
+    );
   }
 }
 

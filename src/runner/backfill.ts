@@ -37,7 +37,7 @@ export interface BackfillOptions extends Omit<RunOptions, "runId" | "backfillId"
 export interface NotRunPartition {
   readonly asset: string;
   readonly partition: string | null;
-  /** "its dependency \"shop.orders\" 2026-01-15 did not complete" */
+  /** "its dependency \"shop.orders\" 2026-01-15 failed", or "... was skipped" when what it read was not run either */
   readonly reason: string;
 }
 
@@ -47,6 +47,8 @@ export interface PartitionOutcome {
   readonly status: ExecutionStatus;
   /** The partition's run; absent when it was never started. */
   readonly result: RunResult | null;
+  /** The assets planned over it (the run's, and those left unrun), in dependency order. */
+  readonly assets: readonly string[];
 }
 
 /** The outcome of a backfill: one run per partition, plus one for the unpartitioned assets. */

@@ -14,7 +14,7 @@ import {
   type PartitionWindow,
 } from "../partitioning/index.js";
 import { formatCount } from "../text/english.js";
-import { checkRunWindow } from "./run.js";
+import { checkBackfillPartitions, checkRunWindow } from "./run-scope.js";
 import { runsUnpartitioned, shardOf, type Shard } from "./shard.js";
 import { startPhrase, needsStages, stagedPlan } from "./staged-plan.js";
 import { stageNumbers, type Stage } from "./stages.js";
@@ -170,7 +170,7 @@ export function planExecution(
   }
   const ordered = window.ordered(order);
   const partitions = shardOf(ordered, options.shard).filter((p) => !options.only || options.only.has(p.key));
-  for (const partition of partitions) checkRunWindow(partitioned, partition);
+  checkBackfillPartitions(partitioned, window, partitions);
   const schedule: Stage[] = [];
   const runs: PlannedRun[] = [];
   const withUnpartitioned = unpartitioned.length > 0 && runsUnpartitioned(options.shard);

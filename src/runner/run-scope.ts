@@ -41,13 +41,41 @@ export function checkRunWindow(
       problems.push(`asset "${asset.qualifiedKey}" is partitioned by "${asset.partitioning.column}" but no partition or window was given`);
       continue;
     }
-    try {
-      asset.partitioning.check(window, asset.qualifiedKey);
-    } catch (error) {
-      problems.push((error as Error).message);
-    }
+    const problem = problemOf(asset, window);
+    if (problem) problems.push(problem);
   }
+  refuse(problems);
+  return window;
+}
+
+/**
+ * Checks a backfill's partitions (those it runs of `window`) against every partitioned asset
+ * before anything executes, as `checkRunWindow` checks a run's window: every asset that cannot
+ * serve one of them is listed, each once, and named by the window it was given, not by the
+ * first of its partitions that fails.
+ */
+export function checkBackfillPartitions(assets: readonly Asset[], window: PartitionWindow, partitions: readonly Partition[]): void {
+  const problems: string[] = [];
+  for (const asset of assets) {
+    if (!asset.partitioning) continue;
+    const failing = partitions.find((p) => problemOf(asset, p.window, false) !== null);
+    // The whole window as the run was asked, read back whatever one run may cover.
+    if (failing) problems.push(problemOf(asset, window, true) ?? problemOf(asset, failing.window, false)!);
+  }
+  refuse(problems);
+}
+
+/** Why an asset cannot serve a window, or null. */
+function problemOf(asset: Asset, window: PartitionWindow, allowWindow?: boolean): string | null {
+  try {
+    asset.partitioning!.check(window, asset.qualifiedKey, allowWindow);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+function refuse(problems: readonly string[]): void {
   if (problems.length === 1) throw new PartitionError(problems[0]!);
   if (problems.length > 1) throw new PartitionError(`${problems.length} assets cannot run this window: ${problems.join("; ")}`);
-  return window;
 }

@@ -9,7 +9,7 @@ import type { NotRunPartition, PartitionOutcome } from "./backfill.js";
 import type { EventHandler } from "./events.js";
 import type { ExecutionStatus, RunResult } from "./run-result.js";
 import { runWindow, type RunInternals, type RunOptions } from "./run.js";
-import { Requirements, type Blocked, type Slot, type Stage, type WaitingPartition } from "./stages.js";
+import { Requirements, type Blocked, type Slot, type SlotOutcome, type Stage, type WaitingPartition } from "./stages.js";
 import type { WorkerPool } from "./pool/worker-pool.js";
 
 /** What the slots of one backfill run with, set up once for all of them. */
@@ -77,8 +77,8 @@ export class SlotRunner {
     const key = slot.partition?.key ?? null;
     const { signal, control, failFast, pool } = this.setup;
     if (this.stopped || signal?.aborted || control.haltReason) {
-      for (const asset of slot.assets) this.requirements.record(asset.qualifiedKey, key, false);
-      return { key: key ?? "", status: "canceled", result: null };
+      for (const asset of slot.assets) this.requirements.record(asset.qualifiedKey, key, "skipped");
+      return { key: key ?? "", status: "canceled", result: null, assets: slot.assets.map((a) => a.qualifiedKey) };
     }
     const blocked = await this.requirements.blocked(slot);
     if (blocked.size > 0) this.holdBack(slot, blocked);
@@ -92,14 +92,13 @@ export class SlotRunner {
               runnable.map((a) => a.qualifiedKey),
             )
           : await runWindow(this.dag, runnable, slot.partition?.window ?? null, this.setup.runOptions);
-      for (const asset of runnable)
-        this.requirements.record(asset.qualifiedKey, key, result.assetExecutions[asset.qualifiedKey]?.status === "completed");
+      for (const asset of runnable) this.requirements.record(asset.qualifiedKey, key, outcomeOf(result, asset.qualifiedKey));
     }
     // A slot with assets left waiting or canceled did not complete, whatever ran of it.
     const status: ExecutionStatus = result?.status === "failed" ? "failed" : blocked.size > 0 || !result ? "canceled" : result.status;
     // The unpartitioned slot runs first and every partition may read it: failFast stops at any outcome of it but completed.
     if (status !== "completed" && failFast && (status === "failed" || !slot.partition)) this.stopped = true;
-    return { key: key ?? "", status, result };
+    return { key: key ?? "", status, result, assets: slot.assets.map((a) => a.qualifiedKey) };
   }
 
   /** Records a slot's assets that cannot run as not completed, lists them and says why in an event. */
@@ -107,11 +106,17 @@ export class SlotRunner {
     const partition = slot.partition?.key ?? null;
     const time = new Date().toISOString();
     for (const [asset, why] of blocked) {
-      this.requirements.record(asset, partition, false);
+      this.requirements.record(asset, partition, "skipped");
       if (why.kind === "waiting") this.waiting.push(why.waiting);
       else this.notRun.push({ asset, partition, reason: why.reason });
       const reason = why.kind === "waiting" ? `waiting for "${why.waiting.upstream}" ${why.waiting.missing}` : why.reason;
       this.setup.emit({ ...this.setup.base, type: "asset:canceled", time, asset, ...(partition !== null ? { partition } : {}), reason });
     }
   }
+}
+
+/** How an asset of a slot's run ended, for what reads it: canceled (a dependency of the run failed, an interrupt) counts as skipped. */
+function outcomeOf(result: RunResult, asset: string): SlotOutcome {
+  const status = result.assetExecutions[asset]?.status;
+  return status === "completed" ? "completed" : status === "failed" ? "failed" : "skipped";
 }

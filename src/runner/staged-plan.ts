@@ -211,6 +211,8 @@ function partitionsOf(
       };
     const values = new Set(config.values);
     const inList = window.partitions.filter((p) => values.has(p.key));
+    // Every value declared: the window's text must mean the same range in the asset's own order.
+    if (inList.length === window.length) config.check(window, asset.qualifiedKey, true);
     return inList.length > 0 ? inList : { reason: `none of its values (${config.values.join(", ")}) is in the window ${String(window)}` };
   }
   return { reason: `partitioned by ${config.kind}, which a project-wide window does not reach: select it alone` };

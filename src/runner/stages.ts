@@ -70,70 +70,77 @@ export function readsAcrossPartitions(dag: AssetGraph, assets: readonly Asset[])
 export type Blocked =
   { readonly kind: "canceled"; readonly reason: string } | { readonly kind: "waiting"; readonly waiting: WaitingPartition };
 
+/** How an asset's partition ended in a backfill: completed, failed, or skipped (never run, or canceled). */
+export type SlotOutcome = "completed" | "failed" | "skipped";
+
 /**
  * What a stage needs of the stages before it: the outcome of each (asset, partition) the
  * backfill ran, and for the rest, what storage holds (counted once per upstream asset).
  */
 export class Requirements {
-  private readonly outcomes = new Map<string, boolean>();
+  private readonly outcomes = new Map<string, SlotOutcome>();
   private readonly stored = new Map<string, Promise<ReadonlySet<string>>>();
 
   constructor(private readonly dag: AssetGraph) {}
 
-  /** Records whether an asset's partition completed in this backfill. */
-  record(asset: string, partition: string | null, completed: boolean): void {
-    this.outcomes.set(slotKey(asset, partition), completed);
+  /** Records how an asset's partition ended in this backfill. */
+  record(asset: string, partition: string | null, outcome: SlotOutcome): void {
+    this.outcomes.set(slotKey(asset, partition), outcome);
   }
 
   /**
    * The assets of a slot that cannot run, each with why: an upstream partition this backfill
-   * ran did not complete (canceled), or one it did not run is not stored (waiting). A blocked
-   * asset blocks those of the slot that read it.
+   * ran failed or was skipped (canceled), in this slot or in an earlier stage, or one it did
+   * not run is not stored (waiting). A blocked asset blocks those of the slot that read it.
    */
   async blocked(slot: Slot): Promise<Map<string, Blocked>> {
     const blocked = new Map<string, Blocked>();
     for (const asset of slot.assets) {
       for (const d of this.dag.dependencies(asset)) {
-        const upstream = d.asset;
-        if (!upstream || blocked.has(asset.qualifiedKey)) continue;
-        if (aligned(asset, d)) {
-          const before = blocked.get(upstream.qualifiedKey);
-          if (before)
-            blocked.set(asset.qualifiedKey, {
-              kind: "canceled",
-              reason: `its dependency "${upstream.qualifiedKey}" ${before.kind === "waiting" ? "is waiting for upstream data" : "did not run"}`,
-            });
-          continue;
-        }
-        if (!upstream.partitioning) continue;
-        const need = upstreamWindow(upstream.partitioning, slot.partition?.window ?? null, d.mapping);
-        if (!need) continue;
-        const missing: string[] = [];
-        let stored: ReadonlySet<string> | null = null;
-        for (const p of need.partitions) {
-          const outcome = this.outcomes.get(slotKey(upstream.qualifiedKey, p.key));
-          if (outcome === false) {
-            blocked.set(asset.qualifiedKey, {
-              kind: "canceled",
-              reason: `its dependency "${upstream.qualifiedKey}" ${p.key} did not complete`,
-            });
-            break;
-          }
-          if (outcome === true) continue;
-          stored ??= await this.storedKeys(upstream);
-          missing.push(stored.has(p.key) ? "" : p.key);
-        }
-        if (blocked.has(asset.qualifiedKey) || !missing.some(Boolean)) continue;
-        const waiting = {
-          asset: asset.qualifiedKey,
-          partition: slot.partition?.key ?? null,
-          upstream: upstream.qualifiedKey,
-          missing: ranges(missing),
-        };
-        blocked.set(asset.qualifiedKey, { kind: "waiting", waiting });
+        if (blocked.has(asset.qualifiedKey)) break;
+        const why = d.asset ? await this.blockedBy(asset, d, d.asset, slot, blocked) : null;
+        if (why) blocked.set(asset.qualifiedKey, why);
       }
     }
     return blocked;
+  }
+
+  /** Why `asset`'s partition of `slot` cannot run for what it reads of `upstream` (null: it can). */
+  private async blockedBy(
+    asset: Asset,
+    d: Dependency,
+    upstream: Asset,
+    slot: Slot,
+    blocked: ReadonlyMap<string, Blocked>,
+  ): Promise<Blocked | null> {
+    const key = slot.partition?.key ?? null;
+    if (aligned(asset, d)) {
+      const before = blocked.get(upstream.qualifiedKey);
+      if (before) return canceled(upstream, key, before.kind === "waiting" ? "is waiting for upstream data" : "was skipped");
+      // The same partition of an upstream run in an earlier stage (it reads something else across partitions).
+      const outcome = this.outcomes.get(slotKey(upstream.qualifiedKey, key));
+      return outcome && outcome !== "completed" ? canceled(upstream, key, ended(outcome)) : null;
+    }
+    if (!upstream.partitioning) {
+      const outcome = this.outcomes.get(slotKey(upstream.qualifiedKey, null));
+      return outcome && outcome !== "completed" ? canceled(upstream, null, ended(outcome)) : null;
+    }
+    const need = upstreamWindow(upstream.partitioning, slot.partition?.window ?? null, d.mapping);
+    if (!need) return null;
+    const missing: string[] = [];
+    let stored: ReadonlySet<string> | null = null;
+    for (const p of need.partitions) {
+      const outcome = this.outcomes.get(slotKey(upstream.qualifiedKey, p.key));
+      if (outcome === "completed") continue;
+      if (outcome) return canceled(upstream, p.key, ended(outcome));
+      stored ??= await this.storedKeys(upstream);
+      missing.push(stored.has(p.key) ? "" : p.key);
+    }
+    if (!missing.some(Boolean)) return null;
+    return {
+      kind: "waiting",
+      waiting: { asset: asset.qualifiedKey, partition: key, upstream: upstream.qualifiedKey, missing: ranges(missing) },
+    };
   }
 
   private storedKeys(asset: Asset): Promise<ReadonlySet<string>> {
@@ -141,6 +148,15 @@ export class Requirements {
     if (!keys) this.stored.set(asset.qualifiedKey, (keys = asset.partitionRowCounts().then((counts) => new Set(Object.keys(counts)))));
     return keys;
   }
+}
+
+/** `its dependency "ads.s" 2026-11-05|us failed`: names the upstream partition and how it ended. */
+function canceled(upstream: Asset, partition: string | null, how: string): Blocked {
+  return { kind: "canceled", reason: `its dependency "${upstream.qualifiedKey}"${partition === null ? "" : ` ${partition}`} ${how}` };
+}
+
+function ended(outcome: Exclude<SlotOutcome, "completed">): string {
+  return outcome === "failed" ? "failed" : "was skipped";
 }
 
 function slotKey(asset: string, partition: string | null): string {

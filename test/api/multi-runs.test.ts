@@ -111,14 +111,15 @@ describe("a window of a multi asset", () => {
   it("a lookback counts back in the time dimension's periods, every value of each", async () => {
     const { config } = project();
     const session = await il.openProject(config);
+    // The day in progress (2026-01-10) is left to finish.
     const plan = await session.plan({ selection: "stock", lookback: 2, now: new Date("2026-01-10T12:00:00Z") });
     expect(plan.partitions).toEqual([
-      "2026-01-10|eu",
-      "2026-01-10|us",
-      "2026-01-10|apac",
       "2026-01-09|eu",
       "2026-01-09|us",
       "2026-01-09|apac",
+      "2026-01-08|eu",
+      "2026-01-08|us",
+      "2026-01-08|apac",
     ]);
     await session.close();
   });

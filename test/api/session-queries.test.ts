@@ -53,12 +53,28 @@ describe("a session answers the command line's questions", () => {
     const [one] = await session.coverage("orders", { partition: "2026-01-03" });
     expect(one!.partitions.map((p) => p.key)).toEqual(["2026-01-03"]);
     const now = new Date("2026-01-06T12:00:00Z");
+    // A lookback counts the complete days before the one in progress, as coverage expects them
+    // and as materialize's does (issue 41, item 11): complete up to yesterday, nothing missing.
     const [last] = await session.coverage("orders", { lookback: 2, now });
-    // A lookback counts back from now's partition, as materialize's does.
     expect(last!.partitions.map((p) => [p.key, p.status])).toEqual([
+      ["2026-01-04", "materialized"],
+      ["2026-01-05", "materialized"],
+    ]);
+    expect(last!.missing).toBe(0);
+    expect((await session.plan({ selection: "orders", lookback: 2, now })).partitions).toEqual(["2026-01-05", "2026-01-04"]);
+    // includeCurrent counts today: an offset of 0, which it cannot be given beside.
+    const [current] = await session.coverage("orders", { lookback: 2, now, includeCurrent: true });
+    expect(current!.partitions.map((p) => [p.key, p.status])).toEqual([
       ["2026-01-05", "materialized"],
       ["2026-01-06", "missing"],
     ]);
+    expect((await session.plan({ selection: "orders", lookback: 2, now, includeCurrent: true })).partitions).toEqual([
+      "2026-01-06",
+      "2026-01-05",
+    ]);
+    await expect(session.plan({ selection: "orders", lookback: 2, offset: 0, includeCurrent: true })).rejects.toThrow(
+      "`includeCurrent` and `offset` cannot be used together",
+    );
     await expect(session.coverage("orders", { partition: "2026-01-03", window: "2026-01-01..2026-01-02" })).rejects.toThrow(
       "cannot be used together",
     );

@@ -81,6 +81,24 @@ const cases: BadInput[] = [
   { name: "--lookback on a list-partitioned asset", args: ["materialize", "sales", "--lookback", "2"], says: ["regions.sales"] },
   { name: "a time key for a list-partitioned asset", args: ["materialize", "sales", "-p", "2026-01-01"], says: ['"2026-01-01"'] },
   {
+    name: "a month as the partition of daily assets (one partition, not a backfill)",
+    args: ["materialize", "orders", "daily_revenue", "-p", "2026-01"],
+    says: ["--partition 2026-01 names one month", "partitioned by day", "--window 2026-01"],
+  },
+  {
+    name: "a month as the partition of daily assets with --missing",
+    args: ["materialize", "orders", "-p", "2026-01", "--missing"],
+    says: ["--partition 2026-01", "--window 2026-01"],
+  },
+  {
+    name: "a window of three dots (issue 41, item 28)",
+    args: ["materialize", "orders", "-w", "2026-01-01...2026-01-03"],
+    says: ['"2026-01-01...2026-01-03" is not a window: it has three dots', '"start..end" with two'],
+  },
+  { name: "history --limit with a space", args: ["history", "orders", "--limit", " 5"], says: ["--limit", "digits only", '" 5"'] },
+  { name: "history --limit with a sign", args: ["history", "orders", "--limit", "+5"], says: ["--limit", '"+5"'] },
+  { name: "plan with a month as the partition of a daily asset", args: ["plan", "orders", "-p", "2026-W03"], says: ["--window 2026-W03"] },
+  {
     name: "an unknown asset with --json (stdout stays empty)",
     args: ["materialize", "ordrs", "-p", "2026-01-01", "--json"],
     says: ['"ordrs"'],

@@ -289,6 +289,13 @@ describe.concurrent("interloper materialize --missing", () => {
     expect(await box.dataFiles()).not.toContain(ordersFile(PREPARED.inProgress));
     const gate = await run(box, ["coverage", "orders", "--fail-on-missing"]);
     expect(gate.exitCode).toBe(0);
+    // A lookback leaves the day in progress out too (issue 41, item 11); --include-current counts it.
+    const week = await run(box, ["coverage", "orders", "--lookback", "7", "--fail-on-missing", "--json"]);
+    expect(week.exitCode, week.stderr).toBe(0);
+    expect((JSON.parse(week.stdout) as CoverageJson).partitions.map((p) => p.key).at(-1)).toBe(D(28));
+    const today = await run(box, ["coverage", "orders", "--lookback", "7", "--include-current", "--fail-on-missing", "--json"]);
+    expect(today.exitCode, today.stderr).toBe(1);
+    expect((JSON.parse(today.stdout) as CoverageJson).missingRanges).toEqual([PREPARED.inProgress]);
   });
 
   it("--include-empty also re-runs the empty partitions", async () => {

@@ -136,6 +136,23 @@ describe("multi partitions on the command line", () => {
     expect(line).toContain("eu, us, apac");
   });
 
+  it("a combination of a period not begun is refused as a time key is; --include-current lets it run (issue 41, item 28)", async () => {
+    for (const args of [
+      ["materialize", "stock", "-p", "2026-06-01|eu"],
+      ["materialize", "stock", "-p", "9999-12-31|eu"],
+      ["plan", "stock", "-w", "2026-02-01..2026-02-09|eu,us"],
+    ]) {
+      const refused = await run(args);
+      expect(refused.exitCode, refused.stderr).toBe(2);
+      expect(oneLineError(refused)).toMatch(
+        /^interloper: (partition|window) \S+ (has|reaches \S+, which has) not begun \(now is 2026-02-05T12:00:00.000Z\)/,
+      );
+    }
+    const meant = await run(["plan", "stock", "-p", "2026-06-01|eu", "--include-current", "--json"]);
+    expect(meant.exitCode, meant.stderr).toBe(0);
+    expect(stockRuns(meant)).toEqual(["2026-06-01|eu"]);
+  });
+
   it("a project-wide window runs each combination, the day across its regions and each region's month", async () => {
     const result = await run(["materialize", "-w", "2026-01-01..2026-01-31"]);
     expect(result.exitCode, result.stdout + result.stderr).toBe(0);

@@ -111,6 +111,29 @@ describe("backfill", () => {
     expect(runs).toEqual([]);
   });
 
+  it("lists every asset that cannot run the window before anything runs, named by the window, as dag.materialize does", async () => {
+    const runs: string[] = [];
+    const late = (key: string, start: string) =>
+      il.asset({
+        key,
+        partitioning: new il.TimePartitionConfig({ column: "date", start, allowWindow: true }),
+        run: (ctx) => (runs.push(`${key} ${ctx.partition!.key}`), [{ date: ctx.partition!.key }]),
+      });
+    const dag = new il.DAG(
+      il.source({ key: "s", assets: [late("a", "2026-01-05"), late("b", "2026-01-03")] })({ destinations: new il.MemoryDestination() }),
+    );
+    const window = days("2026-01-01", "2026-01-10");
+    const expected =
+      '2 assets cannot run this window: asset "s.a" starts at 2026-01-05 but the window 2026-01-01..2026-01-10 reaches before it; ' +
+      'asset "s.b" starts at 2026-01-03 but the window 2026-01-01..2026-01-10 reaches before it';
+    const whole = await caught(() => dag.materialize(window));
+    expect(whole.message).toBe(expected);
+    const backfill = await caught(() => il.backfill(dag, window));
+    expect(backfill).toBeInstanceOf(il.PartitionError);
+    expect(backfill.message).toBe(expected);
+    expect(runs).toEqual([]);
+  });
+
   it("lists each partition's outcome; failFast stops scheduling after a failed partition", async () => {
     const runs: string[] = [];
     const dag = new il.DAG(recordingSource(runs, { fail: (k) => k === "2026-01-02" })({ destinations: new il.MemoryDestination() }));

@@ -106,6 +106,21 @@ function days(first: string, last: string): string[] {
 }
 
 describe("planMaterialize: a window over a whole project", () => {
+  it("refuses a list window whose text means another range in an asset's own order (issue 41, item 16)", () => {
+    // The same regions in another order: eu..asia of (eu, us, asia) is every region, of (eu, asia, us) two.
+    const byAsia = il.asset({
+      key: "stock_by_asia",
+      partitioning: new il.ListPartitionConfig({ column: "region", values: ["eu", "asia", "us"] }),
+      run: (ctx) => [{ region: ctx.partition!.key }],
+    });
+    const p = projectOf({ sources: [il.source({ key: "shop", assets: [stock, byAsia] })({ destinations: new il.MemoryDestination() })] });
+    expect(() => il.planMaterialize(p, { window: "eu..asia" })).toThrow(
+      'asset "shop.stock_by_asia": the list window eu..asia was made in the order eu, us, asia',
+    );
+    // A range that means the same values in both orders runs.
+    expect(il.planMaterialize(p, { window: "eu..eu" }).partitions).toEqual(["eu", "eu"]);
+  });
+
   it("each asset its periods wholly inside, in stages after what they read; the list asset skipped with one line", () => {
     const plan = il.planMaterialize(project(), { window: "2026-01-01..2026-02-03", order: "oldest" });
     expect(plan.mode).toBe("backfill");
@@ -200,15 +215,16 @@ describe("planMaterialize: a window over a whole project", () => {
     expect(plan.runs.map((r) => r.partition)).toEqual([...days("2026-01-01", "2026-02-28").reverse(), "2026-02", "2026-01"]);
   });
 
-  it("a monthly window reaches the days and hours of its month; A...B is A..B", () => {
+  it("a monthly window reaches the days and hours of its month; A...B is refused (issue 41, item 28)", () => {
     const plan = il.planMaterialize(project([events, orders, monthly]), { window: "2026-02", order: "oldest" });
     expect(stagesOf(plan)).toEqual([
       { "shop.events": expect.any(Array), "shop.orders": days("2026-02-01", "2026-02-28") },
       { "shop.monthly_revenue": ["2026-02"] },
     ]);
     expect(stagesOf(plan)[0]!["shop.events"]).toHaveLength(28 * 24);
-    const dots = il.planMaterialize(project([orders, monthly]), { window: "2026-01-01...2026-02-28", order: "oldest" });
-    expect(dots.runs).toEqual(il.planMaterialize(project([orders, monthly]), { window: "2026-01-01..2026-02-28", order: "oldest" }).runs);
+    expect(() => il.planMaterialize(project([orders, monthly]), { window: "2026-01-01...2026-02-28", order: "oldest" })).toThrow(
+      '"2026-01-01...2026-02-28" is not a window: it has three dots; expected "start..end" with two',
+    );
   });
 
   it("a selection the window gives nothing to run is a PartitionError naming why", () => {
@@ -321,12 +337,22 @@ describe("runStages: waiting and canceled", () => {
         partition: "2026-01",
         reason: 'waiting for "shop.orders" 2026-01-11..2026-01-19, 2026-01-21..2026-01-31',
       },
-      { asset: "shop.monthly_report", partition: "2026-01", reason: 'its dependency "shop.monthly_revenue" is waiting for upstream data' },
+      {
+        asset: "shop.monthly_report",
+        partition: "2026-01",
+        reason: 'its dependency "shop.monthly_revenue" 2026-01 is waiting for upstream data',
+      },
     ]);
     expect(result.notRun).toEqual([
-      { asset: "shop.monthly_report", partition: "2026-01", reason: 'its dependency "shop.monthly_revenue" is waiting for upstream data' },
+      {
+        asset: "shop.monthly_report",
+        partition: "2026-01",
+        reason: 'its dependency "shop.monthly_revenue" 2026-01 is waiting for upstream data',
+      },
     ]);
-    expect(result.partitions).toEqual([{ key: "2026-01", status: "canceled", result: null }]);
+    expect(result.partitions).toEqual([
+      { key: "2026-01", status: "canceled", result: null, assets: ["shop.monthly_revenue", "shop.monthly_report"] },
+    ]);
     expect(await p.dag.find("shop.monthly_revenue")!.partitionRowCounts()).toEqual({});
   });
 
@@ -366,10 +392,10 @@ describe("runStages: waiting and canceled", () => {
       expect(result.canceledPartitions).toEqual(["2026-03"]);
       expect(result.completedPartitions).toEqual(days("2026-03-01", "2026-03-31").filter((d) => d !== "2026-03-15"));
       expect(canceled).toEqual([
-        { asset: "shop.monthly_revenue", partition: "2026-03", reason: 'its dependency "shop.orders" 2026-03-15 did not complete' },
+        { asset: "shop.monthly_revenue", partition: "2026-03", reason: 'its dependency "shop.orders" 2026-03-15 failed' },
       ]);
       expect(result.notRun).toEqual([
-        { asset: "shop.monthly_revenue", partition: "2026-03", reason: 'its dependency "shop.orders" 2026-03-15 did not complete' },
+        { asset: "shop.monthly_revenue", partition: "2026-03", reason: 'its dependency "shop.orders" 2026-03-15 failed' },
       ]);
       expect(await p.dag.find("shop.monthly_revenue")!.partitionRowCounts()).toEqual({});
     } finally {

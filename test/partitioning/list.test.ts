@@ -212,6 +212,23 @@ describe("ListPartitionConfig.check", () => {
     const other = new ListPartitionConfig({ column: "region", values: ["mars", "venus"] });
     expectPartitionError(() => regions().check(other.window("mars", "mars"), asset), asset, "mars");
   });
+
+  it("refuses a window of another order whose text names other values, or none, in the asset's own order", () => {
+    const own = new ListPartitionConfig({ column: "region", values: ["eu", "apac", "us"], allowWindow: true });
+    // eu..apac of (eu, us, apac) holds us too; in (eu, apac, us) it is eu, apac.
+    expectPartitionError(
+      () => own.check(regions().window("eu", "apac"), asset),
+      asset,
+      "the list window eu..apac was made in the order eu, us, apac, where it holds eu, us, apac; in the asset's declared order eu, apac, us it holds eu, apac",
+    );
+    // us..apac of (eu, us, apac) ends before it starts in (eu, apac, us).
+    expectPartitionError(() => own.check(regions().window("us", "apac"), asset), "us..apac", "ends before it starts");
+    // The same values as a range of its own order, or a subset list's window, are served.
+    const reordered = new ListPartitionConfig({ column: "region", values: ["us", "eu", "apac"] });
+    expect(own.check(reordered.window("eu", "apac"), asset).length).toBe(2);
+    const subset = new ListPartitionConfig({ column: "region", values: ["eu", "apac"] });
+    expect(own.check(subset.window("eu", "apac"), asset).length).toBe(2);
+  });
 });
 
 describe("ListPartitionConfig.compatible", () => {

@@ -52,7 +52,7 @@ describe.concurrent("missing upstream data", () => {
     expect(result.exitCode, result.stderr).toBe(1);
     const commands = upstreamCommands(result);
     expect(commands.map((c) => c.replace(/ -c \S+/, ""))).toEqual([
-      "interloper materialize +shop.daily_revenue --partition 2026-01-14",
+      "interloper materialize +shop.daily_revenue --window 2026-01-14",
       "interloper materialize +shop.daily_revenue --window 2026-01-16..2026-01-17",
     ]);
     for (const command of commands) expect((await runPrinted(box, command)).exitCode).toBe(0);

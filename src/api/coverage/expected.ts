@@ -19,9 +19,7 @@ export function horizonOf(asset: Asset, config: TimePartitionConfig, scope: Cove
   if (scope.window) {
     const flag = scope.until !== undefined ? "--until" : scope.includeCurrent ? "--include-current" : null;
     if (flag)
-      throw new ConfigError(
-        `${flag} cannot be used with a window (--partition, --window or --lookback): the window already says which partitions`,
-      );
+      throw new ConfigError(`${flag} cannot be used with a window (--partition or --window): the window already says which partitions`);
     return { last: current, current };
   }
   if (scope.until !== undefined && scope.includeCurrent)

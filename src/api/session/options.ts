@@ -137,6 +137,12 @@ export function coverageOptions(given: SessionCoverageOptions, assets: () => Ass
   const { partition, lookback, offset, tz, ...rest } = options;
   if (partition === undefined && lookback === undefined && offset === undefined && tz === undefined) return rest;
   const scope = resolveScope(assets(), options);
-  const { window: _given, ...others } = rest;
+  // A lookback took `includeCurrent` (the period in progress counted): the window says it now.
+  const { window: _given, ...others } = lookback !== undefined ? withoutIncludeCurrent(rest) : rest;
   return scope ? { ...others, window: String(scope) } : others;
+}
+
+function withoutIncludeCurrent<T extends { readonly includeCurrent?: boolean }>(options: T): Omit<T, "includeCurrent"> {
+  const { includeCurrent: _included, ...rest } = options;
+  return rest;
 }

@@ -2,7 +2,7 @@ import type { MissingOptions } from "../../api/session/index.js";
 import type { MultiValues, Plan, PlanOptions, Session } from "../../api/session/index.js";
 import { ConfigError, PartitionError } from "../../errors.js";
 import { currentPeriod } from "../../partitioning/current-period.js";
-import { TimePartitionWindow } from "../../partitioning/index.js";
+import { MultiPartitionWindow, TimePartitionWindow } from "../../partitioning/index.js";
 
 /** The flag that leaves assets out, shared by materialize, plan, coverage and list. */
 export interface ExcludeFlags {
@@ -17,6 +17,8 @@ export interface SelectionFlags extends ExcludeFlags {
   readonly lookback?: number;
   readonly offset?: number;
   readonly tz?: string;
+  /** With `--lookback`: count the period in progress (else left to finish, as coverage leaves it). */
+  readonly includeCurrent?: boolean;
   /** `--values` texts (`region=eu,us`), read by the session. */
   readonly values?: readonly string[];
 }
@@ -45,6 +47,7 @@ export function planOptions(session: Pick<Session, "parseValues">, selectors: re
     ...(flags.lookback !== undefined ? { lookback: flags.lookback } : {}),
     ...(flags.offset !== undefined ? { offset: flags.offset } : {}),
     ...(flags.tz !== undefined ? { tz: flags.tz } : {}),
+    ...(flags.includeCurrent && flags.lookback !== undefined ? { includeCurrent: true } : {}),
   };
 }
 
@@ -67,14 +70,16 @@ export function rangeEndNeedsMissing(flags: RangeEndFlags): void {
  * expects none), so its window may reach past now.
  */
 export function refuseNotBegun(plan: Plan, now: Date, flags: RangeEndFlags & { readonly tz?: string }): void {
-  const window = plan.window;
+  // A multi window's periods are its time dimension's (`2027-06-01|eu` is a day not begun).
+  const window = plan.window instanceof MultiPartitionWindow ? plan.window.time : plan.window;
   if (flags.missing || flags.includeCurrent || !(window instanceof TimePartitionWindow)) return;
   const g = window.granularity;
   // The current period in the calendar the window was named in (--tz; days of UTC otherwise).
   const current = currentPeriod(g, now, flags.tz ?? "UTC");
   if (window.end <= current) return;
   const next = g.advance(current, 1);
-  const what = window.length === 1 ? `partition ${String(window)} has` : `window ${String(window)} reaches ${g.format(next)}, which has`;
+  const named = String(plan.window);
+  const what = plan.window!.length === 1 ? `partition ${named} has` : `window ${named} reaches ${g.format(next)}, which has`;
   throw new PartitionError(
     `${what} not begun (now is ${now.toISOString()}): end it at ${g.format(current)} at the latest, or add --include-current to run periods that have not begun`,
   );

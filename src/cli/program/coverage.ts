@@ -23,7 +23,7 @@ export function declareCoverage(program: Command): void {
     .description("which partitions are materialized, empty, missing or stale, and how many rows each holds")
     .addOption(partitionOption("only this partition: a time key or a list value"))
     .addOption(windowOption("only these partitions"))
-    .addOption(lookbackOption("only the trailing window of n partitions"))
+    .addOption(lookbackOption("only the trailing window of n complete partitions (the one in progress with --include-current)"))
     .addOption(valuesOption());
   lookbackQualifiers(command)
     // Not a flag of coverage: accepted (unlisted) so that the command can point to materialize --missing.

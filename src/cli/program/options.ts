@@ -9,8 +9,11 @@ import { InvalidArgumentError, Option } from "./commander.js";
 export function integer(name: string, min: number, max = 1_000_000) {
   return (value: string): number => {
     const n = Number(value);
-    if (!/^[+]?\d+$/.test(value.trim()) || n < min || n > max) {
-      throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max.toLocaleString("en-US")}, got "${value}"`);
+    // Digits only: a sign or a space is a slip of quoting or of the keyboard, not part of a count.
+    if (!/^\d+$/.test(value) || n < min || n > max) {
+      throw new InvalidArgumentError(
+        `${name} must be an integer from ${min} to ${max.toLocaleString("en-US")}, digits only, got ${JSON.stringify(value)}`,
+      );
     }
     return n;
   };
@@ -41,7 +44,9 @@ export const lookbackOption = (description: string): OptionType =>
 export function lookbackQualifiers(command: Command): Command {
   return command
     .addOption(
-      new Option("--offset <n>", "with --lookback: end n partitions before the current one (default 0)").argParser(integer("--offset", 0)),
+      new Option("--offset <n>", "with --lookback: end n partitions before the current one (default 1: the last complete one)").argParser(
+        integer("--offset", 0),
+      ),
     )
     .addOption(new Option("--tz <zone>", "with --lookback: the IANA time zone whose calendar days follow (default UTC)"));
 }
@@ -63,7 +68,7 @@ export function selectionOptions(command: Command): Command {
         ),
       )
       .addOption(windowOption("an inclusive window of partitions (a single key is a window of one)"))
-      .addOption(lookbackOption("the trailing window of n partitions"))
+      .addOption(lookbackOption("the trailing window of n complete partitions (the one in progress with --include-current)"))
       .addOption(valuesOption()),
   );
 }
@@ -82,7 +87,7 @@ export const untilOption = (
 ): OptionType => new Option("--until <key>", description);
 
 export const includeCurrentOption = (
-  description = "with --missing and no window: also the current period (default: left to finish); without --missing: let a window reach periods that have not begun",
+  description = "with --missing and no window, or with --lookback: also the current period (default: left to finish); otherwise: let a window reach periods that have not begun",
 ): OptionType => new Option("--include-current", description);
 
 export const concurrencyOption = (description: string, max?: number): OptionType =>

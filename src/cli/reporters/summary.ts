@@ -1,19 +1,12 @@
 import type { MaterializeOutcome } from "../../api/session/index.js";
-import type { Plan } from "../../api/session/index.js";
-import { printable } from "../printable.js";
+import { rerunCommands, upstreamCommands, type Invocation } from "./rerun.js";
 import type { RunResult } from "../../runner/run-result.js";
 import { count, formatCount, nounFor } from "../../text/english.js";
 import type { BackfillResult } from "../../runner/backfill.js";
 import { formatDuration } from "./tracker.js";
 import { countsText, noCounts, unstartedStatus, type UnitStatus } from "./unit-status.js";
 
-/** How the command was invoked, to print the command that re-runs what failed. */
-export interface Invocation {
-  /** The selectors given, and those of `--exclude`. */
-  readonly assets: readonly string[];
-  readonly exclude?: readonly string[] | undefined;
-  readonly config?: string | undefined;
-}
+export type { Invocation };
 
 /** The closing lines of a materialize: counts, failures, and how to re-run them. */
 export function summaryLines(outcome: MaterializeOutcome, rows: number, invocation: Invocation): string[] {
@@ -129,131 +122,6 @@ function oneLine(text: string): string {
   return text.split("\n")[0]!.trim();
 }
 
-/** One command per contiguous range of incomplete partitions (oldest first). */
-export function rerunCommands(outcome: MaterializeOutcome, invocation: Invocation): string[] {
-  const exclude = (invocation.exclude ?? []).flatMap((selector) => ["--exclude", selector]);
-  return commandsFor([...invocation.assets, ...exclude], outcome, outcome.incomplete, invocation.config);
-}
-
-/**
- * For assets that failed because an upstream holds no data (DataNotFoundError, by name so that
- * failures reported by child processes count too): the command that materializes them with
- * everything upstream, over the partitions that failed so.
- */
-export function upstreamCommands(outcome: MaterializeOutcome, invocation: Invocation): string[] {
-  const assets = new Set<string>();
-  const partitions: string[] = [];
-  const result = outcome.result;
-  const starved = (run: RunResult) =>
-    Object.values(run.assetExecutions)
-      .filter((e) => e.status === "failed" && e.error?.name === "DataNotFoundError")
-      .map((e) => e.asset);
-  if ("partitions" in result) {
-    for (const p of result.partitions) {
-      const keys = p.status === "failed" && p.result ? starved(p.result) : [];
-      if (keys.length) partitions.push(p.key);
-      for (const key of keys) assets.add(key);
-    }
-  } else {
-    for (const key of starved(result)) assets.add(key);
-    if (assets.size) for (const key of outcome.incomplete) partitions.push(key);
-  }
-  if ("waiting" in result && outcome.plan.stages) {
-    // Assets left waiting: the command that runs them with their upstream, over their partitions.
-    const waiting = new Set(result.waiting.map((w) => w.asset));
-    const keys = result.waiting.flatMap((w) => (w.partition === null ? [] : [w.partition]));
-    // An unpartitioned asset has no partition to name: its command takes no window.
-    const once = [...new Set(result.waiting.filter((w) => w.partition === null).map((w) => w.asset))];
-    const base =
-      once.length > 0
-        ? [
-            ["interloper", "materialize", ...once.map((key) => `+${key}`), ...(invocation.config ? ["-c", invocation.config] : [])]
-              .map(quote)
-              .join(" "),
-          ]
-        : [];
-    return [
-      ...base,
-      ...stagedCommands(outcome.plan, keys, invocation.config, (group) => group.filter((key) => waiting.has(key)).map((key) => `+${key}`)),
-    ];
-  }
-  if (assets.size === 0) return [];
-  return commandsFor(
-    [...assets].map((key) => `+${key}`),
-    outcome,
-    partitions,
-    invocation.config,
-  );
-}
-
-/** `interloper materialize WORDS` over the given partitions of the outcome's window, one command per contiguous range. */
-function commandsFor(
-  words: readonly string[],
-  outcome: MaterializeOutcome,
-  partitions: readonly string[],
-  config: string | undefined,
-): string[] {
-  if (partitions.length === 0) return [];
-  if (outcome.plan.stages) return stagedCommands(outcome.plan, partitions, config);
-  const base = ["interloper", "materialize", ...words, ...(config ? ["-c", config] : [])].map(quote).join(" ");
-  const window = outcome.plan.window;
-  if (!window || outcome.plan.mode === "run") return [window ? `${base} --window ${quote(String(window))}` : base];
-  return rangeCommands(
-    base,
-    window.partitions.map((p) => p.key),
-    new Set(partitions),
-  );
-}
-
-/**
- * For a staged plan (several partitionings): per group of assets sharing partitions, the
- * command that re-runs those assets over their incomplete partitions, a range each.
- */
-function stagedCommands(
-  plan: Plan,
-  partitions: readonly string[],
-  config: string | undefined,
-  words: (assets: readonly string[]) => string[] = (assets) => [...assets],
-): string[] {
-  const incomplete = new Set(partitions);
-  const groups = new Map<string, { assets: readonly string[]; keys: string[] }>();
-  // Groups in stage order (days before their month), so that the commands run in the order
-  // printed; within a group, oldest (or first declared) first, as windows are written.
-  for (const run of plan.runs) {
-    if (run.partition === null) continue;
-    const id = run.assets.join("\u0000");
-    if (!groups.has(id)) groups.set(id, { assets: run.assets, keys: [] });
-    groups.get(id)!.keys.push(run.partition);
-  }
-  if (plan.order === "newest") for (const group of groups.values()) group.keys.reverse();
-  return [...groups.values()].flatMap(({ assets, keys }) => {
-    const selection = words(assets);
-    if (selection.length === 0 || !keys.some((key) => incomplete.has(key))) return [];
-    const base = ["interloper", "materialize", ...selection, ...(config ? ["-c", config] : [])].map(quote).join(" ");
-    return rangeCommands(base, keys, incomplete);
-  });
-}
-
-/** `base --window a..b` (or `--partition a`) per run of consecutive incomplete keys, at most five. */
-function rangeCommands(base: string, keys: readonly string[], incomplete: ReadonlySet<string>): string[] {
-  const ranges: string[] = [];
-  let start: string | null = null;
-  let previous: string | null = null;
-  for (const key of keys) {
-    if (incomplete.has(key)) {
-      start ??= key;
-      previous = key;
-    } else if (start) {
-      ranges.push(start === previous ? start : `${start}..${previous}`);
-      start = null;
-    }
-  }
-  if (start) ranges.push(start === previous ? start : `${start}..${previous}`);
-  const shown = ranges.slice(0, 5).map((r) => `${base} ${r.includes("..") ? "--window" : "--partition"} ${quote(r)}`);
-  if (ranges.length > 5) shown.push(`(and ${ranges.length - 5} more ranges)`);
-  return shown;
-}
-
 function compactKeys(keys: readonly string[]): string {
   const sorted = [...keys].sort();
   return sorted.length > 12 ? `${sorted.slice(0, 12).join(", ")} and ${sorted.length - 12} more` : sorted.join(", ");
@@ -264,9 +132,3 @@ function compactKeys(keys: readonly string[]): string {
  * character, in ANSI-C quotes (`$'...'`, bash, zsh and ksh), whose escapes are the ones
  * `printable` writes, so the command shows no raw control and still names the same partition.
  */
-function quote(word: string): string {
-  if (/^[\w@%+=:,./-]+$/.test(word)) return word;
-  const escaped = word.replace(/[\\']/g, (char) => `\\${char}`);
-  const shown = printable(escaped);
-  return shown === escaped ? `'${word.replace(/'/g, `'\\''`)}'` : `$'${shown}'`;
-}

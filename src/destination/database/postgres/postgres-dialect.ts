@@ -1,4 +1,4 @@
-import { ConfigError } from "../../../errors.js";
+import { ConfigError, PartitionError } from "../../../errors.js";
 import type { TimeGranularity } from "../../../partitioning/index.js";
 import { formatIsoDate } from "../../../schema/index.js";
 import {
@@ -119,7 +119,16 @@ export const postgresDialect: SqlDialect = {
   rowColumn: () => `${quote("_interloper_row")} bigint GENERATED ALWAYS AS IDENTITY (CACHE 10000)`,
   // Text holding ISO dates, zoned datetimes or partition keys compares by instant (sessions run in UTC).
   timeOperand: (column, type) => (postgresDialect.family(type) === "text" ? textInstant(column) : column),
-  timeBound: (bound, type) => (postgresDialect.family(type) === "date" ? formatIsoDate(bound) : bound.toISOString()),
+  timeBound: (bound, type) => {
+    // ISO text of the years 1..9999 only: the end of 9999-12-31 (+010000-01-01) would come back
+    // as a raw server error ("time zone displacement out of range"), naming nothing.
+    const year = bound.getUTCFullYear();
+    if (year < 1 || year > 9999)
+      throw new PartitionError(
+        `PostgreSQL holds dates and timestamps of the years 1 to 9999: a partition bounded by ${bound.toISOString()} cannot be written or read there (a partition must end by 9999-12-31T00:00:00Z)`,
+      );
+    return postgresDialect.family(type) === "date" ? formatIsoDate(bound) : bound.toISOString();
+  },
   period,
   // Quoted names keep their case: "id" and "ID" are two columns.
   columnKey: (name) => name,
