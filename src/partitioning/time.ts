@@ -132,16 +132,11 @@ export class TimePartitionWindow extends PartitionWindow {
     return window;
   }
 
-  /** Parses "start..end" (or a single key, the window of one); the keys' shape gives the granularity. */
+  /** Parses "start..end" (or "start...end", or a single key, the window of one); the keys' shape gives the granularity. */
   static parse(text: string): TimePartitionWindow {
     if (typeof text !== "string") throw new TypeError(`expected a window string "start..end", got ${describeValue(text)}`);
-    // Two dots only: "A...B" (Dagster's spelling) reads as an inclusive range elsewhere and as an
-    // exclusive one in other tools; one spelling leaves no doubt which end is in.
-    if (text.includes("..."))
-      throw new PartitionError(
-        `${JSON.stringify(text)} is not a window: it has three dots; expected "start..end" with two (e.g. "2026-01-01..2026-01-07"), both ends inclusive`,
-      );
-    const parts = text.split("..");
+    // "A...B" is Dagster's spelling of the same range; time keys hold no dots.
+    const parts = (/^[^.]+\.\.\.[^.]+$/.test(text.trim()) ? text.replace("...", "..") : text).split("..");
     if (parts.length > 2 || parts.some((p) => p.trim() === "")) {
       throw new PartitionError(
         `${JSON.stringify(text)} is not a window: expected "start..end" (e.g. "2026-01-01..2026-01-07") or a single key`,
