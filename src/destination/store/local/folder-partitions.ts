@@ -67,12 +67,10 @@ export async function listFolderPartitions(table: string, layout: HiveLayout, fi
       const folder = folders.get(partition)!;
       return legacy.then((index) => countStale(ledger, folder, partition, index[partition.key], count));
     },
-    // A journal of an older version (lines without a checksum) is rewritten with checksums.
     settle: async () => {
       await ledger.compactIfWorthIt(
         journal.lines,
         names.filter((_, i) => identities[i] !== null),
-        journal.legacy > 0,
       );
     },
   };
