@@ -71,7 +71,9 @@ export async function pastRecords(files: readonly RecordedFile[]): Promise<Recor
   for (const file of files) {
     const identity = identityAt(file.path);
     if (identity === null) continue;
-    const { entries, deleted } = sinceDeletion(entriesOf(await readOnce(reads, file.ledger), file.folder));
+    const journal = await readOnce(reads, file.ledger);
+    if (holdsRejectedRecord(journal, file.folder)) damaged.add(file.ledger.path);
+    const { entries, deleted } = sinceDeletion(entriesOf(journal, file.folder));
     const state = folderState(entries, identity);
     // Oldest first: the history's lines, the journal's landed lines in their order, the current one.
     const texts: Array<[string, string]> = [];
@@ -79,6 +81,7 @@ export async function pastRecords(files: readonly RecordedFile[]): Promise<Recor
       const historyPath = historyPathOf(file.ledger.path);
       let history = histories.get(historyPath);
       if (!history) histories.set(historyPath, (history = readHistory(historyPath)));
+      if (holdsRejectedRecord(await history, file.folder)) damaged.add(historyPath);
       for (const entry of entriesOf(await history, file.folder)) {
         const text = entry.metadata[RECORD_KEY];
         if (text !== undefined) texts.push([historyPath, text]);
@@ -90,6 +93,11 @@ export async function pastRecords(files: readonly RecordedFile[]): Promise<Recor
     lists.push(newestFirstOf(texts, damaged));
   }
   return { records: mergeNewestFirst(lists), damaged: [...damaged] };
+}
+
+/** Whether a folder has a line holding a record whose checksum fails or is missing (changed in place: see ledger-lines.ts). */
+function holdsRejectedRecord(read: LedgerRead, folder: string): boolean {
+  return (read.rejected?.get(folder) ?? []).some((line) => line.metadata[RECORD_KEY] !== undefined);
 }
 
 /**
