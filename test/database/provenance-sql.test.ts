@@ -306,6 +306,33 @@ describe.each(ENGINES)("$name: materialization records", (engine) => {
     expect(await destination.read(contextOf(asset, days("2026-01-01", "2026-01-03"), "x", [], null))).toHaveLength(6);
   });
 
+  it("issue 41.24: leaves out a well-formed record naming another asset, in the partition table and the history, with one warning each", async (t) => {
+    const s = await setUp();
+    if (!s) return t.skip(`${engine.name} is not available`);
+    const { destination, asset, place } = s;
+    const d = sql(destination);
+    await destination.write(
+      contextOf(asset, days("2026-01-01", "2026-01-02")),
+      ["2026-01-01", "2026-01-02"].flatMap((day) => rowsOf(day, "a", 2)),
+    );
+    const q = (name: string) => d.dialect.quote(name);
+    const mine = await destination.materializations(contextOf(asset, null));
+    const foreign = JSON.stringify({ ...mine["2026-01-01"]!, asset: "sales.orders" });
+    for (const table of [PARTITION_TABLE, HISTORY_TABLE]) {
+      const update = `UPDATE ${qualified(destination, table, place.dataset)} SET ${q("record")} = ${d.dialect.param(1)} WHERE ${q("entry")} = ${d.dialect.param(2)}`;
+      await d.run(update, [foreign, JSON.stringify(["orders", "2026-01-01"])]);
+    }
+    const warnings: string[] = [];
+    expect(Object.keys(await destination.materializations(contextOf(asset, null, "x", warnings)))).toEqual(["2026-01-02"]);
+    expect(warnings).toEqual([
+      `${destination.displayName}: 1 materialization record in table ${place.dataset}.${PARTITION_TABLE} (${destination.location}) among those of asset "shop.orders" names another asset or partition (asset "sales.orders" partition 2026-01-01); left out, read as provenance unknown`,
+    ]);
+    const history = await destination.materializationHistory(contextOf(asset, null, "x", warnings), { limit: 10 });
+    expect(history.map((r) => r.partition)).toEqual(["2026-01-02"]);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toContain(`${place.dataset}.${HISTORY_TABLE}`);
+  });
+
   it("refuses a history limit that is not a whole number of 0 or more", async (t) => {
     const s = await setUp();
     if (!s) return t.skip(`${engine.name} is not available`);

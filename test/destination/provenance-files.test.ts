@@ -198,6 +198,39 @@ for (const [name, make] of Object.entries(presets)) {
       expect(counted.records![DAY2]!.runId).toBe("run-again");
     });
 
+    it("issue 41.24: a well-formed record naming another asset or partition is left out of the current records, counting and the history, with one warning", async () => {
+      const destination = make(dir.path);
+      for (const day of [DAY1, DAY2, DAY3]) await write(destination, day, 3, `run-${day}`);
+      await write(destination, DAY2, 4, "run-again");
+      const path = join(dir.path, "shop", "events", `.${name === "csv" ? "data.csv" : "data.v8"}.ledger`);
+      // Each record rewritten as another's, its line's checksum made to hold (as a copied or moved ledger's would).
+      const retold = (line: string, change: (record: Materialization) => Materialization) => {
+        const [folder, file, metadata] = parseLine(line) as [string, string, Record<string, string>];
+        const record = change(JSON.parse(metadata["materialization"]!) as Materialization);
+        return entryLine({ folder, file, metadata: { ...metadata, materialization: JSON.stringify(record) } }).trim();
+      };
+      const lines = (await readFile(path, "utf8")).split("\n").filter(Boolean);
+      // DAY1: another asset's. DAY2: its earlier write names another asset, its current one another partition.
+      lines[0] = retold(lines[0]!, (record) => ({ ...record, asset: "shop.other" }));
+      lines[1] = retold(lines[1]!, (record) => ({ ...record, asset: "shop.other" }));
+      lines[3] = retold(lines[3]!, (record) => ({ ...record, partition: DAY3 }));
+      await writeFile(path, lines.map((line) => `\n${line}\n`).join(""));
+      const warnings: string[] = [];
+      expect(Object.keys(await destination.materializations(ctx(events, null, "run-x", warnings)))).toEqual([DAY3]);
+      expect(warnings).toEqual([
+        `${name === "csv" ? "CSVDestination" : "FileDestination"}: 2 materialization records in ${path} among those of asset "shop.events" name another asset or partition (the first: asset "shop.other" partition ${DAY1}); left out, read as provenance unknown`,
+      ]);
+      // Counting gives no records then, for coverage to ask materializations, which leaves them out and warns.
+      const counted = await destination.partitionCounts(ctx(events, null));
+      expect(counted.counts).toEqual({ [DAY1]: 3, [DAY2]: 4, [DAY3]: 3 });
+      expect(counted.records).toBeUndefined();
+      const historyWarnings: string[] = [];
+      const past = await destination.materializationHistory(ctx(events, null, "run-x", historyWarnings), { limit: 10 });
+      expect(past.map((r) => r.runId)).toEqual([`run-${DAY3}`]);
+      expect(historyWarnings).toHaveLength(1);
+      expect(historyWarnings[0]).toContain("3 materialization records");
+    });
+
     it("a damaged record and a record edited by hand are left out with one warning naming the ledger; counts and data unaffected", async () => {
       const destination = make(dir.path);
       for (const day of [DAY1, DAY2, DAY3]) await write(destination, day, 3, `run-${day}`);

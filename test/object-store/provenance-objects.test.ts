@@ -317,6 +317,34 @@ function provenanceSuite(backend: () => Backend, history = true): void {
     expect(later.warnings).toEqual([expect.stringContaining(dest.objectUri(entries[0]!.name))]);
   });
 
+  it("issue 41.24: a well-formed record naming another asset or partition is left out of the current records and the history, with one warning", async () => {
+    const dest = backend().make();
+    await dest.write(
+      call(orders, days("2026-01-01", "2026-01-03")).context,
+      ["01", "02", "03"].flatMap((d) => rowsOf(`2026-01-${d}`, 2)),
+    );
+    const current = await dest.materializations(call(orders, null).context);
+    const payload = new TextEncoder().encode("date,id\n");
+    const name = (day: string) => `${dest.prefix}/shop/orders/date=2026-01-${day}/data.csv`;
+    // Day 01 holds day 02's record, day 03 another asset's: each well-formed, neither theirs.
+    await dest.putObject(name("01"), payload, "text/csv", { row_count: "0", materialization: JSON.stringify(current["2026-01-02"]) });
+    const other = { ...current["2026-01-03"]!, asset: "shop.other" };
+    await dest.putObject(name("03"), payload, "text/csv", { row_count: "0", materialization: JSON.stringify(other) });
+    const { context, warnings } = call(orders, null);
+    expect(Object.keys(await dest.materializations(context))).toEqual(["2026-01-02"]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^(S3|GCS|Local object store): 2 materialization records in .* among those of asset "shop\.orders" name another asset or partition \(the first: asset "shop\.orders" partition 2026-01-02\); left out, read as provenance unknown$/,
+      ),
+    ]);
+    const later = call(orders, null);
+    const past = await dest.materializationHistory(later.context, { limit: 10 });
+    expect(past.every((record) => record.asset === "shop.orders" && record.partition !== null)).toBe(true);
+    // The local store's history is of the partitions holding a record now (see LocalObjectStoreDestination.materializationHistory).
+    expect(past.map((record) => record.partition).sort()).toEqual(history ? ["2026-01-01", "2026-01-02", "2026-01-03"] : ["2026-01-02"]);
+    expect(later.warnings).toEqual([expect.stringContaining('among those of asset "shop.orders"')]);
+  });
+
   it.skipIf(!history)(
     "keeps at least the last 10 records of a partition, and prunes older ones",
     async () => {

@@ -20,6 +20,7 @@
 import type { HistoryQuery } from "../destination.js";
 import type { HiveLayout } from "../hive.js";
 import type { IOContext } from "../io-context.js";
+import { ForeignRecords } from "../provenance/foreign-records.js";
 import { mergeNewestFirst } from "../provenance/history-order.js";
 import { type Materialization, newestFirst, parseMaterialization } from "../provenance/materialization.js";
 import type { StoredObject } from "./object-store-destination.js";
@@ -125,15 +126,16 @@ export class ObjectProvenance {
       if (key !== null && (!wanted || wanted.has(key))) found.push({ key, object });
     }
     const damaged: string[] = [];
+    const foreign = new ForeignRecords(this.context.asset.key);
     const records: Record<string, Materialization> = Object.create(null);
     for (let start = 0; start < found.length; start += PARALLEL_READS) {
       const batch = found.slice(start, start + PARALLEL_READS);
       const read = await Promise.all(batch.map(({ key, object }) => this.recordOf(key, object, damaged)));
       batch.forEach(({ key }, i) => {
-        if (read[i]) records[key] = read[i]!;
+        if (read[i] && foreign.owns(read[i]!, partitioned ? key : null)) records[key] = read[i]!;
       });
     }
-    this.warn(damaged);
+    this.warn(damaged, foreign);
     return records;
   }
 
@@ -155,13 +157,16 @@ export class ObjectProvenance {
     entries.sort((a, b) => (a.order < b.order ? 1 : a.order > b.order ? -1 : 0));
     const byFolder = new Map<string, Materialization[]>();
     const damaged: string[] = [];
+    const foreign = new ForeignRecords(this.context.asset.key);
+    // The partition key records of a folder name ("": the partition asked, or the unpartitioned asset).
+    const keyOf = (folder: string) => (!layout ? null : folder === "" ? query.partition!.key : layout.keyOf(folder.split("/")));
     // Damaged entries are skipped, so the next ones are read until `limit` records are found.
     for (let start = 0, found = 0; start < entries.length && found < query.limit; start += PARALLEL_READS) {
       const batch = entries.slice(start, start + PARALLEL_READS);
       const read = await Promise.all(batch.map(({ name }) => this.readRecord(name, null, damaged)));
       read.forEach((record, i) => {
-        if (!record) return;
         const folder = batch[i]!.folder;
+        if (!record || !foreign.owns(record, keyOf(folder))) return;
         const list = byFolder.get(folder);
         if (list) list.push(record);
         else byFolder.set(folder, [record]);
@@ -176,9 +181,12 @@ export class ObjectProvenance {
     for (let start = 0; start < folders.length; start += PARALLEL_READS) {
       const batch = folders.slice(start, start + PARALLEL_READS);
       const currents = await Promise.all(batch.map(([folder]) => this.currentOf(folder || null, damaged)));
-      batch.forEach(([, records], i) => lists.push(currentFirst(records, currents[i]!)));
+      batch.forEach(([folder, records], i) => {
+        const current = currents[i]!;
+        lists.push(currentFirst(records, current && foreign.owns(current, keyOf(folder)) ? current : null));
+      });
     }
-    this.warn(damaged);
+    this.warn(damaged, foreign);
     return mergeNewestFirst(lists).slice(0, Math.max(0, query.limit));
   }
 
@@ -241,8 +249,9 @@ export class ObjectProvenance {
     return null;
   }
 
-  /** One warning for the whole call, naming the objects (the first few). */
-  private warn(damaged: readonly string[]): void {
+  /** One warning for the whole call, naming the objects (the first few); one more for records of another asset or partition. */
+  private warn(damaged: readonly string[], foreign: ForeignRecords): void {
+    foreign.warn(this.context.logger, this.store.owner, this.store.objectUri(this.tablePrefix));
     if (damaged.length === 0) return;
     const shown = damaged.slice(0, 3).join(", ");
     const more = damaged.length > 3 ? ` and ${damaged.length - 3} more` : "";

@@ -63,7 +63,11 @@ export async function currentRecords(files: readonly RecordedFile[]): Promise<Re
  * (the current record then came second). Several files' records are merged by end time (see
  * history-order.ts).
  */
-export async function pastRecords(files: readonly RecordedFile[]): Promise<RecordsRead<Materialization[]>> {
+export async function pastRecords(
+  files: readonly RecordedFile[],
+  /** Whether a record read for a file is that file's (see ForeignRecords); one that is not is left out. */
+  owns: (file: RecordedFile, record: Materialization) => boolean = () => true,
+): Promise<RecordsRead<Materialization[]>> {
   const reads = new Map<string, Promise<LedgerRead>>();
   const histories = new Map<string, Promise<LedgerRead>>();
   const damaged = new Set<string>();
@@ -90,7 +94,7 @@ export async function pastRecords(files: readonly RecordedFile[]): Promise<Recor
     const landed = [...state.landed].filter((at) => at !== state.record).sort((a, b) => a - b);
     if (state.record >= 0) landed.push(state.record);
     for (const at of landed) texts.push([file.ledger.path, entries[at]!.metadata[RECORD_KEY]!]);
-    lists.push(newestFirstOf(texts, damaged));
+    lists.push(newestFirstOf(texts, damaged).filter((record) => owns(file, record)));
   }
   return { records: mergeNewestFirst(lists), damaged: [...damaged] };
 }

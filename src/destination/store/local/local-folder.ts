@@ -101,9 +101,15 @@ export class LocalFolder {
     return currentRecords(files.map((file) => this.recordedFile(file)));
   }
 
-  /** The records of the writes of these files that landed, newest first (see `pastRecords` in ledger-records.ts). */
-  materializationHistory(files: ReadonlyArray<string | RecordedFile>): Promise<RecordsRead<Materialization[]>> {
-    return pastRecords(files.map((file) => this.recordedFile(file)));
+  /** The records of the writes of these files that landed, newest first (see `pastRecords` in ledger-records.ts); `owns` leaves out another's. */
+  materializationHistory(
+    files: ReadonlyArray<string | RecordedFile>,
+    owns?: (file: RecordedFile, record: Materialization) => boolean,
+  ): Promise<RecordsRead<Materialization[]>> {
+    return pastRecords(
+      files.map((file) => this.recordedFile(file)),
+      owns,
+    );
   }
 
   private recordedFile(file: string | RecordedFile): RecordedFile {

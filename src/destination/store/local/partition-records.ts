@@ -4,6 +4,7 @@
 import { sep } from "node:path";
 import type { HistoryQuery } from "../../destination.js";
 import type { IOContext } from "../../io-context.js";
+import { ForeignRecords } from "../../provenance/foreign-records.js";
 import type { Materialization } from "../../provenance/materialization.js";
 import { partitionFolders } from "./folder-partitions.js";
 import { Ledger } from "./ledger.js";
@@ -22,11 +23,13 @@ export async function partitionMaterializations(files: PartitionFiles, context: 
   const wanted = await storedFiles(files, context, context.window?.keys);
   const found = await files.local.materializations(wanted);
   warnDamaged(context, files, found.damaged);
+  const foreign = new ForeignRecords(context.asset.key);
   const records: Record<string, Materialization> = Object.create(null);
   for (const file of wanted) {
     const record = found.records.get(file.path);
-    if (record) records[file.key] = record;
+    if (record && foreign.owns(record, partitionOf(context, file.key))) records[file.key] = record;
   }
+  foreign.warn(context.logger, files.owner, ledgerNames(wanted));
   return records;
 }
 
@@ -36,9 +39,23 @@ export async function partitionHistory(files: PartitionFiles, context: IOContext
     query.partition === undefined
       ? await storedFiles(files, context, undefined)
       : [{ key: query.partition?.key ?? "", ...files.placeOf(context, query.partition) }];
-  const found = await files.local.materializationHistory(wanted);
+  const foreign = new ForeignRecords(context.asset.key);
+  const found = await files.local.materializationHistory(wanted, (file, record) =>
+    foreign.owns(record, partitionOf(context, (file as KeyedFile).key)),
+  );
   warnDamaged(context, files, found.damaged);
+  foreign.warn(context.logger, files.owner, ledgerNames(wanted));
   return found.records.slice(0, Math.max(0, query.limit));
+}
+
+/** The partition a stored file's key names in records: null for the unpartitioned asset's (key ""). */
+function partitionOf(context: IOContext, key: string): string | null {
+  return context.asset.partitioning ? key : null;
+}
+
+/** The ledgers of the files, as a warning names them. */
+function ledgerNames(files: readonly RecordedFile[]): string {
+  return [...new Set(files.map((file) => file.ledger.path))].join(", ");
 }
 
 /**
