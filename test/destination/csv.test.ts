@@ -212,15 +212,16 @@ describe("CSVDestination", () => {
         [
           "date=2026-01-01",
           expect.any(String),
-          { row_count: "3", materialization: expect.any(String) },
+          // The SHA-256 of the file: a copy of it is known by its bytes (issue 41.4).
+          { row_count: "3", materialization: expect.any(String), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
           expect.stringMatching(/^[0-9a-f]{8}$/),
         ],
       ]);
       await csv.write(ctx(orders, jan1, orderSchema), threeRows.slice(1));
       // The second line also names the file its write replaced (proof that the first one landed).
       expect((await ledgerLines(base)).map(([folder, , metadata]) => [folder, metadata])).toEqual([
-        ["date=2026-01-01", { row_count: "3", materialization: expect.any(String) }],
-        ["date=2026-01-01", { row_count: "2", materialization: expect.any(String), replacing: expect.any(String) }],
+        ["date=2026-01-01", { row_count: "3", materialization: expect.any(String), sha256: expect.any(String) }],
+        ["date=2026-01-01", { row_count: "2", materialization: expect.any(String), sha256: expect.any(String), replacing: expect.any(String) }],
       ]);
       expect(await csv.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 2 });
     });

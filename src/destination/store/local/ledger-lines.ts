@@ -171,12 +171,30 @@ export const RECORD_KEY = "materialization";
  */
 export const REPLACING_KEY = "replacing";
 
-/** The newest entry of a folder naming the file of `identity` and holding a record (see `currentEntry`). */
+/** The metadata key of a write's line holding the SHA-256 (hex) of the file it wrote (see ledger-copies.ts). */
+export const CONTENT_KEY = "sha256";
+
+/** The metadata key of a line naming a copy: the file, as the line it matched names it, whose bytes it holds (see ledger-copies.ts). */
+export const SAME_AS_KEY = "same_as";
+
+/**
+ * The file a line of a copy (SAME_AS_KEY) says the file of `identity` is the same as, from the
+ * newest line naming it; null when that line names no other (or no line names it).
+ */
+export function sameAs(read: FolderEntries, folder: string, identity: string): string | null {
+  return currentEntry(read, folder, identity)?.metadata[SAME_AS_KEY] ?? null;
+}
+
+/**
+ * The newest entry of a folder naming the file of `identity`, or the file it is a copy of (see
+ * `sameAs`), and holding a record (see `currentEntry`).
+ */
 export function recordEntry(read: FolderEntries, folder: string, identity: string): LedgerEntry | undefined {
   const entries = entriesOf(read, folder);
+  const same = sameAs(read, folder, identity);
   for (let i = entries.length - 1; i >= 0; i--) {
     const entry = entries[i]!;
-    if (entry.metadata[RECORD_KEY] !== undefined && namesFile(entry.file, identity)) return entry;
+    if (entry.metadata[RECORD_KEY] !== undefined && (namesFile(entry.file, identity) || entry.file === same)) return entry;
   }
   return undefined;
 }

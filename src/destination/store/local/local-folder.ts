@@ -7,7 +7,8 @@ import type { Materialization } from "../../provenance/materialization.js";
 import { parseTempName, writeFileAtomic } from "./atomic.js";
 import { beforeRenamePart, fileIdentity } from "./file-identity.js";
 import { Ledger, ledgerOf, type LedgerRead } from "./ledger.js";
-import { currentEntry, type LedgerEntry, RECORD_KEY, recordEntry, REPLACING_KEY } from "./ledger-lines.js";
+import { CONTENT_KEY, currentEntry, type LedgerEntry, RECORD_KEY, recordEntry, REPLACING_KEY, SAME_AS_KEY } from "./ledger-lines.js";
+import { hashing, recognizeCopy } from "./ledger-copies.js";
 import { identityAt } from "./ledger-history.js";
 import { currentRecords, pastRecords, type RecordedFile, type RecordsRead } from "./ledger-records.js";
 
@@ -84,16 +85,19 @@ export class LocalFolder {
     metadata: (() => Record<string, string>) | null,
     place: { readonly ledger: Ledger; readonly folder: string } = this.ledgerOf(path),
   ): Promise<void> {
+    // The bytes' SHA-256 goes in the line: a copy of the file (new device and inode) is known by it (ledger-copies.ts).
+    const hashed = metadata ? hashing(chunks) : null;
     const beforeRename = metadata
       ? async (file: string) => {
           const line = metadata();
+          line[CONTENT_KEY] = hashed!.digest();
           const there = identityAt(path);
           const replacing = there === null ? null : beforeRenamePart(there);
           if (replacing !== null) line[REPLACING_KEY] = replacing;
           await place.ledger.append([{ folder: place.folder, file, metadata: line }], { strict: line[RECORD_KEY] !== undefined });
         }
       : undefined;
-    await writeFileAtomic(path, chunks, { durable: this.durable, sweep: true, beforeRename });
+    await writeFileAtomic(path, hashed ? hashed.chunks : chunks, { durable: this.durable, sweep: true, beforeRename });
   }
 
   /** The record of each file's current content, by path (see `currentRecords` in ledger-records.ts); a file without one is left out. */
@@ -141,18 +145,26 @@ export class LocalFolder {
       if (!name.startsWith(prefix)) continue;
       const info = await stat(path, { bigint: true }).catch(() => null);
       if (!info) continue;
-      const identity = fileIdentity(info);
+      let identity = fileIdentity(info);
       let entry: LedgerEntry | undefined;
       // The ledger of the folder above the file's, or of a table above nested partition folders
       // (a multi partition's): the first naming this very file holds its line.
       for (const { ledger, folder: entryFolder } of this.ledgersOf(path)) {
         let entries = ledgers.get(ledger.path);
         if (!entries) ledgers.set(ledger.path, (entries = ledger.read()));
-        entry = recordEntry(await entries, entryFolder, identity) ?? currentEntry(await entries, entryFolder, identity);
+        let read = await entries;
+        // A copy no line names yet is known by its bytes (see ledger-copies.ts): the ledger read again then.
+        if (!currentEntry(read, entryFolder, identity) && (await recognizeCopy(ledger, read, entryFolder, path))) {
+          ledgers.set(ledger.path, (entries = ledger.read()));
+          read = await entries;
+          identity = identityAt(path) ?? identity;
+        }
+        entry = recordEntry(read, entryFolder, identity) ?? currentEntry(read, entryFolder, identity);
         if (entry) break;
       }
       const metadata = entry ? { ...entry.metadata } : await legacyMetadata(path, info);
-      delete metadata[REPLACING_KEY];
+      // Bookkeeping of the ledger's, not the object's.
+      for (const key of [REPLACING_KEY, CONTENT_KEY, SAME_AS_KEY]) delete metadata[key];
       yield { name, metadata };
     }
   }

@@ -12,7 +12,7 @@ import type { RecordedFile } from "./local-folder.js";
 import type { PartitionFiles } from "./partition-files.js";
 
 /** A stored file and its partition key ("" for an unpartitioned asset). */
-type KeyedFile = RecordedFile & { readonly key: string };
+export type KeyedFile = RecordedFile & { readonly key: string };
 
 /**
  * The current record of each stored partition of the context's window (every stored partition
@@ -23,6 +23,7 @@ export async function partitionMaterializations(files: PartitionFiles, context: 
   const wanted = await storedFiles(files, context, context.window?.keys);
   const found = await files.local.materializations(wanted);
   warnDamaged(context, files, found.damaged);
+  warnChanged(context, files.owner, wanted, found.changed);
   const foreign = new ForeignRecords(context.asset.key);
   const records: Record<string, Materialization> = Object.create(null);
   for (const file of wanted) {
@@ -44,6 +45,7 @@ export async function partitionHistory(files: PartitionFiles, context: IOContext
     foreign.owns(record, partitionOf(context, (file as KeyedFile).key)),
   );
   warnDamaged(context, files, found.damaged);
+  warnChanged(context, files.owner, wanted, found.changed);
   foreign.warn(context.logger, files.owner, ledgerNames(wanted));
   return found.records.slice(0, Math.max(0, query.limit));
 }
@@ -79,5 +81,19 @@ function warnDamaged(context: IOContext, files: PartitionFiles, damaged: readonl
   if (damaged.length === 0) return;
   context.logger.warn(
     `${files.owner}: asset "${context.asset.key}": a materialization record in ${damaged.join(", ")} is damaged or was edited by hand; it is left out (provenance unknown)`,
+  );
+}
+
+/**
+ * One warning for the files of the call changed outside interloper (see `changedOutside` in
+ * ledger-copies.ts), naming their partitions (the first few) and the first file.
+ */
+export function warnChanged(context: IOContext, owner: string, files: readonly KeyedFile[], changed: readonly string[]): void {
+  if (changed.length === 0) return;
+  const paths = new Set(changed);
+  const keys = files.filter((file) => paths.has(file.path)).map((file) => file.key || "(whole)");
+  const shown = keys.slice(0, 5).join(", ") + (keys.length > 5 ? ` and ${keys.length - 5} more` : "");
+  context.logger.warn(
+    `${owner}: asset "${context.asset.key}": ${keys.length === 1 ? "partition" : "partitions"} ${shown} changed outside interloper (${changed[0]} matches none of its records); provenance unknown until written again`,
   );
 }
