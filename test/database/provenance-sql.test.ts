@@ -333,6 +333,42 @@ describe.each(ENGINES)("$name: materialization records", (engine) => {
     expect(warnings[1]).toContain(`${place.dataset}.${HISTORY_TABLE}`);
   });
 
+  it("issue 41.23: a writer whose clock is a day ahead never puts the current write behind its own, nor prunes it", async (t) => {
+    const s = await setUp();
+    if (!s) return t.skip(`${engine.name} is not available`);
+    const { destination, asset } = s;
+    // The writer's clock, as a fault injected: its records end `skew` ms from now.
+    let skew = 0;
+    const stored = Object.getPrototypeOf(destination) as SqlDestination;
+    destination.recordMaterializations = (table, dataset, records) =>
+      stored.recordMaterializations.call(
+        destination,
+        table,
+        dataset,
+        records.map((record) => ({ ...record, endedAt: new Date(Date.parse(record.endedAt) + skew).toISOString() })),
+      );
+    const write = (runId: string) =>
+      destination.write(contextOf(asset, days("2026-01-01", "2026-01-01"), runId), rowsOf("2026-01-01", "a", 1));
+    skew = 24 * 60 * 60 * 1000;
+    for (let i = 1; i <= HISTORY_KEPT; i++) await write(`ahead-${i}`);
+    skew = 0;
+    await write("on-time");
+    const current = (await destination.materializations(contextOf(asset, null)))["2026-01-01"]!;
+    expect(current.runId).toBe("on-time");
+    const history = await destination.materializationHistory(contextOf(asset, null), { limit: 100 });
+    expect(history.map((r) => r.runId)).toEqual([
+      "on-time",
+      ...Array.from({ length: HISTORY_KEPT - 1 }, (_, i) => `ahead-${HISTORY_KEPT - i}`),
+    ]);
+    // A host a day behind, then: its write is the newest too.
+    skew = -24 * 60 * 60 * 1000;
+    await write("behind");
+    expect((await destination.materializationHistory(contextOf(asset, null), { limit: 2 })).map((r) => r.runId)).toEqual([
+      "behind",
+      "on-time",
+    ]);
+  });
+
   it("refuses a history limit that is not a whole number of 0 or more", async (t) => {
     const s = await setUp();
     if (!s) return t.skip(`${engine.name} is not available`);

@@ -47,6 +47,19 @@ function ctx(asset: AssetRef, window: string | [string, string] | null, runId = 
   return new IOContext({ asset, window: range, metadata: { runId, backfillId: "bf-1", provenance: draft }, ...(log && { log }) });
 }
 
+/** A writer's clock `skew` ms off, as a fault injected: its records end that far from now. */
+class ClockedContext extends IOContext {
+  static readonly skews = new WeakMap<IOContext, number>();
+  constructor(options: ConstructorParameters<typeof IOContext>[0], skew: number) {
+    super(options);
+    ClockedContext.skews.set(this, skew);
+  }
+  override materialization(partition: TimePartition | null, rows: number | null): Materialization {
+    const record = super.materialization(partition, rows);
+    return { ...record, endedAt: new Date(Date.parse(record.endedAt) + ClockedContext.skews.get(this)!).toISOString() };
+  }
+}
+
 const rowsOf = (day: string, n: number): Row[] => Array.from({ length: n }, (_, id) => ({ date: day, id }));
 const pause = () => new Promise((resolve) => setTimeout(resolve, 3));
 
@@ -196,6 +209,27 @@ for (const [name, make] of Object.entries(presets)) {
       expect(counted.counts).toEqual({ [DAY1]: 3, [DAY2]: 5 });
       expect({ ...counted.records }).toEqual({ ...(await destination.materializations(ctx(events, null))) });
       expect(counted.records![DAY2]!.runId).toBe("run-again");
+    });
+
+    it("issue 41.23: writers a day ahead then a day behind: the ledger's order, never their clocks, makes the current record and the history, compaction included", async () => {
+      const destination = make(dir.path);
+      const writeAt = async (runId: string, skew: number) => {
+        const context = new ClockedContext(
+          { asset: events, window: new TimePartitionWindow(DAY1, DAY1), metadata: { runId, provenance: draft } },
+          skew,
+        );
+        await destination.writePartition(context, context.partitions[0]!, rowsOf(DAY1, 1));
+      };
+      const day = 24 * 60 * 60 * 1000;
+      for (let i = 1; i <= 12; i++) await writeAt(`ahead-${i}`, day);
+      await writeAt("behind", -day);
+      const ledger = new Ledger(join(dir.path, "shop", "events", `.${name === "csv" ? "data.csv" : "data.v8"}.ledger`));
+      expect(await ledger.compactIfWorthIt(Number.MAX_SAFE_INTEGER, [`date=${DAY1}`])).toBe(true);
+      expect((await destination.materializations(ctx(events, DAY1)))[DAY1]).toMatchObject({ runId: "behind" });
+      expect((await history(destination, DAY1)).map((r) => r.runId)).toEqual([
+        "behind",
+        ...Array.from({ length: 10 }, (_, i) => `ahead-${12 - i}`),
+      ]);
     });
 
     it("issue 41.4: a copy of the data folder (new devices and inodes) keeps every record and the history, hashed once", async () => {

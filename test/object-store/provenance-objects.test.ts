@@ -12,7 +12,7 @@ import {
   type AssetRef,
   type StoredObject,
 } from "../../src/destination/index.js";
-import type { ProvenanceDraft, UpstreamRead } from "../../src/destination/provenance/materialization.js";
+import type { Materialization, ProvenanceDraft, UpstreamRead } from "../../src/destination/provenance/materialization.js";
 import type { Partition, PartitionWindow } from "../../src/partitioning/index.js";
 import { makeTempDir } from "../contract/temp-dir.js";
 import { startGcsServer, type GcsServer } from "../support/gcs-server.js";
@@ -55,6 +55,15 @@ function call(asset: AssetRef, window: PartitionWindow | Partition | null, upstr
   const log = (level: string, message: string) => void (level === "warn" && warnings.push(message));
   const metadata = { runId, backfillId: "bf-1", provenance: draft(upstream) };
   return { warnings, context: new IOContext({ asset, window, schema: [...schema], metadata, log }) };
+}
+
+/** The writer's clock, as a fault injected: records end `skew` ms from now (and take `id` when given). */
+const clock: { skew: number; id: string | null } = { skew: 0, id: null };
+class ClockedContext extends IOContext {
+  override materialization(partition: Partition | null, rows: number | null): Materialization {
+    const record = super.materialization(partition, rows);
+    return { ...record, endedAt: new Date(Date.parse(record.endedAt) + clock.skew).toISOString(), ...(clock.id ? { id: clock.id } : {}) };
+  }
 }
 
 // Records of writes within one millisecond are ordered by id: a test of the order spaces them.
@@ -344,6 +353,36 @@ function provenanceSuite(backend: () => Backend, history = true): void {
     expect(past.map((record) => record.partition).sort()).toEqual(history ? ["2026-01-01", "2026-01-02", "2026-01-03"] : ["2026-01-02"]);
     expect(later.warnings).toEqual([expect.stringContaining('among those of asset "shop.orders"')]);
   });
+
+  it.skipIf(!history)(
+    "issue 41.23: a writer whose clock is a day behind: its own prune keeps its record and its sidecar, and its record is current and first",
+    async () => {
+      const dest = backend().make();
+      const write = (runId: string) => {
+        const context = new ClockedContext({
+          asset: orders,
+          window: jan(1),
+          schema: [...schema],
+          metadata: { runId, provenance: draft(40) },
+        });
+        return dest.writePartition(context, context.partitions[0]!, rowsOf("2026-01-01", 1));
+      };
+      clock.skew = 24 * 60 * 60 * 1000;
+      for (let run = 1; run <= 24; run++) await write(`ahead-${run}`);
+      // Its id makes it prune (one write in four does, by the first digit of its id).
+      Object.assign(clock, { skew: -24 * 60 * 60 * 1000, id: "00000000-1111-4222-8333-444455556666" });
+      try {
+        await write("behind");
+      } finally {
+        Object.assign(clock, { skew: 0, id: null });
+      }
+      const { context, warnings } = call(orders, null);
+      expect((await dest.materializations(context))["2026-01-01"]).toMatchObject({ runId: "behind" });
+      expect((await dest.materializationHistory(context, { limit: 1 })).map((r) => r.runId)).toEqual(["behind"]);
+      expect(warnings).toEqual([]);
+    },
+    120_000,
+  );
 
   it.skipIf(!history)(
     "keeps at least the last 10 records of a partition, and prunes older ones",

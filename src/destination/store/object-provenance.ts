@@ -101,7 +101,7 @@ export class ObjectProvenance {
         if (!this.store.keepsHistory) return;
         await this.store.putBookkeeping(`${this.historyPrefix(segment)}${stampOf(record)}-${record.id}.json`, text);
         // One write in four prunes (by its random id): a listing a write would be a round trip more.
-        if (this.store.deleteObjects && "0123".includes(record.id[0]!)) await this.prune(segment);
+        if (this.store.deleteObjects && "0123".includes(record.id[0]!)) await this.prune(segment, record.id);
       },
       failed: async () => {
         if (sidecar && this.store.deleteObjects) await this.takeBack(dataName, sidecar, record.id).catch(() => undefined);
@@ -208,8 +208,8 @@ export class ObjectProvenance {
     return names;
   }
 
-  /** Deletes a partition's history entries beyond the newest HISTORY_RETAINED, with their sidecars. */
-  private async prune(segment: string | null): Promise<void> {
+  /** Deletes a partition's history entries beyond the newest HISTORY_RETAINED (the `current` write's counted first), with their sidecars. */
+  private async prune(segment: string | null, current: string): Promise<void> {
     const prefix = this.historyPrefix(segment);
     const entries: string[] = [];
     for await (const name of this.store.listNames(prefix)) {
@@ -217,7 +217,12 @@ export class ObjectProvenance {
       if (name.startsWith(prefix) && HISTORY_ENTRY.test(file)) entries.push(file);
     }
     if (entries.length <= HISTORY_RETAINED) return;
-    const old = entries.sort().reverse().slice(HISTORY_RETAINED);
+    // Entries sort by the end time their writers' clocks gave: the pruning write's own (current) is kept whatever its clock said.
+    const old = entries
+      .filter((file) => HISTORY_ENTRY.exec(file)![2] !== current)
+      .sort()
+      .reverse()
+      .slice(HISTORY_RETAINED - 1);
     const names = old.flatMap((file) => [`${prefix}${file}`, this.recordName(segment, HISTORY_ENTRY.exec(file)![2]!)]);
     for (let start = 0; start < names.length; start += 1000) await this.store.deleteObjects!(names.slice(start, start + 1000));
   }
