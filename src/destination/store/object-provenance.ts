@@ -160,6 +160,7 @@ export class ObjectProvenance {
     const foreign = new ForeignRecords(this.context.asset.key);
     // The partition key records of a folder name ("": the partition asked, or the unpartitioned asset).
     const keyOf = (folder: string) => (!layout ? null : folder === "" ? query.partition!.key : layout.keyOf(folder.split("/")));
+    const owned = (record: Materialization | null, folder: string) => (record && foreign.owns(record, keyOf(folder)) ? record : null);
     // Damaged entries are skipped, so the next ones are read until `limit` records are found.
     for (let start = 0, found = 0; start < entries.length && found < query.limit; start += PARALLEL_READS) {
       const batch = entries.slice(start, start + PARALLEL_READS);
@@ -181,10 +182,7 @@ export class ObjectProvenance {
     for (let start = 0; start < folders.length; start += PARALLEL_READS) {
       const batch = folders.slice(start, start + PARALLEL_READS);
       const currents = await Promise.all(batch.map(([folder]) => this.currentOf(folder || null, damaged)));
-      batch.forEach(([folder, records], i) => {
-        const current = currents[i]!;
-        lists.push(currentFirst(records, current && foreign.owns(current, keyOf(folder)) ? current : null));
-      });
+      batch.forEach(([folder, records], i) => lists.push(currentFirst(records, owned(currents[i]!, folder))));
     }
     this.warn(damaged, foreign);
     return mergeNewestFirst(lists).slice(0, Math.max(0, query.limit));
@@ -217,12 +215,9 @@ export class ObjectProvenance {
       if (name.startsWith(prefix) && HISTORY_ENTRY.test(file)) entries.push(file);
     }
     if (entries.length <= HISTORY_RETAINED) return;
-    // Entries sort by the end time their writers' clocks gave: the pruning write's own (current) is kept whatever its clock said.
-    const old = entries
-      .filter((file) => HISTORY_ENTRY.exec(file)![2] !== current)
-      .sort()
-      .reverse()
-      .slice(HISTORY_RETAINED - 1);
+    // Entries sort by their writers' clocks: the pruning write's own (current) is kept whatever its clock said.
+    const others = entries.filter((file) => HISTORY_ENTRY.exec(file)![2] !== current);
+    const old = others.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)).slice(HISTORY_RETAINED - 1);
     const names = old.flatMap((file) => [`${prefix}${file}`, this.recordName(segment, HISTORY_ENTRY.exec(file)![2]!)]);
     for (let start = 0; start < names.length; start += 1000) await this.store.deleteObjects!(names.slice(start, start + 1000));
   }

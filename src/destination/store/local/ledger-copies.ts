@@ -21,7 +21,7 @@ import {
   recordEntry,
   SAME_AS_KEY,
 } from "./ledger-lines.js";
-import { isDeletion } from "./ledger-history.js";
+import { identityAt, isDeletion } from "./ledger-history.js";
 
 /** Hashes chunks as they pass on to a writer: the digest of what was written, once they are consumed. */
 export function hashing(chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>): {
@@ -69,6 +69,32 @@ export async function recognizeCopy(ledger: Ledger, read: LedgerRead, folder: st
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * The line describing the file of `identity` at `path`, in `folder` of `ledger`: the newest
+ * holding its record, else the newest naming it. A copy no line names yet is recognized first,
+ * and the ledger read again; `reads` keeps one read a ledger (a listing's).
+ */
+export async function describingEntry(
+  reads: Map<string, Promise<LedgerRead>>,
+  ledger: Ledger,
+  folder: string,
+  path: string,
+  identity: string,
+): Promise<LedgerEntry | undefined> {
+  const readAgain = () => {
+    const read = ledger.read();
+    reads.set(ledger.path, read);
+    return read;
+  };
+  let read = await (reads.get(ledger.path) ?? readAgain());
+  let named = identity;
+  if (!currentEntry(read, folder, identity) && (await recognizeCopy(ledger, read, folder, path))) {
+    read = await readAgain();
+    named = identityAt(path) ?? identity;
+  }
+  return recordEntry(read, folder, named) ?? currentEntry(read, folder, named);
 }
 
 /** Recognizes the copies among these files (see `recognizeCopy`), a few at a time; whether any was. */

@@ -15,6 +15,9 @@ export interface RecordedFile {
   readonly folder: string;
 }
 
+/** Whether a record read for a file is that file's (see ForeignRecords); one that is not is left out. */
+export type Owns = (file: RecordedFile, record: Materialization) => boolean;
+
 /**
  * Records found, the ledgers (or histories) holding a record that could not be read (damaged,
  * edited by hand), and the files changed outside interloper (see `changedOutside`).
@@ -88,11 +91,7 @@ async function knownFile(
  * (the current record then came second). Several files' records are merged by end time (see
  * history-order.ts).
  */
-export async function pastRecords(
-  files: readonly RecordedFile[],
-  /** Whether a record read for a file is that file's (see ForeignRecords); one that is not is left out. */
-  owns: (file: RecordedFile, record: Materialization) => boolean = () => true,
-): Promise<RecordsRead<Materialization[]>> {
+export async function pastRecords(files: readonly RecordedFile[], owns: Owns = () => true): Promise<RecordsRead<Materialization[]>> {
   const reads = new Map<string, Promise<LedgerRead>>();
   const histories = new Map<string, Promise<LedgerRead>>();
   const damaged = new Set<string>();

@@ -7,11 +7,10 @@ import type { Materialization } from "../../provenance/materialization.js";
 import { parseTempName, writeFileAtomic } from "./atomic.js";
 import { beforeRenamePart, fileIdentity } from "./file-identity.js";
 import { Ledger, ledgerOf, type LedgerRead } from "./ledger.js";
-import { CONTENT_KEY, currentEntry, type LedgerEntry, RECORD_KEY, recordEntry, REPLACING_KEY, SAME_AS_KEY } from "./ledger-lines.js";
-import { hashing, recognizeCopy } from "./ledger-copies.js";
+import { CONTENT_KEY, type LedgerEntry, RECORD_KEY, REPLACING_KEY, SAME_AS_KEY } from "./ledger-lines.js";
+import { describingEntry, hashing } from "./ledger-copies.js";
 import { identityAt } from "./ledger-history.js";
-import { currentRecords, pastRecords, type RecordedFile, type RecordsRead } from "./ledger-records.js";
-
+import { currentRecords, type Owns, pastRecords, type RecordedFile, type RecordsRead } from "./ledger-records.js";
 import type { HiveLayout } from "../../hive.js";
 import type { PartitionListing } from "../partition-counts.js";
 import { listFolderPartitions, type Recount } from "./folder-partitions.js";
@@ -106,10 +105,7 @@ export class LocalFolder {
   }
 
   /** The records of the writes of these files that landed, newest first (see `pastRecords` in ledger-records.ts); `owns` leaves out another's. */
-  materializationHistory(
-    files: ReadonlyArray<string | RecordedFile>,
-    owns?: (file: RecordedFile, record: Materialization) => boolean,
-  ): Promise<RecordsRead<Materialization[]>> {
+  materializationHistory(files: ReadonlyArray<string | RecordedFile>, owns?: Owns): Promise<RecordsRead<Materialization[]>> {
     return pastRecords(
       files.map((file) => this.recordedFile(file)),
       owns,
@@ -145,26 +141,16 @@ export class LocalFolder {
       if (!name.startsWith(prefix)) continue;
       const info = await stat(path, { bigint: true }).catch(() => null);
       if (!info) continue;
-      let identity = fileIdentity(info);
+      const identity = fileIdentity(info);
       let entry: LedgerEntry | undefined;
       // The ledger of the folder above the file's, or of a table above nested partition folders
       // (a multi partition's): the first naming this very file holds its line.
       for (const { ledger, folder: entryFolder } of this.ledgersOf(path)) {
-        let entries = ledgers.get(ledger.path);
-        if (!entries) ledgers.set(ledger.path, (entries = ledger.read()));
-        let read = await entries;
-        // A copy no line names yet is known by its bytes (see ledger-copies.ts): the ledger read again then.
-        if (!currentEntry(read, entryFolder, identity) && (await recognizeCopy(ledger, read, entryFolder, path))) {
-          ledgers.set(ledger.path, (entries = ledger.read()));
-          read = await entries;
-          identity = identityAt(path) ?? identity;
-        }
-        entry = recordEntry(read, entryFolder, identity) ?? currentEntry(read, entryFolder, identity);
+        entry = await describingEntry(ledgers, ledger, entryFolder, path, identity);
         if (entry) break;
       }
       const metadata = entry ? { ...entry.metadata } : await legacyMetadata(path, info);
-      // Bookkeeping of the ledger's, not the object's.
-      for (const key of [REPLACING_KEY, CONTENT_KEY, SAME_AS_KEY]) delete metadata[key];
+      for (const key of [REPLACING_KEY, CONTENT_KEY, SAME_AS_KEY]) delete metadata[key]; // the ledger's, not the object's
       yield { name, metadata };
     }
   }

@@ -8,6 +8,7 @@ import type { PartitionListing, TablePartitions } from "../partition-counts.js";
 import type { HistoryQuery } from "../../destination.js";
 import type { IOContext } from "../../io-context.js";
 import { ForeignRecords } from "../../provenance/foreign-records.js";
+import { warnChanged } from "./partition-records.js";
 import type { Materialization } from "../../provenance/materialization.js";
 import { declareOptions } from "../../options.js";
 
@@ -140,6 +141,11 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
         `LocalObjectStoreDestination: asset "${context.asset.key}": a materialization record in ${found.damaged.join(", ")} is damaged or was edited by hand; it is left out (provenance unknown)`,
       );
     foreign.warn(context.logger, "LocalObjectStoreDestination", this.pathOf(tablePrefix));
+    const keyed = files.map((file, i) => ({
+      ...(typeof file === "string" ? { path: file, ...this.#local.ledgerOf(file) } : file),
+      key: keys[i]!,
+    }));
+    warnChanged(context, "LocalObjectStoreDestination", keyed, found.changed);
     return found.records.slice(0, Math.max(0, query.limit));
   }
 
