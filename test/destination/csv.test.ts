@@ -221,7 +221,10 @@ describe("CSVDestination", () => {
       // The second line also names the file its write replaced (proof that the first one landed).
       expect((await ledgerLines(base)).map(([folder, , metadata]) => [folder, metadata])).toEqual([
         ["date=2026-01-01", { row_count: "3", materialization: expect.any(String), sha256: expect.any(String) }],
-        ["date=2026-01-01", { row_count: "2", materialization: expect.any(String), sha256: expect.any(String), replacing: expect.any(String) }],
+        [
+          "date=2026-01-01",
+          { row_count: "2", materialization: expect.any(String), sha256: expect.any(String), replacing: expect.any(String) },
+        ],
       ]);
       expect(await csv.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 2 });
     });
