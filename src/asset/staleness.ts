@@ -63,7 +63,9 @@ function recordReasons(record: Materialization, input: StalenessInput): string[]
     const what = `${read.asset}${read.partition !== null ? ` ${read.partition}` : ""}`;
     if (read.materialization !== null) {
       if (current.id !== read.materialization) reasons.push(`${what} was materialized again at ${time(current.endedAt)}`);
-    } else if (current.endedAt > record.startedAt) {
+    } else {
+      // Nothing it could name was there when it was built (none stored, or of unknown provenance):
+      // a record there now is of a write since, whatever the clocks of the hosts that made the two say.
       reasons.push(`${what} exists now but did not when this was built`);
     }
   }
