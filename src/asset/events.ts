@@ -1,4 +1,4 @@
-import { WARNING_TYPE } from "../destination/io-context.js";
+import { warnUnheard } from "../destination/unheard-warnings.js";
 
 /** An error as events carry it: plain data that serialises to JSON. */
 export interface ErrorInfo {
@@ -113,9 +113,10 @@ export const defaultListeners = new Listeners();
 
 /**
  * An emit function that delivers to a run's own handler and to `listeners` (its session's). A
- * throwing listener is reported as a process warning and never breaks the run that emitted the
+ * throwing listener is reported as an unheard warning (see unheard-warnings.ts) and never breaks the run that emitted the
  * event. A warning or error that nobody hears (no handler, `listening` false, no listener)
- * becomes a process warning of type InterloperWarning: `asset.materialize()` or
+ * becomes an unheard warning (a process warning of type InterloperWarning, or where the
+ * program routes them): `asset.materialize()` or
  * `dag.materialize()` without a listener must not lose "reads will not find these rows".
  */
 export function deliverTo<E extends { readonly type: string }>(
@@ -133,14 +134,14 @@ export function deliverTo<E extends { readonly type: string }>(
 function unheard(event: { readonly type: string }): void {
   if (event.type !== "log") return;
   const { level, message } = event as { level?: unknown; message?: unknown };
-  if ((level === "warn" || level === "error") && typeof message === "string") process.emitWarning(message, { type: WARNING_TYPE });
+  if ((level === "warn" || level === "error") && typeof message === "string") warnUnheard(message);
 }
 
-/** Calls one listener; one that throws is reported as a process warning, and the run goes on. */
+/** Calls one listener; one that throws is reported as an unheard warning, and the run goes on. */
 export function notify<E extends { readonly type: string }>(handler: (event: E) => void, event: E): void {
   try {
     handler(event);
   } catch (error) {
-    process.emitWarning(`an interloper event listener threw on ${event.type}: ${(error as Error)?.message ?? String(error)}`);
+    warnUnheard(`an interloper event listener threw on ${event.type}: ${(error as Error)?.message ?? String(error)}`);
   }
 }

@@ -130,7 +130,9 @@ function upstreamReasons(
     if (!current) continue;
     if (id !== null) {
       if (current.id !== id) reasons.push(`${what(partition)} was materialized again at ${time(current.endedAt)}`);
-    } else if (current.endedAt > record.startedAt) {
+    } else {
+      // Nothing it could name was there when it was built (none stored, or of unknown provenance):
+      // a record there now is of a write since, whatever the clocks of the hosts that made the two say.
       reasons.push(`${what(partition)} exists now but did not when this was built`);
     }
   }

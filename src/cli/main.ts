@@ -5,6 +5,7 @@ import { reportError } from "./errors.js";
 import { packageVersion } from "../package-root.js";
 import { printable } from "./printable.js";
 import { dropOutputOnceClosed } from "./closed-output.js";
+import { printUnheardWarnings } from "./unheard-warnings.js";
 import { Command as CommandClass, CommanderError } from "./program/commander.js";
 import { declareBackfills } from "./program/backfills.js";
 import { declareCheck } from "./program/check.js";
@@ -93,6 +94,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
     process.stderr.write("interloper: the command stopped before it finished: it waited on a promise that nothing could settle any more\n");
   };
   process.on("beforeExit", unfinished);
+  const unroute = printUnheardWarnings(argv.includes("--json"));
   try {
     await program.parseAsync(argv as string[]);
   } catch (error) {
@@ -115,5 +117,6 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
     process.off("beforeExit", unfinished);
     // Database pools and clients would keep the process alive after the work is done.
     await closeCommandSessions();
+    unroute();
   }
 }

@@ -5,6 +5,7 @@ import { TableData } from "../representation/index.js";
 import type { FieldSpec } from "../schema/index.js";
 import { count } from "../text/english.js";
 import { packageVersion } from "../package-root.js";
+import { warnUnheard } from "./unheard-warnings.js";
 import { newMaterialization, type Materialization, type ProvenanceDraft } from "./provenance/materialization.js";
 
 const NO_WINDOW: readonly (Partition | null)[] = Object.freeze([null]);
@@ -37,15 +38,13 @@ export interface IOLogger {
   error(message: string): void;
 }
 
-/** The `type` of the process warning a destination's report becomes outside a run. */
-export const WARNING_TYPE = "InterloperWarning";
-
 /**
  * Outside a run (a destination called directly) nobody listens to events: warnings and errors
- * become process warnings, which Node prints and tests and loggers can catch.
+ * go where unheard warnings go (process warnings, unless the program routes them: see
+ * unheard-warnings.ts).
  */
-function processWarning(level: IOLogLevel, message: string): void {
-  if (level === "warn" || level === "error") process.emitWarning(message, { type: WARNING_TYPE });
+function unheardReport(level: IOLogLevel, message: string): void {
+  if (level === "warn" || level === "error") warnUnheard(message);
 }
 
 /** What a destination is told about a read or a write. Immutable. */
@@ -60,7 +59,7 @@ export class IOContext {
   readonly metadata: RunMetadata;
   /**
    * Where the destination reports: in a run, each call is a `log` event of the asset (shown by
-   * the terminal view, the plain log and `--json`); outside one, a warning is a process warning.
+   * the terminal view, the plain log and `--json`); outside one, a warning goes where unheard warnings go (see unheard-warnings.ts).
    */
   readonly logger: IOLogger;
   readonly #log: (level: IOLogLevel, message: string) => void;
@@ -70,7 +69,7 @@ export class IOContext {
     window?: PartitionWindow | Partition | null;
     schema?: readonly FieldSpec[] | null;
     metadata?: RunMetadata;
-    /** Receives the destination's reports; process warnings when absent. */
+    /** Receives the destination's reports; unheard warnings when absent. */
     log?: (level: IOLogLevel, message: string) => void;
   }) {
     const window = options.window ?? null;
@@ -79,7 +78,7 @@ export class IOContext {
     this.partitions = this.window ? this.window.partitions : NO_WINDOW;
     this.schema = options.schema ? frozenSchema(options.schema) : null;
     this.metadata = Object.freeze({ ...(options.metadata ?? { runId: "adhoc" }) });
-    const log = (this.#log = options.log ?? processWarning);
+    const log = (this.#log = options.log ?? unheardReport);
     this.logger = Object.freeze({
       debug: (m: string) => log("debug", m),
       info: (m: string) => log("info", m),

@@ -325,3 +325,35 @@ describe("never stale", () => {
     });
   });
 });
+
+describe("issue 41.23: clock skew", () => {
+  it("a reader built by a host an hour ahead from an upstream of unknown provenance is stale once the upstream is rebuilt", () => {
+    const reader = {
+      id: "r",
+      asset: "a",
+      partition: "k",
+      runId: "run",
+      backfillId: null,
+      // Built by a host an hour ahead: its clock said 13:00 when it was noon.
+      startedAt: "2026-01-02T13:00:00.000Z",
+      endedAt: "2026-01-02T13:00:01.000Z",
+      rows: 1,
+      codeVersion: null,
+      interloperVersion: "0",
+      // It read the upstream when its provenance was unknown (no record then).
+      upstream: [{ asset: "up", partition: "k", materialization: null }],
+    };
+    // The upstream rebuilt at 12:30 by a host whose clock is right: after the reader was built.
+    const rebuilt = {
+      ...reader,
+      id: "u2",
+      asset: "up",
+      startedAt: "2026-01-02T12:30:00.000Z",
+      endedAt: "2026-01-02T12:30:01.000Z",
+      upstream: [],
+    };
+    expect(
+      staleness({ own: [{ destination: "d", records: { k: reader } }], upstream: new Map([["up", { k: rebuilt }]]), codeVersion: null }),
+    ).toEqual({ k: ["up k exists now but did not when this was built"] });
+  });
+});

@@ -306,6 +306,69 @@ describe.each(ENGINES)("$name: materialization records", (engine) => {
     expect(await destination.read(contextOf(asset, days("2026-01-01", "2026-01-03"), "x", [], null))).toHaveLength(6);
   });
 
+  it("issue 41.24: leaves out a well-formed record naming another asset, in the partition table and the history, with one warning each", async (t) => {
+    const s = await setUp();
+    if (!s) return t.skip(`${engine.name} is not available`);
+    const { destination, asset, place } = s;
+    const d = sql(destination);
+    await destination.write(
+      contextOf(asset, days("2026-01-01", "2026-01-02")),
+      ["2026-01-01", "2026-01-02"].flatMap((day) => rowsOf(day, "a", 2)),
+    );
+    const q = (name: string) => d.dialect.quote(name);
+    const mine = await destination.materializations(contextOf(asset, null));
+    const foreign = JSON.stringify({ ...mine["2026-01-01"]!, asset: "sales.orders" });
+    for (const table of [PARTITION_TABLE, HISTORY_TABLE]) {
+      const update = `UPDATE ${qualified(destination, table, place.dataset)} SET ${q("record")} = ${d.dialect.param(1)} WHERE ${q("entry")} = ${d.dialect.param(2)}`;
+      await d.run(update, [foreign, JSON.stringify(["orders", "2026-01-01"])]);
+    }
+    const warnings: string[] = [];
+    expect(Object.keys(await destination.materializations(contextOf(asset, null, "x", warnings)))).toEqual(["2026-01-02"]);
+    expect(warnings).toEqual([
+      `${destination.displayName}: 1 materialization record in table ${place.dataset}.${PARTITION_TABLE} (${destination.location}) among those of asset "shop.orders" names another asset or partition (asset "sales.orders" partition 2026-01-01); left out, read as provenance unknown`,
+    ]);
+    const history = await destination.materializationHistory(contextOf(asset, null, "x", warnings), { limit: 10 });
+    expect(history.map((r) => r.partition)).toEqual(["2026-01-02"]);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toContain(`${place.dataset}.${HISTORY_TABLE}`);
+  });
+
+  it("issue 41.23: a writer whose clock is a day ahead never puts the current write behind its own, nor prunes it", async (t) => {
+    const s = await setUp();
+    if (!s) return t.skip(`${engine.name} is not available`);
+    const { destination, asset } = s;
+    // The writer's clock, as a fault injected: its records end `skew` ms from now.
+    let skew = 0;
+    const stored = Object.getPrototypeOf(destination) as SqlDestination;
+    destination.recordMaterializations = (table, dataset, records) =>
+      stored.recordMaterializations.call(
+        destination,
+        table,
+        dataset,
+        records.map((record) => ({ ...record, endedAt: new Date(Date.parse(record.endedAt) + skew).toISOString() })),
+      );
+    const write = (runId: string) =>
+      destination.write(contextOf(asset, days("2026-01-01", "2026-01-01"), runId), rowsOf("2026-01-01", "a", 1));
+    skew = 24 * 60 * 60 * 1000;
+    for (let i = 1; i <= HISTORY_KEPT; i++) await write(`ahead-${i}`);
+    skew = 0;
+    await write("on-time");
+    const current = (await destination.materializations(contextOf(asset, null)))["2026-01-01"]!;
+    expect(current.runId).toBe("on-time");
+    const history = await destination.materializationHistory(contextOf(asset, null), { limit: 100 });
+    expect(history.map((r) => r.runId)).toEqual([
+      "on-time",
+      ...Array.from({ length: HISTORY_KEPT - 1 }, (_, i) => `ahead-${HISTORY_KEPT - i}`),
+    ]);
+    // A host a day behind, then: its write is the newest too.
+    skew = -24 * 60 * 60 * 1000;
+    await write("behind");
+    expect((await destination.materializationHistory(contextOf(asset, null), { limit: 2 })).map((r) => r.runId)).toEqual([
+      "behind",
+      "on-time",
+    ]);
+  });
+
   it("refuses a history limit that is not a whole number of 0 or more", async (t) => {
     const s = await setUp();
     if (!s) return t.skip(`${engine.name} is not available`);

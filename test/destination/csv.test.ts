@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CSVDestination, IOContext } from "../../src/destination/index.js";
 import type { AssetRef } from "../../src/destination/index.js";
 import { tempPathFor } from "../../src/destination/store/local/atomic.js";
+import { entryLine } from "../../src/destination/store/local/ledger-lines.js";
 import { ConfigError, DataNotFoundError, InterloperError } from "../../src/errors.js";
 import { ListPartitionConfig, Partition, TimePartitionConfig, TimePartitionWindow } from "../../src/partitioning/index.js";
 import type { PartitionFilter, PartitionWindow } from "../../src/partitioning/index.js";
@@ -211,15 +212,19 @@ describe("CSVDestination", () => {
         [
           "date=2026-01-01",
           expect.any(String),
-          { row_count: "3", materialization: expect.any(String) },
+          // The SHA-256 of the file: a copy of it is known by its bytes (issue 41.4).
+          { row_count: "3", materialization: expect.any(String), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
           expect.stringMatching(/^[0-9a-f]{8}$/),
         ],
       ]);
       await csv.write(ctx(orders, jan1, orderSchema), threeRows.slice(1));
       // The second line also names the file its write replaced (proof that the first one landed).
       expect((await ledgerLines(base)).map(([folder, , metadata]) => [folder, metadata])).toEqual([
-        ["date=2026-01-01", { row_count: "3", materialization: expect.any(String) }],
-        ["date=2026-01-01", { row_count: "2", materialization: expect.any(String), replacing: expect.any(String) }],
+        ["date=2026-01-01", { row_count: "3", materialization: expect.any(String), sha256: expect.any(String) }],
+        [
+          "date=2026-01-01",
+          { row_count: "2", materialization: expect.any(String), sha256: expect.any(String), replacing: expect.any(String) },
+        ],
       ]);
       expect(await csv.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 2 });
     });
@@ -229,6 +234,23 @@ describe("CSVDestination", () => {
       await forgeLedgerRows(base, 999);
       // A forged count comes back: proof that the file was not re-parsed.
       expect(await csv.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 999 });
+    });
+
+    it("issue 41.25: a line without its checksum naming the very file, its count edited, is refused and the file recounted", async () => {
+      await csv.write(ctx(orders, jan1, orderSchema), threeRows);
+      const [folder, file] = (await ledgerLines(base)).at(-1)!;
+      await appendFile(ledgerPath(base), `\n${JSON.stringify([folder, file, { row_count: "999" }])}\n`);
+      // The write's own line still holds: its count, not the edited one.
+      expect(await csv.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 3 });
+      // The ledger holding nothing but such a line: the file is counted again, and the count appended with its checksum.
+      await writeFile(ledgerPath(base), `\n${JSON.stringify([folder, file, { row_count: "999" }])}\n`);
+      expect(await csv.partitionRowCounts(ctx(orders, null))).toEqual({ "2026-01-01": 3 });
+      expect((await ledgerLines(base)).at(-1)).toEqual([
+        folder,
+        expect.stringContaining(":"),
+        { row_count: "3" },
+        expect.stringMatching(/^[0-9a-f]{8}$/),
+      ]);
     });
 
     it("recounts a data file edited by hand (size changed), and appends what it counted", async () => {
@@ -435,11 +457,11 @@ async function ledgerLines(base: string): Promise<Array<[string, string, Record<
 }
 
 /**
- * Rewrites the ledger by hand with its last line's count forged, the file identity it names
- * kept, as a line of an older version (no checksum: trusted as it was).
+ * Rewrites the ledger with its last line's count forged, the file identity it names kept, and
+ * a checksum that holds (as a writer would have written it: trusted).
  */
 async function forgeLedgerRows(base: string, rows: number): Promise<void> {
   const lines = await ledgerLines(base);
   const [folder, file] = lines.at(-1)!;
-  await writeFile(ledgerPath(base), `${JSON.stringify([folder, file, { row_count: String(rows) }])}\n`);
+  await writeFile(ledgerPath(base), entryLine({ folder, file, metadata: { row_count: String(rows) } }));
 }

@@ -38,7 +38,7 @@ describe("countPartitions", () => {
           settled = true;
         },
       },
-      null,
+      { key: "shop.orders", partitioning: null },
     );
     expect(Object.entries(counted.counts)).toEqual([
       ["a", 0],
@@ -63,7 +63,7 @@ describe("countPartitions", () => {
           return partition.key === "gone" ? null : 7;
         },
       },
-      list,
+      { key: "shop.countries", partitioning: list },
     );
     expect(Object.entries(counted.counts)).toEqual([
       ["us", 7],

@@ -2,6 +2,7 @@
 // data without the partition column is a `log` event of level warn, printed by the plain log
 // and carried by --json, for a one-partition write and a window alike.
 import { beforeAll, describe, expect, it } from "vitest";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ensureBuilt, ROOT, useSandboxes } from "./helpers.js";
 
@@ -65,5 +66,48 @@ describe("a destination's warning, through the CLI", () => {
       });
       expect(result.stderr).not.toContain("InterloperWarning");
     }
+  });
+});
+
+const CSV_CONFIG = `import * as il from ${JSON.stringify(join(ROOT, "dist", "index.js"))};
+
+const Shop = il.source({
+  key: "shop",
+  assets: [
+    il.asset({
+      key: "orders",
+      partitioning: new il.TimePartitionConfig({ column: "date", start: "2026-01-01" }),
+      destinations: new il.CSVDestination({ basePath: "./data" }),
+      run: (ctx: il.ExecutionContext) => [{ date: ctx.partition!.key, id: 1 }],
+    }),
+  ],
+});
+
+export default il.defineConfig({ sources: [Shop()] });
+`;
+
+describe("issue 41.26: a damaged record met outside a run", () => {
+  it("is one interloper warning line on stderr (a JSON log event with --json), never a Node process warning, a checksum that fails included", async () => {
+    const box = await sandbox();
+    const config = await box.write("interloper.config.ts", CSV_CONFIG);
+    expect((await box.run(["materialize", "orders", "-w", "2026-01-01..2026-01-02"], { config })).exitCode).toBe(0);
+    // One digit of a record changed in place: the line's checksum no longer holds.
+    const ledger = join(box.dir, "data", "shop", "orders", ".data.csv.ledger");
+    await writeFile(ledger, (await readFile(ledger, "utf8")).replace('\\"rows\\":1', '\\"rows\\":7'));
+    const warning = `warning: CSVDestination: asset "shop.orders": a materialization record in ${ledger} is damaged or was edited by hand; it is left out (provenance unknown)`;
+    for (const args of [
+      ["history", "orders"],
+      ["plan", "--stale", "-w", "2026-01-01..2026-01-02"],
+    ]) {
+      const result = await box.run(args, { config });
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.errLines).toEqual([`interloper: ${warning}`]);
+    }
+    const json = await box.run(["history", "orders", "--json"], { config });
+    expect(json.exitCode, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toHaveLength(1);
+    expect(json.errLines.map((line) => JSON.parse(line) as unknown)).toEqual([
+      { type: "log", level: "warn", message: warning.slice("warning: ".length) },
+    ]);
   });
 });

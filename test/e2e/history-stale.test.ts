@@ -1,6 +1,9 @@
 // `interloper history` and `materialize --stale` through the built CLI on CSV files (issue 34): a
 // daily asset, a daily one reading it, weekly and monthly rollups; a corrected day of the first
 // makes its readers stale, and one `--stale` run rebuilds the day, then its week and its month.
+import { appendFile, mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { installPackages, oneLineError, usePreparedSandbox, useSandboxes, type Sandbox } from "./helpers.js";
 
@@ -135,5 +138,51 @@ describe("--stale with an unpartitioned asset", () => {
     expect(rebuilt.exitCode, rebuilt.stderr).toBe(0);
     const nothing = await run(["materialize", "--stale"], { CATALOG_VERSION: "2" });
     expect(nothing.stderr).toContain("Nothing to do: no partition is stale.");
+  });
+});
+
+describe("issue 41.4: the data folder copied with cp -a (new devices and inodes)", () => {
+  const box = usePreparedSandbox(sandbox, prepare);
+
+  it("keeps history, coverage and staleness; a file then edited by hand reads as changed outside interloper", async () => {
+    const moved = join(box.dir, "moved");
+    await mkdir(moved);
+    await execa("cp", ["-a", join(box.dir, "data"), join(box.dir, "interloper.config.ts"), join(box.dir, "node_modules"), moved]);
+    const both = async (args: readonly string[]) => {
+      const [there, here] = await Promise.all([box.run(args, { config: null }), box.run(args, { config: null, cwd: moved })]);
+      expect(here.exitCode, here.stderr).toBe(there.exitCode);
+      expect(here.stderr).toBe("");
+      return [there, here] as const;
+    };
+    for (const args of [
+      ["history", "orders", "-p", "2026-01-15", "--json"],
+      ["history", "revenue", "--json"],
+      ["materialize", "--stale", "--dry-run", "--json"],
+    ]) {
+      const [there, here] = await both(args);
+      expect(JSON.parse(here.stdout)).toEqual(JSON.parse(there.stdout));
+    }
+    const [, gate] = await both(["coverage", "--fail-on-stale", "-w", "2026-01-01..2026-01-31"]);
+    expect(gate.exitCode).toBe(1);
+    // Edited by hand: no longer the data of its record, said so where its provenance is read; its history stays.
+    const file = join(moved, "data", "shop", "orders", "day=2026-01-10", "data.csv");
+    await appendFile(file, "2026-01-10,7\n");
+    const said = 'interloper: warning: CSVDestination: asset "shop.orders": partition 2026-01-10 changed outside interloper';
+    const history = await box.run(["history", "orders", "-p", "2026-01-10", "--json"], { config: null, cwd: moved });
+    expect(history.exitCode, history.stderr).toBe(0);
+    expect(history.errLines.map((line) => (JSON.parse(line) as { message: string }).message)).toEqual([
+      expect.stringContaining(said.replace("interloper: warning: ", "")),
+    ]);
+    expect((JSON.parse(history.stdout) as Record[]).map((r) => r.partition)).toEqual(["2026-01-10"]);
+    for (const args of [
+      ["coverage", "-w", "2026-01-01..2026-01-31"],
+      ["materialize", "--stale", "--dry-run"],
+    ]) {
+      const result = await box.run(args, { config: null, cwd: moved });
+      expect(
+        result.errLines.filter((line) => line.startsWith("interloper: warning:")),
+        args.join(" "),
+      ).toEqual([expect.stringContaining(said)]);
+    }
   });
 });

@@ -12,7 +12,7 @@ import {
   type AssetRef,
   type StoredObject,
 } from "../../src/destination/index.js";
-import type { ProvenanceDraft, UpstreamRead } from "../../src/destination/provenance/materialization.js";
+import type { Materialization, ProvenanceDraft, UpstreamRead } from "../../src/destination/provenance/materialization.js";
 import type { Partition, PartitionWindow } from "../../src/partitioning/index.js";
 import { makeTempDir } from "../contract/temp-dir.js";
 import { startGcsServer, type GcsServer } from "../support/gcs-server.js";
@@ -55,6 +55,15 @@ function call(asset: AssetRef, window: PartitionWindow | Partition | null, upstr
   const log = (level: string, message: string) => void (level === "warn" && warnings.push(message));
   const metadata = { runId, backfillId: "bf-1", provenance: draft(upstream) };
   return { warnings, context: new IOContext({ asset, window, schema: [...schema], metadata, log }) };
+}
+
+/** The writer's clock, as a fault injected: records end `skew` ms from now (and take `id` when given). */
+const clock: { skew: number; id: string | null } = { skew: 0, id: null };
+class ClockedContext extends IOContext {
+  override materialization(partition: Partition | null, rows: number | null): Materialization {
+    const record = super.materialization(partition, rows);
+    return { ...record, endedAt: new Date(Date.parse(record.endedAt) + clock.skew).toISOString(), ...(clock.id ? { id: clock.id } : {}) };
+  }
 }
 
 // Records of writes within one millisecond are ordered by id: a test of the order spaces them.
@@ -316,6 +325,64 @@ function provenanceSuite(backend: () => Backend, history = true): void {
     expect(await dest.materializationHistory(later.context, { limit: 10 })).toHaveLength(3);
     expect(later.warnings).toEqual([expect.stringContaining(dest.objectUri(entries[0]!.name))]);
   });
+
+  it("issue 41.24: a well-formed record naming another asset or partition is left out of the current records and the history, with one warning", async () => {
+    const dest = backend().make();
+    await dest.write(
+      call(orders, days("2026-01-01", "2026-01-03")).context,
+      ["01", "02", "03"].flatMap((d) => rowsOf(`2026-01-${d}`, 2)),
+    );
+    const current = await dest.materializations(call(orders, null).context);
+    const payload = new TextEncoder().encode("date,id\n");
+    const name = (day: string) => `${dest.prefix}/shop/orders/date=2026-01-${day}/data.csv`;
+    // Day 01 holds day 02's record, day 03 another asset's: each well-formed, neither theirs.
+    await dest.putObject(name("01"), payload, "text/csv", { row_count: "0", materialization: JSON.stringify(current["2026-01-02"]) });
+    const other = { ...current["2026-01-03"]!, asset: "shop.other" };
+    await dest.putObject(name("03"), payload, "text/csv", { row_count: "0", materialization: JSON.stringify(other) });
+    const { context, warnings } = call(orders, null);
+    expect(Object.keys(await dest.materializations(context))).toEqual(["2026-01-02"]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^(S3|GCS|Local object store): 2 materialization records in .* among those of asset "shop\.orders" name another asset or partition \(the first: asset "shop\.orders" partition 2026-01-02\); left out, read as provenance unknown$/,
+      ),
+    ]);
+    const later = call(orders, null);
+    const past = await dest.materializationHistory(later.context, { limit: 10 });
+    expect(past.every((record) => record.asset === "shop.orders" && record.partition !== null)).toBe(true);
+    // The local store's history is of the partitions holding a record now (see LocalObjectStoreDestination.materializationHistory).
+    expect(past.map((record) => record.partition).sort()).toEqual(history ? ["2026-01-01", "2026-01-02", "2026-01-03"] : ["2026-01-02"]);
+    expect(later.warnings).toEqual([expect.stringContaining('among those of asset "shop.orders"')]);
+  });
+
+  it.skipIf(!history)(
+    "issue 41.23: a writer whose clock is a day behind: its own prune keeps its record and its sidecar, and its record is current and first",
+    async () => {
+      const dest = backend().make();
+      const write = (runId: string) => {
+        const context = new ClockedContext({
+          asset: orders,
+          window: jan(1),
+          schema: [...schema],
+          metadata: { runId, provenance: draft(40) },
+        });
+        return dest.writePartition(context, context.partitions[0]!, rowsOf("2026-01-01", 1));
+      };
+      clock.skew = 24 * 60 * 60 * 1000;
+      for (let run = 1; run <= 24; run++) await write(`ahead-${run}`);
+      // Its id makes it prune (one write in four does, by the first digit of its id).
+      Object.assign(clock, { skew: -24 * 60 * 60 * 1000, id: "00000000-1111-4222-8333-444455556666" });
+      try {
+        await write("behind");
+      } finally {
+        Object.assign(clock, { skew: 0, id: null });
+      }
+      const { context, warnings } = call(orders, null);
+      expect((await dest.materializations(context))["2026-01-01"]).toMatchObject({ runId: "behind" });
+      expect((await dest.materializationHistory(context, { limit: 1 })).map((r) => r.runId)).toEqual(["behind"]);
+      expect(warnings).toEqual([]);
+    },
+    120_000,
+  );
 
   it.skipIf(!history)(
     "keeps at least the last 10 records of a partition, and prunes older ones",

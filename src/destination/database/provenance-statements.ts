@@ -15,7 +15,11 @@ export const HISTORY_TABLE = "_interloper_materializations";
 export const RECORD = "record";
 /** The history's indexed column: a digest of the entry (an entry may be longer than an index takes). */
 export const SLOT = "slot";
-/** The history's order: when the write ended, in milliseconds since 1970. */
+/**
+ * The history's order: when the write ended, in milliseconds since 1970, as the writer's clock
+ * said, but never before the rows of its partition already stored (see `SqlProvenance.record`):
+ * the order writes of a partition committed in, whatever their writers' clocks.
+ */
 export const ENDED = "ended";
 
 type Statement = { readonly sql: string; readonly params: unknown[] };
@@ -76,6 +80,16 @@ export function historyStatement(
   }
   return {
     sql: `SELECT ${q(PARTITION_ENTRY)}, ${q(RECORD)} FROM ${dialect.table(HISTORY_TABLE, dataset)} WHERE ${which} ORDER BY ${q(ENDED)} DESC, ${q(ROW_COLUMN)} DESC LIMIT ${Math.trunc(limit)}`,
+    params,
+  };
+}
+
+/** The latest order (ENDED) stored for each of the given slots, as rows (slot, latest). */
+export function latestStatement(dialect: SqlDialect, dataset: string | null, slots: readonly string[]): Statement {
+  const q = (name: string) => dialect.quote(name);
+  const params: unknown[] = [];
+  return {
+    sql: `SELECT ${q(SLOT)}, MAX(${q(ENDED)}) AS ${q("latest")} FROM ${dialect.table(HISTORY_TABLE, dataset)} WHERE ${among(dialect, SLOT, slots, params)} GROUP BY ${q(SLOT)}`,
     params,
   };
 }

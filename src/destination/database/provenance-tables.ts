@@ -12,6 +12,7 @@ import {
   forgetTableStatement,
   HISTORY_TABLE,
   historyStatement,
+  latestStatement,
   pruneStatement,
   RECORD,
   SLOT,
@@ -123,10 +124,13 @@ export class SqlProvenance {
     await this.owner.deleteEntries(dataset, entries);
     const current = records.map((record, i): Row => ({ [ENTRY]: entries[i], [RECORD]: record }));
     await driver.load(PARTITION_TABLE, dataset, RECORDS_FIELDS, TableData.from(current)!);
+    const latest = await this.latest(dataset, slots);
     const past = records.map((record, i): Row => ({
       [SLOT]: slots[i],
       [ENTRY]: entries[i],
-      [ENDED]: Date.parse(record.endedAt),
+      // After every write of its partition already stored, whatever the writer's clock says (a
+      // host a day ahead wrote before it): ordered as they committed, the current one never pruned.
+      [ENDED]: Math.max(Date.parse(record.endedAt), (latest.get(slots[i]!) ?? -Infinity) + 1),
       [RECORD]: record,
     }));
     await driver.load(HISTORY_TABLE, dataset, HISTORY_FIELDS, TableData.from(past)!);
@@ -134,6 +138,20 @@ export class SqlProvenance {
       const { sql, params } = pruneStatement(this.owner.dialect(), dataset, slots.slice(start, start + IN_LIST_LIMIT), HISTORY_KEPT);
       await driver.run(sql, params);
     }
+  }
+
+  /** The latest order stored for each slot that has history rows (inside the write's transaction, under its partitions' locks). */
+  private async latest(dataset: string | null, slots: readonly string[]): Promise<Map<string, number>> {
+    const latest = new Map<string, number>();
+    // Asked afresh when none was known: another process may have made the table since.
+    const columns =
+      (await this.owner.columnsOf(HISTORY_TABLE, dataset, false)) ?? (await this.owner.columnsOf(HISTORY_TABLE, dataset, true));
+    if (!columns) return latest;
+    for (let start = 0; start < slots.length; start += IN_LIST_LIMIT) {
+      const { sql, params } = latestStatement(this.owner.dialect(), dataset, slots.slice(start, start + IN_LIST_LIMIT));
+      for (const row of await this.owner.driver().run(sql, params)) latest.set(String(row[SLOT]), Number(row["latest"]));
+    }
+    return latest;
   }
 
   /**

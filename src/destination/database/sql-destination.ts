@@ -5,6 +5,7 @@ import { type Row, TableData } from "../../representation/index.js";
 import { inferFieldSpecs } from "../../schema/index.js";
 import type { HistoryQuery } from "../destination.js";
 import type { IOContext } from "../io-context.js";
+import { ForeignRecords } from "../provenance/foreign-records.js";
 import type { Materialization } from "../provenance/materialization.js";
 import { count as countOf } from "../../text/english.js";
 import { DatabaseDestination, type WriteScope } from "./database-destination.js";
@@ -132,7 +133,13 @@ export abstract class SqlDestination extends DatabaseDestination {
   override async materializations(context: IOContext): Promise<Record<string, Materialization>> {
     const { table, dataset, partitioning } = context.asset;
     const keys = !partitioning ? [null] : context.window ? context.window.partitions.map((p) => p.key) : null;
-    return this.#warnDamaged(context, PARTITION_TABLE, await this.storedMaterializations(table, dataset, keys));
+    const stored = this.#warnDamaged(context, PARTITION_TABLE, await this.storedMaterializations(table, dataset, keys));
+    // Rows are the table's: a record naming another asset (one sharing the table name in another source, a record copied) is not this asset's.
+    const foreign = new ForeignRecords(context.asset.key);
+    const records: Record<string, Materialization> = Object.create(null);
+    for (const [key, record] of Object.entries(stored)) if (foreign.owns(record, record.partition)) records[key] = record;
+    foreign.warn(context.logger, this.displayName, this.#tableNamed(context, PARTITION_TABLE));
+    return records;
   }
 
   /** The records of past writes of the asset (or of one partition), newest first, from the history table. */
@@ -142,7 +149,11 @@ export abstract class SqlDestination extends DatabaseDestination {
       throw new ConfigError(`${this.displayName}: the history's limit must be a whole number of 0 or more, got ${describeValue(limit)}`);
     const key = query.partition === undefined ? undefined : (query.partition?.key ?? null);
     const { table, dataset } = context.asset;
-    return this.#warnDamaged(context, HISTORY_TABLE, await this.pastMaterializations(table, dataset, key, limit));
+    const past = this.#warnDamaged(context, HISTORY_TABLE, await this.pastMaterializations(table, dataset, key, limit));
+    const foreign = new ForeignRecords(context.asset.key);
+    const records = past.filter((record) => foreign.owns(record, record.partition));
+    foreign.warn(context.logger, this.displayName, this.#tableNamed(context, HISTORY_TABLE));
+    return records;
   }
 
   /** The current records of `keys` of a table (null in them: the unpartitioned asset's; null: every partition's). */
@@ -164,12 +175,16 @@ export abstract class SqlDestination extends DatabaseDestination {
     return this.#provenance.history(table, dataset, key, limit);
   }
 
+  /** One of the dataset's internal tables as warnings name it: `table shop._interloper_partitions (location)`. */
+  #tableNamed(context: IOContext, internal: string): string {
+    return `table ${context.asset.dataset === null ? "" : `${context.asset.dataset}.`}${internal} (${this.location})`;
+  }
+
   /** The records read, after one warning naming the table that holds those that could not be read. */
   #warnDamaged<T>(context: IOContext, internal: string, read: ReadRecords<T>): T {
     if (read.damaged > 0) {
-      const where = `${context.asset.dataset === null ? "" : `${context.asset.dataset}.`}${internal}`;
       context.logger.warn(
-        `${this.displayName}: ${countOf(read.damaged, "materialization record")} of asset "${context.asset.key}" in table ${where} (${this.location}) cannot be read, damaged or edited by hand; left out, ${read.damaged === 1 ? "its partition reads" : "their partitions read"} as provenance unknown`,
+        `${this.displayName}: ${countOf(read.damaged, "materialization record")} of asset "${context.asset.key}" in ${this.#tableNamed(context, internal)} cannot be read, damaged or edited by hand; left out, ${read.damaged === 1 ? "its partition reads" : "their partitions read"} as provenance unknown`,
       );
     }
     return read.records;

@@ -20,6 +20,7 @@
 import type { HistoryQuery } from "../destination.js";
 import type { HiveLayout } from "../hive.js";
 import type { IOContext } from "../io-context.js";
+import { ForeignRecords } from "../provenance/foreign-records.js";
 import { mergeNewestFirst } from "../provenance/history-order.js";
 import { type Materialization, newestFirst, parseMaterialization } from "../provenance/materialization.js";
 import type { StoredObject } from "./object-store-destination.js";
@@ -100,7 +101,7 @@ export class ObjectProvenance {
         if (!this.store.keepsHistory) return;
         await this.store.putBookkeeping(`${this.historyPrefix(segment)}${stampOf(record)}-${record.id}.json`, text);
         // One write in four prunes (by its random id): a listing a write would be a round trip more.
-        if (this.store.deleteObjects && "0123".includes(record.id[0]!)) await this.prune(segment);
+        if (this.store.deleteObjects && "0123".includes(record.id[0]!)) await this.prune(segment, record.id);
       },
       failed: async () => {
         if (sidecar && this.store.deleteObjects) await this.takeBack(dataName, sidecar, record.id).catch(() => undefined);
@@ -125,15 +126,16 @@ export class ObjectProvenance {
       if (key !== null && (!wanted || wanted.has(key))) found.push({ key, object });
     }
     const damaged: string[] = [];
+    const foreign = new ForeignRecords(this.context.asset.key);
     const records: Record<string, Materialization> = Object.create(null);
     for (let start = 0; start < found.length; start += PARALLEL_READS) {
       const batch = found.slice(start, start + PARALLEL_READS);
       const read = await Promise.all(batch.map(({ key, object }) => this.recordOf(key, object, damaged)));
       batch.forEach(({ key }, i) => {
-        if (read[i]) records[key] = read[i]!;
+        if (read[i] && foreign.owns(read[i]!, partitioned ? key : null)) records[key] = read[i]!;
       });
     }
-    this.warn(damaged);
+    this.warn(damaged, foreign);
     return records;
   }
 
@@ -155,13 +157,17 @@ export class ObjectProvenance {
     entries.sort((a, b) => (a.order < b.order ? 1 : a.order > b.order ? -1 : 0));
     const byFolder = new Map<string, Materialization[]>();
     const damaged: string[] = [];
+    const foreign = new ForeignRecords(this.context.asset.key);
+    // The partition key records of a folder name ("": the partition asked, or the unpartitioned asset).
+    const keyOf = (folder: string) => (!layout ? null : folder === "" ? query.partition!.key : layout.keyOf(folder.split("/")));
+    const owned = (record: Materialization | null, folder: string) => (record && foreign.owns(record, keyOf(folder)) ? record : null);
     // Damaged entries are skipped, so the next ones are read until `limit` records are found.
     for (let start = 0, found = 0; start < entries.length && found < query.limit; start += PARALLEL_READS) {
       const batch = entries.slice(start, start + PARALLEL_READS);
       const read = await Promise.all(batch.map(({ name }) => this.readRecord(name, null, damaged)));
       read.forEach((record, i) => {
-        if (!record) return;
         const folder = batch[i]!.folder;
+        if (!record || !foreign.owns(record, keyOf(folder))) return;
         const list = byFolder.get(folder);
         if (list) list.push(record);
         else byFolder.set(folder, [record]);
@@ -176,9 +182,9 @@ export class ObjectProvenance {
     for (let start = 0; start < folders.length; start += PARALLEL_READS) {
       const batch = folders.slice(start, start + PARALLEL_READS);
       const currents = await Promise.all(batch.map(([folder]) => this.currentOf(folder || null, damaged)));
-      batch.forEach(([, records], i) => lists.push(currentFirst(records, currents[i]!)));
+      batch.forEach(([folder, records], i) => lists.push(currentFirst(records, owned(currents[i]!, folder))));
     }
-    this.warn(damaged);
+    this.warn(damaged, foreign);
     return mergeNewestFirst(lists).slice(0, Math.max(0, query.limit));
   }
 
@@ -200,8 +206,8 @@ export class ObjectProvenance {
     return names;
   }
 
-  /** Deletes a partition's history entries beyond the newest HISTORY_RETAINED, with their sidecars. */
-  private async prune(segment: string | null): Promise<void> {
+  /** Deletes a partition's history entries beyond the newest HISTORY_RETAINED (the `current` write's counted first), with their sidecars. */
+  private async prune(segment: string | null, current: string): Promise<void> {
     const prefix = this.historyPrefix(segment);
     const entries: string[] = [];
     for await (const name of this.store.listNames(prefix)) {
@@ -209,7 +215,9 @@ export class ObjectProvenance {
       if (name.startsWith(prefix) && HISTORY_ENTRY.test(file)) entries.push(file);
     }
     if (entries.length <= HISTORY_RETAINED) return;
-    const old = entries.sort().reverse().slice(HISTORY_RETAINED);
+    // Entries sort by their writers' clocks: the pruning write's own (current) is kept whatever its clock said.
+    const others = entries.filter((file) => HISTORY_ENTRY.exec(file)![2] !== current);
+    const old = others.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)).slice(HISTORY_RETAINED - 1);
     const names = old.flatMap((file) => [`${prefix}${file}`, this.recordName(segment, HISTORY_ENTRY.exec(file)![2]!)]);
     for (let start = 0; start < names.length; start += 1000) await this.store.deleteObjects!(names.slice(start, start + 1000));
   }
@@ -241,8 +249,9 @@ export class ObjectProvenance {
     return null;
   }
 
-  /** One warning for the whole call, naming the objects (the first few). */
-  private warn(damaged: readonly string[]): void {
+  /** One warning for the whole call, naming the objects (the first few); one more for records of another asset or partition. */
+  private warn(damaged: readonly string[], foreign: ForeignRecords): void {
+    foreign.warn(this.context.logger, this.store.owner, this.store.objectUri(this.tablePrefix));
     if (damaged.length === 0) return;
     const shown = damaged.slice(0, 3).join(", ");
     const more = damaged.length > 3 ? ` and ${damaged.length - 3} more` : "";

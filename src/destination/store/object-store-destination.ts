@@ -224,7 +224,7 @@ export abstract class ObjectStoreDestination extends Destination {
     const format = this.fileFormat();
     const where = { tablePrefix: this.tablePrefix(context), layout, fileName: `data.${format.extension}` };
     const listing = await this.listPartitions(where, async (bytes) => (await format.deserialize(bytes, null)).length);
-    return countPartitions(listing, context.asset.partitioning);
+    return countPartitions(listing, context.asset);
   }
 
   /**

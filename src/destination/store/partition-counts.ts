@@ -59,7 +59,11 @@ export interface PartitionListing {
  * the listing holds nothing. Keys come back in the order of `orderedCounts` (a listing already in
  * that order, as a sorted folder is, is not sorted again).
  */
-export async function countPartitions(listing: PartitionListing, partitioning: PartitionConfig | null): Promise<PartitionCounts> {
+export async function countPartitions(
+  listing: PartitionListing,
+  asset: { readonly key: string; readonly partitioning: PartitionConfig | null },
+): Promise<PartitionCounts> {
+  const { partitioning } = asset;
   const { partitions } = listing;
   const found: Array<number | null> = new Array(partitions.length);
   const stale: number[] = [];
@@ -88,6 +92,9 @@ export async function countPartitions(listing: PartitionListing, partitioning: P
   const records: Record<string, Materialization> = Object.create(null);
   for (let i = 0; i < partitions.length; i++) {
     const record = partitions[i]!.record;
+    // A record of another asset or partition: no records then, for `materializations` to leave it out and say so (ForeignRecords).
+    if (record && (record.asset !== asset.key || record.partition !== partitions[i]!.key))
+      return { counts: orderedCounts(counts, partitioning), unreadable };
     if (record && typeof found[i] === "number") records[partitions[i]!.key] = record;
   }
   return { counts: orderedCounts(counts, partitioning), unreadable, records };

@@ -42,9 +42,11 @@ import type { BigIntStats } from "node:fs";
  *   its sync and rename, its record, its replacement, and the whole write of the later file up to
  *   its rename would all have to fall within one tick.
  *
- * What being exact costs is recounts: a copy of the folder (new inodes),
- * `chmod` or a new hard link (new ctime) make every such file counted once more, after which
- * the reader's recount is in the ledger.
+ * What being exact costs is recounts: `chmod` or a new hard link (new ctime) make every such
+ * file counted once more, after which the reader's recount is in the ledger. A copy of the folder
+ * (new devices and inodes) is known by its bytes instead: a write's line holds the SHA-256 of
+ * its file, and a file no line names is hashed once and given a line of its own when it matches
+ * (see ledger-copies.ts).
  *
  * Lines written before the rename (`identityBeforeRename`: `{dev}:{ino}:{size}:{mtimeNs}`). A
  * line that carries a write's materialization record must land in the same step as the data

@@ -4,6 +4,7 @@ import { sep } from "node:path";
 import type { ListedPartition, PartitionListing } from "../partition-counts.js";
 import { fileIdentity } from "./file-identity.js";
 import { Ledger, parseCount } from "./ledger.js";
+import { changedOutside, recognizeCopies } from "./ledger-copies.js";
 import { currentEntry, RECORD_KEY, recordEntry } from "./ledger-lines.js";
 import { recordOf } from "./ledger-records.js";
 import { type LegacyCount, legacyCount, readLegacyIndex } from "./legacy-counts.js";
@@ -30,13 +31,26 @@ const PARALLEL_READS = 64;
  */
 export async function listFolderPartitions(table: string, layout: HiveLayout, fileName: string, count: Recount): Promise<PartitionListing> {
   const ledger = Ledger.of(table, fileName);
-  const [listed, journal] = await Promise.all([partitionFolders(table, layout), ledger.read()]);
+  const [listed, firstRead] = await Promise.all([partitionFolders(table, layout), ledger.read()]);
   if (listed === null) return { partitions: [], parallel: PARALLEL_READS, recount: () => Promise.resolve(null) };
   const names = listed.map((folder) => folder.name);
   // Joined by hand: path.join normalizes every path it makes, and that took 0.2 s of a count of
   // 100,000 partitions; a readdir entry and the file name hold no separator to normalize.
   const paths = listed.map((folder) => `${table}${sep}${folder.path}${sep}${fileName}`);
-  const identities = await fileIdentities(paths);
+  let identities = await fileIdentities(paths);
+  let journal = firstRead;
+  // Files no line names: copies (a copied data folder) are known by their bytes, once (ledger-copies.ts).
+  const unnamed = names.flatMap((name, i) => (identities[i] && !currentEntry(journal, name, identities[i]!) ? [i] : []));
+  if (
+    await recognizeCopies(
+      ledger,
+      journal,
+      unnamed.map((i) => ({ folder: names[i]!, path: paths[i]! })),
+    )
+  ) {
+    journal = await ledger.read();
+    identities = await fileIdentities(paths);
+  }
   const partitions: ListedPartition[] = [];
   // Each partition's folder, the name its ledger lines carry.
   const folders = new Map<ListedPartition, string>();
@@ -51,7 +65,8 @@ export async function listFolderPartitions(table: string, layout: HiveLayout, fi
     const rows = entry ? parseCount(entry.metadata["row_count"]) : null;
     const line = entry?.metadata[RECORD_KEY] !== undefined ? entry : recordEntry(journal, names[i]!, identity);
     const record = line ? recordOf(line) : null;
-    if (line && !record) records = false;
+    // A record that cannot be read, or a file changed outside interloper: `materializations` says so.
+    if ((line && !record) || (!line && changedOutside(journal, names[i]!, identity))) records = false;
     const partition = { key: listed[i]!.key, uri: paths[i]!, rows, record };
     folders.set(partition, names[i]!);
     partitions.push(partition);
@@ -67,12 +82,10 @@ export async function listFolderPartitions(table: string, layout: HiveLayout, fi
       const folder = folders.get(partition)!;
       return legacy.then((index) => countStale(ledger, folder, partition, index[partition.key], count));
     },
-    // A journal of an older version (lines without a checksum) is rewritten with checksums.
     settle: async () => {
       await ledger.compactIfWorthIt(
         journal.lines,
         names.filter((_, i) => identities[i] !== null),
-        journal.legacy > 0,
       );
     },
   };

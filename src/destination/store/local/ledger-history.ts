@@ -6,7 +6,16 @@ import { basename, dirname, join } from "node:path";
 import { HISTORY_KEPT } from "../../destination.js";
 import { ABANDONED_AFTER_MS } from "./atomic.js";
 import { beforeRenamePart, fileIdentity, modifiedMs, namesFile } from "./file-identity.js";
-import { entriesOf, entryLine, type LedgerEntry, type LedgerRead, parseLedger, RECORD_KEY, REPLACING_KEY } from "./ledger-lines.js";
+import {
+  entriesOf,
+  entryLine,
+  type LedgerEntry,
+  type LedgerRead,
+  parseLedger,
+  RECORD_KEY,
+  REPLACING_KEY,
+  SAME_AS_KEY,
+} from "./ledger-lines.js";
 
 /**
  * What the lines of one folder (oldest first, from its last deletion on: see `sinceDeletion`)
@@ -18,6 +27,10 @@ import { entriesOf, entryLine, type LedgerEntry, type LedgerRead, parseLedger, R
  *   an older version's line, both written after the file was renamed in) names a file that was
  *   there. A line naming a four-part identity confirms the newest record before it naming the
  *   same one (a reused inode's older line was written before its file was freed).
+ * A copy's line (SAME_AS_KEY, see ledger-copies.ts) stands for the file it names: the file there
+ * now when it names it, the file a later line confirms when that names the copy. A file there
+ * that no record names (changed outside interloper) was put there after the newest write's file
+ * was, so that write landed too.
  * A write that landed and was replaced before any later writer or reader saw it (two writers of
  * one partition, the second renaming just after the first) is missing from the history.
  */
@@ -31,28 +44,47 @@ export interface FolderState {
 }
 
 export function folderState(entries: readonly LedgerEntry[], identity: string | null): FolderState {
+  // A copy's line (SAME_AS_KEY) says which write's file it holds: lines naming that file name it too.
+  let same: string | null = null;
+  if (identity !== null)
+    for (let i = entries.length - 1; i >= 0; i--)
+      if (namesFile(entries[i]!.file, identity)) {
+        same = entries[i]!.metadata[SAME_AS_KEY] ?? null;
+        break;
+      }
   const landed = new Set<number>();
   const lastRecordOf = new Map<string, number>();
+  // The four parts of a copy's identity, to the file its line says it is the same as.
+  const copies = new Map<string, string>();
   const confirm = (file: string | undefined) => {
-    const at = file === undefined ? undefined : lastRecordOf.get(file);
+    const at = file === undefined ? undefined : lastRecordOf.get(copies.get(file) ?? file);
     if (at !== undefined) landed.add(at);
   };
   let current = -1;
   let record = -1;
+  let newestRecord = -1;
   for (let i = 0; i < entries.length; i++) {
     const { file, metadata } = entries[i]!;
     confirm(metadata[REPLACING_KEY]);
     const four = beforeRenamePart(file);
     if (four === null) continue;
     const holdsRecord = metadata[RECORD_KEY] !== undefined;
+    const copyOf = metadata[SAME_AS_KEY];
+    if (copyOf !== undefined) copies.set(four, copyOf);
     if (four !== file) confirm(four);
-    else if (holdsRecord) lastRecordOf.set(four, i);
-    if (identity !== null && namesFile(file, identity)) {
+    else if (holdsRecord) {
+      lastRecordOf.set(four, i);
+      newestRecord = i;
+    }
+    if (identity !== null && (namesFile(file, identity) || file === same)) {
       current = i;
       if (holdsRecord) record = i;
     }
   }
   if (record >= 0) landed.add(record);
+  // A file there that no record names was changed outside interloper (see ledger-copies.ts): the
+  // newest write's file was there before it, so that write landed.
+  else if (identity !== null && newestRecord >= 0) landed.add(newestRecord);
   return { current, record, landed };
 }
 

@@ -30,8 +30,6 @@ export interface LedgerRead {
    */
   readonly rejected?: Map<string, LedgerEntry[]>;
   readonly lines: number;
-  /** Lines of older versions, without a checksum: trusted as they were, and rewritten with one (see `upgradeOnce` in ledger.ts). */
-  readonly legacy: number;
 }
 
 /**
@@ -66,8 +64,10 @@ function checksumHolds(line: string, checksum: unknown): boolean {
 
 /**
  * Lines that are not a well-formed entry (cut short by a crash, edited by hand, a checksum that
- * does not hold) are skipped. Lines of older versions, without a checksum, are read as before
- * and counted in `legacy`, for the journal to be rewritten with checksums.
+ * does not hold or is missing) are skipped. Every version of the ledger wrote its checksum (no
+ * version without it was released), so a line without one was written or edited by hand: like
+ * one whose checksum fails, it is kept apart in `rejected`, never trusted, and its file counted
+ * again.
  */
 export function parseLedger(text: string): LedgerRead {
   const lines = text.split("\n").filter((line) => line !== "");
@@ -82,11 +82,8 @@ export function parseLedger(text: string): LedgerRead {
     // See above.
   }
   const read: FolderEntries = { entries: new Map<string, LedgerEntry>(), earlier: new Map<string, LedgerEntry[]>() };
-  let legacy = 0;
-  for (let i = 0; i < lines.length; i++) {
-    if (addEntry(read, parsed ? parsed[i] : parseLine(lines[i]!), lines[i]!) === "legacy") legacy++;
-  }
-  return { ...read, lines: lines.length, legacy };
+  for (let i = 0; i < lines.length; i++) addEntry(read, parsed ? parsed[i] : parseLine(lines[i]!), lines[i]!);
+  return { ...read, lines: lines.length };
 }
 
 export function parseLine(line: string): unknown {
@@ -97,17 +94,13 @@ export function parseLine(line: string): unknown {
   }
 }
 
-/** Adds a parsed line when it is a well-formed entry; "legacy" for one without a checksum. */
-function addEntry(entries: FolderEntries, parsed: unknown, line: string): "added" | "legacy" | "skipped" {
-  if (!Array.isArray(parsed) || (parsed.length !== 3 && parsed.length !== 4)) return "skipped";
+/** Adds a parsed line when it is a well-formed entry whose checksum holds; one whose checksum fails or is missing to `rejected`. */
+function addEntry(entries: FolderEntries, parsed: unknown, line: string): void {
+  if (!Array.isArray(parsed) || (parsed.length !== 3 && parsed.length !== 4)) return;
   const [folder, file, metadata, checksum] = parsed as unknown[];
-  if (typeof folder !== "string" || typeof file !== "string" || !isStringRecord(metadata)) return "skipped";
-  if (parsed.length === 4 && !checksumHolds(line, checksum)) {
-    addRejected(entries, [{ folder, file, metadata }]);
-    return "skipped";
-  }
-  setLast(entries, { folder, file, metadata });
-  return parsed.length === 3 ? "legacy" : "added";
+  if (typeof folder !== "string" || typeof file !== "string" || !isStringRecord(metadata)) return;
+  if (parsed.length === 4 && checksumHolds(line, checksum)) setLast(entries, { folder, file, metadata });
+  else addRejected(entries, [{ folder, file, metadata }]);
 }
 
 /** The entries of a read, by folder: the last one, and those before it (and those rejected). */
@@ -178,12 +171,30 @@ export const RECORD_KEY = "materialization";
  */
 export const REPLACING_KEY = "replacing";
 
-/** The newest entry of a folder naming the file of `identity` and holding a record (see `currentEntry`). */
+/** The metadata key of a write's line holding the SHA-256 (hex) of the file it wrote (see ledger-copies.ts). */
+export const CONTENT_KEY = "sha256";
+
+/** The metadata key of a line naming a copy: the file, as the line it matched names it, whose bytes it holds (see ledger-copies.ts). */
+export const SAME_AS_KEY = "same_as";
+
+/**
+ * The file a line of a copy (SAME_AS_KEY) says the file of `identity` is the same as, from the
+ * newest line naming it; null when that line names no other (or no line names it).
+ */
+export function sameAs(read: FolderEntries, folder: string, identity: string): string | null {
+  return currentEntry(read, folder, identity)?.metadata[SAME_AS_KEY] ?? null;
+}
+
+/**
+ * The newest entry of a folder naming the file of `identity`, or the file it is a copy of (see
+ * `sameAs`), and holding a record (see `currentEntry`).
+ */
 export function recordEntry(read: FolderEntries, folder: string, identity: string): LedgerEntry | undefined {
   const entries = entriesOf(read, folder);
+  const same = sameAs(read, folder, identity);
   for (let i = entries.length - 1; i >= 0; i--) {
     const entry = entries[i]!;
-    if (entry.metadata[RECORD_KEY] !== undefined && namesFile(entry.file, identity)) return entry;
+    if (entry.metadata[RECORD_KEY] !== undefined && (namesFile(entry.file, identity) || entry.file === same)) return entry;
   }
   return undefined;
 }

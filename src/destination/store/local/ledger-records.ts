@@ -4,7 +4,8 @@ import { mergeNewestFirst } from "../../provenance/history-order.js";
 import { parseMaterialization, type Materialization } from "../../provenance/materialization.js";
 import { namesFile } from "./file-identity.js";
 import type { Ledger } from "./ledger.js";
-import { entriesOf, type LedgerEntry, type LedgerRead, RECORD_KEY, recordEntry } from "./ledger-lines.js";
+import { changedOutside, recognizeCopy } from "./ledger-copies.js";
+import { currentEntry, entriesOf, type LedgerEntry, type LedgerRead, RECORD_KEY, recordEntry } from "./ledger-lines.js";
 import { folderState, historyPathOf, identityAt, readHistory, sinceDeletion } from "./ledger-history.js";
 
 /** A data file and where its ledger line is: the ledger, and the line's folder (see LocalFolder.ledgerOf). */
@@ -14,10 +15,17 @@ export interface RecordedFile {
   readonly folder: string;
 }
 
-/** Records found, and the ledgers (or histories) holding a record that could not be read (damaged, edited by hand). */
+/** Whether a record read for a file is that file's (see ForeignRecords); one that is not is left out. */
+export type Owns = (file: RecordedFile, record: Materialization) => boolean;
+
+/**
+ * Records found, the ledgers (or histories) holding a record that could not be read (damaged,
+ * edited by hand), and the files changed outside interloper (see `changedOutside`).
+ */
 export interface RecordsRead<T> {
   readonly records: T;
   readonly damaged: readonly string[];
+  readonly changed: readonly string[];
 }
 
 /**
@@ -30,22 +38,42 @@ export async function currentRecords(files: readonly RecordedFile[]): Promise<Re
   const reads = new Map<string, Promise<LedgerRead>>();
   const records = new Map<string, Materialization>();
   const damaged = new Set<string>();
+  const changed: string[] = [];
   for (const file of files) {
-    const identity = identityAt(file.path);
-    if (identity === null) continue;
-    const read = await readOnce(reads, file.ledger);
+    const known = await knownFile(reads, file);
+    if (!known) continue;
+    const { read, identity } = known;
     const entry = recordEntry(read, file.folder, identity);
     if (!entry) {
       // A line naming this file whose checksum fails: its record was changed in place.
       const rejected = read.rejected?.get(file.folder) ?? [];
       if (rejected.some((line) => line.metadata[RECORD_KEY] !== undefined && namesFile(line.file, identity))) damaged.add(file.ledger.path);
+      else if (changedOutside(read, file.folder, identity)) changed.push(file.path);
       continue;
     }
     const record = recordOf(entry);
     if (record) records.set(file.path, record);
     else damaged.add(file.ledger.path);
   }
-  return { records, damaged: [...damaged] };
+  return { records, damaged: [...damaged], changed };
+}
+
+/**
+ * The identity of the file at a path (null: none there) and its ledger's lines, after a copy no
+ * line named yet is given a line of its own (see `recognizeCopy`): the ledger read again then.
+ */
+async function knownFile(
+  reads: Map<string, Promise<LedgerRead>>,
+  file: RecordedFile,
+): Promise<{ read: LedgerRead; identity: string } | null> {
+  const identity = identityAt(file.path);
+  if (identity === null) return null;
+  const read = await readOnce(reads, file.ledger);
+  if (currentEntry(read, file.folder, identity) || !(await recognizeCopy(file.ledger, read, file.folder, file.path)))
+    return { read, identity };
+  const again = file.ledger.read();
+  reads.set(file.ledger.path, again);
+  return { read: await again, identity: identityAt(file.path) ?? identity };
 }
 
 /**
@@ -63,15 +91,19 @@ export async function currentRecords(files: readonly RecordedFile[]): Promise<Re
  * (the current record then came second). Several files' records are merged by end time (see
  * history-order.ts).
  */
-export async function pastRecords(files: readonly RecordedFile[]): Promise<RecordsRead<Materialization[]>> {
+export async function pastRecords(files: readonly RecordedFile[], owns: Owns = () => true): Promise<RecordsRead<Materialization[]>> {
   const reads = new Map<string, Promise<LedgerRead>>();
   const histories = new Map<string, Promise<LedgerRead>>();
   const damaged = new Set<string>();
+  const changed: string[] = [];
   const lists: Materialization[][] = [];
   for (const file of files) {
-    const identity = identityAt(file.path);
-    if (identity === null) continue;
-    const { entries, deleted } = sinceDeletion(entriesOf(await readOnce(reads, file.ledger), file.folder));
+    const known = await knownFile(reads, file);
+    if (!known) continue;
+    const { read: journal, identity } = known;
+    if (changedOutside(journal, file.folder, identity)) changed.push(file.path);
+    if (holdsRejectedRecord(journal, file.folder)) damaged.add(file.ledger.path);
+    const { entries, deleted } = sinceDeletion(entriesOf(journal, file.folder));
     const state = folderState(entries, identity);
     // Oldest first: the history's lines, the journal's landed lines in their order, the current one.
     const texts: Array<[string, string]> = [];
@@ -79,6 +111,7 @@ export async function pastRecords(files: readonly RecordedFile[]): Promise<Recor
       const historyPath = historyPathOf(file.ledger.path);
       let history = histories.get(historyPath);
       if (!history) histories.set(historyPath, (history = readHistory(historyPath)));
+      if (holdsRejectedRecord(await history, file.folder)) damaged.add(historyPath);
       for (const entry of entriesOf(await history, file.folder)) {
         const text = entry.metadata[RECORD_KEY];
         if (text !== undefined) texts.push([historyPath, text]);
@@ -87,9 +120,14 @@ export async function pastRecords(files: readonly RecordedFile[]): Promise<Recor
     const landed = [...state.landed].filter((at) => at !== state.record).sort((a, b) => a - b);
     if (state.record >= 0) landed.push(state.record);
     for (const at of landed) texts.push([file.ledger.path, entries[at]!.metadata[RECORD_KEY]!]);
-    lists.push(newestFirstOf(texts, damaged));
+    lists.push(newestFirstOf(texts, damaged).filter((record) => owns(file, record)));
   }
-  return { records: mergeNewestFirst(lists), damaged: [...damaged] };
+  return { records: mergeNewestFirst(lists), damaged: [...damaged], changed };
+}
+
+/** Whether a folder has a line holding a record whose checksum fails or is missing (changed in place: see ledger-lines.ts). */
+function holdsRejectedRecord(read: LedgerRead, folder: string): boolean {
+  return (read.rejected?.get(folder) ?? []).some((line) => line.metadata[RECORD_KEY] !== undefined);
 }
 
 /**

@@ -2,7 +2,7 @@ import { closeSync, fstatSync, openSync, readSync, statSync, writeSync } from "n
 import { open, readFile, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "./atomic.js";
-import { addRead, entryLine, type LedgerEntry, type LedgerRead, parseLedger, parseLine } from "./ledger-lines.js";
+import { addRead, entryLine, type LedgerEntry, type LedgerRead, parseLedger } from "./ledger-lines.js";
 import { compactedJournal, historyPathOf, readHistory } from "./ledger-history.js";
 
 export type { LedgerEntry, LedgerRead } from "./ledger-lines.js";
@@ -65,7 +65,7 @@ export class Ledger {
           if (!isRunningCompaction(lock)) {
             const mine = fstatSync(fd);
             const current = statSync(this.path, { throwIfNoEntry: false });
-            if (!current || (current.ino === mine.ino && current.dev === mine.dev)) return await upgradeOnce(this);
+            if (!current || (current.ino === mine.ino && current.dev === mine.dev)) return;
             // Another journal was renamed in after this one was opened: again, into that one.
             continue;
           }
@@ -97,7 +97,7 @@ export class Ledger {
       fd = openSync(this.path, "r");
     } catch {
       lastReads.delete(this.path);
-      return { entries: new Map(), earlier: new Map(), lines: 0, legacy: 0 };
+      return { entries: new Map(), earlier: new Map(), lines: 0 };
     }
     try {
       const { dev, ino, size } = fstatSync(fd);
@@ -122,7 +122,7 @@ export class Ledger {
       if (from) {
         addRead(from, added);
         const { entries, earlier, rejected } = from;
-        read = { entries, earlier, ...(rejected && { rejected }), lines: from.lines + added.lines, legacy: from.legacy + added.legacy };
+        read = { entries, earlier, ...(rejected && { rejected }), lines: from.lines + added.lines };
       }
       // A copy (concat copies), so that the journal's bytes are not kept alive through it.
       const seen = Buffer.concat([from ? from.seen : Buffer.alloc(0), whole.subarray(-SEEN_BYTES)]).subarray(-SEEN_BYTES);
@@ -130,7 +130,7 @@ export class Ledger {
       return read;
     } catch {
       lastReads.delete(this.path);
-      return { entries: new Map(), earlier: new Map(), lines: 0, legacy: 0 };
+      return { entries: new Map(), earlier: new Map(), lines: 0 };
     } finally {
       closeSync(fd);
     }
@@ -144,10 +144,9 @@ export class Ledger {
    * written first: a kill between the two leaves a record in both, read once). One process at a
    * time (a lock file beside it, taken with O_EXCL); another process's compaction under way, or
    * any failure, leaves the journal as it is: it is only ever larger than it needs to be.
-   * `force` compacts whatever the share: a journal of an older version is rewritten with checksums.
    */
-  async compactIfWorthIt(lines: number, folders: readonly string[], force = false): Promise<boolean> {
-    if (!force && (lines < COMPACT_MIN_LINES || lines < 2 * folders.length)) return false;
+  async compactIfWorthIt(lines: number, folders: readonly string[]): Promise<boolean> {
+    if (lines < COMPACT_MIN_LINES || lines < 2 * folders.length) return false;
     const lock = lockOf(this.path);
     const locked = await open(lock, "wx").then(
       (handle) => handle.close().then(() => true),
@@ -174,37 +173,6 @@ export class Ledger {
     } finally {
       await unlink(lock).catch(() => undefined);
     }
-  }
-}
-
-/**
- * Rewrites a journal of an older version (lines without a checksum) with checksums, keeping the
- * last entry of every folder. Checked once per journal and process, on its first append: a peek
- * at its first line, since a journal this version rewrote starts with a checksummed one. A
- * journal another process is compacting is left for a later write.
- */
-async function upgradeOnce(ledger: Ledger): Promise<void> {
-  if (checkedForUpgrade.has(ledger.path)) return;
-  checkedForUpgrade.add(ledger.path);
-  const head = readHead(ledger.path);
-  const first = head.split("\n").find((line) => line !== "");
-  if (first === undefined || !Array.isArray(parseLine(first)) || (parseLine(first) as unknown[]).length !== 3) return;
-  const journal = await ledger.read();
-  await ledger.compactIfWorthIt(journal.lines, [...journal.entries.keys()], true);
-}
-
-const checkedForUpgrade = new Set<string>();
-
-/** The first few kilobytes of a file as text ("" when it cannot be read). */
-function readHead(path: string): string {
-  let fd: number | null = null;
-  try {
-    fd = openSync(path, "r");
-    return readRangeSync(fd, 0, 4096).toString("utf8");
-  } catch {
-    return "";
-  } finally {
-    if (fd !== null) closeSync(fd);
   }
 }
 

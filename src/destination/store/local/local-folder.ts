@@ -7,10 +7,10 @@ import type { Materialization } from "../../provenance/materialization.js";
 import { parseTempName, writeFileAtomic } from "./atomic.js";
 import { beforeRenamePart, fileIdentity } from "./file-identity.js";
 import { Ledger, ledgerOf, type LedgerRead } from "./ledger.js";
-import { currentEntry, type LedgerEntry, RECORD_KEY, recordEntry, REPLACING_KEY } from "./ledger-lines.js";
+import { CONTENT_KEY, type LedgerEntry, RECORD_KEY, REPLACING_KEY, SAME_AS_KEY } from "./ledger-lines.js";
+import { describingEntry, hashing } from "./ledger-copies.js";
 import { identityAt } from "./ledger-history.js";
-import { currentRecords, pastRecords, type RecordedFile, type RecordsRead } from "./ledger-records.js";
-
+import { currentRecords, type Owns, pastRecords, type RecordedFile, type RecordsRead } from "./ledger-records.js";
 import type { HiveLayout } from "../../hive.js";
 import type { PartitionListing } from "../partition-counts.js";
 import { listFolderPartitions, type Recount } from "./folder-partitions.js";
@@ -84,16 +84,19 @@ export class LocalFolder {
     metadata: (() => Record<string, string>) | null,
     place: { readonly ledger: Ledger; readonly folder: string } = this.ledgerOf(path),
   ): Promise<void> {
+    // The bytes' SHA-256 goes in the line: a copy of the file (new device and inode) is known by it (ledger-copies.ts).
+    const hashed = metadata ? hashing(chunks) : null;
     const beforeRename = metadata
       ? async (file: string) => {
           const line = metadata();
+          line[CONTENT_KEY] = hashed!.digest();
           const there = identityAt(path);
           const replacing = there === null ? null : beforeRenamePart(there);
           if (replacing !== null) line[REPLACING_KEY] = replacing;
           await place.ledger.append([{ folder: place.folder, file, metadata: line }], { strict: line[RECORD_KEY] !== undefined });
         }
       : undefined;
-    await writeFileAtomic(path, chunks, { durable: this.durable, sweep: true, beforeRename });
+    await writeFileAtomic(path, hashed ? hashed.chunks : chunks, { durable: this.durable, sweep: true, beforeRename });
   }
 
   /** The record of each file's current content, by path (see `currentRecords` in ledger-records.ts); a file without one is left out. */
@@ -101,9 +104,12 @@ export class LocalFolder {
     return currentRecords(files.map((file) => this.recordedFile(file)));
   }
 
-  /** The records of the writes of these files that landed, newest first (see `pastRecords` in ledger-records.ts). */
-  materializationHistory(files: ReadonlyArray<string | RecordedFile>): Promise<RecordsRead<Materialization[]>> {
-    return pastRecords(files.map((file) => this.recordedFile(file)));
+  /** The records of the writes of these files that landed, newest first (see `pastRecords` in ledger-records.ts); `owns` leaves out another's. */
+  materializationHistory(files: ReadonlyArray<string | RecordedFile>, owns?: Owns): Promise<RecordsRead<Materialization[]>> {
+    return pastRecords(
+      files.map((file) => this.recordedFile(file)),
+      owns,
+    );
   }
 
   private recordedFile(file: string | RecordedFile): RecordedFile {
@@ -140,13 +146,11 @@ export class LocalFolder {
       // The ledger of the folder above the file's, or of a table above nested partition folders
       // (a multi partition's): the first naming this very file holds its line.
       for (const { ledger, folder: entryFolder } of this.ledgersOf(path)) {
-        let entries = ledgers.get(ledger.path);
-        if (!entries) ledgers.set(ledger.path, (entries = ledger.read()));
-        entry = recordEntry(await entries, entryFolder, identity) ?? currentEntry(await entries, entryFolder, identity);
+        entry = await describingEntry(ledgers, ledger, entryFolder, path, identity);
         if (entry) break;
       }
       const metadata = entry ? { ...entry.metadata } : await legacyMetadata(path, info);
-      delete metadata[REPLACING_KEY];
+      for (const key of [REPLACING_KEY, CONTENT_KEY, SAME_AS_KEY]) delete metadata[key]; // the ledger's, not the object's
       yield { name, metadata };
     }
   }

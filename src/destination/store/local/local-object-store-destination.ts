@@ -7,6 +7,8 @@ import { type DataPlace, ObjectStoreDestination, type StoredObject } from "../ob
 import type { PartitionListing, TablePartitions } from "../partition-counts.js";
 import type { HistoryQuery } from "../../destination.js";
 import type { IOContext } from "../../io-context.js";
+import { ForeignRecords } from "../../provenance/foreign-records.js";
+import { warnChanged } from "./partition-records.js";
 import type { Materialization } from "../../provenance/materialization.js";
 import { declareOptions } from "../../options.js";
 
@@ -129,11 +131,21 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
         ? this.placeOf(name, tablePrefix, name.slice(tablePrefix.length, name.lastIndexOf("/")))
         : this.pathOf(name);
     });
-    const found = await this.#local.materializationHistory(files);
+    const foreign = new ForeignRecords(context.asset.key);
+    const keyOf = new Map(files.map((file, i) => [typeof file === "string" ? file : file.path, keys[i]!]));
+    const found = await this.#local.materializationHistory(files, (file, record) =>
+      foreign.owns(record, partitioning ? keyOf.get(file.path)! : null),
+    );
     if (found.damaged.length > 0)
       context.logger.warn(
         `LocalObjectStoreDestination: asset "${context.asset.key}": a materialization record in ${found.damaged.join(", ")} is damaged or was edited by hand; it is left out (provenance unknown)`,
       );
+    foreign.warn(context.logger, "LocalObjectStoreDestination", this.pathOf(tablePrefix));
+    const keyed = files.map((file, i) => ({
+      ...(typeof file === "string" ? { path: file, ...this.#local.ledgerOf(file) } : file),
+      key: keys[i]!,
+    }));
+    warnChanged(context, "LocalObjectStoreDestination", keyed, found.changed);
     return found.records.slice(0, Math.max(0, query.limit));
   }
 

@@ -130,7 +130,7 @@ export class PartitionFiles {
    */
   async rowCounts(context: IOContext, recount: Recount): Promise<PartitionCounts> {
     const listing = await this.local.partitions(this.tableName(context), this.layout(context), this.fileName, recount);
-    return countPartitions(listing, context.asset.partitioning);
+    return countPartitions(listing, context.asset);
   }
 
   /**

@@ -5,6 +5,7 @@ import { sep } from "node:path";
 import type { HistoryQuery } from "../../destination.js";
 import type { IOContext } from "../../io-context.js";
 import type { PartitionWindow } from "../../../partitioning/index.js";
+import { ForeignRecords } from "../../provenance/foreign-records.js";
 import type { Materialization } from "../../provenance/materialization.js";
 import { partitionFolders } from "./folder-partitions.js";
 import { Ledger } from "./ledger.js";
@@ -12,7 +13,7 @@ import type { RecordedFile } from "./local-folder.js";
 import type { PartitionFiles } from "./partition-files.js";
 
 /** A stored file and its partition key ("" for an unpartitioned asset). */
-type KeyedFile = RecordedFile & { readonly key: string };
+export type KeyedFile = RecordedFile & { readonly key: string };
 
 /**
  * The current record of each stored partition of the context's window (every stored partition
@@ -23,11 +24,14 @@ export async function partitionMaterializations(files: PartitionFiles, context: 
   const wanted = await storedFiles(files, context, context.window);
   const found = await files.local.materializations(wanted);
   warnDamaged(context, files, found.damaged);
+  warnChanged(context, files.owner, wanted, found.changed);
+  const foreign = new ForeignRecords(context.asset.key);
   const records: Record<string, Materialization> = Object.create(null);
   for (const file of wanted) {
     const record = found.records.get(file.path);
-    if (record) records[file.key] = record;
+    if (record && foreign.owns(record, partitionOf(context, file.key))) records[file.key] = record;
   }
+  foreign.warn(context.logger, files.owner, ledgerNames(wanted));
   return records;
 }
 
@@ -37,9 +41,24 @@ export async function partitionHistory(files: PartitionFiles, context: IOContext
     query.partition === undefined
       ? await storedFiles(files, context, undefined)
       : [{ key: query.partition?.key ?? "", ...files.placeOf(context, query.partition) }];
-  const found = await files.local.materializationHistory(wanted);
+  const foreign = new ForeignRecords(context.asset.key);
+  const found = await files.local.materializationHistory(wanted, (file, record) =>
+    foreign.owns(record, partitionOf(context, (file as KeyedFile).key)),
+  );
   warnDamaged(context, files, found.damaged);
+  warnChanged(context, files.owner, wanted, found.changed);
+  foreign.warn(context.logger, files.owner, ledgerNames(wanted));
   return found.records.slice(0, Math.max(0, query.limit));
+}
+
+/** The partition a stored file's key names in records: null for the unpartitioned asset's (key ""). */
+function partitionOf(context: IOContext, key: string): string | null {
+  return context.asset.partitioning ? key : null;
+}
+
+/** The ledgers of the files, as a warning names them. */
+function ledgerNames(files: readonly RecordedFile[]): string {
+  return [...new Set(files.map((file) => file.ledger.path))].join(", ");
 }
 
 /**
@@ -75,5 +94,19 @@ function warnDamaged(context: IOContext, files: PartitionFiles, damaged: readonl
   if (damaged.length === 0) return;
   context.logger.warn(
     `${files.owner}: asset "${context.asset.key}": a materialization record in ${damaged.join(", ")} is damaged or was edited by hand; it is left out (provenance unknown)`,
+  );
+}
+
+/**
+ * One warning for the files of the call changed outside interloper (see `changedOutside` in
+ * ledger-copies.ts), naming their partitions (the first few) and the first file.
+ */
+export function warnChanged(context: IOContext, owner: string, files: readonly KeyedFile[], changed: readonly string[]): void {
+  if (changed.length === 0) return;
+  const paths = new Set(changed);
+  const keys = files.filter((file) => paths.has(file.path)).map((file) => file.key || "(whole)");
+  const shown = keys.slice(0, 5).join(", ") + (keys.length > 5 ? ` and ${keys.length - 5} more` : "");
+  context.logger.warn(
+    `${owner}: asset "${context.asset.key}": ${keys.length === 1 ? "partition" : "partitions"} ${shown} changed outside interloper (${changed[0]} matches none of its records); provenance unknown until written again`,
   );
 }
