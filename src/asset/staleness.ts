@@ -86,7 +86,7 @@ function recordReasons(key: string, record: Materialization, input: StalenessInp
   if (record.codeVersion !== input.codeVersion)
     reasons.push(`code version changed: ${shown(record.codeVersion)} when built, ${shown(input.codeVersion)} now`);
   const readThen = readsByAsset(record);
-  for (const [asset, now] of input.upstream) reasons.push(...upstreamReasons(asset, record, readThen.get(asset), now, key));
+  for (const [asset, now] of input.upstream) reasons.push(...upstreamReasons(asset, readThen.get(asset), now, key));
   if (input.complete === false) return reasons;
   for (const [asset, reads] of readThen) {
     if (!input.upstream.has(asset) && [...reads.values()].some((id) => id !== null))
@@ -107,13 +107,7 @@ function readsByAsset(record: Materialization): Map<string, Map<string, string |
 }
 
 /** Why a record is out of date against one upstream asset it reads now (`then`: its reads of it, if any). */
-function upstreamReasons(
-  asset: string,
-  record: Materialization,
-  then: ReadonlyMap<string, string | null> | undefined,
-  now: UpstreamNow,
-  key: string,
-): string[] {
+function upstreamReasons(asset: string, then: ReadonlyMap<string, string | null> | undefined, now: UpstreamNow, key: string): string[] {
   const expected = now.keysRead(key);
   const what = (partition: string) => `${asset}${partition !== "" ? ` ${partition}` : ""}`;
   if (!then) {
