@@ -353,7 +353,11 @@ describe("issue 41.23: clock skew", () => {
       upstream: [],
     };
     expect(
-      staleness({ own: [{ destination: "d", records: { k: reader } }], upstream: new Map([["up", { k: rebuilt }]]), codeVersion: null }),
+      staleness({
+        own: [{ destination: "d", records: { k: reader } }],
+        upstream: new Map([["up", { records: { k: rebuilt }, keysRead: () => new Set(["k"]) }]]),
+        codeVersion: null,
+      }),
     ).toEqual({ k: ["up k exists now but did not when this was built"] });
   });
 });
