@@ -8,7 +8,8 @@ import type { FileFormat } from "./file-format.js";
 // The CSV format: one writer (csv-encoder.ts, over csv-bytes.ts) and one reader (csv-text.ts, with
 // the fast path of csv-reader.ts) for CSVDestination's files and the object stores' CSV objects
 // alike. CSVDestination takes its header from the first row and refuses a row with a column the
-// header lacks; the object stores' CSVFormat takes it from the schema and leaves other columns
+// header lacks, and rows whose first has no columns (no CSV reader gives back a record of no
+// fields); the object stores' CSVFormat takes it from the schema and leaves other columns
 // out: each makes its own CsvEncoder, and both stream through `encodeCsv`.
 
 /**
