@@ -4,7 +4,8 @@
 // `materialize --missing` all stopped. Now coverage counts what it can and marks that partition
 // "unreadable" with its file (text, calendar, JSON, HTML), `--missing` rebuilds it, and reads
 // name the file, the asset and the partition. For CSV, File, and the local object store in
-// Parquet and JSONL, on real files.
+// Parquet and JSONL, on real files; and a CSV cut inside its header (issue 41.28), which read as
+// an empty partition.
 import { readFile, truncate, writeFile } from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
@@ -27,6 +28,13 @@ const CASES: Array<{ name: string; make: (base: string) => il.Destination; cut: 
   // Cut inside a quoted field: the parser's "Quote Not Closed".
   { name: "CSV", make: (b) => new il.CSVDestination({ basePath: b }), cut: (bytes) => bytes.subarray(0, bytes.indexOf('"') + 3) },
   { name: "File", make: (b) => new il.FileDestination({ basePath: b }), cut: (bytes) => bytes.subarray(0, bytes.length - 5) },
+  // Cut inside the header (issue 41.28): a header alone that no line break ends, not an empty partition.
+  { name: "CSV cut inside its header", make: (b) => new il.CSVDestination({ basePath: b }), cut: (bytes) => bytes.subarray(0, 6) },
+  {
+    name: "CSV object cut inside its header",
+    make: (b) => new il.LocalObjectStoreDestination({ basePath: b, format: "csv" }),
+    cut: (bytes) => bytes.subarray(0, 6),
+  },
   {
     name: "Parquet",
     make: (b) => new il.LocalObjectStoreDestination({ basePath: b, format: "parquet" }),
@@ -63,7 +71,7 @@ describe.each(CASES)("$name: one partition's file cut short", ({ make, cut }) =>
     const partition = il.TimePartition.fromKey("2026-01-03");
     const file =
       destination instanceof il.ObjectStoreDestination
-        ? destination.objectUri(`shop/orders/date=2026-01-03/data.${destination.format === "parquet" ? "parquet" : "jsonl"}`)
+        ? destination.objectUri(`shop/orders/date=2026-01-03/data.${destination.format as string}`)
         : (destination as il.CSVDestination).pathOf(asset.ioContext(partition), partition);
     await writeFile(file, cut(await readFile(file)));
 

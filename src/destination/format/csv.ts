@@ -2,7 +2,7 @@ import type { FileHandle } from "node:fs/promises";
 import type { Row } from "../../representation/index.js";
 import type { FieldSpec } from "../../schema/index.js";
 import { CsvEncoder } from "./csv-encoder.js";
-import { csvParseStream, parseCsvRows } from "./csv-text.js";
+import { csvParseStream, parseCsvRows, refuseCutHeader } from "./csv-text.js";
 import type { FileFormat } from "./file-format.js";
 
 // The CSV format: one writer (csv-encoder.ts, over csv-bytes.ts) and one reader (csv-text.ts, with
@@ -80,5 +80,15 @@ export async function countCsvRecords(file: FileHandle): Promise<number> {
   } finally {
     source.destroy();
   }
+  if (records === 1) await refuseCutHeaderOf(file);
   return Math.max(0, records - 1);
+}
+
+/** {@link refuseCutHeader} of a file holding a header alone, read from its first bytes and its last. */
+async function refuseCutHeaderOf(file: FileHandle): Promise<void> {
+  const { size } = await file.stat();
+  const ends = Buffer.alloc(4);
+  await file.read(ends, 0, 3, 0);
+  await file.read(ends, 3, 1, size - 1);
+  refuseCutHeader(ends);
 }
