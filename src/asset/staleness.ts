@@ -9,6 +9,7 @@ import { orderedCounts } from "../destination/row-count.js";
 import type { Materialization } from "../destination/provenance/materialization.js";
 import type { PartitionWindow } from "../partitioning/index.js";
 import type { Asset } from "./asset.js";
+import { ownEntry } from "../keyed.js";
 
 /** The reasons each stale partition is stale, by key ("" for an unpartitioned asset); fresh ones are absent. */
 export type Staleness = Record<string, string[]>;
@@ -41,7 +42,7 @@ export function staleness(input: StalenessInput): Staleness {
   }
   for (const { destination, records } of others) {
     for (const [key, record] of Object.entries(first.records)) {
-      const other = records[key];
+      const other = ownEntry(records, key);
       if (other && other.runId !== record.runId)
         add(
           key,
@@ -58,7 +59,8 @@ function recordReasons(record: Materialization, input: StalenessInput): string[]
   if (record.codeVersion !== input.codeVersion)
     reasons.push(`code version changed: ${shown(record.codeVersion)} when built, ${shown(input.codeVersion)} now`);
   for (const read of record.upstream) {
-    const current = input.upstream.get(read.asset)?.[read.partition ?? ""];
+    const upstream = input.upstream.get(read.asset);
+    const current = upstream && ownEntry(upstream, read.partition ?? "");
     if (!current) continue;
     const what = `${read.asset}${read.partition !== null ? ` ${read.partition}` : ""}`;
     if (read.materialization !== null) {

@@ -6,6 +6,7 @@ import type { Destination } from "../../destination/destination.js";
 import type { Partition } from "../../partitioning/index.js";
 import type { Materialization } from "../../destination/provenance/materialization.js";
 import { recordsIn } from "../../asset/staleness.js";
+import { ownEntry } from "../../keyed.js";
 
 /** What one destination holds of one partition. */
 export interface PartitionInDestination {
@@ -55,7 +56,7 @@ export async function partitionDetails(asset: Asset, key: string): Promise<Parti
     counts.map(async (store, i) => {
       const rows = Object.hasOwn(store.counts, key) ? store.counts[key]! : null;
       const file = fileOf(asset, i, partition);
-      const record = rows === null ? null : ((await recordsIn(asset.destinations[i]!, asset, partition.window))[key] ?? null);
+      const record = rows === null ? null : (ownEntry(await recordsIn(asset.destinations[i]!, asset, partition.window), key) ?? null);
       return {
         destination: store.key,
         rows,

@@ -8,6 +8,7 @@ import { assetStaleness, type RecordCache, type Staleness } from "../../asset/st
 import type { PartitionWindow } from "../../partitioning/index.js";
 import type { Coverage, PartitionCoverage } from "./compute.js";
 import { ranges } from "./statistics.js";
+import { ownEntry } from "../../keyed.js";
 
 /** Whether any partition of the asset could be stale, given where it is stored and what it reads. */
 export function canBeStale(asset: Asset, graph: AssetGraph): boolean {
@@ -25,7 +26,7 @@ export function graphStaleness(asset: Asset, graph: AssetGraph, window: Partitio
 export function markStale(coverage: Coverage, stale: Staleness): Coverage {
   if (Object.keys(stale).length === 0) return coverage;
   const mark = (p: PartitionCoverage): PartitionCoverage => {
-    const reasons = p.status === "missing" ? undefined : stale[p.key];
+    const reasons = p.status === "missing" ? undefined : ownEntry(stale, p.key);
     return reasons ? { ...p, stale: true, staleReasons: reasons } : p;
   };
   const partitions = coverage.partitions.map(mark);
