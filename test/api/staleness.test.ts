@@ -242,7 +242,7 @@ describe("never stale", () => {
     };
     const own = [
       { destination: "main", records: { constructor: record } },
-      { destination: "copy", records: {} },
+      { destination: "copy", records: {} as Record<string, typeof record> },
     ];
     expect(staleness({ own, upstream: new Map([["up", {}]]), codeVersion: null })).toEqual({});
   });
