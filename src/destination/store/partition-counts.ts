@@ -93,6 +93,14 @@ export async function countPartitions(listing: PartitionListing, partitioning: P
   return { counts: orderedCounts(counts, partitioning), unreadable, records };
 }
 
+/** A partition of a listing of objects (`listedObjects`): the object listed, with the metadata its record is read from. */
+export interface ListedObject extends ListedPartition {
+  readonly object: StoredObject;
+}
+
+/** Whether a listed partition came from a listing of objects, and so carries its object. */
+export const isListedObject = (partition: ListedPartition): partition is ListedObject => "object" in partition;
+
 /**
  * The listing of a store that keeps each object's metadata: `{tablePrefix}{column}={key}/{fileName}`
  * objects only, counted from their `row_count` metadata, or by `download` (which gives null for
@@ -105,18 +113,18 @@ export async function listedObjects(
   uriOf: (name: string) => string,
 ): Promise<PartitionListing> {
   const { tablePrefix, fileName, layout } = where;
-  const partitions: Array<ListedPartition & { readonly name: string }> = [];
+  const partitions: ListedObject[] = [];
   for await (const object of objects) {
     if (!object.name.startsWith(tablePrefix)) continue;
     const parts = object.name.slice(tablePrefix.length).split("/");
     if (parts[parts.length - 1] !== fileName) continue;
     const key = layout.keyOf(parts.slice(0, -1));
     if (key === null) continue;
-    partitions.push({ key, name: object.name, uri: uriOf(object.name), rows: parseCount(object.metadata["row_count"]) });
+    partitions.push({ key, object, uri: uriOf(object.name), rows: parseCount(object.metadata["row_count"]) });
   }
   return {
     partitions,
     parallel: PARALLEL_DOWNLOADS,
-    recount: (partition) => download((partition as (typeof partitions)[number]).name),
+    recount: (partition) => download((partition as ListedObject).object.name),
   };
 }
