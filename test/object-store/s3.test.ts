@@ -222,4 +222,21 @@ describe.skipIf(!available)("S3 coverage's requests", () => {
     expect(count("HeadObjectCommand")).toBe(20);
     await destination.close();
   });
+
+  it("lists and HEADs only a window's objects when coverage has one, and never an object twice", async () => {
+    const { destination, project: p } = project("window");
+    expect((await il.materialize(p, { window: "2026-01-01..2026-01-10" })).status).toBe("completed");
+    sent.clear();
+    const [orders] = await coverage(p, "shop.orders", { now: NOW, window: "2026-01-04..2026-01-05" });
+    expect([orders!.expected, orders!.materialized, orders!.rows]).toEqual([2, 2, 2]);
+    // Listed from the window's first partition on, to its last: its two objects HEADed, no others.
+    expect([count("ListObjectsV2Command"), count("HeadObjectCommand")]).toEqual([1, 2]);
+    // An asset whose coverage reads records (its stale partitions) counts them all, the records
+    // coming with the counts: each object HEADed once, whatever the window.
+    sent.clear();
+    const [, totals] = await coverage(p, undefined, { now: NOW, window: "2026-01-04..2026-01-05" });
+    expect([totals!.expected, totals!.materialized, totals!.stale]).toEqual([2, 2, 0]);
+    expect(count("HeadObjectCommand")).toBe(20);
+    await destination.close();
+  });
 });

@@ -12,6 +12,7 @@ import { safeSegment, tableSegments } from "../paths.js";
 import { fileFields, partitionColumnsOf } from "./partition-column.js";
 import { ANY_DATA_FILE, dropOwnFiles, dropTarget, type OwnFiles, ownFiles } from "./own-files.js";
 import { countPartitions, isListedObject, listedObjects, type PartitionListing, type TablePartitions } from "./partition-counts.js";
+import { type NameRange, windowRange } from "./name-range.js";
 import { metadataBytes, ObjectProvenance } from "./object-provenance.js";
 import type { Materialization } from "../provenance/materialization.js";
 import { decoding, type PartitionCounts } from "../unreadable.js";
@@ -65,8 +66,11 @@ export abstract class ObjectStoreDestination extends Destination {
   abstract putObject(name: string, payload: Uint8Array, contentType: string, metadata: Record<string, string>): MaybePromise<void>;
   /** An object's bytes, or null (or undefined) when it does not exist. */
   abstract getObject(name: string): MaybePromise<Uint8Array | null | undefined>;
-  /** Every object whose name starts with `prefix`, with its custom metadata. */
-  abstract listObjects(prefix: string): Iterable<StoredObject> | AsyncIterable<StoredObject>;
+  /**
+   * Every object whose name starts with `prefix`, with its custom metadata; those outside `range`
+   * may be left out (S3 lists from its start on, and stops at its end; others list all).
+   */
+  abstract listObjects(prefix: string, range?: NameRange): Iterable<StoredObject> | AsyncIterable<StoredObject>;
   /** The backend's URI of an object, for messages: `s3://bucket/name`, a file path, ... */
   abstract objectUri(name: string): string;
   /**
@@ -226,11 +230,9 @@ export abstract class ObjectStoreDestination extends Destination {
    */
   override async partitionCounts(context: IOContext): Promise<PartitionCounts> {
     const format = this.fileFormat();
-    const where = {
-      tablePrefix: this.tablePrefix(context),
-      layout: HiveLayout.of(context, this.displayName),
-      fileName: `data.${format.extension}`,
-    };
+    const tablePrefix = this.tablePrefix(context);
+    const layout = HiveLayout.of(context, this.displayName);
+    const where = { tablePrefix, layout, fileName: `data.${format.extension}`, range: windowRange(context, tablePrefix) };
     const listing = await this.listPartitions(where, async (bytes) => (await format.deserialize(bytes, null)).length);
     const counted = await countPartitions(listing, context.asset.partitioning);
     if (counted.records) return counted;
@@ -246,7 +248,7 @@ export abstract class ObjectStoreDestination extends Destination {
    */
   protected listPartitions(where: TablePartitions, count: (bytes: Uint8Array) => Promise<number>): Promise<PartitionListing> {
     return listedObjects(
-      this.listObjects(where.tablePrefix),
+      this.listObjects(where.tablePrefix, where.range ?? undefined),
       where,
       async (name) => {
         const bytes = await this.objectBytes(name);

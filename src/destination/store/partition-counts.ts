@@ -1,4 +1,5 @@
 import type { PartitionConfig } from "../../partitioning/index.js";
+import type { NameRange } from "./name-range.js";
 import type { HiveLayout } from "../hive.js";
 import { parseCount } from "./local/ledger.js";
 import { orderedCounts } from "../row-count.js";
@@ -18,6 +19,8 @@ export interface TablePartitions {
   readonly layout: HiveLayout;
   /** The data file of each partition, `data.{ext}`. */
   readonly fileName: string;
+  /** The names of a time window's partitions, when only those are asked: a listing may keep to them. */
+  readonly range?: NameRange | null;
 }
 
 /** One partition a store's listing found under a table: `{column}={key}/{fileName}`. */
@@ -115,7 +118,9 @@ export async function listedObjects(
   const { tablePrefix, fileName, layout } = where;
   const partitions: ListedObject[] = [];
   for await (const object of objects) {
-    if (!object.name.startsWith(tablePrefix)) continue;
+    // Outside the range: a backend need not list in order, nor keep to it (see `listObjects`).
+    const outside = where.range && (object.name <= where.range.startAfter || object.name >= where.range.before);
+    if (outside || !object.name.startsWith(tablePrefix)) continue;
     const parts = object.name.slice(tablePrefix.length).split("/");
     if (parts[parts.length - 1] !== fileName) continue;
     const key = layout.keyOf(parts.slice(0, -1));
