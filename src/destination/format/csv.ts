@@ -75,20 +75,19 @@ export async function countCsvRecords(file: FileHandle): Promise<number> {
   // The caller holds the file open until the count is recorded: the stream must not close it,
   // and is stopped before the caller closes it, however the count ends.
   const source = file.createReadStream({ start: 0, autoClose: false });
+  // The file's first bytes and its last, seen as it streams: a header alone must end its line.
+  let head: Buffer | null = null;
+  let last: number | undefined;
+  source.on("data", (data: string | Buffer) => {
+    const chunk = Buffer.isBuffer(data) ? data : Buffer.from(data);
+    head ??= Buffer.from(chunk.subarray(0, 3));
+    if (chunk.length > 0) last = chunk[chunk.length - 1];
+  });
   try {
     for await (const _record of source.pipe(csvParseStream().parse({ bom: true }))) records++;
   } finally {
     source.destroy();
   }
-  if (records === 1) await refuseCutHeaderOf(file);
+  if (records === 1 && head !== null && last !== undefined) refuseCutHeader(Buffer.concat([head, Buffer.from([last])]));
   return Math.max(0, records - 1);
-}
-
-/** {@link refuseCutHeader} of a file holding a header alone, read from its first bytes and its last. */
-async function refuseCutHeaderOf(file: FileHandle): Promise<void> {
-  const { size } = await file.stat();
-  const ends = Buffer.alloc(4);
-  await file.read(ends, 0, 3, 0);
-  await file.read(ends, 3, 1, size - 1);
-  refuseCutHeader(ends);
 }
