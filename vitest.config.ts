@@ -75,7 +75,7 @@ export const longOnly = [
 // - the unit files of the SQL destinations and of the object stores' records (they wait on the
 //   database and S3 servers) in UTC and America/Los_Angeles: a short run has them in Asia/Kolkata
 //   alone, whose offset east of UTC shows a date read as local midnight (the day before in UTC).
-export const serverBacked = ["test/database/**", "test/object-store/provenance-objects.test.ts"];
+export const serverBacked = ["test/database/**", "test/object-store/provenance-objects.test.ts", "test/coverage/every-destination.test.ts"];
 const SERVER_ZONE = "Asia/Kolkata";
 /** What the short run leaves out of a zone's projects. */
 const shortOf = (zone: string) => (allFiles || zone === SERVER_ZONE ? [] : serverBacked);

@@ -10,6 +10,7 @@ import type { RunResult } from "../runner/run-result.js";
 import type { ExecutionStatus } from "../runner/run-result.js";
 import { planMaterialize, type Plan, type PlanOptions } from "./plan.js";
 import type { Project } from "./project.js";
+import { keyedTable } from "../keyed.js";
 
 /** Options of `materialize`: what to run (as `plan`) and how. */
 export interface MaterializeOptions extends PlanOptions, PlanExecutionOptions {}
@@ -112,7 +113,7 @@ async function storedRows(asset: Asset): Promise<number | null> {
 export async function currentRowCounts(plan: Plan): Promise<Record<string, Record<string, number>>> {
   // The partitions the plan runs: with --missing or a shard, fewer than its window holds.
   const keys = new Set(plan.partitions);
-  const counts: Record<string, Record<string, number>> = {};
+  const counts = keyedTable<Record<string, number>>();
   for (const asset of plan.assets) {
     if (!asset.primaryDestination) continue;
     // An unpartitioned asset's one run replaces all it holds (when the plan runs it): key "".
@@ -120,11 +121,13 @@ export async function currentRowCounts(plan: Plan): Promise<Record<string, Recor
       const rows = plan.runs.some((run) => run.partition === null && run.assets.includes(asset.qualifiedKey))
         ? await storedRows(asset)
         : null;
-      counts[asset.qualifiedKey] = rows === null ? {} : { "": rows };
+      counts[asset.qualifiedKey] = rows === null ? keyedTable() : Object.assign(keyedTable<number>(), { "": rows });
       continue;
     }
     const stored = await asset.partitionRowCounts();
-    counts[asset.qualifiedKey] = Object.fromEntries(Object.entries(stored).filter(([key]) => keys.has(key)));
+    const replaced = keyedTable<number>();
+    for (const [key, rows] of Object.entries(stored)) if (keys.has(key)) replaced[key] = rows;
+    counts[asset.qualifiedKey] = replaced;
   }
   return counts;
 }

@@ -9,6 +9,7 @@ import { upstreamWindow, type PartitionWindow } from "../partitioning/index.js";
 import { packageVersion } from "../package-root.js";
 import type { Asset } from "./asset.js";
 import type { Dependency } from "./dependencies.js";
+import { ownEntry } from "../keyed.js";
 
 /** One dependency as read: the upstream asset, how it maps, and its records over the window read. */
 export interface UpstreamRecords {
@@ -56,7 +57,7 @@ export function provenanceDraft(
 /** The upstream partitions one partition (`own`: its window of one; null: unpartitioned) reads through a dependency. */
 function upstreamReads(read: UpstreamRecords, own: PartitionWindow | null): UpstreamRead[] {
   const asset = read.upstream.qualifiedKey;
-  const idOf = (key: string) => read.records[key]?.id ?? null;
+  const idOf = (key: string) => ownEntry(read.records, key)?.id ?? null;
   if (!read.upstream.partitioning) return [{ asset, partition: null, materialization: idOf("") }];
   return upstreamKeys(read.upstream, read.dependency, own, read.records).map((key) => ({
     asset,

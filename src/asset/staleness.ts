@@ -19,6 +19,7 @@ import type { PartitionWindow } from "../partitioning/index.js";
 import type { Asset } from "./asset.js";
 import type { Dependency } from "./dependencies.js";
 import { upstreamKeys } from "./provenance-draft.js";
+import { ownEntry } from "../keyed.js";
 
 /** The reasons each stale partition is stale, by key ("" for an unpartitioned asset); fresh ones are absent. */
 export type Staleness = Record<string, string[]>;
@@ -70,7 +71,7 @@ export function staleness(input: StalenessInput): Staleness {
   const [first, ...others] = input.own;
   for (const { destination, records } of others) {
     for (const [key, record] of Object.entries(first!.records)) {
-      const other = records[key];
+      const other = ownEntry(records, key);
       if (other && other.runId !== record.runId)
         (found[key] ??= []).push(
           `${destination} holds another write (run ${short(other.runId)}, ${time(other.endedAt)}) than ${first!.destination} (run ${short(record.runId)}, ${time(record.endedAt)})`,
@@ -111,7 +112,7 @@ function upstreamReasons(asset: string, then: ReadonlyMap<string, string | null>
   const expected = now.keysRead(key);
   const what = (partition: string) => `${asset}${partition !== "" ? ` ${partition}` : ""}`;
   if (!then) {
-    const stored = expected && [...expected].some((k) => now.records[k]);
+    const stored = expected && [...expected].some((k) => ownEntry(now.records, k));
     return stored ? [`${asset} is read now but was not when this was built`] : [];
   }
   const reasons: string[] = [];
@@ -120,7 +121,7 @@ function upstreamReasons(asset: string, then: ReadonlyMap<string, string | null>
       if (id !== null) reasons.push(`${what(partition)} was read when this was built and is no longer read`);
       continue;
     }
-    const current = now.records[partition];
+    const current = ownEntry(now.records, partition);
     if (!current) continue;
     if (id !== null) {
       if (current.id !== id) reasons.push(`${what(partition)} was materialized again at ${time(current.endedAt)}`);
@@ -131,7 +132,8 @@ function upstreamReasons(asset: string, then: ReadonlyMap<string, string | null>
     }
   }
   for (const partition of expected ?? []) {
-    if (!then.has(partition) && now.records[partition]) reasons.push(`${what(partition)} exists now but was not read when this was built`);
+    if (!then.has(partition) && ownEntry(now.records, partition))
+      reasons.push(`${what(partition)} exists now but was not read when this was built`);
   }
   return reasons;
 }

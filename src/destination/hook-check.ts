@@ -1,4 +1,5 @@
 import { ConfigError } from "../errors.js";
+import { describeValue } from "../text/describe-value.js";
 
 /**
  * The first of `signatures` (`dropAsset(context)`, `insert()`) whose method `instance` lacks, or
@@ -17,4 +18,17 @@ export function requireHooks(instance: object, hooks: readonly string[]): void {
     hooks.map((hook) => `${hook}()`),
   );
   if (missing) throw new ConfigError(`destination ${instance.constructor.name} cannot be created: it does not implement ${missing}`);
+}
+
+/**
+ * What a hook that gives an object's bytes returned, checked: null or undefined (a hook that
+ * returns nothing for a missing object) is absent, anything else but bytes a ConfigError naming
+ * the call, never an empty partition.
+ */
+export function checkedBytes(bytes: unknown, call: string): Uint8Array | null {
+  if (bytes === null || bytes === undefined) return null;
+  if (bytes instanceof Uint8Array) return bytes;
+  throw new ConfigError(
+    `${call} returned ${describeValue(bytes)}: expected the object's bytes (a Uint8Array), or null when it does not exist`,
+  );
 }

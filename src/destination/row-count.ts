@@ -1,5 +1,6 @@
 import { ListPartitionConfig, MultiPartitionConfig, type PartitionConfig } from "../partitioning/index.js";
 import { TableData } from "../representation/index.js";
+import { keyedTable } from "../keyed.js";
 
 /**
  * How many rows a stored value counts as: a table's rows; for anything else, which nothing can
@@ -22,7 +23,9 @@ export function orderedCounts<T = number>(counts: Iterable<readonly [string, T]>
   const compare = ([a]: readonly [string, T], [b]: readonly [string, T]) => compareKeys(a, b);
   const entries = [...counts];
   if (entries.some((entry, at) => at > 0 && compare(entries[at - 1]!, entry) > 0)) entries.sort(compare);
-  return Object.fromEntries(entries);
+  const ordered = keyedTable<T>();
+  for (const [key, value] of entries) ordered[key] = value;
+  return ordered;
 }
 
 /** The order of one kind's keys: a list's declared values first, as declared, then the rest as strings. */

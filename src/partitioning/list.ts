@@ -21,6 +21,8 @@ function unsafeReason(value: unknown): string | null {
   if (value === "." || value === "..") return `must not be "${value}"`;
   const bad = ["/", "\\", "="].find((ch) => value.includes(ch));
   if (bad !== undefined) return `must not contain ${JSON.stringify(bad)}`;
+  // A window joins its ends with "..": "a..b" would read as a window of "a" and "b".
+  if (value.includes("..")) return `must not contain ".." (a window joins its ends with it)`;
   const control = CONTROL.exec(value);
   return control
     ? `must not contain the control character U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`

@@ -324,6 +324,31 @@ describe("never stale", () => {
       k: ["up k was materialized again at 2026-01-02 00:00:01 UTC"],
     });
   });
+
+  // Issue 41.18: records of destinations as a user writes them are plain objects, where a key
+  // named like Object.prototype's members ("constructor", "toString") reads a function.
+  it("a partition named like an Object.prototype member that another destination or the upstream does not hold", () => {
+    const record = {
+      id: "r",
+      asset: "a",
+      partition: "constructor",
+      runId: "run",
+      backfillId: null,
+      startedAt: "2026-01-02T00:00:00.000Z",
+      endedAt: "2026-01-02T00:00:01.000Z",
+      rows: 1,
+      codeVersion: null,
+      interloperVersion: "0",
+      upstream: [{ asset: "up", partition: "toString", materialization: "u1" }],
+    };
+    const own = [
+      { destination: "main", records: { constructor: record } },
+      { destination: "copy", records: {} as Record<string, typeof record> },
+    ];
+    expect(
+      staleness({ own, upstream: new Map([["up", { records: {}, keysRead: () => new Set(["toString"]) }]]), codeVersion: null }),
+    ).toEqual({});
+  });
 });
 
 describe("issue 41.23: clock skew", () => {

@@ -358,6 +358,31 @@ export function destinationContract(name: string, factory: () => Promise<Harness
         expect(await dest().partitionRowCounts(context(refunds, null))).toEqual({ "2026-01-05": 1 });
       });
 
+      // Issue 41.18: counts kept in plain objects read these keys from Object.prototype: SQL
+      // counts came out as text ("0function Object() { [native code] }1") and "__proto__" as none.
+      it("counts, reads and lists list values named like Object.prototype's members", async () => {
+        const values = ["__proto__", "constructor", "toString", "valueOf", "hasOwnProperty"];
+        const names = new ListPartitionConfig({ column: "name", values, allowWindow: true });
+        const asset: AssetRef = { key: "shop.names", table: "names", dataset: "shop", partitioning: names };
+        const schema: FieldSpec[] = [
+          { name: "name", type: "string", nullable: false },
+          { name: "n", type: "integer", nullable: false },
+        ];
+        const rows: Row[] = values.flatMap((name, i) => Array.from({ length: i + 1 }, (_, n) => ({ name, n })));
+        await dest().write(context(asset, names.all(), schema), rows);
+        const expected = values.map((value, i) => [value, i + 1]);
+        expect(Object.entries(await dest().partitionRowCounts(context(asset, null)))).toEqual(expected);
+        expect(Object.entries((await dest().partitionCounts(context(asset, null))).counts)).toEqual(expected);
+        for (const value of values)
+          expect(rowsOf(await dest().read(context(asset, names.partition(value), schema)))).toEqual(
+            rows.filter((row) => row["name"] === value),
+          );
+        expect(rowsOf(await dest().read(context(asset, names.all(), schema)))).toEqual(rows);
+        // Rewritten empty, a value counts 0, not a prototype's member.
+        await dest().write(context(asset, names.partition("constructor"), schema), []);
+        expect((await dest().partitionRowCounts(context(asset, null)))["constructor"]).toBe(0);
+      });
+
       it("reports nothing for an asset never written", async () => {
         expect(await dest().partitionRowCounts(context(orders, null))).toEqual({});
       });

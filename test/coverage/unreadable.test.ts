@@ -4,8 +4,10 @@
 // `materialize --missing` all stopped. Now coverage counts what it can and marks that partition
 // "unreadable" with its file (text, calendar, JSON, HTML), `--missing` rebuilds it, and reads
 // name the file, the asset and the partition. For CSV, File, and the local object store in
-// Parquet and JSONL, on real files.
-import { readFile, truncate, writeFile } from "node:fs/promises";
+// Parquet and JSONL, on real files; and a CSV cut inside its header (issue 41.28), which read as
+// an empty partition.
+import { readFile, rm, truncate, writeFile } from "node:fs/promises";
+import { z } from "zod";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as il from "../../src/index.js";
 import { findAsset, projectOf } from "../../src/api/project.js";
@@ -27,6 +29,13 @@ const CASES: Array<{ name: string; make: (base: string) => il.Destination; cut: 
   // Cut inside a quoted field: the parser's "Quote Not Closed".
   { name: "CSV", make: (b) => new il.CSVDestination({ basePath: b }), cut: (bytes) => bytes.subarray(0, bytes.indexOf('"') + 3) },
   { name: "File", make: (b) => new il.FileDestination({ basePath: b }), cut: (bytes) => bytes.subarray(0, bytes.length - 5) },
+  // Cut inside the header (issue 41.28): a header alone that no line break ends, not an empty partition.
+  { name: "CSV cut inside its header", make: (b) => new il.CSVDestination({ basePath: b }), cut: (bytes) => bytes.subarray(0, 6) },
+  {
+    name: "CSV object cut inside its header",
+    make: (b) => new il.LocalObjectStoreDestination({ basePath: b, format: "csv" }),
+    cut: (bytes) => bytes.subarray(0, 6),
+  },
   {
     name: "Parquet",
     make: (b) => new il.LocalObjectStoreDestination({ basePath: b, format: "parquet" }),
@@ -63,7 +72,7 @@ describe.each(CASES)("$name: one partition's file cut short", ({ make, cut }) =>
     const partition = il.TimePartition.fromKey("2026-01-03");
     const file =
       destination instanceof il.ObjectStoreDestination
-        ? destination.objectUri(`shop/orders/date=2026-01-03/data.${destination.format === "parquet" ? "parquet" : "jsonl"}`)
+        ? destination.objectUri(`shop/orders/date=2026-01-03/data.${destination.format as string}`)
         : (destination as il.CSVDestination).pathOf(asset.ioContext(partition), partition);
     await writeFile(file, cut(await readFile(file)));
 
@@ -120,4 +129,27 @@ it("a file that cannot be opened for its count is unreadable too, and an empty c
   await truncate(destination.pathOf(asset.ioContext(partition), partition), 0);
   // An empty CSV holds no rows: counted as empty, not unreadable.
   expect((await coverage(p, undefined, { now: NOW }))[0]).toMatchObject({ materialized: 1, empty: 1, unreadable: 0 });
+});
+
+it("a header alone that ends its line is an empty partition when counted again, one cut inside it unreadable, saying so", async () => {
+  const destination = new il.CSVDestination({ basePath: base });
+  const orders = il.asset({
+    key: "orders",
+    partitioning: new il.TimePartitionConfig({ column: "date", start: "2026-01-01" }),
+    schema: z.object({ date: z.iso.date(), n: z.number().int() }),
+    run: (c) => (c.partition!.key === "2026-01-02" ? [] : [{ date: c.partition!.key, n: 1 }]),
+  });
+  const p = projectOf(il.defineConfig({ sources: [il.source({ key: "shop", assets: [orders] })({ destinations: destination })] }));
+  await il.materialize(p, { window: "2026-01-01..2026-01-03" });
+  const asset = findAsset(p, "shop.orders");
+  const file = (key: string) => destination.pathOf(asset.ioContext(null), il.TimePartition.fromKey(key));
+  // Written anew (another file, as a copy makes it): its ledger line no longer trusted, it is counted again.
+  const header = await readFile(file("2026-01-02"));
+  expect(header.toString()).toBe("date,n\n");
+  await rm(file("2026-01-02"));
+  await writeFile(file("2026-01-02"), header);
+  await writeFile(file("2026-01-03"), "date,n");
+  const [counted] = await coverage(p, undefined, { now: NOW });
+  expect(counted).toMatchObject({ materialized: 1, empty: 1, unreadable: 1 });
+  expect(counted!.partitions.find((x) => x.key === "2026-01-03")!.error).toContain("the file ends inside its header line");
 });

@@ -111,6 +111,25 @@ describe("CSVDestination", () => {
       await expect(csv.read(ctx(customers, null))).rejects.toBeInstanceOf(DataNotFoundError);
     });
 
+    it("refuses rows whose first has no columns (an empty header), streamed or not, and writes nothing", async () => {
+      const cases: Row[][] = [
+        [{}, { a: 1 }, { a: 2 }],
+        [{}, {}],
+      ];
+      for (const rows of cases) {
+        const error = await csv.write(ctx(customers, null), rows).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(InterloperError);
+        expect((error as Error).message).toMatch(/^asset "shop\.customers": row 0 has no columns/);
+        async function* batches(): AsyncGenerator<Row[]> {
+          yield rows;
+        }
+        const streamed = await csv.writePartitionStream(ctx(customers, null), null, batches()).catch((e: unknown) => e);
+        expect((streamed as Error).message).toMatch(/^asset "shop\.customers": row 0 has no columns/);
+      }
+      expect(await listFiles(base)).toEqual([]);
+      await expect(csv.read(ctx(customers, null))).rejects.toBeInstanceOf(DataNotFoundError);
+    });
+
     it("round-trips commas, quotes, newlines and carriage returns, one row per record", async () => {
       const rows: Row[] = [
         { date: "2026-01-01", id: 1, note: "a, b, c" },

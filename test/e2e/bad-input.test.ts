@@ -1,7 +1,9 @@
 // Bad input end to end: each is exit code 2, exactly one line on stderr, no stack trace, and
 // nothing written.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, oneLineError, useSandboxes } from "./helpers.js";
+import { ensureBuilt, installPackages, oneLineError, useSandboxes } from "./helpers.js";
 
 beforeAll(ensureBuilt, 180_000);
 const sandbox = useSandboxes();
@@ -129,4 +131,33 @@ describe.concurrent("bad input: exit 2, one line on stderr, nothing written", ()
     expect(result.stdout).toBe("");
     expect(await box.files()).toEqual([]);
   });
+});
+
+// Issue 41.28: a SQLite path whose folder does not exist made coverage and history print
+// better-sqlite3's "unexpected error" without the path.
+describe("a SQLite database whose folder does not exist", () => {
+  const config = `import * as il from "interloper";
+const orders = il.asset({
+  key: "orders",
+  partitioning: new il.TimePartitionConfig({ column: "date", start: "2026-01-01" }),
+  run: (context) => [{ date: context.partition!.key, n: 1 }],
+});
+export default il.defineConfig({
+  sources: [il.source({ key: "shop", assets: [orders] })({ destinations: new il.SQLiteDestination({ path: "./nowhere/warehouse.db" }) })],
+});
+`;
+  it.each([["coverage"], ["history", "orders"], ["show", "orders", "-p", "2026-01-01"]])(
+    "%s exits 2 with one line naming the path and its folder, and creates nothing",
+    async (...args) => {
+      const box = await sandbox();
+      await installPackages(box.dir);
+      await box.write("interloper.config.ts", config);
+      const result = await box.run(args, { config: null });
+      expect(result.exitCode, result.stderr).toBe(2);
+      expect(oneLineError(result)).toBe(
+        `interloper: cannot open the SQLite database "./nowhere/warehouse.db": its folder ${join(box.dir, "nowhere")} does not exist`,
+      );
+      expect(existsSync(join(box.dir, "nowhere"))).toBe(false);
+    },
+  );
 });

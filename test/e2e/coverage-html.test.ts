@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type BrowserContext } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { usePreparedSandbox, useSandboxes } from "./helpers.js";
+import { installPackages, usePreparedSandbox, useSandboxes } from "./helpers.js";
 import { COVERAGE, prepare } from "./coverage-helpers.js";
 import { materializeWithWarehouseDown, runOnDestinations } from "./destinations-helpers.js";
 import { prepareStale, STALE_WINDOW } from "./stale-helpers.js";
@@ -278,4 +278,32 @@ describe("coverage --html in headless Chromium", () => {
       });
     },
   );
+});
+
+// Issue 41.2: the report asked a local object store's `pathOf`, which takes an object's name, for
+// a partition's file, and crashed ("name.split is not a function"). No browser needed to see it.
+it("writes the report of an asset in a local object store, its last write read from its files", { timeout: 60_000 }, async () => {
+  const box = await sandbox();
+  await installPackages(box.dir);
+  await box.write(
+    "interloper.config.ts",
+    `import * as il from "interloper";
+const orders = il.asset({
+  key: "orders",
+  partitioning: new il.TimePartitionConfig({ column: "date", start: "2026-01-01" }),
+  run: (context) => [{ date: context.partition!.key, n: 1 }],
+});
+export default il.defineConfig({
+  sources: [il.source({ key: "shop", assets: [orders] })({ destinations: new il.LocalObjectStoreDestination({ basePath: "./lake" }) })],
+});
+`,
+  );
+  const env = { INTERLOPER_NOW: "2026-01-03T12:00:00Z" };
+  expect((await box.run(["materialize", "-w", "2026-01-01..2026-01-02"], { config: null, env })).exitCode).toBe(0);
+  const report = join(box.dir, "coverage.html");
+  const written = await box.run(["coverage", "--html", report], { config: null, env });
+  expect(written.exitCode, written.stderr).toBe(0);
+  const html = await readFile(report, "utf8");
+  expect(html).toContain('data-asset="shop.orders"');
+  expect(html).toMatch(/<td class="written"><time datetime="\d{4}-/);
 });

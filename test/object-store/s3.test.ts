@@ -4,6 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatFor } from "../../src/destination/format/format-for.js";
 import { ObjectStoreError, S3Destination } from "../../src/destination/index.js";
 import { inferFieldSpecs } from "../../src/schema/index.js";
+import * as il from "../../src/index.js";
+import { projectOf } from "../../src/api/project.js";
+import { coverage } from "../../src/api/coverage/index.js";
+import type { S3ConnectionOptions, S3Handle } from "../../src/destination/store/s3/s3-client.js";
 import { ctx, days, orderRows, orders } from "./helpers.js";
 import { motoAvailable, motoWithBucket, TEST_CONNECTION } from "./moto.js";
 
@@ -168,5 +172,71 @@ describe.skipIf(!available)("S3Destination on a moto server", () => {
         else process.env[name] = saved[name];
       }
     }
+  });
+});
+
+// Issue 41.9: coverage made two HEAD requests per object (one to count, one more for the
+// records staleness reads), whatever the window. Requests counted through the real client.
+describe.skipIf(!available)("S3 coverage's requests", () => {
+  const bucket = "requests";
+  const moto = motoWithBucket(bucket);
+  const sent = new Map<string, number>();
+  const count = (command: string) => sent.get(command) ?? 0;
+
+  /** An S3Destination whose client counts the commands it sends. */
+  class Counting extends S3Destination {
+    protected override async connect(connection: S3ConnectionOptions): Promise<S3Handle> {
+      const handle = await super.connect(connection);
+      handle.client.middlewareStack.add(
+        (next, context) => (args) => {
+          sent.set(context.commandName!, count(context.commandName!) + 1);
+          return next(args);
+        },
+        { step: "initialize" },
+      );
+      return handle;
+    }
+  }
+
+  function project(prefix: string) {
+    const daily = new il.TimePartitionConfig({ column: "date", start: "2026-01-01" });
+    const orders = il.asset({ key: "orders", partitioning: daily, run: (c) => [{ date: c.partition!.key, n: 1 }] });
+    const totals = il.asset({ key: "totals", partitioning: daily, requires: { orders }, run: (c) => [{ date: c.partition!.key, n: 1 }] });
+    const destination = new Counting({ bucket, prefix, connection: { ...TEST_CONNECTION, endpoint: moto().endpoint } });
+    return {
+      destination,
+      project: projectOf(
+        il.defineConfig({ sources: [il.source({ key: "shop", assets: [orders, totals] })({ destinations: destination })] }),
+      ),
+    };
+  }
+  const NOW = new Date("2026-01-11T12:00:00Z");
+
+  it("makes at most one HEAD per object, the records staleness reads included", async () => {
+    const { destination, project: p } = project("one-head");
+    expect((await il.materialize(p, { window: "2026-01-01..2026-01-10" })).status).toBe("completed");
+    sent.clear();
+    const [orders, totals] = await coverage(p, undefined, { now: NOW });
+    expect([orders!.materialized, totals!.materialized, totals!.stale]).toEqual([10, 10, 0]);
+    // 20 data objects, each HEADed once: their metadata holds the count and the record.
+    expect(count("HeadObjectCommand")).toBe(20);
+    await destination.close();
+  });
+
+  it("lists and HEADs only a window's objects when coverage has one, and never an object twice", async () => {
+    const { destination, project: p } = project("window");
+    expect((await il.materialize(p, { window: "2026-01-01..2026-01-10" })).status).toBe("completed");
+    sent.clear();
+    const [orders] = await coverage(p, "shop.orders", { now: NOW, window: "2026-01-04..2026-01-05" });
+    expect([orders!.expected, orders!.materialized, orders!.rows]).toEqual([2, 2, 2]);
+    // Listed from the window's first partition on, to its last: its two objects HEADed, no others.
+    expect([count("ListObjectsV2Command"), count("HeadObjectCommand")]).toEqual([1, 2]);
+    // An asset whose coverage reads records (its stale partitions) counts them all, the records
+    // coming with the counts: each object HEADed once, whatever the window.
+    sent.clear();
+    const [, totals] = await coverage(p, undefined, { now: NOW, window: "2026-01-04..2026-01-05" });
+    expect([totals!.expected, totals!.materialized, totals!.stale]).toEqual([2, 2, 0]);
+    expect(count("HeadObjectCommand")).toBe(20);
+    await destination.close();
   });
 });

@@ -537,8 +537,8 @@ async function storeNamed(server: SqlServer, field: (typeof FIELDS)[number], nam
 
 /** Stores every value (that a list partitioning accepts) as a list partition at once; reads each back. */
 async function storeListValues(server: SqlServer, names: readonly string[]): Promise<Made> {
-  // Refused as list values: path separators, "=", control characters (a newline among them).
-  const values = names.filter((name) => !/[\\/=\u0000-\u001f\u007f]/.test(name));
+  // Refused as list values: path separators, "=", "..", control characters (a newline among them).
+  const values = names.filter((name) => !/[\\/=\u0000-\u001f\u007f]|\.\./.test(name));
   const regions = new ListPartitionConfig({ column: "region", values, allowWindow: true });
   const rowOf = (value: string) => ({ region: value, n: values.indexOf(value) });
   const events = asset({

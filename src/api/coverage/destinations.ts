@@ -1,6 +1,7 @@
 import type { Asset } from "../../asset/asset.js";
 import { ConfigError } from "../../errors.js";
 import type { Materialization, PartitionCounts, UnreadablePartition } from "../../destination/index.js";
+import type { PartitionWindow } from "../../partitioning/index.js";
 
 /** Rows per stored partition key in one destination of an asset. */
 export interface DestinationCounts {
@@ -34,12 +35,13 @@ export interface DestinationCoverage {
 /**
  * Row counts of every destination of an asset, read in parallel (one count per destination).
  * Every count is settled before a failure is reported, so none is still running afterwards.
+ * Given a window, a destination may count only its partitions (an object store lists no more).
  */
-export async function destinationCounts(asset: Asset): Promise<DestinationCounts[]> {
+export async function destinationCounts(asset: Asset, window: PartitionWindow | null = null): Promise<DestinationCounts[]> {
   if (!asset.partitioning) throw new ConfigError(`asset "${asset.qualifiedKey}" is not partitioned: it has no partition row counts`);
   if (asset.destinations.length === 0)
     throw new ConfigError(`asset "${asset.qualifiedKey}" has no destination to count: set destinations on the asset or its source`);
-  const context = asset.ioContext(null);
+  const context = asset.ioContext(window);
   const settled = await Promise.allSettled(asset.destinations.map(async (d) => d.partitionCounts(context)));
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failed) throw failed.reason;

@@ -62,13 +62,28 @@ export async function assetCoverage(
   records: RecordCache = new RecordCache(),
 ): Promise<Coverage> {
   if (!asset.partitioning) throw new ConfigError(`asset "${asset.qualifiedKey}" is not partitioned: coverage needs a partitioned asset`);
-  return coverageFromCounts(asset, await countedFor(asset, records), options, graph, records);
+  const narrow = !readsRecords(asset, graph);
+  return coverageFromCounts(asset, await countedFor(asset, records, narrow ? options : {}), options, graph, records);
 }
 
-/** An asset's counts in every destination, the records its first destination gave with them kept in `records`. */
-async function countedFor(asset: Asset, records: RecordCache): Promise<DestinationCounts[]> {
-  const counts = await destinationCounts(asset);
-  if (counts[0]?.records) records.seed(asset, counts[0].records);
+/** Whether coverage of an asset reads records: its stale partitions (every asset kept with records, given its graph), its failed warn checks. */
+const readsRecords = (asset: Asset, graph: AssetGraph | undefined) =>
+  (graph !== undefined && asset.destinations.some((destination) => destination.materializations)) || canWarn(asset);
+
+/**
+ * An asset's counts in every destination, only the window's partitions at least when `scope` has
+ * one (an object store then lists no more); the records its first destination gave with them kept
+ * in `records` when they are all of them. A coverage that reads records counts everything, the
+ * records coming with the counts: narrowed, they would be read again, each object's twice.
+ */
+async function countedFor(
+  asset: Asset,
+  records: RecordCache,
+  scope: Pick<CoverageOptions, "window" | "values">,
+): Promise<DestinationCounts[]> {
+  const window = scope.window !== undefined ? assetWindow(asset, scope.window, scope.values) : null;
+  const counts = await destinationCounts(asset, window);
+  if (counts[0]?.records && !window) records.seed(asset, counts[0].records);
   return counts;
 }
 
@@ -107,7 +122,8 @@ export async function coverage(
   // stale partitions reads again only what counting did not give (an upstream not selected, a
   // destination without them); each asset's records are read once, whatever number read them.
   const records = new RecordCache();
-  const counts = await Promise.all(assets.map((asset) => countedFor(asset, records)));
+  const narrow = !assets.some((asset) => readsRecords(asset, project.dag));
+  const counts = await Promise.all(assets.map((asset) => countedFor(asset, records, narrow ? options : {})));
   const results = await Promise.all(assets.map((asset, i) => coverageFromCounts(asset, counts[i]!, options, project.dag, records)));
   if (!options.byCombination) return results;
   const inProgress = options.window === undefined && options.until === undefined && !options.includeCurrent;

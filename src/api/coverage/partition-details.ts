@@ -2,10 +2,12 @@ import { stat } from "node:fs/promises";
 import { destinationCounts } from "./destinations.js";
 import { assetWindow } from "../scope.js";
 import type { Asset } from "../../asset/asset.js";
-import type { Destination } from "../../destination/destination.js";
+import { FileTableDestination } from "../../destination/file/file-table-destination.js";
+import { LocalObjectStoreDestination, ObjectStoreDestination } from "../../destination/store/index.js";
 import type { Partition } from "../../partitioning/index.js";
 import type { Materialization } from "../../destination/provenance/materialization.js";
 import { recordsIn } from "../../asset/staleness.js";
+import { ownEntry } from "../../keyed.js";
 
 /** What one destination holds of one partition. */
 export interface PartitionInDestination {
@@ -17,21 +19,25 @@ export interface PartitionInDestination {
   readonly writtenAt: Date | null;
   /** The record of the write it holds (see `Asset.history`); null when the destination keeps none. */
   readonly record: Materialization | null;
-  /** Its file, or else the destination's location (a table's database, a bucket); null when unsaid. */
+  /** Its file or its object's URI, or else the destination's location (a table's database); null when unsaid. */
   readonly location: string | null;
 }
 
-/** A destination that keeps one file per partition (CSV, Parquet, JSON lines...). */
-interface PartitionFiles {
-  pathOf(context: ReturnType<Asset["ioContext"]>, partition: Partition | null): string;
-}
-
-const hasFiles = (d: Destination): d is Destination & PartitionFiles => typeof (d as Partial<PartitionFiles>).pathOf === "function";
-
-/** The file of a partition in a destination that keeps files, else null. */
-function fileOf(asset: Asset, index: number, partition: Partition): string | null {
+/**
+ * Where a partition lives in one of the asset's destinations: its file, or its object's URI
+ * (`local` when that is a file of this machine, whose time can be read); null when the
+ * destination does not say (a table's rows). Asked of the classes that keep one file or object
+ * per partition, each by its own method: an object store's `pathOf` takes an object's name.
+ */
+function placeOf(asset: Asset, index: number, partition: Partition): { readonly location: string; readonly local: boolean } | null {
   const destination = asset.destinations[index]!;
-  return hasFiles(destination) ? destination.pathOf(asset.ioContext(null), partition) : null;
+  const context = asset.ioContext(null);
+  if (destination instanceof FileTableDestination) return { location: destination.pathOf(context, partition), local: true };
+  if (destination instanceof ObjectStoreDestination) {
+    const location = destination.objectUri(destination.objectName(context, partition));
+    return { location, local: destination instanceof LocalObjectStoreDestination };
+  }
+  return null;
 }
 
 /** When a file was last modified; null when there is none. */
@@ -54,14 +60,15 @@ export async function partitionDetails(asset: Asset, key: string): Promise<Parti
   return Promise.all(
     counts.map(async (store, i) => {
       const rows = Object.hasOwn(store.counts, key) ? store.counts[key]! : null;
-      const file = fileOf(asset, i, partition);
-      const record = rows === null ? null : ((await recordsIn(asset.destinations[i]!, asset, partition.window))[key] ?? null);
+      const place = placeOf(asset, i, partition);
+      const record = rows === null ? null : (ownEntry(await recordsIn(asset.destinations[i]!, asset, partition.window), key) ?? null);
+      const file = place?.local ? place.location : null;
       return {
         destination: store.key,
         rows,
         writtenAt: rows === null ? null : record ? new Date(record.endedAt) : await modified(file),
         record,
-        location: file ?? asset.destinations[i]!.location,
+        location: place?.location ?? asset.destinations[i]!.location,
       };
     }),
   );
@@ -78,8 +85,11 @@ const STAT_BATCH = 64;
 export async function lastWritten(asset: Asset, storedKeys: readonly string[]): Promise<Date | null> {
   const files: string[] = [];
   for (let i = 0; i < asset.destinations.length; i++) {
-    if (!hasFiles(asset.destinations[i]!)) continue;
-    for (const key of storedKeys) files.push(fileOf(asset, i, partitionOf(asset, key))!);
+    for (const key of storedKeys) {
+      const place = placeOf(asset, i, partitionOf(asset, key));
+      if (!place?.local) break;
+      files.push(place.location);
+    }
   }
   let latest: Date | null = null;
   for (let from = 0; from < files.length; from += STAT_BATCH) {

@@ -7,6 +7,7 @@ import { assetStaleness, type RecordCache, type Staleness } from "../../asset/st
 import type { PartitionWindow } from "../../partitioning/index.js";
 import type { Coverage, PartitionCoverage } from "./compute.js";
 import { ranges } from "./statistics.js";
+import { ownEntry } from "../../keyed.js";
 
 /**
  * The asset's stale partitions over a window (all when null), its dependencies found in the
@@ -21,7 +22,7 @@ export function graphStaleness(asset: Asset, graph: AssetGraph, window: Partitio
 export function markStale(coverage: Coverage, stale: Staleness): Coverage {
   if (Object.keys(stale).length === 0) return coverage;
   const mark = (p: PartitionCoverage): PartitionCoverage => {
-    const reasons = p.status === "missing" ? undefined : stale[p.key];
+    const reasons = p.status === "missing" ? undefined : ownEntry(stale, p.key);
     return reasons ? { ...p, stale: true, staleReasons: reasons } : p;
   };
   const partitions = coverage.partitions.map(mark);

@@ -19,6 +19,7 @@ import type { SqlDriver } from "./sql-driver.js";
 import { SqlTables } from "./sql-tables.js";
 import { countStatement, deleteStatement, namedRow, periodCountStatement, selectStatement } from "./sql-statements.js";
 import { restoreStoredRows, storedKinds } from "./stored-values.js";
+import { keyedTable, ownEntry } from "../../keyed.js";
 
 /** Text for a stored value as `count` keys it: ISO 8601 for instants. */
 function keyText(value: unknown): string {
@@ -29,7 +30,7 @@ function keyText(value: unknown): string {
 function add(counts: Record<string, number>, row: Row, value: unknown, others: number): void {
   let key = keyText(value);
   for (let i = 0; i < others; i++) key += `|${keyText(row[`k${i}`])}`;
-  counts[key] = (counts[key] ?? 0) + Number(row["n"]);
+  counts[key] = (ownEntry(counts, key) ?? 0) + Number(row["n"]);
 }
 
 /**
@@ -239,7 +240,7 @@ export abstract class SqlDestination extends DatabaseDestination {
     const [first, ...others] = typeof column === "string" ? [column] : column;
     const columns = await this.#tables.columnsOf(table, dataset);
     if (![first!, ...others].every((name) => columns?.has(name))) return {};
-    const counts: Record<string, number> = {};
+    const counts = keyedTable<number>();
     for (const row of await this.run(countStatement(this.dialect, table, dataset, first!, others)))
       add(counts, row, row["v"], others.length);
     return counts;
@@ -270,7 +271,7 @@ export abstract class SqlDestination extends DatabaseDestination {
     if (![first!, ...others].every((name) => columns?.has(name))) return {};
     const sql = periodCountStatement(this.dialect, table, dataset, first!, columns!.get(first!)!, granularity, others);
     if (sql === null) return null;
-    const counts: Record<string, number> = {};
+    const counts = keyedTable<number>();
     for (const row of await this.run(sql)) {
       const value = row["p"] ?? row["v"];
       // A period that did not compute would drop its rows: count by value instead.

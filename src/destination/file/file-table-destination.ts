@@ -8,6 +8,8 @@ import { declareOptions } from "../options.js";
 import { durableOption } from "../store/local/atomic.js";
 import type { PartitionCounts } from "../unreadable.js";
 import { PartitionFiles } from "../store/local/partition-files.js";
+import type { AssetRef } from "../io-context.js";
+import { folderNameRefusal, refuseUnstorableValues } from "../value-limits.js";
 
 /** The options every destination of one local file per partition takes. */
 export interface FileTableDestinationOptions {
@@ -75,6 +77,11 @@ export abstract class FileTableDestination extends Destination {
   /** The file a partition lives in (null: the whole of an unpartitioned asset). */
   pathOf(context: IOContext, partition: Partition | null): string {
     return this.files.pathOf(context, partition);
+  }
+
+  /** Refuses, when the config is loaded, a declared list value too long to name a partition's folder. */
+  override checkAssets(assets: readonly AssetRef[]): void {
+    refuseUnstorableValues(assets, this.displayName, folderNameRefusal);
   }
 
   /** Removes the asset's folder of partitions, with its row-count records; another asset's folder inside it stays. */

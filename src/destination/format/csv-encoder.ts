@@ -12,7 +12,8 @@ type CellWriter = (out: CsvBytes, value: unknown, row: number, first: boolean) =
 /**
  * Encodes rows as the records of one CSV file whose header is `header` (written first): the one
  * CSV writer, of CSVDestination's files and of the object stores' CSV format. A row holding a
- * column the header lacks is refused (its value would be lost), unless `others` is "ignore".
+ * column the header lacks is refused (its value would be lost), unless `others` is "ignore"; so is
+ * any row when the header is empty (it would be a record of no fields, which reads back as none).
  */
 export class CsvEncoder {
   readonly bytes = new CsvBytes();
@@ -60,22 +61,31 @@ export class CsvEncoder {
   encode(rows: readonly Readonly<Row>[], from = 0, offset = 0, budget = Infinity): number {
     const { header, known, reads, cells, bytes } = this;
     const width = header.length;
-    if (width === 0) return rows.length;
     let i = from;
     for (; i < rows.length && bytes.size < budget; i++) {
       const row = rows[i]!;
-      if (known)
-        for (const key in row) {
-          if (!known.has(key)) {
-            throw new SchemaError(
-              `asset "${this.assetKey}": row ${offset + i} has the column "${key}", which is not in the CSV header (${header.join(", ")}) taken from the first row`,
-            );
-          }
-        }
+      if (known) for (const key in row) if (!known.has(key)) this.refuseColumn(key, offset + i);
+      if (width === 0) this.refuseNoColumns(offset + i);
       for (let j = 0; j < width; j++) cells[j]!(bytes, reads[j]!(row), offset + i, j === 0);
       bytes.endRecord();
     }
     return i;
+  }
+
+  private refuseColumn(key: string, row: number): never {
+    throw new SchemaError(
+      `asset "${this.assetKey}": row ${row} has the column "${key}", which is not in the CSV header (${this.header.join(", ")}) taken from the first row`,
+    );
+  }
+
+  /**
+   * A row without columns would be a record of no fields, which no CSV reader gives back: the
+   * file would read as fewer rows than were written (and counted).
+   */
+  private refuseNoColumns(row: number): never {
+    throw new SchemaError(
+      `asset "${this.assetKey}": row ${row} has no columns, and a CSV file cannot hold a row without any; give every row its columns`,
+    );
   }
 
   /** Every chunk left once rows from `from` on are encoded: those held, then the rest as it is encoded. */

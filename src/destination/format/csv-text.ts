@@ -51,12 +51,29 @@ export function csvLine(fields: ReadonlyArray<string | null>): string {
  */
 export function parseCsvRows(bytes: Uint8Array, schema: readonly FieldSpec[] | null, into?: Row[]): Row[] {
   const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const rows = readWrittenCsv(buffer, schema, into ? { into } : {});
-  if (rows) return rows;
-  const parsed = parseCsvRowsByCsvParse(buffer, schema);
-  if (!into) return parsed;
-  for (const row of parsed) into.push(row);
+  const before = into?.length ?? 0;
+  const rows = readWrittenCsv(buffer, schema, into ? { into } : {}) ?? appendTo(into, parseCsvRowsByCsvParse(buffer, schema));
+  if (rows.length === before) refuseCutHeader(buffer);
+  return rows;
+}
+
+/** `rows` appended to `into` one by one (a spread of a large file's rows overflows the stack), or `rows` alone. */
+function appendTo(into: Row[] | undefined, rows: Row[]): Row[] {
+  if (!into) return rows;
+  for (const row of rows) into.push(row);
   return into;
+}
+
+/**
+ * Throws when text that held no record is a header no line break ends: every writer ends its
+ * header with one, so such a file was cut inside its header, and reading it as no rows would
+ * take a damaged partition for an empty one. (Text read as UTF-16 is left to its parser.)
+ */
+export function refuseCutHeader(bytes: Uint8Array): void {
+  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  if (bytes.length <= start || (bytes[0] === 0xff && bytes[1] === 0xfe)) return;
+  const last = bytes[bytes.length - 1];
+  if (last !== 0x0a && last !== 0x0d) throw new Error("the file ends inside its header line (it was cut short)");
 }
 
 /** {@link parseCsvRows} through csv-parse: the reference {@link readWrittenCsv} is tested against, and what reads any text outside its dialect. */

@@ -2,13 +2,14 @@ import type { FileHandle } from "node:fs/promises";
 import type { Row } from "../../representation/index.js";
 import type { FieldSpec } from "../../schema/index.js";
 import { CsvEncoder } from "./csv-encoder.js";
-import { csvParseStream, parseCsvRows } from "./csv-text.js";
+import { csvParseStream, parseCsvRows, refuseCutHeader } from "./csv-text.js";
 import type { FileFormat } from "./file-format.js";
 
 // The CSV format: one writer (csv-encoder.ts, over csv-bytes.ts) and one reader (csv-text.ts, with
 // the fast path of csv-reader.ts) for CSVDestination's files and the object stores' CSV objects
 // alike. CSVDestination takes its header from the first row and refuses a row with a column the
-// header lacks; the object stores' CSVFormat takes it from the schema and leaves other columns
+// header lacks, and rows whose first has no columns (no CSV reader gives back a record of no
+// fields); the object stores' CSVFormat takes it from the schema and leaves other columns
 // out: each makes its own CsvEncoder, and both stream through `encodeCsv`.
 
 /**
@@ -74,10 +75,19 @@ export async function countCsvRecords(file: FileHandle): Promise<number> {
   // The caller holds the file open until the count is recorded: the stream must not close it,
   // and is stopped before the caller closes it, however the count ends.
   const source = file.createReadStream({ start: 0, autoClose: false });
+  // The file's first bytes and its last, seen as it streams: a header alone must end its line.
+  let head: Buffer | null = null;
+  let last: number | undefined;
+  source.on("data", (data: string | Buffer) => {
+    const chunk = Buffer.isBuffer(data) ? data : Buffer.from(data);
+    head ??= Buffer.from(chunk.subarray(0, 3));
+    if (chunk.length > 0) last = chunk[chunk.length - 1];
+  });
   try {
     for await (const _record of source.pipe(csvParseStream().parse({ bom: true }))) records++;
   } finally {
     source.destroy();
   }
+  if (records === 1 && head !== null && last !== undefined) refuseCutHeader(Buffer.concat([head, Buffer.from([last])]));
   return Math.max(0, records - 1);
 }

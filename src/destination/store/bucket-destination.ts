@@ -1,6 +1,8 @@
 import type { FileFormat, FormatName } from "../format/file-format.js";
 import { declareOptions } from "../options.js";
 import { ObjectStoreDestination } from "./object-store-destination.js";
+import { IOContext, type AssetRef } from "../io-context.js";
+import { objectNameRefusal, refuseUnstorableValues } from "../value-limits.js";
 
 /** Options of a destination in a cloud bucket, its client's connection of type `C`. */
 export interface BucketOptions<C> {
@@ -60,6 +62,15 @@ export abstract class BucketDestination<C extends object, H> extends ObjectStore
       this.#handle = undefined;
       throw error;
     });
+  }
+
+  /** Refuses, when the config is loaded, a declared list value whose objects' names would be too long for the bucket. */
+  override checkAssets(assets: readonly AssetRef[]): void {
+    refuseUnstorableValues(
+      assets,
+      this.displayName,
+      objectNameRefusal((asset) => this.tablePrefix(new IOContext({ asset }))),
+    );
   }
 
   /** Releases the client; a later call creates a new one. */

@@ -125,7 +125,18 @@ export class ObjectProvenance {
       const key = partitioned ? this.partitionKeyOf(object.name) : object.name === listed ? "" : null;
       if (key !== null && (!wanted || wanted.has(key))) found.push({ key, object });
     }
+    return this.recordsOfListed(found);
+  }
+
+  /**
+   * The current records of listed data objects, by partition key: from their metadata, a sidecar
+   * read where the record did not fit (a count's listing gives them without another HEAD).
+   */
+  async recordsOfListed(
+    found: ReadonlyArray<{ readonly key: string; readonly object: StoredObject }>,
+  ): Promise<Record<string, Materialization>> {
     const damaged: string[] = [];
+    const partitioned = this.layout !== null;
     const foreign = new ForeignRecords(this.context.asset.key);
     const records: Record<string, Materialization> = Object.create(null);
     for (let start = 0; start < found.length; start += PARALLEL_READS) {

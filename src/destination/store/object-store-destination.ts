@@ -3,7 +3,7 @@ import type { Partition } from "../../partitioning/index.js";
 import { type Row, TableData } from "../../representation/index.js";
 import { describeValue } from "../../text/describe-value.js";
 import { Destination, type DropTarget, type HistoryQuery } from "../destination.js";
-import { missingHook, requireHooks } from "../hook-check.js";
+import { checkedBytes, missingHook, requireHooks } from "../hook-check.js";
 import type { FileFormat, FormatName } from "../format/file-format.js";
 import { formatFor } from "../format/format-for.js";
 import type { IOContext } from "../io-context.js";
@@ -11,7 +11,8 @@ import { HiveLayout } from "../hive.js";
 import { safeSegment, tableSegments } from "../paths.js";
 import { fileFields, partitionColumnsOf } from "./partition-column.js";
 import { ANY_DATA_FILE, dropOwnFiles, dropTarget, type OwnFiles, ownFiles } from "./own-files.js";
-import { countPartitions, listedObjects, type PartitionListing, type TablePartitions } from "./partition-counts.js";
+import { countPartitions, isListedObject, listedObjects, type PartitionListing, type TablePartitions } from "./partition-counts.js";
+import { type NameRange, windowRange } from "./name-range.js";
 import { metadataBytes, ObjectProvenance } from "./object-provenance.js";
 import type { Materialization } from "../provenance/materialization.js";
 import { decoding, type PartitionCounts } from "../unreadable.js";
@@ -65,8 +66,11 @@ export abstract class ObjectStoreDestination extends Destination {
   abstract putObject(name: string, payload: Uint8Array, contentType: string, metadata: Record<string, string>): MaybePromise<void>;
   /** An object's bytes, or null (or undefined) when it does not exist. */
   abstract getObject(name: string): MaybePromise<Uint8Array | null | undefined>;
-  /** Every object whose name starts with `prefix`, with its custom metadata. */
-  abstract listObjects(prefix: string): Iterable<StoredObject> | AsyncIterable<StoredObject>;
+  /**
+   * Every object whose name starts with `prefix`, with its custom metadata; those outside `range`
+   * may be left out (S3 lists from its start on, and stops at its end; others list all).
+   */
+  abstract listObjects(prefix: string, range?: NameRange): Iterable<StoredObject> | AsyncIterable<StoredObject>;
   /** The backend's URI of an object, for messages: `s3://bucket/name`, a file path, ... */
   abstract objectUri(name: string): string;
   /**
@@ -217,14 +221,19 @@ export abstract class ObjectStoreDestination extends Destination {
   /**
    * Rows per partition key, by the one count of every file store (partition-counts.ts): the
    * backend's listing of the table's partitions (`listPartitions`), objects without a count
-   * downloaded and counted, and those that cannot be read reported by key.
+   * downloaded and counted, those that cannot be read reported by key; and each counted one's
+   * record, from the metadata its listing gave (no second HEAD of each object for them).
    */
   override async partitionCounts(context: IOContext): Promise<PartitionCounts> {
-    const layout = HiveLayout.of(context, this.displayName);
     const format = this.fileFormat();
-    const where = { tablePrefix: this.tablePrefix(context), layout, fileName: `data.${format.extension}` };
+    const tablePrefix = this.tablePrefix(context);
+    const layout = HiveLayout.of(context, this.displayName);
+    const where = { tablePrefix, layout, fileName: `data.${format.extension}`, range: windowRange(context, tablePrefix) };
     const listing = await this.listPartitions(where, async (bytes) => (await format.deserialize(bytes, null)).length);
-    return countPartitions(listing, context.asset);
+    const counted = await countPartitions(listing, context.asset);
+    if (counted.records) return counted;
+    const listed = listing.partitions.filter(isListedObject).filter((p) => Object.hasOwn(counted.counts, p.key));
+    return { ...counted, records: await this.objectProvenance(context).recordsOfListed(listed) };
   }
 
   /**
@@ -235,7 +244,7 @@ export abstract class ObjectStoreDestination extends Destination {
    */
   protected listPartitions(where: TablePartitions, count: (bytes: Uint8Array) => Promise<number>): Promise<PartitionListing> {
     return listedObjects(
-      this.listObjects(where.tablePrefix),
+      this.listObjects(where.tablePrefix, where.range ?? undefined),
       where,
       async (name) => {
         const bytes = await this.objectBytes(name);
@@ -245,17 +254,9 @@ export abstract class ObjectStoreDestination extends Destination {
     );
   }
 
-  /**
-   * `getObject`, checked: null or undefined (a hook that returns nothing for a missing object)
-   * is absent, anything else but bytes an error naming the hook, never an empty partition.
-   */
+  /** `getObject`, checked (see `checkedBytes`). */
   private async objectBytes(name: string): Promise<Uint8Array | null> {
-    const bytes: unknown = await this.getObject(name);
-    if (bytes === null || bytes === undefined) return null;
-    if (bytes instanceof Uint8Array) return bytes;
-    throw new ConfigError(
-      `${this.constructor.name}.getObject("${name}") returned ${describeValue(bytes)}: expected the object's bytes (a Uint8Array), or null when it does not exist`,
-    );
+    return checkedBytes(await this.getObject(name), `${this.constructor.name}.getObject("${name}")`);
   }
 
   /** The packages of the format (hyparquet and hyparquet-writer for Parquet); a backend adds its SDK's. */

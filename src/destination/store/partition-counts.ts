@@ -1,4 +1,5 @@
 import type { PartitionConfig } from "../../partitioning/index.js";
+import type { NameRange } from "./name-range.js";
 import type { HiveLayout } from "../hive.js";
 import { parseCount } from "./local/ledger.js";
 import { orderedCounts } from "../row-count.js";
@@ -18,6 +19,8 @@ export interface TablePartitions {
   readonly layout: HiveLayout;
   /** The data file of each partition, `data.{ext}`. */
   readonly fileName: string;
+  /** The names of a time window's partitions, when only those are asked: a listing may keep to them. */
+  readonly range?: NameRange | null;
 }
 
 /** One partition a store's listing found under a table: `{column}={key}/{fileName}`. */
@@ -100,6 +103,14 @@ export async function countPartitions(
   return { counts: orderedCounts(counts, partitioning), unreadable, records };
 }
 
+/** A partition of a listing of objects (`listedObjects`): the object listed, with the metadata its record is read from. */
+export interface ListedObject extends ListedPartition {
+  readonly object: StoredObject;
+}
+
+/** Whether a listed partition came from a listing of objects, and so carries its object. */
+export const isListedObject = (partition: ListedPartition): partition is ListedObject => "object" in partition;
+
 /**
  * The listing of a store that keeps each object's metadata: `{tablePrefix}{column}={key}/{fileName}`
  * objects only, counted from their `row_count` metadata, or by `download` (which gives null for
@@ -112,18 +123,20 @@ export async function listedObjects(
   uriOf: (name: string) => string,
 ): Promise<PartitionListing> {
   const { tablePrefix, fileName, layout } = where;
-  const partitions: Array<ListedPartition & { readonly name: string }> = [];
+  const partitions: ListedObject[] = [];
   for await (const object of objects) {
-    if (!object.name.startsWith(tablePrefix)) continue;
+    // Outside the range: a backend need not list in order, nor keep to it (see `listObjects`).
+    const outside = where.range && (object.name <= where.range.startAfter || object.name >= where.range.before);
+    if (outside || !object.name.startsWith(tablePrefix)) continue;
     const parts = object.name.slice(tablePrefix.length).split("/");
     if (parts[parts.length - 1] !== fileName) continue;
     const key = layout.keyOf(parts.slice(0, -1));
     if (key === null) continue;
-    partitions.push({ key, name: object.name, uri: uriOf(object.name), rows: parseCount(object.metadata["row_count"]) });
+    partitions.push({ key, object, uri: uriOf(object.name), rows: parseCount(object.metadata["row_count"]) });
   }
   return {
     partitions,
     parallel: PARALLEL_DOWNLOADS,
-    recount: (partition) => download((partition as (typeof partitions)[number]).name),
+    recount: (partition) => download((partition as ListedObject).object.name),
   };
 }

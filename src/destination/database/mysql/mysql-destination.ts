@@ -4,6 +4,9 @@ import { urlPassword } from "../secrets.js";
 import { SqlDestination } from "../sql-destination.js";
 import { MySqlDriver } from "./mysql-driver.js";
 import { declareOptions } from "../../options.js";
+import type { AssetRef } from "../../io-context.js";
+import { refuseUnstorableValues } from "../../value-limits.js";
+import { KEY_TEXT_CHARACTERS } from "./mysql-dialect.js";
 
 /** Options of MySQLDestination. */
 export interface MySQLDestinationOptions {
@@ -47,6 +50,19 @@ export class MySQLDestination extends SqlDestination {
   constructor(options: MySQLDestinationOptions = {}) {
     super(options);
     this.driver = new MySqlDriver(resolveMySQL(options?.connection));
+  }
+
+  /**
+   * Refuses, when the config is loaded, a declared list value longer than its partition column
+   * holds (the server would refuse it only at its first write, "Data too long").
+   */
+  override checkAssets(assets: readonly AssetRef[]): void {
+    refuseUnstorableValues(assets, this.displayName, (_asset, column, value) => {
+      const characters = [...value].length;
+      return characters > KEY_TEXT_CHARACTERS
+        ? `it has ${characters} characters, and its column "${column}" holds at most ${KEY_TEXT_CHARACTERS} (VARCHAR(${KEY_TEXT_CHARACTERS}))`
+        : null;
+    });
   }
 
   /** The dialect of its server, which the driver learns before the first table is ensured. */

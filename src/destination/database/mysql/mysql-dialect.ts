@@ -50,6 +50,9 @@ function quote(identifier: string): string {
   return quoteBacktick(identifier);
 }
 
+/** The characters a partition column of text holds (a list partition's values). */
+export const KEY_TEXT_CHARACTERS = 255;
+
 // TEXT cannot be indexed without a prefix length: a partition column that holds text is VARCHAR.
 // Text is utf8mb4 whatever the server's or the database's default (latin1 would mangle or refuse
 // most of Unicode, MySQL's old "utf8" everything past the BMP). Text a WHERE compares (`exact`:
@@ -60,7 +63,7 @@ function columnType(kind: StorageKind, key: boolean, exact: boolean, exactCollat
   const collate = exact ? ` COLLATE ${exactCollationOf(exactCollation, server)}` : "";
   switch (kind) {
     case "string":
-      return `${key ? "VARCHAR(255)" : "TEXT"} ${UTF8MB4}${collate}`;
+      return `${key ? `VARCHAR(${KEY_TEXT_CHARACTERS})` : "TEXT"} ${UTF8MB4}${collate}`;
     case "zoned":
       return `${key ? "VARCHAR(64)" : "TEXT"} ${UTF8MB4}${collate}`;
     case "integer":

@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
-import { SchemaError } from "../../../errors.js";
+import { ConfigError, SchemaError } from "../../../errors.js";
 import type { Row, TableData } from "../../../representation/index.js";
 import type { FieldSpec } from "../../../schema/index.js";
 import { LazyConnection } from "../lazy-connection.js";
@@ -72,7 +73,11 @@ export class SqliteDriver implements SqlDriver {
    */
   async #open(): Promise<Database> {
     const Driver = await loadDriver<DatabaseConstructor>("better-sqlite3", "SQLiteDestination");
-    const db = new Driver(this.file());
+    const file = this.file();
+    // better-sqlite3's own refusal names neither the path nor the folder.
+    if (file !== ":memory:" && file !== "" && !existsSync(dirname(file)))
+      throw new ConfigError(`cannot open the SQLite database ${JSON.stringify(this.path)}: its folder ${dirname(file)} does not exist`);
+    const db = new Driver(file);
     try {
       // A private database (":memory:", "") stays in its "memory" or "delete" mode.
       db.pragma(SQLITE_STATEMENTS.walMode);

@@ -6,9 +6,10 @@ import type { FileFormat, FormatName } from "../../format/file-format.js";
 import { type DataPlace, ObjectStoreDestination, type StoredObject } from "../object-store-destination.js";
 import type { PartitionListing, TablePartitions } from "../partition-counts.js";
 import type { HistoryQuery } from "../../destination.js";
-import type { IOContext } from "../../io-context.js";
+import type { AssetRef, IOContext } from "../../io-context.js";
 import { ForeignRecords } from "../../provenance/foreign-records.js";
 import { warnChanged } from "./partition-records.js";
+import { folderNameRefusal, refuseUnstorableValues } from "../../value-limits.js";
 import type { Materialization } from "../../provenance/materialization.js";
 import { declareOptions } from "../../options.js";
 
@@ -59,6 +60,11 @@ export class LocalObjectStoreDestination extends ObjectStoreDestination {
     }
     this.durable = durableOption(options.durable, "LocalObjectStoreDestination");
     this.#local = new LocalFolder(() => this.resolvePath(this.basePath), "LocalObjectStoreDestination", this.durable);
+  }
+
+  /** Refuses, when the config is loaded, a declared list value too long to name a partition's folder (its objects are files). */
+  override checkAssets(assets: readonly AssetRef[]): void {
+    refuseUnstorableValues(assets, this.displayName, folderNameRefusal);
   }
 
   /**

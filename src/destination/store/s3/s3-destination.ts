@@ -1,6 +1,7 @@
 import { importOptional } from "../../optional-import.js";
 import { BucketDestination, type BucketOptions } from "../bucket-destination.js";
 import type { StoredObject } from "../object-store-destination.js";
+import type { NameRange } from "../name-range.js";
 import { isProvenanceObject, metadataBytes } from "../object-provenance.js";
 import { checkEndpoint, createS3Client, isNotFound, type S3ConnectionOptions, type S3Handle, storageError } from "./s3-client.js";
 
@@ -77,8 +78,8 @@ export class S3Destination extends BucketDestination<S3ConnectionOptions, S3Hand
    * none), but for provenance objects, put without metadata: a prefix holding other tables' history
    * (an asset `shop` beside the dataset `shop`) would otherwise cost a HeadObject per entry.
    */
-  async *listObjects(prefix: string): AsyncIterable<StoredObject> {
-    for await (const keys of this.keyPages(prefix)) {
+  async *listObjects(prefix: string, range?: NameRange): AsyncIterable<StoredObject> {
+    for await (const keys of this.keyPages(prefix, range)) {
       for (let start = 0; start < keys.length; start += PARALLEL_HEADS) {
         const batch = keys.slice(start, start + PARALLEL_HEADS);
         const heads = await Promise.all(
@@ -123,14 +124,21 @@ export class S3Destination extends BucketDestination<S3ConnectionOptions, S3Hand
   /**
    * ListObjectsV2 page by page. Keys are asked for URL-encoded: in the XML of a plain listing a
    * `\r` in a key reads back as `\n` (XML parsers normalise line ends), and other control
-   * characters cannot be written at all.
+   * characters cannot be written at all. Within `range`: from its start on (StartAfter), until a
+   * key reaches its end (S3 lists keys in the order of their UTF-8 bytes).
    */
-  private async *keyPages(prefix: string): AsyncIterable<string[]> {
+  private async *keyPages(prefix: string, range?: NameRange): AsyncIterable<string[]> {
     let token: string | undefined;
     do {
       const page = await this.call("ListObjectsV2", prefix, async ({ sdk, client }) => {
         const listed = await client.send(
-          new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token, EncodingType: "url" }),
+          new sdk.ListObjectsV2Command({
+            Bucket: this.bucket,
+            Prefix: prefix,
+            ContinuationToken: token,
+            EncodingType: "url",
+            ...(range ? { StartAfter: range.startAfter } : {}),
+          }),
         );
         // A server that ignores the request (some S3-compatible ones do) says so by omitting
         // EncodingType. A key that is not valid encoding fails the call, as any bad answer would.
@@ -140,8 +148,9 @@ export class S3Destination extends BucketDestination<S3ConnectionOptions, S3Hand
         );
         return { keys, next: listed.IsTruncated ? listed.NextContinuationToken : undefined };
       });
-      yield page.keys;
-      token = page.next;
+      const end = range ? page.keys.findIndex((key) => Buffer.compare(Buffer.from(key), Buffer.from(range.before)) >= 0) : -1;
+      yield end === -1 ? page.keys : page.keys.slice(0, end);
+      token = end === -1 ? page.next : undefined;
     } while (token);
   }
 
