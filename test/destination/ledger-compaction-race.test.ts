@@ -12,6 +12,7 @@ import { readFile, rename, unlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Ledger, type LedgerEntry } from "../../src/destination/store/local/ledger.js";
+import { entryLine } from "../../src/destination/store/local/ledger-lines.js";
 import { makeTempDir } from "../contract/temp-dir.js";
 
 /** Run once each: just before the compaction writes its new journal, and just after the rename. */
@@ -44,7 +45,8 @@ afterEach(async () => {
 });
 
 const entry = (folder: string, file: string, rows: number): LedgerEntry => ({ folder, file, metadata: { row_count: String(rows) } });
-const line = (e: LedgerEntry) => `\n${JSON.stringify([e.folder, e.file, e.metadata])}\n`;
+// Lines as writers write them, checksum included (a line without one is refused: issue 41.25).
+const line = entryLine;
 const OLD = [entry("date=a", "1", 1), entry("date=a", "2", 2), entry("date=b", "3", 3), entry("date=b", "4", 4)];
 const FOLDERS = ["date=a", "date=b", "date=c"];
 
