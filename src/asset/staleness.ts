@@ -145,6 +145,7 @@ const time = (iso: string) => `${iso.slice(0, 19).replace("T", " ")} UTC`;
 /** Each asset's current records from its first destination, read once per staleness computation. */
 export class RecordCache {
   readonly #records = new Map<string, Promise<Records>>();
+  readonly #windows = new Map<string, { readonly keys: ReadonlySet<string>; readonly records: Records }>();
 
   /**
    * Takes the records of every stored partition of `asset` that its first destination gave while
@@ -152,6 +153,26 @@ export class RecordCache {
    */
   seed(asset: Asset, records: Records): void {
     if (!this.#records.has(asset.qualifiedKey)) this.#records.set(asset.qualifiedKey, Promise.resolve(records));
+  }
+
+  /**
+   * Takes the records of a window's partitions that its first destination gave while counting
+   * that window alone (an object store then lists and reads no more than the window's objects).
+   */
+  seedWindow(asset: Asset, window: PartitionWindow, records: Records): void {
+    this.#windows.set(asset.qualifiedKey, { keys: new Set(window.keys), records });
+  }
+
+  /**
+   * The current records of the stored partitions of `asset` in `window` (every one for null): from
+   * the window counted, when it holds them; from every record, when those are read anyway;
+   * otherwise from its first destination, for that window only.
+   */
+  async ofWindow(asset: Asset, window: PartitionWindow | null): Promise<Records> {
+    const seeded = this.#windows.get(asset.qualifiedKey);
+    if (window && seeded && window.keys.every((key) => seeded.keys.has(key))) return within(seeded.records, window);
+    if (!window || this.#records.has(asset.qualifiedKey) || !asset.primaryDestination) return within(await this.of(asset), window);
+    return within(await recordsIn(asset.primaryDestination, asset, window), window);
   }
 
   /** The current records of every stored partition of `asset` (none when its destination keeps none). */
@@ -197,7 +218,7 @@ export async function assetStaleness(
     asset.destinations.map(async (destination, i) => ({
       destination: asset.destinationKeys[i]!,
       // Narrowed again: a destination of a user's own may give every record whatever the window.
-      records: within(i === 0 ? await cache.of(asset) : await recordsIn(destination, asset, window), window),
+      records: i === 0 ? await cache.ofWindow(asset, window) : within(await recordsIn(destination, asset, window), window),
     })),
   );
   const upstream = new Map<string, UpstreamNow>();

@@ -62,19 +62,15 @@ export async function assetCoverage(
   records: RecordCache = new RecordCache(),
 ): Promise<Coverage> {
   if (!asset.partitioning) throw new ConfigError(`asset "${asset.qualifiedKey}" is not partitioned: coverage needs a partitioned asset`);
-  const narrow = !readsRecords(asset, graph);
-  return coverageFromCounts(asset, await countedFor(asset, records, narrow ? options : {}), options, graph, records);
+  return coverageFromCounts(asset, await countedFor(asset, records, options), options, graph, records);
 }
-
-/** Whether coverage of an asset reads records: its stale partitions (every asset kept with records, given its graph), its failed warn checks. */
-const readsRecords = (asset: Asset, graph: AssetGraph | undefined) =>
-  (graph !== undefined && asset.destinations.some((destination) => destination.materializations)) || canWarn(asset);
 
 /**
  * An asset's counts in every destination, only the window's partitions at least when `scope` has
  * one (an object store then lists no more); the records its first destination gave with them kept
- * in `records` when they are all of them. A coverage that reads records counts everything, the
- * records coming with the counts: narrowed, they would be read again, each object's twice.
+ * in `records`, as the window's or as all of them. An asset whose records another asset of the
+ * coverage reads (its upstream) is counted whole, its records coming with the counts: narrowed,
+ * they would be read again beyond the window, each object's twice.
  */
 async function countedFor(
   asset: Asset,
@@ -83,7 +79,9 @@ async function countedFor(
 ): Promise<DestinationCounts[]> {
   const window = scope.window !== undefined ? assetWindow(asset, scope.window, scope.values) : null;
   const counts = await destinationCounts(asset, window);
-  if (counts[0]?.records && !window) records.seed(asset, counts[0].records);
+  const given = counts[0]?.records;
+  if (given && window) records.seedWindow(asset, window, given);
+  else if (given) records.seed(asset, given);
   return counts;
 }
 
@@ -102,7 +100,7 @@ async function coverageFromCounts(
   const start = graph ? (effectiveStart(graph, asset)?.start ?? null) : null;
   const computed = computeCoverage(asset, counts, { window, ...rest, start, ...(values ? { values: valuesFor(asset, values) } : {}) });
   const marked = stale ? markStale(computed, stale) : computed;
-  return canWarn(asset) ? markWarnings(marked, await failedWarnings(asset, records)) : marked;
+  return canWarn(asset) ? markWarnings(marked, await failedWarnings(asset, records, window)) : marked;
 }
 
 /**
@@ -122,8 +120,10 @@ export async function coverage(
   // stale partitions reads again only what counting did not give (an upstream not selected, a
   // destination without them); each asset's records are read once, whatever number read them.
   const records = new RecordCache();
-  const narrow = !assets.some((asset) => readsRecords(asset, project.dag));
-  const counts = await Promise.all(assets.map((asset) => countedFor(asset, records, narrow ? options : {})));
+  const upstreams = new Set(
+    assets.flatMap((asset) => project.dag.dependencies(asset).flatMap((d) => (d.asset ? [d.asset.qualifiedKey] : []))),
+  );
+  const counts = await Promise.all(assets.map((asset) => countedFor(asset, records, upstreams.has(asset.qualifiedKey) ? {} : options)));
   const results = await Promise.all(assets.map((asset, i) => coverageFromCounts(asset, counts[i]!, options, project.dag, records)));
   if (!options.byCombination) return results;
   const inProgress = options.window === undefined && options.until === undefined && !options.includeCurrent;

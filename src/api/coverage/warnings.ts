@@ -3,6 +3,7 @@
 // only for an asset with a warn check whose first destination keeps them.
 import type { Asset } from "../../asset/asset.js";
 import type { RecordCache } from "../../asset/staleness.js";
+import type { PartitionWindow } from "../../partitioning/index.js";
 import type { Coverage, PartitionCoverage } from "./compute.js";
 
 /** Whether any partition of the asset can carry a warning: it has a warn check, and records to keep the verdicts. */
@@ -10,10 +11,14 @@ export function canWarn(asset: Asset): boolean {
   return asset.checks.some((check) => check.severity === "warn") && asset.primaryDestination?.materializations !== undefined;
 }
 
-/** The failed warn checks of each stored partition's current record, by key (only those with any). */
-export async function failedWarnings(asset: Asset, records: RecordCache): Promise<ReadonlyMap<string, readonly string[]>> {
+/** The failed warn checks of each stored partition's current record (of the window, all for null), by key (only those with any). */
+export async function failedWarnings(
+  asset: Asset,
+  records: RecordCache,
+  window: PartitionWindow | null,
+): Promise<ReadonlyMap<string, readonly string[]>> {
   const found = new Map<string, readonly string[]>();
-  for (const [key, record] of Object.entries(await records.of(asset))) {
+  for (const [key, record] of Object.entries(await records.ofWindow(asset, window))) {
     const failed = (record.checks ?? []).filter((c) => c.severity === "warn" && !c.passed).map((c) => c.name);
     if (failed.length > 0) found.set(key, failed);
   }
