@@ -21,7 +21,8 @@ import { dropPlannedAssets, fullRefreshTargets, type FullRefreshTarget } from ".
 import { closeProject } from "../loaded.js";
 import { currentRowCounts, runPlan, type MaterializeOutcome } from "../materialize.js";
 import { planMaterialize, type Plan } from "../plan.js";
-import { findAsset, loadProject, projectOf, type Project } from "../project.js";
+import { findAsset, type Project } from "../project.js";
+import { projectFor, type OpenProjectOptions } from "./open.js";
 import { readAsset, type ReadResult } from "../read.js";
 import { refreshScope, type RefreshScope } from "../refresh-scope.js";
 import { partitioned, selectAssets, singleAsset } from "../select.js";
@@ -50,31 +51,16 @@ export type {
   WithScopeObjects,
 } from "./options.js";
 export * from "./surface.js";
+export type { OpenProjectOptions } from "./open.js";
 export type { RefreshScope } from "../refresh-scope.js";
 export type { CopiedPartition, CopyPlan, PartitionCopy, UncopiedPartition } from "../copy.js";
-
-/** Where `openProject` looks for a config file (none given) and what its destinations resolve against. */
-export interface OpenProjectOptions {
-  /** The folder a config file is searched from (default: the current directory). */
-  readonly cwd?: string;
-  /** The environment INTERLOPER_CONFIG is read from (default: process.env). */
-  readonly env?: NodeJS.ProcessEnv;
-}
 
 /**
  * Opens a session on a project: a config object (what `defineConfig` returns), a config file's
  * path, or nothing (the config file found from `cwd` upward, or named by INTERLOPER_CONFIG).
  */
 export async function openProject(config?: InterloperConfig | string, options: OpenProjectOptions = {}): Promise<Session> {
-  const project =
-    config === undefined || typeof config === "string"
-      ? await loadProject({
-          ...(config !== undefined ? { configPath: config } : {}),
-          ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
-          ...(options.env !== undefined ? { env: options.env } : {}),
-        })
-      : projectOf(config);
-  return new Session(project);
+  return new Session(await projectFor(config, options));
 }
 
 /** A method called after `close()`. */

@@ -23,11 +23,10 @@ import type { IOContext } from "../io-context.js";
 import { ForeignRecords } from "../provenance/foreign-records.js";
 import { mergeNewestFirst } from "../provenance/history-order.js";
 import { type Materialization, newestFirst, parseMaterialization } from "../provenance/materialization.js";
+import { asciiJson, PROVENANCE_FOLDER } from "./object-metadata.js";
 import type { StoredObject } from "./object-store-destination.js";
 import type { MaybePromise } from "../../maybe-promise.js";
 
-/** The folder of an asset's provenance objects, under its table prefix. */
-export const PROVENANCE_FOLDER = ".materializations";
 const RECORD_KEY = "materialization";
 const ID_KEY = "materialization_id";
 /** History entries kept per partition after a prune: twice what the contract asks, so that a prune is rare. */
@@ -50,11 +49,6 @@ export interface ProvenanceStore {
   readonly keepsHistory: boolean;
   /** Names the destination in warnings. */
   readonly owner: string;
-}
-
-/** Whether an object is one of the provenance objects (a sidecar or a history entry): never data, and holding no metadata. */
-export function isProvenanceObject(name: string): boolean {
-  return name.startsWith(`${PROVENANCE_FOLDER}/`) || name.includes(`/${PROVENANCE_FOLDER}/`);
 }
 
 /** What a write does around the put of its data object (see `ObjectProvenance.prepare`). */
@@ -291,16 +285,6 @@ export class ObjectProvenance {
 /** The record's end time as 17 digits (`20260101083000123`): history entries sort by name as records by time. */
 function stampOf(record: Materialization): string {
   return record.endedAt.replace(/\D/g, "").padEnd(17, "0").slice(0, 17);
-}
-
-/** The bytes custom metadata takes on S3 and GCS: every name and value in UTF-8. */
-export function metadataBytes(metadata: Record<string, string>): number {
-  return Object.entries(metadata).reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + Buffer.byteLength(value), 0);
-}
-
-/** JSON with every character beyond ASCII escaped: metadata travels in HTTP headers (S3), which take ASCII only. */
-export function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** One partition's records, newest first, its current record (null: none stored) first whatever its end time. */

@@ -4,7 +4,7 @@ import { ConfigError } from "../../../errors.js";
 import { importOptional } from "../../optional-import.js";
 import { BucketDestination, type BucketOptions } from "../bucket-destination.js";
 import type { StoredObject } from "../object-store-destination.js";
-import { metadataBytes } from "../object-provenance.js";
+import { metadataBytes } from "../object-metadata.js";
 import {
   checkGCSConnection,
   createGCSClient,

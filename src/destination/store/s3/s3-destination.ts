@@ -2,7 +2,7 @@ import { importOptional } from "../../optional-import.js";
 import { BucketDestination, type BucketOptions } from "../bucket-destination.js";
 import type { StoredObject } from "../object-store-destination.js";
 import type { NameRange } from "../name-range.js";
-import { isProvenanceObject, metadataBytes } from "../object-provenance.js";
+import { isProvenanceObject, metadataBytes } from "../object-metadata.js";
 import { checkEndpoint, createS3Client, isNotFound, type S3ConnectionOptions, type S3Handle, storageError } from "./s3-client.js";
 
 /** Options of `S3Destination`. */
