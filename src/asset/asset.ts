@@ -11,7 +11,6 @@ import { checkTags } from "./keys.js";
 import { assetHistory, type HistoryOptions } from "./asset-history.js";
 import { assetStaleness, type Staleness } from "./staleness.js";
 import { resolveWithinSource, type Dependency } from "./dependencies.js";
-import { rowsOfSchemaAsset } from "./upstream.js";
 import type { Materialization } from "../destination/provenance/materialization.js";
 import { checkAgainstAsset, previousCounts, type Check } from "../check/index.js";
 
@@ -40,7 +39,7 @@ export interface AssetOverrides {
 }
 
 /** An asset bound to its source's settings: what runs, what is written, where. */
-export class Asset<T = unknown> {
+export class Asset {
   readonly definition: AssetDefinition;
   readonly key: string;
   /** `source.asset`, or the bare key for an asset without a source. */
@@ -99,8 +98,8 @@ export class Asset<T = unknown> {
   }
 
   /** A reconfigured copy; this asset is left untouched. */
-  with(overrides: AssetOverrides): Asset<T> {
-    return new Asset<T>(this.definition, this.source, { ...this.overrides, ...overrides });
+  with(overrides: AssetOverrides): Asset {
+    return new Asset(this.definition, this.source, { ...this.overrides, ...overrides });
   }
 
   /** The destination upstream reads use: the first one. */
@@ -139,13 +138,10 @@ export class Asset<T = unknown> {
     await executeAsset(this, partitionOrWindow ?? null, { ...options, write: true });
   }
 
-  /**
-   * Reads the asset back from its first destination: with a schema, its rows typed by it (as its
-   * readers get them, whatever table the destination reads natively), else what it stores.
-   */
-  async read(partitionOrWindow?: PartitionWindow | Partition | null, schema: readonly FieldSpec[] | null = this.schema): Promise<T> {
+  /** Reads the asset back from its first destination. */
+  async read(partitionOrWindow?: PartitionWindow | Partition | null, schema: readonly FieldSpec[] | null = this.schema): Promise<unknown> {
     const window = assetWindowOf(this, partitionOrWindow, true);
-    return rowsOfSchemaAsset(this, await this.requireDestination("read").read(this.ioContext(window, schema))) as T;
+    return this.requireDestination("read").read(this.ioContext(window, schema));
   }
 
   /**

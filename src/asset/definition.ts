@@ -41,9 +41,6 @@ export type DependencyTarget = AssetTarget | DependencySpec;
 /** The data an upstream asset delivers: typed rows when its definition declares a zod schema, else what its run returns. */
 type AssetData<T> = T extends AssetDefinition<infer S, infer Out> ? ([S] extends [ObjectSchema] ? z.output<S>[] : Awaited<Out>) : unknown;
 
-/** What `asset.read` gives back: the schema's output rows when the definition declares a zod schema, else unknown (what the destination stores). */
-export type StoredData<T> = T extends AssetDefinition<infer S, unknown> ? ([S] extends [ObjectSchema] ? z.output<S>[] : unknown) : unknown;
-
 /** Rows of an upstream asset read through `il.Upstream.rows`: typed by its schema when it declares one. */
 type RowsOf<T> = T extends AssetDefinition<infer S, unknown> ? ([S] extends [ObjectSchema] ? z.output<S>[] : Row[]) : Row[];
 

@@ -42,19 +42,5 @@ export function delivered(reader: Asset, upstream: Asset, dependency: Dependency
     );
   }
   if (table.kind === "rows") return table.data;
-  return upstream.schema ? schemaRows(upstream, table) : table.rows;
-}
-
-/**
- * The rows of an asset with a schema, whatever table its destination reads natively (columns,
- * a native frame), typed by the schema: what its readers are given, and what `asset.read`'s
- * type says. A value that is no table is given as it is.
- */
-export function rowsOfSchemaAsset(asset: Asset, value: unknown): unknown {
-  const table = asset.schema ? TableData.from(value) : null;
-  return !table || table.kind === "rows" ? value : schemaRows(asset, table);
-}
-
-function schemaRows(asset: Asset, table: TableData): unknown {
-  return reconcileRows(table.rows, asset.schema!, { assetKey: asset.qualifiedKey, typed: true });
+  return upstream.schema ? reconcileRows(table.rows, upstream.schema, { assetKey: upstream.qualifiedKey, typed: true }) : table.rows;
 }

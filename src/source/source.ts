@@ -1,6 +1,6 @@
 import { ConfigError } from "../errors.js";
 import { Asset, destinationEntries, type SourceSettings } from "../asset/asset.js";
-import { isAssetDefinition, type AssetDefinition, type DestinationsInput, type Relations, type StoredData } from "../asset/definition.js";
+import { isAssetDefinition, type AssetDefinition, type DestinationsInput, type Relations } from "../asset/definition.js";
 import { checkKey } from "../asset/keys.js";
 import type { ConformStrategy } from "../schema/index.js";
 import { withoutUndefined } from "../without-undefined.js";
@@ -24,7 +24,7 @@ export interface SourceDefinitionOptions<A extends readonly AssetDefinition[]> e
   readonly description?: string;
 }
 
-type AssetsByKey<A extends readonly AssetDefinition[]> = { readonly [D in A[number] as D["key"]]: Asset<StoredData<D>> };
+type AssetsByKey<A extends readonly AssetDefinition[]> = { readonly [D in A[number] as D["key"]]: Asset };
 
 /** A source bound to its settings, holding its runtime assets by key. */
 export class Source<A extends readonly AssetDefinition[] = readonly AssetDefinition[]> {

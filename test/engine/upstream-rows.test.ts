@@ -58,25 +58,6 @@ describe("upstream data delivered as rows", () => {
     }
   });
 
-  it("asset.read gives the rows its type says of an asset with a schema, though the destination reads columns (issue 41.17)", async () => {
-    const orders = il.asset({
-      key: "orders",
-      partitioning,
-      schema: z.object({ date: z.iso.date(), x: z.number().int() }),
-      run: () => [{ date: "2026-01-02", x: 1 }],
-    });
-    const destination = new ColumnarSQLite({ path: ":memory:" });
-    try {
-      const shop = il.source({ key: "shop", assets: [orders] })({ destinations: destination });
-      await shop.assets.orders.materialize(day);
-      const rows = await shop.assets.orders.read(day);
-      expect(rows.map((row) => row.x)).toEqual([1]);
-      expect(rows).toEqual([{ date: "2026-01-02", x: 1 }]);
-    } finally {
-      await destination.close();
-    }
-  });
-
   it("gives il.Upstream.rows dependencies rows, and the others what the destination read", async () => {
     const orders = il.asset({ key: "orders", partitioning, run: () => [{ date: "2026-01-02", x: 1 }] });
     const seen: Record<string, unknown> = {};
