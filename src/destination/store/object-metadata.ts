@@ -1,8 +1,14 @@
-// What provenance puts in an object store's custom metadata, and where its own objects live: the
-// pieces the backends (S3, GCS) ask of it without the records themselves.
+// An object as a listing gives it, what provenance puts in its custom metadata, and where
+// provenance keeps its own objects: the pieces the backends (S3, GCS) share with provenance.
 
 /** The folder of an asset's provenance objects, under its table prefix. */
 export const PROVENANCE_FOLDER = ".materializations";
+
+/** One object a listing found: its name relative to the bucket root and its custom metadata. */
+export interface StoredObject {
+  readonly name: string;
+  readonly metadata: Readonly<Record<string, string>>;
+}
 
 /** Whether an object is one of the provenance objects (a sidecar or a history entry): never data, and holding no metadata. */
 export function isProvenanceObject(name: string): boolean {

@@ -23,8 +23,7 @@ import type { IOContext } from "../io-context.js";
 import { ForeignRecords } from "../provenance/foreign-records.js";
 import { mergeNewestFirst } from "../provenance/history-order.js";
 import { type Materialization, newestFirst, parseMaterialization } from "../provenance/materialization.js";
-import { asciiJson, PROVENANCE_FOLDER } from "./object-metadata.js";
-import type { StoredObject } from "./object-store-destination.js";
+import { asciiJson, PROVENANCE_FOLDER, type StoredObject } from "./object-metadata.js";
 import type { MaybePromise } from "../../maybe-promise.js";
 
 const RECORD_KEY = "materialization";

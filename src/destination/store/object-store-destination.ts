@@ -13,17 +13,12 @@ import { fileFields, partitionColumnsOf } from "./partition-column.js";
 import { ANY_DATA_FILE, dropOwnFiles, dropTarget, type OwnFiles, ownFiles } from "./own-files.js";
 import { countPartitions, isListedObject, listedObjects, type PartitionListing, type TablePartitions } from "./partition-counts.js";
 import { type NameRange, windowRange } from "./name-range.js";
-import { metadataBytes } from "./object-metadata.js";
+import { metadataBytes, type StoredObject } from "./object-metadata.js";
+export type { StoredObject } from "./object-metadata.js";
 import { ObjectProvenance } from "./object-provenance.js";
 import type { Materialization } from "../provenance/materialization.js";
 import { decoding, type PartitionCounts } from "../unreadable.js";
 import type { MaybePromise } from "../../maybe-promise.js";
-
-/** One object a listing found: its name relative to the bucket root and its custom metadata. */
-export interface StoredObject {
-  readonly name: string;
-  readonly metadata: Readonly<Record<string, string>>;
-}
 
 /** Where a data object is: its table's prefix (ending with "/") and its partition's folder under it (null: unpartitioned). */
 export interface DataPlace {
