@@ -121,12 +121,17 @@ async function rebuiltUpstream(
   const inWindow = window ? new Set(window.keys) : null;
   const stored = Object.keys(await records.of(asset)).filter((key) => !inWindow || inWindow.has(key));
   for (const key of stored) {
-    // Every partition of an asset reads the whole of an unpartitioned upstream (key "").
+    // Every partition of an asset reads the whole of an unpartitioned upstream (key ""), and an
+    // unpartitioned asset every partition of its upstream.
     const own = asset.partitioning?.partition(key).window;
     for (const edge of edges) {
       const upstream = edge.asset!;
       const rebuiltKeys = rebuilt.get(upstream.qualifiedKey)!;
-      const read = upstream.partitioning && own ? (upstreamWindow(upstream.partitioning, own, edge.mapping)?.keys ?? []) : [""];
+      const read = !upstream.partitioning
+        ? [""]
+        : own
+          ? (upstreamWindow(upstream.partitioning, own, edge.mapping)?.keys ?? [])
+          : Object.keys(rebuiltKeys);
       const hit = read.find((k) => Object.hasOwn(rebuiltKeys, k));
       if (hit !== undefined) found.push([key, `${upstream.qualifiedKey}${hit ? ` ${hit}` : ""} is rebuilt first in this run`]);
     }

@@ -60,7 +60,7 @@ export class BackfillResult {
     readonly executionTime: number,
     /** In dispatch order. */
     readonly partitions: readonly PartitionOutcome[],
-    /** The run of the unpartitioned assets, which run once before the partitions. */
+    /** The run of the unpartitioned assets, which run once (before the partitions, unless they read them). */
     readonly unpartitioned: RunResult | null,
     /** An error that failed the backfill as a whole: thrown outside every asset's run, so no partition could be blamed. */
     readonly runError: Error | null = null,
@@ -97,8 +97,9 @@ export class BackfillResult {
 
 /**
  * Materializes a window one partition per run, newest first by default, with bounded
- * concurrency; unpartitioned assets run once, first. Assets that read other partitions than
- * their own (a month its days) run after those partitions, or wait for them (see `runStages`).
+ * concurrency; unpartitioned assets run once, first (after the values of a list asset they
+ * read). Assets that read other partitions than their own (a month its days) run after those
+ * partitions, or wait for them (see `runStages`).
  */
 export async function backfill(
   dag: AssetGraph,

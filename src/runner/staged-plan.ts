@@ -25,7 +25,8 @@ import { laneOf, readsAcrossPartitions, stageNumbers, type Slot, type Stage } fr
 
 /**
  * Whether a selection over a window needs stages: assets of several partitionings, a window
- * of another granularity than the assets', assets reading other partitions than their own,
+ * of another granularity than the assets', assets reading other partitions than their own (an
+ * unpartitioned asset reading a partitioned one included),
  * or, with no window, assets partitioned by a list only (each runs all its values).
  */
 export function needsStages(dag: AssetGraph, assets: readonly Asset[], window: PartitionWindow | null): boolean {
@@ -38,7 +39,8 @@ export function needsStages(dag: AssetGraph, assets: readonly Asset[], window: P
     partitioned.some((a) => (a.partitioning instanceof TimePartitionConfig ? laneOf(a.partitioning) !== windowLane : windowLane !== null))
   )
     return true;
-  return readsAcrossPartitions(dag, partitioned);
+  // An unpartitioned asset reading a partitioned one runs after it, as a month after its days.
+  return readsAcrossPartitions(dag, assets);
 }
 
 /** Whether a partitioning runs all its values without a window: a list, or a multi partitioning of lists only. */

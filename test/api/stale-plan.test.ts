@@ -146,3 +146,38 @@ describe("materialize --stale beyond partitioned assets", () => {
     await fresh.close();
   });
 });
+
+describe("materialize --stale: an unpartitioned total of a list asset", () => {
+  /** Regions of sales, and one total over every region (unpartitioned, reading them all). */
+  function regions(codeVersion: string) {
+    const sales = il.asset({
+      key: "sales",
+      partitioning: new il.ListPartitionConfig({ column: "region", values: ["eu", "us"] }),
+      codeVersion,
+      run: (ctx) => [{ region: ctx.partition!.key, amount: Number(codeVersion) }],
+    });
+    const total = il.asset({
+      key: "total",
+      requires: { sales: "sales" },
+      run: (_ctx, { sales }) => [{ amount: (sales as Array<{ amount: number }>).reduce((sum, row) => sum + row.amount, 0) }],
+    });
+    return il.defineConfig({ sources: [il.source({ key: "shop", assets: [sales, total] })({ destinations: new il.MemoryDestination() })] });
+  }
+
+  it("rebuilds the total after the regions it reads, in the same run, and leaves nothing stale", async () => {
+    const before = await il.openProject(regions("1"));
+    await before.materialize({ selection: "sales" });
+    await before.materialize({ selection: "total" });
+    await before.close();
+    const session = await il.openProject(regions("2"));
+    const plan = await session.plan({ stale: true });
+    expect(runsOf(plan)).toEqual(["shop.sales us", "shop.sales eu", "shop.total null"]);
+    expect(plan.staleReasons!.get("shop.total")).toEqual({
+      "": [expect.stringMatching(/^shop\.sales (eu|us) is rebuilt first in this run$/)],
+    });
+    expect((await session.materialize({ plan })).status).toBe("completed");
+    expect((await session.read("total")).rows).toEqual([{ amount: 4 }]);
+    expect(runsOf(await session.plan({ stale: true }))).toEqual([]);
+    await session.close();
+  });
+});

@@ -209,6 +209,11 @@ describe("planMaterialize: a window over a whole project", () => {
     );
   });
 
+  it("an unpartitioned asset reading a list asset runs in a stage after its values, not first", () => {
+    const plan = il.planMaterialize(project([stock, summary]), { window: "eu..us", order: "oldest" });
+    expect(stagesOf(plan)).toEqual([{ "shop.stock": ["eu", "us"] }, { "shop.summary": [null] }]);
+  });
+
   it("newest first within each stage, the stages still in order", () => {
     const plan = il.planMaterialize(project([orders, monthly]), { window: "2026-01-01..2026-02-28" });
     expect(plan.order).toBe("newest");
