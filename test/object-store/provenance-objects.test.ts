@@ -105,7 +105,7 @@ async function listed(dest: ObjectStoreDestination, prefix: string): Promise<Sto
 function provenanceSuite(backend: () => Backend, history = true): void {
   if (!history)
     console.log(
-      "provenance-objects: the local backend keeps past records in its ledger, not as history objects: the tests of history objects (a damaged one, pruning them) run on S3 and GCS; the ledger's pruning is tested in test/destination/provenance-files.test.ts",
+      "provenance-objects: the local backend keeps past records in its ledger, not as history objects: the tests of history objects (a damaged one, pruning them, a skewed writer's own prune) run on S3 and GCS; the ledger's pruning is tested in test/destination/provenance-files.test.ts",
     );
   const jan = (day: number) => days(`2026-01-0${day}`, `2026-01-0${day}`);
 
