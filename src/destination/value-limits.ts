@@ -1,6 +1,7 @@
 import { ConfigError } from "../errors.js";
 import { ListPartitionConfig, MultiPartitionConfig, type PartitionConfig } from "../partitioning/index.js";
 import type { AssetRef } from "./io-context.js";
+import { PROVENANCE_FOLDER } from "./store/object-metadata.js";
 
 // List values are checked for what every destination refuses (`/`, `=`, `..`: src/partitioning/
 // list.ts) when their config is built. What only some destinations cannot store (a value too long
@@ -58,7 +59,7 @@ function shownValue(value: string): string {
 export const OBJECT_NAME_MAX_BYTES = 1024;
 // What a partition's longest object name holds besides its table prefix and folders: its history
 // records' `.materializations/` and `history/` and their file name (`{stamp}-{id}.json`, under 80).
-const RECORD_NAME_BYTES = ".materializations/history/".length + 80;
+const RECORD_NAME_BYTES = `${PROVENANCE_FOLDER}/history/`.length + 80;
 // The longest time key: an hour's ("2026-01-05T13").
 const TIME_KEY_BYTES = 13;
 

@@ -4,7 +4,8 @@ import { count } from "../../text/english.js";
 import type { GlobalOptions } from "../main.js";
 import { printable } from "../printable.js";
 import { openCommandSession } from "../command-session.js";
-import { driverProblems, firstLine } from "./drivers.js";
+import { driverProblems } from "./drivers.js";
+import { reasonOf } from "../../destination/unreadable.js";
 
 /**
  * `interloper check`: loads the config and validates every asset, edge and destination
@@ -44,7 +45,7 @@ function assetProblems(edgeProblems: readonly string[], asset: Asset): string[] 
       // Resolves the destination's paths or connection settings; nothing is opened.
       void destination.location;
     } catch (error) {
-      problems.push(`destination "${asset.destinationKeys[i]}" (${destination.displayName}): ${firstLine(error)}`);
+      problems.push(`destination "${asset.destinationKeys[i]}" (${destination.displayName}): ${reasonOf(error)}`);
     }
   });
   return problems;

@@ -1,6 +1,7 @@
 import type { Asset } from "../../asset/asset.js";
 import type { AssetGraph } from "../../asset/dependencies.js";
 import type { Destination } from "../../destination/destination.js";
+import { reasonOf } from "../../destination/unreadable.js";
 
 /**
  * One line per destination whose optional packages (drivers, SDKs, a format's libraries) do not
@@ -15,7 +16,7 @@ export async function driverProblems(assets: readonly Asset[]): Promise<string[]
     try {
       await destination.loadDrivers();
     } catch (error) {
-      problems.push(`destination "${key}" (${destination.displayName}): ${firstLine(error)}`);
+      problems.push(`destination "${key}" (${destination.displayName}): ${reasonOf(error)}`);
     }
   }
   return problems;
@@ -26,9 +27,4 @@ export function assetsRead(graph: AssetGraph, selected: readonly Asset[]): Asset
   const touched = new Set<Asset>(selected);
   for (const asset of selected) for (const dependency of graph.dependencies(asset)) if (dependency.asset) touched.add(dependency.asset);
   return [...touched];
-}
-
-/** The first line of an error's message. */
-export function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!.trim();
 }
